@@ -1,0 +1,99 @@
+"""Reading an input file as numbered lines, streamed, with its SHA-256 and line count.
+
+A file that cannot be read as text at all (missing, a directory, binary, not UTF-8 from the
+start) raises `UnreadableFile`; within a readable file, a line that is not valid UTF-8,
+holds a NUL byte or is longer than `MAX_LINE_BYTES` is yielded as a problem for that line
+only, so that the rest of the file is still audited.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_LINE_BYTES = 64 * 1024
+_BLOCK = 1 << 20
+_SNIFF = 8192
+
+
+class UnreadableFile(Exception):
+    """The file cannot be audited at all; the message says why, naming the file."""
+
+
+@dataclass
+class SourceFile:
+    """A file being read; `sha256` and `lines` are final once `lines()` is exhausted."""
+
+    path: str
+    sha256: str = ""
+    line_count: int = 0
+
+    def open_check(self) -> None:
+        path = Path(self.path)
+        if not path.exists():
+            raise UnreadableFile(f"{self.path}: no such file")
+        if path.is_dir():
+            raise UnreadableFile(f"{self.path}: is a directory, not a BJH file")
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(_SNIFF)
+        except OSError as error:
+            raise UnreadableFile(f"{self.path}: cannot be read ({error.strerror})") from error
+        if b"\x00" in head:
+            raise UnreadableFile(f"{self.path}: binary data (NUL bytes), not a BJH text file")
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError as error:
+            # A multi-byte character cut by the sniff window is not an error.
+            if error.start < len(head) - 3:
+                raise UnreadableFile(
+                    f"{self.path}: not UTF-8 text (byte {error.start + 1} of the file)"
+                ) from error
+
+    def lines(self) -> Iterator[tuple[int, str | None, str | None]]:
+        """Yield (number, text, problem): text is None where problem says why."""
+        digest = hashlib.sha256()
+        number = 0
+        pending = b""
+        overlong = False  # inside a line already reported as too long
+        with open(self.path, "rb") as handle:
+            while True:
+                block = handle.read(_BLOCK)
+                if not block:
+                    break
+                digest.update(block)
+                pieces = (pending + block).split(b"\n")
+                pending = pieces.pop()
+                for raw in pieces:
+                    if overlong:
+                        overlong = False
+                        continue
+                    number += 1
+                    yield (number, *_decode(raw))
+                if len(pending) > MAX_LINE_BYTES and not overlong:
+                    number += 1
+                    overlong = True
+                    pending = b""
+                    yield number, None, f"line longer than {MAX_LINE_BYTES} bytes"
+                elif overlong:
+                    pending = b""
+        if pending and not overlong:
+            number += 1
+            yield (number, *_decode(pending))
+        self.sha256 = digest.hexdigest()
+        self.line_count = number
+
+
+def _decode(raw: bytes) -> tuple[str | None, str | None]:
+    if len(raw) > MAX_LINE_BYTES:
+        return None, f"line longer than {MAX_LINE_BYTES} bytes"
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    if b"\x00" in raw:
+        return None, "line holds binary data (NUL bytes)"
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        return None, f"line is not UTF-8 text (byte {error.start + 1} of the line)"
