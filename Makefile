@@ -1,0 +1,26 @@
+# The two commands of the README: `make audit` and `make test`. Both create .venv if needed.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: audit test lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+# Exit code 1 means "findings": the sample logs hold faults on purpose, so only 2 fails.
+audit: $(STAMP)
+	@$(BIN)/auditor audit sample_logs --out reports; status=$$?; test $$status -le 1
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check auditor tests
+
+clean:
+	rm -rf $(VENV) reports/*.json reports/*.csv reports/*.html

@@ -1,0 +1,223 @@
+"""Auditing inputs: each file streamed round by round through replay and checks.
+
+Files are audited independently (in parallel with `jobs` > 1) and their results merged in
+input order, so the output does not depend on the number of jobs. Checks that judge across
+files (`collect`/`audit`) see their facts after every file is done.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from auditor import checks as _checks  # noqa: F401  (registers every check)
+from auditor import events as ev
+from auditor.checks.base import Check, FileView, registry
+from auditor.findings import Finding
+from auditor.parser import parse_lines
+from auditor.reader import Header, Problem, RoundRecord, read_structure
+from auditor.replay.engine import replay_round
+from auditor.replay.state import TableState
+from auditor.replay.trace import RoundEvidence, trace_round
+from auditor.source import SourceFile, UnreadableFile
+
+
+class InputSummary(BaseModel):
+    path: str
+    sha256: str | None = None
+    lines: int = 0
+    rounds: int = 0  # rounds read
+    rounds_audited: int = 0  # rounds whose rules were judged (no unreadable line in them)
+    table: str | None = None
+    game: str | None = None
+    first_date: str | None = None
+    last_date: str | None = None
+    dealers: list[str] = []
+    error: str | None = None  # why the file could not be audited at all
+
+
+@dataclass
+class FileResult:
+    summary: InputSummary
+    findings: list[Finding] = field(default_factory=list)
+    facts: dict[str, list] = field(default_factory=dict)  # citation -> facts for audit()
+    applied: Counter = field(default_factory=Counter)  # citation -> rounds judged
+    evidence: dict[str, RoundEvidence] = field(default_factory=dict)  # round key -> evidence
+
+
+@dataclass
+class AuditResult:
+    inputs: list[InputSummary]
+    findings: list[Finding]
+    applied: Counter
+    evidence: dict[str, RoundEvidence]
+
+    @property
+    def unreadable(self) -> list[InputSummary]:
+        return [i for i in self.inputs if i.error]
+
+    @property
+    def exit_code(self) -> int:
+        if self.unreadable:
+            return 2
+        return 1 if self.findings else 0
+
+
+def round_key(file: str, round_id: str | None, line: int) -> str:
+    return f"{file}:{line}:{round_id}"
+
+
+def collect_paths(arguments: Iterable[str]) -> list[str]:
+    """Files as given, and `*.bjh` files under directories, in a stable order."""
+    paths: list[str] = []
+    for argument in arguments:
+        path = Path(argument)
+        if path.is_dir():
+            paths.extend(str(p) for p in sorted(path.rglob("*.bjh")) if p.is_file())
+        else:
+            paths.append(argument)
+    return paths
+
+
+def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
+    source = SourceFile(path)
+    summary = InputSummary(path=path)
+    result = FileResult(summary)
+    try:
+        source.open_check()
+    except UnreadableFile as error:
+        summary.error = str(error)
+        return result
+    checks = registry().values()
+    state: TableState | None = None
+    file_view: FileView | None = None
+    round_checks: list[Check] = []
+    dates: list[str] = []
+    dealers: dict[str, None] = {}
+    evidence_rounds: list[tuple[RoundRecord, TableState]] = []
+    for item in read_structure(parse_lines(source.lines())):
+        if isinstance(item, Header):
+            state = TableState(item.config)
+            file_view = FileView(path, item.config, list(item.problems))
+            summary.table, summary.game = item.config.table_id, item.config.game
+            round_checks = [c for c in checks if c.applies_to(item.config.game)]
+        elif isinstance(item, RoundRecord):
+            before = state.clone() if keep_evidence else None
+            view = replay_round(state, item, path)
+            summary.rounds += 1
+            if view.date:
+                dates.append(view.date)
+            if view.dealer_id:
+                dealers[view.dealer_id] = None
+            found = _judge_round(view, round_checks, result)
+            if found and before is not None:
+                evidence_rounds.append((item, before))
+        elif isinstance(item, Problem):
+            file_view.problems.append(item)
+        elif isinstance(item, ev.Event):
+            state.apply(item)
+    summary.sha256, summary.lines = source.sha256, source.line_count
+    if summary.lines == 0:
+        file_view.problems.insert(0, Problem("header", 1, "the file is empty"))
+    for check in round_checks:
+        result.findings.extend(check.file(file_view))
+    summary.first_date = min(dates) if dates else None
+    summary.last_date = max(dates) if dates else None
+    summary.dealers = list(dealers)
+    if evidence_rounds:
+        lines = _source_lines(path, evidence_rounds)
+        for record, before in evidence_rounds:
+            key = round_key(path, record.round_id, record.start.line)
+            result.evidence[key] = trace_round(before, record, path, lines)
+    return result
+
+
+def _judge_round(view, round_checks: list[Check], result: FileResult) -> bool:
+    found: list[Finding] = []
+    audited = not view.unreadable
+    if audited:
+        result.summary.rounds_audited += 1
+    for check in round_checks:
+        if not audited and not check.judges_unreadable_rounds:
+            continue
+        result.applied[check.citation] += 1
+        found.extend(check.round(view))
+        facts = check.collect(view)
+        if facts:
+            result.facts.setdefault(check.citation, []).extend(facts)
+    found = most_specific(found)
+    result.findings.extend(found)
+    return bool(found)
+
+
+def specificity(citation: str) -> int:
+    """A variation's subsection is more specific than the chapter's standard section."""
+    if citation.startswith("record:"):
+        return 0
+    return 2 if "." in citation.removeprefix("20:18:15:") else 1
+
+
+def most_specific(findings: list[Finding]) -> list[Finding]:
+    """One fault, one finding: of findings on the same subject keep the most specific."""
+    best: dict[str, int] = {}
+    for finding in findings:
+        if finding.subject is not None:
+            rank = specificity(finding.citation)
+            best[finding.subject] = max(best.get(finding.subject, rank), rank)
+    return [f for f in findings
+            if f.subject is None or specificity(f.citation) == best[f.subject]]
+
+
+def _source_lines(path: str, rounds: list[tuple[RoundRecord, TableState]]) -> dict[int, str]:
+    wanted = set()
+    for record, _ in rounds:
+        wanted.update(range(record.start.line, (record.end_line or record.last_line) + 1))
+    lines: dict[int, str] = {}
+    for number, text, problem in SourceFile(path).lines():
+        if number in wanted:
+            lines[number] = text if text is not None else f"<{problem}>"
+    return lines
+
+
+def audit_paths(paths: list[str], jobs: int | None = None,
+                progress: Callable[[FileResult], None] | None = None) -> AuditResult:
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    if jobs == 1 or len(paths) < 2:
+        results = []
+        for path in paths:
+            results.append(audit_file(path))
+            if progress:
+                progress(results[-1])
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
+            results = []
+            for outcome in pool.map(audit_file, paths):
+                results.append(outcome)
+                if progress:
+                    progress(outcome)
+    return merge(results)
+
+
+def merge(results: list[FileResult]) -> AuditResult:
+    findings: list[Finding] = []
+    applied: Counter = Counter()
+    evidence: dict[str, RoundEvidence] = {}
+    facts: dict[str, list] = {}
+    for result in results:
+        findings.extend(result.findings)
+        applied.update(result.applied)
+        evidence.update(result.evidence)
+        for citation, items in result.facts.items():
+            facts.setdefault(citation, []).extend(items)
+    checks = registry()
+    for citation, items in facts.items():
+        findings.extend(checks[citation].audit(items))
+    order = {r.summary.path: i for i, r in enumerate(results)}
+    findings.sort(key=lambda f: (order.get(f.file, len(order)), *f.sort_key()))
+    return AuditResult([r.summary for r in results], findings, applied, evidence)

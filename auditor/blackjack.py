@@ -1,0 +1,96 @@
+"""What blackjack is: card values, hand totals, the dealer's drawing rule and the pay tables."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+
+RANKS = "A23456789TJQK"
+SUITS = "cdhs"
+VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
+         "T": 10, "J": 10, "Q": 10, "K": 10}
+BONUS_CARD = "Tc"  # Ten sticks 21: the ten of clubs carries the bonus logo (30.02(2))
+
+
+def value(card: str) -> int:
+    """The count of a card, an ace as one."""
+    return VALUE[card[0]]
+
+
+def total(cards: Iterable[str]) -> tuple[int, bool]:
+    """(best total, soft): an ace counts eleven when that does not take the hand over 21."""
+    count = 0
+    aces = False
+    for card in cards:
+        count += VALUE[card[0]]
+        aces = aces or card[0] == "A"
+    if aces and count <= 11:
+        return count + 10, True
+    return count, False
+
+
+def is_two_card_21(cards: list[str]) -> bool:
+    return len(cards) == 2 and total(cards)[0] == 21
+
+
+def dealer_must_draw(cards: Iterable[str], hits_soft_17: bool) -> bool:
+    """Under 17 the dealer draws; at a soft 17 only where the house rule says so (:26)."""
+    count, soft = total(cards)
+    return count < 17 or (count == 17 and soft and hits_soft_17)
+
+
+# ---- pay tables ----
+
+BLACKJACK_ODDS = {"3:2": Decimal("1.5"), "6:5": Decimal("1.2"), "1:1": Decimal(1)}
+
+# 20:18:15:30.10(12): the DB21 win pays by the dealer's original up card.
+DB21_PAY_TABLES: dict[int, dict[str, int]] = {
+    1: {"A": 10, "T": 4, "789": 2, "23456": 1},
+    2: {"A": 15, "T": 4, "789": 2, "23456": 1},
+    3: {"A": 2, "T": 2, "789": 2, "23456": 2},
+    4: {"A": 4, "T": 2, "789": 4, "23456": 1},
+}
+
+
+def db21_odds(pay_table: int, up_card: str) -> int:
+    rank = up_card[0]
+    if rank == "A":
+        column = "A"
+    elif VALUE[rank] == 10:
+        column = "T"
+    else:
+        column = "789" if rank in "789" else "23456"
+    return DB21_PAY_TABLES[pay_table][column]
+
+
+# 20:18:15:30.09(18): super match by deck count.
+SUPER_MATCH_SCHEDULE: dict[int, dict[str, int]] = {
+    6: {"four of a kind": 40, "two pair": 8, "three of a kind": 5, "pair": 1},
+    8: {"four of a kind": 50, "two pair": 7, "three of a kind": 5, "pair": 1},
+}
+
+
+def super_match(cards: list[str]) -> str | None:
+    """The highest super match hand in four cards, matched by rank (30.09(1), (6)), or None."""
+    counts = sorted((sum(1 for c in cards if c[0] == r) for r in {c[0] for c in cards}),
+                    reverse=True)
+    if counts[0] == 4:
+        return "four of a kind"
+    if counts[:2] == [2, 2]:
+        return "two pair"
+    if counts[0] == 3:
+        return "three of a kind"
+    if counts[0] == 2:
+        return "pair"
+    return None
+
+
+def cents_match(actual: Decimal, expected: Decimal) -> bool:
+    """A payout is right if it is the exact amount or that amount rounded to the cent either way.
+
+    Reading: a casino cannot pay fractions of a cent, so 3 to 2 on $5.05 (7.575) is right
+    as 7.57 or 7.58.
+    """
+    if actual == expected:
+        return True
+    return abs(actual - expected) < Decimal("0.01") and actual == actual.quantize(Decimal("0.01"))

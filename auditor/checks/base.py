@@ -1,0 +1,141 @@
+"""Checks: small registered units, one per citation.
+
+A check carries its citation, a dotted name, a severity, the games it applies to and a
+docstring with the sections `Regulation:`, `Violating:`, `Compliant:` and `Reading:`. It
+receives a read-only view and returns findings; it never changes the view. Depending on
+what it needs, a check implements one or more of:
+
+- `round(view)`: each replayed round (a `RoundView`),
+- `file(view)`: once per file, with the problems found outside rounds (a `FileView`),
+- `collect(view)` and `audit(facts)`: facts gathered per round, in any process, and
+  judged once for the whole audit in time order (for what crosses files and tables).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from auditor.config import TableConfig
+from auditor.findings import SEVERITIES, Finding, Severity
+from auditor.reader import Problem
+from auditor.replay.view import RoundView
+
+CITATION = re.compile(
+    r"20:18:15:\d\d(?:\.\d\d)?(?:\((?:\d{1,2}|¶\d{1,2})\))?"  # a section and its subsection
+    r"|record:[a-z]+(?:-[a-z]+)*"  # a problem of the record itself
+)
+NAME = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+")
+DOC_SECTIONS = ("Regulation:", "Violating:", "Compliant:", "Reading:")
+GAMES = frozenset({"standard", "switch", "db21", "tensticks"})
+
+
+class RegistrationError(ValueError):
+    """A check was declared wrongly: the project does not start with it."""
+
+
+@dataclass(slots=True)
+class FileView:
+    file: str
+    config: TableConfig
+    problems: list[Problem] = field(default_factory=list)
+
+
+class Check:
+    citation: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity]
+    games: ClassVar[frozenset[str]] = GAMES
+    judges_unreadable_rounds: ClassVar[bool] = False  # record checks look at every round
+
+    def applies_to(self, game: str) -> bool:
+        return game in self.games
+
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        return ()
+
+    def file(self, view: FileView) -> Iterable[Finding]:
+        return ()
+
+    def collect(self, view: RoundView) -> list[Any]:
+        return []
+
+    def audit(self, facts: list[Any]) -> Iterable[Finding]:
+        return ()
+
+    # ---- building findings ----
+    def finding(self, view: RoundView, line: int | None, message: str, *,
+                seat: str | None = None, hand: str | None = None,
+                expected: Decimal | None = None, actual: Decimal | None = None,
+                evidence: Iterable[int] = ()) -> Finding:
+        money: dict[str, Decimal] = {}
+        if expected is not None and actual is not None:
+            money = {"expected": expected, "actual": actual, "difference": actual - expected}
+        if hand is not None and seat is None:
+            seat = hand[:2]
+        return Finding(
+            citation=self.citation, rule=self.name, severity=self.severity, file=view.file,
+            line=line, round=view.round_id, table=view.config.table_id, seat=seat, hand=hand,
+            message=message, game=view.game, dealer=view.dealer_id, date=view.date,
+            time=view.line_time(line) if line is not None else None,
+            evidence=tuple(sorted(set(evidence) - {line})), **money)
+
+    def file_finding(self, view: FileView, problem: Problem) -> Finding:
+        return Finding(citation=self.citation, rule=self.name, severity=self.severity,
+                       file=view.file, line=problem.line, column=problem.column,
+                       table=view.config.table_id, game=view.config.game,
+                       seat=problem.seat, hand=problem.hand, message=problem.message)
+
+    @classmethod
+    def documentation(cls) -> str:
+        return (cls.__doc__ or "").strip()
+
+
+_REGISTRY: dict[str, Check] = {}
+_NAMES: dict[str, str] = {}
+
+
+def register(cls: type[Check]) -> type[Check]:
+    """Class decorator: validate the check's declaration and add it to the registry."""
+    citation = getattr(cls, "citation", None)
+    if not isinstance(citation, str) or not CITATION.fullmatch(citation):
+        raise RegistrationError(f"{cls.__name__}: malformed citation {citation!r}")
+    if citation in _REGISTRY:
+        raise RegistrationError(f"{cls.__name__}: citation {citation} is already checked by "
+                                f"{_REGISTRY[citation].name}")
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise RegistrationError(f"{cls.__name__}: malformed rule name {name!r}")
+    if name in _NAMES:
+        raise RegistrationError(f"{cls.__name__}: rule name {name} is already used by "
+                                f"{_NAMES[name]}")
+    if getattr(cls, "severity", None) not in SEVERITIES:
+        raise RegistrationError(f"{cls.__name__}: severity must be one of {SEVERITIES}")
+    if not cls.games or not cls.games <= GAMES:
+        raise RegistrationError(f"{cls.__name__}: games must be a subset of {sorted(GAMES)}")
+    doc = cls.documentation()
+    missing = [s for s in DOC_SECTIONS if s not in doc]
+    if missing:
+        raise RegistrationError(f"{cls.__name__}: docstring lacks {', '.join(missing)}")
+    _REGISTRY[citation] = cls()
+    _NAMES[name] = citation
+    return cls
+
+
+def registry() -> dict[str, Check]:
+    """Every registered check by citation (importing auditor.checks registers them all)."""
+    return dict(_REGISTRY)
+
+
+def citation_sort_key(citation: str) -> tuple:
+    """Order citations as the regulation numbers them: record problems last."""
+    if citation.startswith("record:"):
+        return (1, citation)
+    match = re.fullmatch(r"20:18:15:(\d\d)(?:\.(\d\d))?(?:\((¶?)(\d+)\))?", citation)
+    if match is None:
+        return (2, citation)
+    section, sub, para, number = match.groups()
+    return (0, int(section), int(sub or 0), int(number or 0), para)

@@ -1,0 +1,318 @@
+"""Dealer Bust 21, 20:18:15:30.10 (game=db21)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from auditor import blackjack
+from auditor.checks.base import Check, register
+from auditor.checks.judging import (
+    money_text,
+    next_action_index,
+    payout_sentence,
+    settled_void_in_full,
+    wrongly_settled,
+)
+from auditor.findings import Finding
+from auditor.replay.view import RoundView, Wager, seat_number
+
+DB21 = frozenset({"db21"})
+
+
+def _judged_db21(view: RoundView) -> list[Wager]:
+    """DB21 wagers whose outcome the rules decide: placed in time, on a seat with a main wager."""
+    with_main = {w.seat for w in view.wagers_of("main")}
+    return [w for w in view.wagers_of("db21", tip=None)
+            if not w.after_first_card and w.seat in with_main]
+
+
+def _remaining(view: RoundView, kinds: tuple[str, ...]) -> list[Wager]:
+    """Wagers not settled by the time the dealer's hand is complete (bjh-format.md §5)."""
+    done = view.dealer.done_index
+    if done is None:
+        return []
+    return [w for w in view.wagers if w.kind in kinds and w.settlement is not None
+            and w.settlement.index > done and w.expected is not None
+            and w.expected.outcome != "void"]
+
+
+@register
+class WagerNeedsMainBet(Check):
+    """A DB21 wager on a seat with no main wager.
+
+    Regulation: "DB21 wagers may only be made if a regular blackjack bet is made;"
+    (20:18:15:30.10(2))
+    Violating: `bet s4 db21 10` with no `bet s4h1 main …` in the round.
+    Compliant: `bet s4h1 main 25` and `bet s4 db21 10`.
+    Reading: the seat must hold a personal main wager in the same round. The wager's
+    settlement is not judged again.
+    """
+
+    citation = "20:18:15:30.10(2)"
+    name = "db21.wager_needs_main_bet"
+    severity = "high"
+    games = DB21
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        with_main = {w.seat for w in view.wagers_of("main")}
+        for wager in view.wagers_of("db21", tip=None):
+            if wager.seat not in with_main:
+                yield self.finding(view, wager.line, f"The {wager.label} was taken on a seat "
+                                   "with no blackjack wager.", seat=wager.seat)
+
+
+@register
+class PastPosting(Check):
+    """A DB21 wager placed after the first card and not returned as no bet.
+
+    Regulation: "All DB21wagers shall be made prior to the first card of each round being
+    dealt. Any wager made after that is considered no bet and returned to the person who
+    made it;" (20:18:15:30.10(4))
+    Violating: `deal s1h1 9c` … `bet s1 db21 10`, then `settle s1 db21 win 40`.
+    Compliant: the same late wager settled `void 10`.
+    Reading: the first card is the round's first `deal`. Returned means settled `void`
+    for the wager's full amount.
+    """
+
+    citation = "20:18:15:30.10(4)"
+    name = "db21.past_posting"
+    severity = "high"
+    games = DB21
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        if view.first_card_index is None:
+            return
+        first = view.events[view.first_card_index].line
+        for wager in view.wagers_of("db21", tip=None):
+            if wager.after_first_card and not settled_void_in_full(wager):
+                settlement = wager.settlement
+                actual = settlement.net if settlement else None
+                yield self.finding(
+                    view, wager.line, f"The {wager.label} was placed after the first card "
+                    f"(line {first}) and was not returned as no bet.", seat=wager.seat,
+                    expected=0 if actual is not None else None, actual=actual,
+                    evidence=[first, *(s.line for s in wager.settlements)])
+
+
+@register
+class Outcome(Check):
+    """A DB21 wager won though the dealer did not bust, or lost though the dealer busted.
+
+    Regulation: "DB21 wagers win if the dealer's blackjack hand busts;" (20:18:15:30.10(5))
+    and "If the dealer's hand does not bust, all DB21 wagers lose" ((9)).
+    Violating: the dealer ends on 20 and `settle s2 db21 win 20`.
+    Compliant: the dealer ends on 20 and `settle s2 db21 lose 10`.
+    Reading: the dealer's hand as recorded decides. A win paid at the wrong odds is
+    20:18:15:30.10(12). Wagers placed late or without a main wager are judged under (4)
+    and (2) only.
+    """
+
+    citation = "20:18:15:30.10(5)"
+    name = "db21.outcome"
+    severity = "high"
+    games = DB21
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        for wager in _judged_db21(view):
+            wrong = wrongly_settled(wager)
+            if wrong is None:
+                continue
+            settlement, expected = wrong
+            if settlement.outcome == "win" and expected.outcome == "win":
+                continue  # the odds are (12)'s
+            yield self.finding(view, settlement.line, payout_sentence(wager, settlement, expected),
+                               seat=wager.seat, expected=expected.net, actual=settlement.net,
+                               evidence=[c.line for c in view.dealer.cards]
+                               ).model_copy(update={"subject": f"settle:{wager.target}:db21"})
+
+
+@register
+class TuckBustedHand(Check):
+    """A busted hand of a seat with a DB21 wager discarded, or not tucked in time.
+
+    Regulation: "If a player has a DB21 wager and busts the player's blackjack hand, the
+    dealer will take the losing blackjack bet and pick up the cards. However, instead of
+    putting the cards in the discard holder the dealer shall tuck the cards under the DB21
+    bet." (20:18:15:30.10(8))
+    Violating: `hit s3h1 9c` (over 21), `settle s3h1 main lose 25`, `discard s3h1`.
+    Compliant: `settle s3h1 main lose 25`, `tuck s3h1` before the next decision.
+    Reading: the tuck must come before the next player decision or dealer action (reveal,
+    draw) after the bust. The finding stands on the `discard`, on a late `tuck`, or, with
+    no tuck at all, on the card that took the hand over 21.
+    """
+
+    citation = "20:18:15:30.10(8)"
+    name = "db21.tuck_busted_hand"
+    severity = "medium"
+    games = DB21
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        seats = {w.seat for w in view.wagers_of("db21", tip=None)}
+        for hand in view.hands.values():
+            if hand.seat not in seats or hand.bust_line is None or hand.main is None:
+                continue
+            bust = next(c for c in hand.cards if c.line == hand.bust_line)
+            discard = next((m for m in view.markers_of("discard") if m.target == hand.name), None)
+            tuck = next((m for m in view.markers_of("tuck") if m.target == hand.name), None)
+            deadline = next_action_index(view, bust.index)
+            if discard is not None and (tuck is None or discard.index < tuck.index):
+                yield self.finding(view, discard.line, f"{hand.name} busted with a DB21 wager on "
+                                   f"{hand.seat}, and its cards went to the discard holder "
+                                   "instead of under the DB21 wager.", hand=hand.name,
+                                   evidence=[hand.bust_line])
+            elif tuck is None:
+                yield self.finding(view, hand.bust_line, f"{hand.name} busted with a DB21 wager "
+                                   f"on {hand.seat}, and its cards were never tucked under the "
+                                   "DB21 wager.", hand=hand.name)
+            elif deadline is not None and tuck.index > deadline:
+                yield self.finding(view, tuck.line, f"{hand.name}'s cards were tucked only after "
+                                   f"play went on (line {view.events[deadline].line}).",
+                                   hand=hand.name, evidence=[hand.bust_line])
+
+
+@register
+class LosesBeforeRemainingHands(Check):
+    """The dealer did not bust, and a DB21 wager was settled after a remaining main wager.
+
+    Regulation: "If the dealer's hand does not bust, all DB21 wagers lose and the dealer
+    shall remove the wagers from the layout prior to resolving the remaining blackjack
+    hands;" (20:18:15:30.10(9))
+    Violating: the dealer stands on 19, `settle s1h1 main win 10`, then `settle s1 db21 lose 5`.
+    Compliant: `settle s1 db21 lose 5` first, then `settle s1h1 main win 10`.
+    Reading: remaining wagers are those not settled when the dealer's hand is complete
+    (bjh-format.md §5): busted hands, naturals paid early and surrenders are not.
+    """
+
+    citation = "20:18:15:30.10(9)"
+    name = "db21.collect_before_remaining_hands"
+    severity = "medium"
+    games = DB21
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        if view.dealer.busted or not view.dealer.cards:
+            return
+        mains = _remaining(view, ("main",))
+        if not mains:
+            return
+        first_main = min(mains, key=lambda w: w.settlement.index)
+        for wager in view.wagers_of("db21", tip=None):
+            settlement = wager.settlement
+            if settlement is not None and settlement.index > first_main.settlement.index:
+                yield self.finding(view, settlement.line, f"The {wager.label} was settled after "
+                                   f"the remaining {first_main.label} (line "
+                                   f"{first_main.settlement.line}); DB21 wagers are removed "
+                                   "first when the dealer does not bust.", seat=wager.seat,
+                                   evidence=[first_main.settlement.line])
+
+
+@register
+class CounterClockwiseResolution(Check):
+    """The dealer busted, and the remaining wagers were not resolved from third base to first
+    base, main wager before DB21 wager.
+
+    Regulation: "If the dealer's hand busts the dealer shall resolve all the remaining
+    blackjack bets and DB21 bets beginning in a counter-clockwise order, if a player has
+    both a blackjack bet and a DB21 bet remaining, the blackjack bet shall be paid first
+    and the DB21 bet shall be paid second;" (20:18:15:30.10(10))
+    Violating: the dealer busts; `settle s2h1 main win 10` before `settle s5h1 main win 10`;
+    or `settle s5 db21 win 20` before `settle s5h1 main win 10`.
+    Compliant: s5's main, s5's DB21, then s2's main and s2's DB21.
+    Reading: counter-clockwise is read, as in dealer practice, from the dealer's right to
+    the dealer's left: descending seat number (bjh-format.md §5). One finding, on the
+    first settlement out of order.
+    """
+
+    citation = "20:18:15:30.10(10)"
+    name = "db21.counter_clockwise_resolution"
+    severity = "medium"
+    games = DB21
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        if not view.dealer.busted:
+            return
+        remaining = sorted(_remaining(view, ("main", "db21")), key=lambda w: w.settlement.index)
+        previous: Wager | None = None
+        for wager in remaining:
+            if previous is not None:
+                later_seat = seat_number(wager.seat) > seat_number(previous.seat)
+                same_seat = wager.seat == previous.seat
+                if later_seat or (same_seat and wager.kind == "main" and previous.kind == "db21"):
+                    why = (f"{wager.seat} comes after {previous.seat}" if later_seat else
+                           f"{wager.seat}'s DB21 wager was paid before its blackjack wager")
+                    yield self.finding(view, wager.settlement.line, f"The remaining wagers were "
+                                       f"not resolved counter-clockwise: {why}.",
+                                       seat=wager.seat, evidence=[previous.settlement.line])
+                    return
+            previous = wager
+
+
+@register
+class PlayOutForDb21(Check):
+    """Every player hand busted, a DB21 wager was live, and the dealer did not play out.
+
+    Regulation: "If all of the player's blackjack hands have busted leaving only the dealer
+    with live cards remaining and there is at least one DB21 wager, the dealer's hand must
+    be played out according to the house rules;" (20:18:15:30.10(11))
+    Violating: s1h1 busts, `bet s1 db21 10` stands, the dealer reveals 14 and stops.
+    Compliant: the dealer draws to 17 or more under the `soft17` option.
+    Reading: the house rules are the `soft17` option; a stop on a hard 17 or more is
+    compliant.
+    """
+
+    citation = "20:18:15:30.10(11)"
+    name = "db21.play_out_for_db21"
+    severity = "high"
+    games = DB21
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        played = [h for h in view.hands.values() if h.main is not None]
+        if not played or not all(h.busted for h in played) or len(view.dealer.cards) < 2:
+            return
+        live = [w for w in _judged_db21(view) if not w.tip and not (
+            w.settlement is not None and w.settlement.index < (view.dealer.reveal_index or 0))]
+        if not live:
+            return
+        cards = view.dealer.card_codes
+        if not blackjack.dealer_must_draw(cards, view.config.hits_soft_17):
+            return
+        total, soft = blackjack.total(cards)
+        yield self.finding(view, view.dealer.cards[-1].line, f"Every player hand busted and a "
+                           f"DB21 wager was live, but the dealer stopped at "
+                           f"{'soft ' if soft else ''}{total} instead of playing the hand out.",
+                           evidence=[w.line for w in live]
+                           ).model_copy(update={"subject": "dealer-stop"})
+
+
+@register
+class PayTable(Check):
+    """A DB21 win paid at odds other than the declared pay table for the dealer's up card.
+
+    Regulation: "DB21 wagers shall be paid in accordance with one of the following pay
+    tables" (20:18:15:30.10(12)): by the dealer's up card, A / T-K / 7-9 / 2-6, table #1
+    10/4/2/1, #2 15/4/2/1, #3 2/2/2/2, #4 4/2/4/1 to 1.
+    Violating: pay table 1, up card `6h`, the dealer busts, `settle s1 db21 win 20` on 10.
+    Compliant: `settle s1 db21 win 10` (1 to 1).
+    Reading: the pay table is the `db21.paytable` option; the original up card is the
+    dealer's first card (30.10(6)).
+    """
+
+    citation = "20:18:15:30.10(12)"
+    name = "db21.pay_table"
+    severity = "high"
+    games = DB21
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        for wager in _judged_db21(view):
+            wrong = wrongly_settled(wager)
+            if wrong is None:
+                continue
+            settlement, expected = wrong
+            if settlement.outcome != "win" or expected.outcome != "win":
+                continue
+            odds = settlement.amount / wager.amount if wager.amount else 0
+            yield self.finding(view, settlement.line, f"The {wager.label} was paid "
+                               f"{money_text(settlement.amount)} ({odds:g} to 1); {expected.why}, "
+                               f"{money_text(expected.net)}.", seat=wager.seat,
+                               expected=expected.net, actual=settlement.net,
+                               evidence=[view.dealer.up.line] if view.dealer.up else []
+                               ).model_copy(update={"subject": f"settle:{wager.target}:db21"})

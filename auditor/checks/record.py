@@ -1,0 +1,148 @@
+"""Problems of the record itself (no regulation governs them): the `record:` citations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from auditor.checks.base import Check, FileView, register
+from auditor.findings import Finding
+from auditor.replay.view import RoundView
+
+
+class _ProblemCheck(Check):
+    """Turns the reader's and the replay's problems of one kind into findings."""
+
+    kind = ""
+    judges_unreadable_rounds = True
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        for problem in view.problems:
+            if problem.kind == self.kind:
+                found = self.finding(view, problem.line, problem.message, seat=problem.seat,
+                                     hand=problem.hand)
+                yield found.model_copy(update={"column": problem.column})
+
+    def file(self, view: FileView) -> Iterator[Finding]:
+        for problem in view.problems:
+            if problem.kind == self.kind:
+                yield self.file_finding(view, problem)
+
+
+@register
+class SyntaxCheck(_ProblemCheck):
+    """A statement that does not parse.
+
+    Regulation: none; BJH 1 (bjh-format.md §1-§5, §7) says what a statement is.
+    Violating: `deal s3h1 10h` (a ten is `T`): the finding names column 15 and what was expected.
+    Compliant: `deal s3h1 Th`.
+    Reading: the rest of the file is still read. A round holding an unreadable line is
+    replayed, so that seats and card counts stay right, but its rules are not judged: a
+    missing statement would make every later judgement of that round unsafe. The input
+    summary counts it as read, not audited.
+    """
+
+    citation = "record:syntax"
+    name = "record.syntax"
+    severity = "low"
+    kind = "syntax"
+
+
+@register
+class HeaderCheck(_ProblemCheck):
+    """The header is missing, out of order, or holds an unknown or contradictory option.
+
+    Regulation: none; bjh-format.md §2-§3.
+    Violating: `option soft17=sometimes`; a file that does not begin with `bjh 1`.
+    Compliant: `bjh 1`, `table T1 game=standard decks=6`, `option soft17=hit`.
+    Reading: a db21 table without `db21.paytable` and a switch table whose blackjack odds
+    are not 1:1 are contradictions. The audit goes on with the defaults of the format.
+    """
+
+    citation = "record:header"
+    name = "record.header"
+    severity = "low"
+    kind = "header"
+
+
+@register
+class ReferenceCheck(_ProblemCheck):
+    """A statement names a seat, hand or wager that does not exist at that point.
+
+    Regulation: none; bjh-format.md §5 ("Seats") and §7.
+    Violating: `hit s4h1 7c` in a round where s4h1 was neither dealt nor wagered on; a round
+    with no `end`.
+    Compliant: `bet s4h1 main 10` and `deal s4h1 9d` before the `hit`.
+    Reading: an unclosed round ends at the next `round`, `shoe`, `dealer` or `close`
+    statement, or at the end of the file, and is still audited; the finding stands on its
+    `round` line. Round statements outside a round, and a `sit` on an occupied seat, are
+    reference problems too.
+    """
+
+    citation = "record:reference"
+    name = "record.reference"
+    severity = "low"
+    kind = "reference"
+
+
+@register
+class CardCountCheck(Check):
+    """A card appears more often since the shoe came into play than the decks hold.
+
+    Regulation: none; bjh-format.md §4 (`shoe`); each deck holds each card once.
+    Violating: at a one-deck table, `deal s1h1 Kh` and later `hit s2h1 Kh` with no
+    `shoe` or `shuffle` between them.
+    Compliant: the same two cards at a two-deck table.
+    Reading: counts start again at `shoe` and, because a shuffle brings the discards back
+    into play, at `shuffle` too. Burned and traded cards count. One finding per card, at
+    the line where the count is first exceeded in the round.
+    """
+
+    citation = "record:card-count"
+    name = "record.card_count"
+    severity = "low"
+    judges_unreadable_rounds = True
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        decks = view.config.decks
+        reported: set[str] = set()
+        for card, count, line in view.card_counts:
+            if count > decks and card not in reported:
+                reported.add(card)
+                yield self.finding(view, line, f"{card} is seen for the {_ordinal(count)} time "
+                                               f"since the shoe came into play, but the "
+                                               f"{decks}-deck shoe holds it {decks} times")
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(
+        number % 10, "th")
+    return f"{number}{suffix}"
+
+
+@register
+class UnsettledCheck(Check):
+    """A live wager reaches `end` without a settlement, or is settled twice.
+
+    Regulation: none; bjh-format.md §5 (`settle`).
+    Violating: `bet s2h1 main 25` and no `settle s2h1 main …` before `end`.
+    Compliant: `settle s2h1 main lose 25` before `end`.
+    Reading: every wager, tips and side wagers included, is settled exactly once. A
+    round that was not closed by `end` is judged at its last statement.
+    """
+
+    citation = "record:unsettled"
+    name = "record.unsettled"
+    severity = "medium"
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        end = view.end_line or view.last_line
+        for wager in view.wagers:
+            if not wager.settlements:
+                yield self.finding(view, end, f"the {wager.label} (line {wager.line}) reaches "
+                                              "the end of the round without a settlement",
+                                   seat=wager.seat, hand=wager.hand, evidence=[wager.line])
+            for extra in wager.settlements[1:]:
+                yield self.finding(view, extra.line, f"the {wager.label} is settled again "
+                                                     f"(first at line {wager.settlements[0].line})",
+                                   seat=wager.seat, hand=wager.hand,
+                                   evidence=[wager.settlements[0].line])

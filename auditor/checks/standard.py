@@ -1,0 +1,374 @@
+"""The standard rules of chapter 20:18:15, which every variation builds on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+
+from auditor import blackjack
+from auditor.checks.base import GAMES, Check, register
+from auditor.checks.judging import (
+    money_text,
+    payout_sentence,
+    settled_void_in_full,
+    wrongly_settled,
+)
+from auditor.findings import Finding
+from auditor.replay.view import RoundView
+
+
+@register
+class WagerTiming(Check):
+    """A main or super match wager placed after the first card, or a wager outside the limits.
+
+    Regulation: "Before the first card is dealt for a round of play, a player may make a
+    wager of not more than the posted table limit against the dealer." (20:18:15:03)
+    Violating: `deal s1h1 9c` then `bet s2h1 main 25`, settled other than `void 25`; or
+    `bet s1h1 main 2000` at a table with `max=1000`.
+    Compliant: the bet before the first `deal`; a late bet settled `void` for its amount.
+    Reading: the posted limits are `min`/`max` of the `table` for main wagers and
+    `sidebet.min`/`sidebet.max` for super match and DB21 wagers; tips are the dealer's
+    wagers and are not held to them. A late DB21 wager is 20:18:15:30.10(4). A split's new
+    wager is not an initial wager.
+    """
+
+    citation = "20:18:15:03"
+    name = "standard.wager_timing_and_limits"
+    severity = "high"
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        config = view.config
+        for wager in view.wagers:
+            if not wager.initial:
+                continue
+            if (wager.kind in ("main", "supermatch") and wager.after_first_card
+                    and not settled_void_in_full(wager)):
+                yield self.finding(
+                    view, wager.line, f"The {wager.label} was placed after the first card of "
+                    "the round and was not returned as void.", seat=wager.seat, hand=wager.hand,
+                    evidence=[view.events[view.first_card_index].line])
+            if wager.tip or wager.kind == "insurance":
+                continue
+            if wager.kind == "main":
+                low, high = config.minimum, config.maximum
+            else:
+                low, high = config.rules.sidebet_min, config.rules.sidebet_max
+            if low is not None and wager.amount < low:
+                yield self.finding(view, wager.line, f"The {wager.label} of "
+                                   f"{money_text(wager.amount)} is under the posted minimum of "
+                                   f"{money_text(low)}.", seat=wager.seat, hand=wager.hand)
+            if high is not None and wager.amount > high:
+                yield self.finding(view, wager.line, f"The {wager.label} of "
+                                   f"{money_text(wager.amount)} is over the posted maximum of "
+                                   f"{money_text(high)}.", seat=wager.seat, hand=wager.hand)
+
+
+@register
+class MainPayout(Check):
+    """A main wager paid, collected or pushed wrongly under standard blackjack.
+
+    Regulation: "Winning wagers must be paid at odds of at least one to one with the
+    exception of blackjack which must be paid at odds of at least three to two. In the case
+    of a single-deck game, the operator may choose to pay a winning blackjack at the odds
+    of at least six to five." (20:18:15:06)
+    Violating: s2h1 holds `Ah Kd`, the dealer 19, and `settle s2h1 main win 25` on a 25
+    wager at 3:2 (expected 37.50).
+    Compliant: `settle s2h1 main win 37.50`.
+    Reading: the declared `blackjack` option is the odds owed (the header check rejects
+    odds the game forbids). Against a dealer blackjack a doubled hand loses only its
+    original wager and the new hand of a split is returned (20:18:15:24, :25). A split
+    hand's 21 is not a blackjack. A busted hand loses everything it wagered. A payout that
+    cannot be made in whole cents is right rounded either way. Surrenders are 20:18:15:30;
+    Blackjack Switch has its own rule, 20:18:15:30.09(13).
+    """
+
+    citation = "20:18:15:06"
+    name = "standard.main_payout"
+    severity = "high"
+    games = GAMES - {"switch"}
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        for wager in view.wagers_of("main", tip=None):
+            hand = view.hands.get(wager.target)
+            if hand is None or hand.surrendered_line is not None:
+                continue
+            wrong = wrongly_settled(wager)
+            if wrong is None:
+                continue
+            settlement, expected = wrong
+            yield self.finding(view, settlement.line, payout_sentence(wager, settlement, expected),
+                               hand=wager.target, expected=expected.net, actual=settlement.net,
+                               evidence=[c.line for c in hand.cards]
+                               ).model_copy(update={"subject": f"settle:{wager.target}:main"})
+
+
+@register
+class ReshuffleAfterCutCard(Check):
+    """A round dealt after the cutting card came out, with no shuffle in between.
+
+    Regulation: "A reshuffle of the cards must take place after the cutting card is reached
+    and before the dealer deals all of the cards." (20:18:15:10)
+    Violating: `cutcard` in round 40, then round 41 dealt with no `shuffle` before it.
+    Compliant: `cutcard` in round 40, round 40 finished, `shuffle`, `cut`, round 41.
+    Reading: the round in which the cutting card appears may be finished; the next round
+    must not be dealt from the same cards. The finding stands on the next round's first card.
+    """
+
+    citation = "20:18:15:10"
+    name = "standard.reshuffle_after_cut_card"
+    severity = "medium"
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        if not view.shoe.cutcard_pending or view.first_card_index is None:
+            return
+        line = view.events[view.first_card_index].line
+        yield self.finding(view, line, f"Round {view.round_id} was dealt after the cutting card "
+                           f"came out (line {view.shoe.cutcard_line}) without a reshuffle.",
+                           evidence=[view.shoe.cutcard_line or line])
+
+
+@register
+class Insurance(Check):
+    """Insurance over half the wager it insures, or paid other than 2 to 1.
+
+    Regulation: the text of 20:18:15:23 (Insurance wagers) is not on file; 20:18:19:01
+    requires the layout to show "Insurance pays 2 to 1".
+    Violating: `bet s1h1 main 20` and `bet s1h1 insurance 15`; or a dealer blackjack and
+    `settle s1h1 insurance win 10` on a 10 insurance wager (expected 20).
+    Compliant: `bet s1h1 insurance 10`, `settle s1h1 insurance win 20` on a dealer blackjack.
+    Reading: (*reading*) common dealer procedure: insurance is at most half the original
+    wager of the hand it insures, pays 2 to 1 on a dealer blackjack and loses otherwise.
+    Whether insurance may be offered at all (up card not an ace) is judged only where a
+    variation says so (20:18:15:30.09(9)).
+    """
+
+    citation = "20:18:15:23"
+    name = "standard.insurance"
+    severity = "high"
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        for wager in view.wagers_of("insurance", tip=None):
+            hand = view.hands.get(wager.target)
+            insured = hand.main.amount if hand and hand.main else None
+            if not wager.tip and insured is not None and wager.amount > insured / 2:
+                yield self.finding(view, wager.line, f"Insurance of {money_text(wager.amount)} "
+                                   f"on {wager.target} is more than half its "
+                                   f"{money_text(insured)} wager.", hand=wager.target,
+                                   evidence=[hand.main.line])
+            wrong = wrongly_settled(wager)
+            if wrong is not None:
+                settlement, expected = wrong
+                yield self.finding(
+                    view, settlement.line, payout_sentence(wager, settlement, expected),
+                    hand=wager.target, expected=expected.net, actual=settlement.net,
+                ).model_copy(update={"subject": f"settle:{wager.target}:insurance"})
+
+
+@register
+class DoubleDown(Check):
+    """A double over the original wager, not on two cards, against the house option, or
+    followed by more than its one card.
+
+    Regulation: "The player may make an additional wager, not exceeding the original wager,
+    on the first two cards dealt to the player or the first two cards of any split pair;
+    one additional card must be dealt." (20:18:15:24)
+    Violating: `bet s1h1 main 10`, `double s1h1 20 5c`; or `hit s1h1 4d` then `double`.
+    Compliant: `double s1h1 10 5c` on the first two cards, nothing drawn after it.
+    Reading: the `double` option names the two-card totals allowed, counted as the hand
+    plays (a soft hand at its soft total); `das=no` forbids doubling a hand that was split
+    or made by a split. A split ace that doubles draws a second card: that is 20:18:15:25.
+    A card after a double in Blackjack Switch is 20:18:15:30.09(14).
+    """
+
+    citation = "20:18:15:24"
+    name = "standard.double_down"
+    severity = "medium"
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        rules = view.config.rules
+        allowed = {"any": range(2, 22), "9-11": range(9, 12), "10-11": range(10, 12)}
+        for hand in view.hands.values():
+            if hand.double_line is None or hand.split_aces:
+                continue
+            line = hand.double_line
+            original = hand.main.amount if hand.main else Decimal(0)
+            if hand.doubled > original:
+                yield self.finding(view, line, f"{hand.name} doubled for "
+                                   f"{money_text(hand.doubled)}, more than its original "
+                                   f"{money_text(original)} wager.", hand=hand.name)
+            before = hand.card_codes[:hand.double_cards_before]
+            if hand.double_cards_before != 2:
+                yield self.finding(view, line, f"{hand.name} doubled holding "
+                                   f"{hand.double_cards_before} cards; a double is taken on the "
+                                   "first two cards.", hand=hand.name)
+            elif blackjack.total(before)[0] not in allowed[rules.double]:
+                yield self.finding(view, line, f"{hand.name} doubled on "
+                                   f"{blackjack.total(before)[0]}; the house allows doubling on "
+                                   f"{rules.double} only.", hand=hand.name)
+            if rules.das == "no" and (hand.parent is not None or hand.was_split):
+                yield self.finding(view, line, f"{hand.name} doubled after a split, which the "
+                                   "house does not allow (das=no).", hand=hand.name)
+            for late in hand.late_cards:
+                if late.reason == "doubled":
+                    yield self.finding(
+                        view, late.card.line, f"{hand.name} received {late.card.card} after "
+                        "doubling, which allows one card only.", hand=hand.name,
+                        evidence=[line]).model_copy(update={"subject": f"late:{late.card.line}"})
+
+
+@register
+class SplitPairs(Check):
+    """A split of unequal cards, with an unequal wager, too many times, a split ace drawing
+    again, or the second hand played before the first.
+
+    Regulation: "The cards must be identical in value; the second wager must equal the
+    original wager; the first split hand is completed before the second; a player may not
+    split more than three times in a round on any one hand; a player splitting aces may
+    have only one card dealt to each ace." (20:18:15:25, as summarised on file)
+    Violating: `split s1h1 s1h3 10` on `9h 8d`; `hit s1h3 5c` before s1h1 stands.
+    Compliant: `split s1h1 s1h3 10` on `8h 8d`, s1h1 played out, then s1h3.
+    Reading: ten, jack, queen and king are identical in value (each counts ten). The
+    `splits` option caps the splits of one original hand, new hands' splits included.
+    A split's unequal wager in Blackjack Switch is 20:18:15:30.09(11).
+    """
+
+    citation = "20:18:15:25"
+    name = "standard.split_pairs"
+    severity = "medium"
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        limit = min(view.config.rules.splits, 3)
+        splits_seen: dict[str, int] = {}
+        new_hands = sorted((h for h in view.hands.values() if h.parent is not None),
+                           key=lambda h: h.split_line or 0)
+        for hand in new_hands:
+            line = hand.split_line
+            pair = hand.split_from_cards
+            if len(pair) != 2 or blackjack.value(pair[0]) != blackjack.value(pair[1]):
+                yield self.finding(view, line, f"{hand.parent} was split holding "
+                                   f"{' '.join(pair) or 'no cards'}; only two cards of "
+                                   "identical value may be split.", hand=hand.parent)
+            parent = view.hands.get(hand.parent or "")
+            original = parent.main.amount if parent and parent.main else None
+            if hand.main is not None and original is not None and hand.main.amount != original:
+                yield self.finding(
+                    view, line, f"The split of {hand.parent} placed {money_text(hand.main.amount)}"
+                    f" on {hand.name}; the wager must equal the original {money_text(original)}.",
+                    hand=hand.name).model_copy(update={"subject": f"split-wager:{line}"})
+            splits_seen[hand.root] = splits_seen.get(hand.root, 0) + 1
+            if splits_seen[hand.root] > limit:
+                yield self.finding(view, line, f"{hand.root} was split "
+                                   f"{splits_seen[hand.root]} times; the house allows {limit}.",
+                                   hand=hand.name)
+        for hand in view.hands.values():
+            for late in hand.late_cards:
+                if late.reason == "split ace":
+                    yield self.finding(view, late.card.line, f"{hand.name}, a split ace, received "
+                                       f"{late.card.card}: a split ace takes one card only.",
+                                       hand=hand.name).model_copy(
+                                           update={"subject": f"late:{late.card.line}"})
+            if hand.played_before_parent_line is not None:
+                yield self.finding(view, hand.played_before_parent_line,
+                                   f"{hand.name} was played before {hand.parent}, the first "
+                                   "hand of the split, was complete.", hand=hand.name)
+
+
+@register
+class DealerDrawsOut(Check):
+    """The dealer stopped drawing below 17, or at a soft 17 where the house hits it.
+
+    Regulation: the text of 20:18:15:26 (Drawing of additional cards by players and
+    dealers) is not on file.
+    Violating: the dealer holds `Th 6c`, a player hand is still live, and the round goes to
+    settlement with no `draw`.
+    Compliant: `draw 5d` (21), then the settlements.
+    Reading: (*reading*) common dealer procedure: while any player hand is live (or, in
+    Dealer Bust 21, a DB21 wager), the dealer draws to 17 or more, and draws to a soft 17
+    where `soft17=hit`. The finding stands on the dealer's last card. Where every player
+    hand has busted and only a DB21 wager is live it is 20:18:15:30.10(11).
+    """
+
+    citation = "20:18:15:26"
+    name = "standard.dealer_draws_out"
+    severity = "high"
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        dealer = view.dealer
+        if not view.dealer_had_to_play or len(dealer.cards) < 2:
+            return
+        if not blackjack.dealer_must_draw(dealer.card_codes, view.config.hits_soft_17):
+            return
+        total, soft = blackjack.total(dealer.card_codes)
+        line = dealer.cards[-1].line
+        rule = "hits soft 17" if view.config.hits_soft_17 else "stands on all 17s"
+        yield self.finding(view, line, f"The dealer stopped at {'soft ' if soft else ''}{total} "
+                           f"with live wagers on the table; the house {rule}, so the dealer had "
+                           "to draw.", evidence=[c.line for c in dealer.cards]
+                           ).model_copy(update={"subject": "dealer-stop"})
+
+
+@register
+class DealerDrawsOnStandingTotal(Check):
+    """The dealer drew a card while holding a total on which the dealer must stand.
+
+    Regulation: "if the dealer has 17, 18, 19, 20 or 21 and accidentally draws a card for
+    the dealer, the card must be burned" (20:18:15:28, as summarised on file).
+    Violating: the dealer holds `Th 8c` (18) and `draw 3d` follows.
+    Compliant: `burn 3d` in its place, or no card at all.
+    Reading: a `draw` records a card counted into the dealer's hand, so a draw on a
+    standing total (17 to 21; a soft 17 only where `soft17=stand`) is the fault. The
+    settlements are still judged on the cards as recorded.
+    """
+
+    citation = "20:18:15:28"
+    name = "standard.dealer_draw_on_standing_total"
+    severity = "high"
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        hits17 = view.config.hits_soft_17
+        for draw in view.dealer.draws:
+            total, soft = draw.total_before, draw.soft_before
+            if 17 <= total <= 21 and not (total == 17 and soft and hits17):
+                yield self.finding(view, draw.card.line, f"The dealer drew {draw.card.card} "
+                                   f"holding {'soft ' if soft else ''}{total}, a total on which "
+                                   "the dealer must stand; the card should have been burned."
+                                   ).model_copy(update={"subject": f"draw:{draw.card.line}"})
+
+
+@register
+class Surrender(Check):
+    """A surrender where the house offers none, after the hand's first decision, or not
+    settled as half the wager collected.
+
+    Regulation: the text of 20:18:15:30 (Surrender) is not on file.
+    Violating: `option surrender=no` and `surrender s1h1`; or `settle s1h1 main lose 20` on
+    a 20 wager after a surrender.
+    Compliant: `option surrender=late`, `surrender s1h1`, `settle s1h1 main lose 10`.
+    Reading: (*reading*) late surrender as commonly dealt: offered only where the house
+    says so, as the hand's first decision, and it collects half the wager.
+    """
+
+    citation = "20:18:15:30"
+    name = "standard.surrender"
+    severity = "high"
+
+    def round(self, view: RoundView) -> Iterator[Finding]:
+        offered = view.config.rules.surrender != "no"
+        for hand in view.hands.values():
+            if hand.surrendered_line is None:
+                continue
+            if not offered:
+                yield self.finding(view, hand.surrendered_line, f"{hand.name} surrendered at a "
+                                   "table that does not offer surrender.", hand=hand.name)
+            if hand.surrender_after_decision:
+                yield self.finding(view, hand.surrendered_line, f"{hand.name} surrendered after "
+                                   "its first decision.", hand=hand.name)
+            wager = hand.main
+            wrong = wrongly_settled(wager) if wager else None
+            if wrong is not None:
+                settlement, expected = wrong
+                yield self.finding(
+                    view, settlement.line, payout_sentence(wager, settlement, expected),
+                    hand=hand.name, expected=expected.net, actual=settlement.net,
+                    evidence=[hand.surrendered_line],
+                ).model_copy(update={"subject": f"settle:{hand.name}:main"})

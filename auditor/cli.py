@@ -1,0 +1,109 @@
+"""The command line: `auditor audit`, `auditor rules`."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from auditor import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="auditor", description="Audit BJH blackjack hand histories against "
+                                    "S.D. Admin. R. chapter 20:18:15.")
+    parser.add_argument("--version", action="version", version=f"auditor {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    audit = commands.add_parser("audit", help="audit files and folders of *.bjh records")
+    audit.add_argument("paths", nargs="+", metavar="PATH")
+    audit.add_argument("--out", default="reports", metavar="DIR",
+                       help="where findings.json, findings.csv and report.html go "
+                            "(default: reports)")
+    audit.add_argument("--jobs", type=int, default=None, metavar="N",
+                       help="files audited in parallel (default: the machine's cores)")
+    audit.add_argument("--quiet", action="store_true", help="print nothing but errors")
+
+    rules = commands.add_parser("rules", help="the rule base: what checks each citation")
+    rules.add_argument("action", nargs="?", choices=["list", "show"], default="list")
+    rules.add_argument("citation", nargs="?")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = build_parser().parse_args(argv)
+    console = Console(stderr=False, highlight=False, soft_wrap=True)
+    if arguments.command == "rules":
+        from auditor.rules_cli import show_rules
+
+        return show_rules(arguments.action, arguments.citation, console)
+    return run_audit(arguments, console, argv)
+
+
+def run_audit(arguments: argparse.Namespace, console: Console,
+              argv: list[str] | None) -> int:
+    from auditor.audit import audit_paths, collect_paths
+    from auditor.output.files import write_atomic
+    from auditor.output.html_report import to_html
+    from auditor.output.json_report import to_json
+    from auditor.output.tables import to_csv
+    from auditor.rulebase import rule_base_version
+
+    errors = Console(stderr=True, highlight=False)
+    if arguments.jobs is not None and arguments.jobs < 1:
+        errors.print("auditor: --jobs must be 1 or more")
+        return EXIT_ERROR
+    paths = collect_paths(arguments.paths)
+    if not paths:
+        errors.print("auditor: no *.bjh files under " + ", ".join(arguments.paths))
+        return EXIT_ERROR
+    started = datetime.now(UTC)
+    result = audit_paths(paths, jobs=arguments.jobs)
+    run = {
+        "version": __version__,
+        "rule_base": rule_base_version(),
+        "command": "auditor " + shlex.join(argv if argv is not None else sys.argv[1:]),
+        "started": started.isoformat(timespec="seconds"),
+        "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    out = Path(arguments.out)
+    write_atomic(out / "findings.json", to_json(result, run))
+    write_atomic(out / "findings.csv", to_csv(result.findings))
+    write_atomic(out / "report.html", to_html(result, run))
+    for summary in result.unreadable:
+        errors.print(f"auditor: cannot audit {summary.error}")
+    if not arguments.quiet:
+        print_summary(console, result, out)
+    return result.exit_code
+
+
+def print_summary(console: Console, result, out: Path) -> None:
+    from auditor.output.tables import findings_frame, summary_by
+
+    rounds = sum(i.rounds for i in result.inputs)
+    audited = sum(i.rounds_audited for i in result.inputs)
+    console.print(f"Audited {len(result.inputs)} file(s): {rounds} round(s) read, "
+                  f"{audited} audited, {len(result.findings)} finding(s).")
+    frame = findings_frame(result.findings)
+    if not frame.empty:
+        table = Table(title="Findings by citation")
+        for column in ("citation", "findings", "high", "medium", "low", "under-paid",
+                       "over-paid"):
+            table.add_column(column, justify="left" if column == "citation" else "right")
+        for row in summary_by(frame, "citation").itertuples(index=False):
+            table.add_row(row.citation, str(row.findings), str(row.high), str(row.medium),
+                          str(row.low), f"{row.under_paid:.2f}", f"{row.over_paid:.2f}")
+        console.print(table)
+    console.print(f"Report: {out / 'report.html'}  (also findings.json, findings.csv)")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

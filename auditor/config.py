@@ -1,0 +1,69 @@
+"""A table's configuration: the header's `table` and `option` statements, validated."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+Game = Literal["standard", "switch", "db21", "tensticks"]
+
+
+class HouseRules(BaseModel):
+    """The `option` statements; names are the option keys with dots as underscores."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    soft17: Literal["hit", "stand"] = "stand"
+    peek: Literal["yes", "no"] = "yes"
+    blackjack: Literal["3:2", "6:5", "1:1"] | None = None  # None: the game's default
+    double: Literal["any", "9-11", "10-11"] = "any"
+    das: Literal["yes", "no"] = "yes"
+    splits: int = Field(3, ge=1, le=3)
+    surrender: Literal["no", "late"] = "no"
+    db21_paytable: int | None = Field(None, ge=1, le=4)
+    sidebet_min: Decimal | None = Field(None, ge=0)
+    sidebet_max: Decimal | None = Field(None, ge=0)
+    tensticks_trade: Literal["yes", "no"] = "yes"
+    tensticks_lights: int = Field(10, ge=1)
+    tensticks_prize: Decimal | None = Field(None, ge=0)
+
+
+OPTION_KEYS = {name.replace("_", ".", 1) if name.startswith(("db21", "sidebet", "tensticks"))
+               else name for name in HouseRules.model_fields}
+
+
+class TableConfig(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    table_id: str = "?"
+    game: Game = "standard"
+    decks: int = Field(6, ge=1)
+    seats: int = Field(7, ge=1, le=9)
+    minimum: Decimal | None = None
+    maximum: Decimal | None = None
+    currency: str | None = None
+    casino: str | None = None
+    licence: str | None = None
+    rules: HouseRules = HouseRules()
+
+    @property
+    def blackjack_odds(self) -> str:
+        if self.game == "switch":
+            return "1:1"  # fixed by 20:18:15:30.09(10)
+        return self.rules.blackjack or "3:2"
+
+    @property
+    def hits_soft_17(self) -> bool:
+        return self.rules.soft17 == "hit"
+
+
+def option_field(key: str) -> str | None:
+    """The HouseRules field for an option key, or None if the key is unknown."""
+    name = key.replace(".", "_")
+    return name if key in OPTION_KEYS and name in HouseRules.model_fields else None
+
+
+def validation_messages(error: ValidationError) -> list[str]:
+    return [f"{'.'.join(str(p) for p in item['loc'])}: {item['msg']}" for item in error.errors()]

@@ -1,0 +1,61 @@
+"""Findings as a pandas frame: the CSV export, and summaries by citation, table, dealer, shift."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from auditor.checks.base import citation_sort_key
+from auditor.findings import FINDING_FIELDS, Finding
+
+CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time"]
+
+SHIFTS = (("day", 6, 14), ("swing", 14, 22))  # local hours; anything else is "grave"
+
+
+def findings_frame(findings: list[Finding]) -> pd.DataFrame:
+    rows = [f.as_dict() for f in findings]
+    frame = pd.DataFrame(rows, columns=[*CSV_COLUMNS, "evidence"])
+    frame["line"] = frame["line"].astype("Int64")
+    frame["column"] = frame["column"].astype("Int64")
+    frame["shift"] = frame["time"].map(shift_of)
+    return frame
+
+
+def shift_of(time: str | None) -> str | None:
+    """The shift of a local time stamp: day 06-14, swing 14-22, grave 22-06."""
+    if not isinstance(time, str) or len(time) < 2 or not time[:2].isdigit():
+        return None
+    hour = int(time[:2])
+    for name, start, end in SHIFTS:
+        if start <= hour < end:
+            return name
+    return "grave"
+
+
+def to_csv(findings: list[Finding]) -> str:
+    return findings_frame(findings)[CSV_COLUMNS].to_csv(index=False, lineterminator="\n")
+
+
+def summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Findings counted by `column` and severity, with the money involved."""
+    if frame.empty:
+        return pd.DataFrame(columns=[column, "findings", "high", "medium", "low",
+                                     "under_paid", "over_paid"])
+    data = frame.assign(
+        under=frame["difference"].where(frame["difference"] < 0, 0).fillna(0).abs(),
+        over=frame["difference"].where(frame["difference"] > 0, 0).fillna(0),
+        key=frame[column].fillna("(none)"))
+    grouped = data.groupby("key", sort=False)
+    table = pd.DataFrame({
+        "findings": grouped.size(),
+        "high": grouped["severity"].apply(lambda s: int((s == "high").sum())),
+        "medium": grouped["severity"].apply(lambda s: int((s == "medium").sum())),
+        "low": grouped["severity"].apply(lambda s: int((s == "low").sum())),
+        "under_paid": grouped["under"].sum().round(2),
+        "over_paid": grouped["over"].sum().round(2),
+    }).reset_index().rename(columns={"key": column})
+    if column == "citation":
+        table = table.sort_values("citation", key=lambda c: c.map(citation_sort_key))
+    else:
+        table = table.sort_values(column)
+    return table.reset_index(drop=True)

@@ -1,0 +1,261 @@
+"""Events to the record's structure: the header, body statements and rounds.
+
+The reader judges only the shape of the record (bjh-format.md §2, §5, §7): the header's
+order and options, rounds closed by `end`, round statements inside rounds. What it finds
+is a `Problem`; the record checks turn problems into findings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from decimal import InvalidOperation
+
+from pydantic import ValidationError
+
+from auditor import events as ev
+from auditor.config import HouseRules, TableConfig, option_field, validation_messages
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong with the record itself, not with the game it records."""
+
+    kind: str  # syntax, header, reference, card-count, unsettled
+    line: int | None
+    message: str
+    column: int | None = None
+    seat: str | None = None
+    hand: str | None = None
+
+
+@dataclass(slots=True)
+class RoundRecord:
+    start: ev.RoundStart
+    events: list[ev.Event] = field(default_factory=list)
+    end_line: int | None = None  # the `end` statement, None if the round was not closed
+    last_line: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def round_id(self) -> str:
+        return self.start.round_id
+
+
+@dataclass(slots=True)
+class Header:
+    config: TableConfig
+    problems: list[Problem]
+    last_line: int
+
+
+BODY_EVENTS = (ev.Shoe, ev.Shuffle, ev.Cut, ev.CutCard, ev.Burn, ev.DealerChange, ev.Note,
+               ev.Close)
+INSIDE_ROUND_TOO = (ev.Burn, ev.CutCard, ev.Note, ev.Shuffle, ev.Cut)
+ENDS_OPEN_ROUND = (ev.RoundStart, ev.Shoe, ev.DealerChange, ev.Close)
+HEADER_EVENTS = (ev.Version, ev.Casino, ev.Table, ev.Option)
+
+Item = Header | RoundRecord | ev.Event | Problem
+
+
+def read_structure(events: Iterable[ev.Event]) -> Iterator[Item]:
+    """Yield the Header first, then body events, rounds and problems outside rounds."""
+    stream = iter(events)
+    header_events: list[ev.Event] = []
+    first_body: ev.Event | None = None
+    for event in stream:
+        if isinstance(event, HEADER_EVENTS) or (
+                isinstance(event, ev.Unreadable) and not header_events):
+            header_events.append(event)
+            continue
+        first_body = event
+        break
+    header = build_header(header_events)
+    yield header
+    if first_body is None:
+        return
+    yield from _body(_chain(first_body, stream), header.config)
+
+
+def _chain(first: ev.Event, rest: Iterator[ev.Event]) -> Iterator[ev.Event]:
+    yield first
+    yield from rest
+
+
+def _body(events: Iterable[ev.Event], config: TableConfig) -> Iterator[Item]:
+    current: RoundRecord | None = None
+    seen_shoe = False
+    for event in events:
+        if current is not None:
+            if isinstance(event, ev.RoundEnd):
+                current.end_line = current.last_line = event.line
+                yield current
+                current = None
+                continue
+            if isinstance(event, ENDS_OPEN_ROUND):
+                yield _unclosed(current)
+                current = None
+            elif isinstance(event, HEADER_EVENTS):
+                yield Problem("header", event.line, _out_of_place(event, "after the header"))
+                continue
+            else:
+                current.events.append(event)
+                current.last_line = event.line
+                continue
+        if isinstance(event, ev.RoundStart):
+            current = RoundRecord(event, last_line=event.line)
+            if not seen_shoe:
+                current.problems.append(Problem(
+                    "reference", event.line, f"round {event.round_id} comes before any `shoe`"))
+            continue
+        if isinstance(event, ev.Unreadable):
+            yield Problem("syntax", event.line, event.message, column=event.column)
+        elif isinstance(event, HEADER_EVENTS):
+            yield Problem("header", event.line, _out_of_place(event, "after the header"))
+        elif isinstance(event, BODY_EVENTS):
+            seen_shoe = seen_shoe or isinstance(event, ev.Shoe)
+            yield event
+        else:
+            yield Problem("reference", event.line, _out_of_place(event, "outside a round"))
+    if current is not None:
+        yield _unclosed(current)
+
+
+def _unclosed(record: RoundRecord) -> RoundRecord:
+    record.problems.append(Problem(
+        "reference", record.start.line,
+        f"round {record.round_id} is not closed by `end` (it ends at line {record.last_line})"))
+    return record
+
+
+def _out_of_place(event: ev.Event, where: str) -> str:
+    return f"`{statement_name(event)}` statement {where}"
+
+
+def statement_name(event: ev.Event) -> str:
+    names = {ev.Version: "bjh", ev.RoundStart: "round", ev.RoundEnd: "end",
+             ev.DealerChange: "dealer", ev.CutCard: "cutcard"}
+    return names.get(type(event), type(event).__name__.lower())
+
+
+# ---- the header ----
+
+_TABLE_FIELDS = {"game": "game", "decks": "decks", "seats": "seats", "min": "minimum",
+                 "max": "maximum", "currency": "currency"}
+
+
+def build_header(events: list[ev.Event]) -> Header:
+    problems: list[Problem] = []
+    fields: dict[str, object] = {}
+    options: dict[str, str] = {}
+    option_lines: dict[str, int] = {}
+    order = {ev.Version: 0, ev.Casino: 1, ev.Table: 2, ev.Option: 3}
+    last_rank = -1
+    table_line = None
+    last_line = 0
+    for event in events:
+        last_line = event.line
+        if isinstance(event, ev.Unreadable):
+            problems.append(Problem("syntax", event.line, event.message, column=event.column))
+            continue
+        rank = order[type(event)]
+        if rank < last_rank or (rank == last_rank and rank < 3):
+            problems.append(Problem("header", event.line,
+                                    f"`{statement_name(event)}` is out of order in the header"))
+        last_rank = max(last_rank, rank)
+        if isinstance(event, ev.Version):
+            if event.number != 1:
+                problems.append(Problem("header", event.line,
+                                        f"format version {event.number} is not BJH 1"))
+        elif isinstance(event, ev.Casino):
+            fields["casino"], fields["licence"] = event.name, event.licence
+        elif isinstance(event, ev.Table):
+            table_line = event.line
+            fields["table_id"] = event.table_id
+            problems.extend(_table_fields(event, fields))
+        elif isinstance(event, ev.Option):
+            problems.extend(_option(event, options, option_lines))
+    first = next((e for e in events if not isinstance(e, ev.Unreadable)), None)
+    if not isinstance(first, ev.Version):
+        problems.append(Problem("header", first.line if first else 1,
+                                "the file does not begin with `bjh 1`"))
+    if table_line is None:
+        problems.append(Problem("header", last_line or 1, "the header has no `table` statement"))
+    config, more = _config(fields, options, option_lines, table_line or last_line or 1)
+    problems.extend(more)
+    return Header(config, problems, last_line)
+
+
+def _table_fields(event: ev.Table, fields: dict[str, object]) -> list[Problem]:
+    problems = []
+    seen: set[str] = set()
+    for key, text in event.fields:
+        if key in seen:
+            problems.append(Problem("header", event.line, f"`table` gives {key}= twice"))
+            continue
+        seen.add(key)
+        fields[_TABLE_FIELDS[key]] = text
+    for required in ("game", "decks"):
+        if required not in seen:
+            problems.append(Problem("header", event.line, f"`table` has no {required}="))
+    return problems
+
+
+def _option(event: ev.Option, options: dict[str, str], lines: dict[str, int]) -> list[Problem]:
+    name = option_field(event.key)
+    if name is None:
+        return [Problem("header", event.line, f"unknown option {event.key!r}")]
+    if name in options and options[name] != event.value:
+        return [Problem("header", event.line,
+                        f"option {event.key} is set to {options[name]} at line {lines[name]}"
+                        f" and to {event.value} here")]
+    options[name] = event.value
+    lines[name] = event.line
+    return []
+
+
+def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str, int],
+            table_line: int) -> tuple[TableConfig, list[Problem]]:
+    problems: list[Problem] = []
+    valid_options: dict[str, str] = {}
+    for name, text in options.items():
+        try:
+            HouseRules(**{name: text})
+            valid_options[name] = text
+        except ValidationError as error:
+            for message in validation_messages(error):
+                problems.append(Problem("header", lines[name], f"option {message}"))
+    rules = HouseRules(**valid_options)
+    try:
+        config = TableConfig(rules=rules, **fields)
+    except (ValidationError, InvalidOperation) as error:
+        messages = (validation_messages(error) if isinstance(error, ValidationError)
+                    else [str(error)])
+        problems.extend(Problem("header", table_line, f"table {m}") for m in messages)
+        safe = {k: v for k, v in fields.items() if k in ("table_id", "casino", "licence")}
+        if fields.get("game") in ("standard", "switch", "db21", "tensticks"):
+            safe["game"] = fields["game"]
+        config = TableConfig(rules=rules, **safe)
+    problems.extend(_contradictions(config, lines, table_line))
+    return config, problems
+
+
+def _contradictions(config: TableConfig, lines: dict[str, int],
+                    table_line: int) -> list[Problem]:
+    rules = config.rules
+    found = []
+    if config.game == "db21" and rules.db21_paytable is None:
+        found.append(Problem("header", table_line,
+                             "a db21 table must declare `option db21.paytable=N`"))
+    if config.game == "switch" and rules.blackjack not in (None, "1:1"):
+        found.append(Problem("header", lines["blackjack"],
+                             f"Blackjack Switch pays blackjack 1 to 1, not {rules.blackjack}"))
+    if (config.minimum is not None and config.maximum is not None
+            and config.minimum > config.maximum):
+        found.append(Problem("header", table_line, "the table minimum is above its maximum"))
+    if (rules.sidebet_min is not None and rules.sidebet_max is not None
+            and rules.sidebet_min > rules.sidebet_max):
+        found.append(Problem("header", lines["sidebet_min"],
+                             "sidebet.min is above sidebet.max"))
+    return found
+

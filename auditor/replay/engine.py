@@ -1,0 +1,411 @@
+"""The replay engine: a round's events, in order, against the table's state.
+
+It records what happened (and, in outcomes.py, what the rules say should have happened);
+it never decides that anything is a violation. A statement that cannot be replayed (a hand
+that does not exist) is recorded as a `reference` problem and the replay goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from auditor import blackjack
+from auditor import events as ev
+from auditor.reader import Problem, RoundRecord
+from auditor.replay.outcomes import expect_all
+from auditor.replay.state import SeatState, TableState
+from auditor.replay.view import (
+    Card,
+    DealerDraw,
+    Decision,
+    Hand,
+    LateCard,
+    LightEvent,
+    Marker,
+    RoundView,
+    SeatChange,
+    Settlement,
+    Trade,
+    Wager,
+    seat_number,
+    seat_of,
+)
+
+ROUND_EXTENSIONS: dict[str, list[Callable[[RoundView, TableState], None]]] = {}
+"""Per game, functions that derive more facts once a round is replayed (registered by games)."""
+
+
+def replay_round(state: TableState, record: RoundRecord, file: str) -> RoundView:
+    start = record.start
+    view = RoundView(
+        file=file, config=state.config, round_id=start.round_id, start_line=start.line,
+        end_line=record.end_line, last_line=record.last_line,
+        date=start.date or state.shoe_date, clock=start.clock or start.time,
+        dealer_id=start.dealer or state.dealer, events=record.events,
+        shoe=state.shoe_status(), problems=list(record.problems),
+        occupied_before={seat: s.player for seat, s in state.seats.items()},
+    )
+    replay = _RoundReplay(state, view)
+    for index, event in enumerate(record.events):
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            handler(replay, index, event)
+    replay.finish()
+    for extension in ROUND_EXTENSIONS.get(state.config.game, ()):
+        extension(view, state)
+    return view
+
+
+class _RoundReplay:
+    def __init__(self, state: TableState, view: RoundView) -> None:
+        self.state = state
+        self.view = view
+        self.wager_index: dict[tuple[str, str, bool], Wager] = {}
+
+    # ---- helpers ----
+    def problem(self, line: int, message: str, target: str | None = None) -> None:
+        seat = seat_of(target) if target and target != "dealer" else None
+        hand = target if target and len(target) > 2 and target != "dealer" else None
+        self.view.problems.append(Problem("reference", line, message, seat=seat, hand=hand))
+
+    def count(self, card: str, line: int) -> None:
+        self.view.card_counts.append((card, self.state.count_card(card), line))
+
+    def seat_exists(self, target: str, line: int) -> bool:
+        if target == "dealer":
+            return True
+        if seat_number(target) > self.state.config.seats:
+            self.problem(line, f"{target} names seat {seat_of(target)}, but the table has "
+                               f"{self.state.config.seats} seats", target)
+            return False
+        return True
+
+    def hand(self, name: str, line: int, statement: str) -> Hand | None:
+        hand = self.view.hands.get(name)
+        if hand is None:
+            self.problem(line, f"`{statement}` names hand {name}, which was neither dealt nor "
+                               "wagered on in this round", name)
+        return hand
+
+    def new_hand(self, name: str) -> Hand:
+        hand = Hand(name=name, seat=seat_of(name), root=name)
+        self.view.hands[name] = hand
+        return hand
+
+    @staticmethod
+    def is_hand(target: str) -> bool:
+        return len(target) > 2 and target != "dealer"
+
+    def complete(self, hand: Hand) -> bool:
+        """Complete as bjh-format.md §5 says; a hand at 21 counts once play has moved on."""
+        return (hand.complete_index is not None or hand.total >= 21 or hand.misdealt
+                or hand.natural or (hand.split_aces and len(hand.cards) >= 2))
+
+    def set_complete(self, hand: Hand, index: int, reason: str) -> None:
+        if hand.complete_index is None:
+            hand.complete_index, hand.complete_reason = index, reason
+
+    def add_card(self, hand: Hand, card: str, line: int, index: int) -> None:
+        if hand.complete_index is not None:
+            hand.late_cards.append(LateCard(Card(card, line, index), hand.complete_reason or ""))
+        elif hand.split_aces and len(hand.cards) >= 2:
+            hand.late_cards.append(LateCard(Card(card, line, index), "split ace"))
+        hand.cards.append(Card(card, line, index))
+        if hand.bust_line is None and hand.total > 21:
+            hand.bust_line = line
+            self.set_complete(hand, index, "over 21")
+
+    def decide(self, kind: str, target: str, line: int, index: int, hand: Hand | None) -> None:
+        if hand is not None and hand.parent is not None and hand.played_before_parent_line is None:
+            parent = self.view.hands.get(hand.parent)
+            if parent is not None and not self.complete(parent):
+                hand.played_before_parent_line = line
+        self.view.decisions.append(Decision(kind, target, line, index))
+
+    # ---- seats and wagers ----
+    def on_sit(self, index: int, event: ev.Sit) -> None:
+        if not self.seat_exists(event.seat, event.line):
+            return
+        seats = self.state.seats
+        if event.seat in seats and seats[event.seat].player is not None:
+            self.problem(event.line, f"`sit` on {event.seat}, which {seats[event.seat].player} "
+                                     "still occupies (the new player replaces them)", event.seat)
+        seats[event.seat] = SeatState(event.player, player_start=event.punches or 0)
+        self.view.seat_changes.append(SeatChange("sit", event.seat, event.player, event.line,
+                                                 index, event.punchcard, event.punches, None))
+
+    def on_leave(self, index: int, event: ev.Leave) -> None:
+        seat = self.state.seats.pop(event.seat, None)
+        if seat is None:
+            self.problem(event.line, f"`leave` of {event.seat}, which no player occupies",
+                         event.seat)
+        self.view.seat_changes.append(SeatChange(
+            "leave", event.seat, seat.player if seat else None, event.line, index,
+            event.punchcard, event.punches, self.state.lights.get(event.seat, 0)))
+
+    def on_bet(self, index: int, event: ev.Bet) -> None:
+        target, kind = event.target, event.kind
+        wants_hand = kind in ("main", "insurance")
+        if target == "dealer" or wants_hand != self.is_hand(target):
+            self.problem(event.line, f"a {kind} wager must name a "
+                                     f"{'hand' if wants_hand else 'seat'}, not {target}", target)
+            return
+        if not self.seat_exists(target, event.line):
+            return
+        self.state.seats.setdefault(seat_of(target), SeatState(None))
+        if kind == "insurance" and (target not in self.view.hands
+                                    or self.view.hands[target].main is None):
+            self.problem(event.line, f"insurance on {target}, which has no main wager", target)
+            return
+        key = (target, kind, event.tip)
+        existing = self.wager_index.get(key)
+        if existing is not None:
+            self.problem(event.line, f"a second bet on the {existing.label}, first placed at "
+                                     f"line {existing.line}", target)
+            existing.amount += event.amount
+            return
+        wager = Wager(target, kind, event.tip, event.amount, event.line, index,
+                      self.view.first_card_index is not None)
+        self.wager_index[key] = wager
+        self.view.wagers.append(wager)
+        if kind == "main" and not event.tip:
+            hand = self.view.hands.get(target) or self.new_hand(target)
+            hand.main = wager
+
+    def on_settle(self, index: int, event: ev.Settle) -> None:
+        wager = self.wager_index.get((event.target, event.kind, event.tip))
+        if wager is None:
+            self.problem(event.line, f"`settle` of a {'tip ' if event.tip else ''}{event.kind} "
+                                     f"wager on {event.target} that was not placed",
+                         event.target)
+            return
+        wager.settlements.append(Settlement(event.line, index, event.outcome, event.amount,
+                                            event.time))
+
+    # ---- cards ----
+    def on_deal(self, index: int, event: ev.Deal) -> None:
+        view = self.view
+        self.count(event.card, event.line)
+        if view.first_card_index is None:
+            view.first_card_index = index
+        view.deal_end_index = index
+        card = Card(event.card, event.line, index)
+        if event.target == "dealer":
+            view.dealer.cards.append(card)
+            view.dealer.dealt += 1
+            return
+        if not self.is_hand(event.target):
+            self.problem(event.line, f"`deal` to {event.target}: cards are dealt to a hand",
+                         event.target)
+            return
+        if not self.seat_exists(event.target, event.line):
+            return
+        hand = view.hands.get(event.target) or self.new_hand(event.target)
+        hand.cards.append(card)
+        hand.dealt += 1
+        if hand.name[2:] in ("h1", "h2") and hand.dealt <= 2:
+            view.seat_first_four.setdefault(hand.seat, []).append(event.card)
+
+    def on_hit(self, index: int, event: ev.Hit) -> None:
+        self.count(event.card, event.line)
+        hand = self.hand(event.hand, event.line, "hit")
+        if hand is None:
+            return
+        self.decide("hit", event.hand, event.line, index, hand)
+        self.add_card(hand, event.card, event.line, index)
+
+    def on_stand(self, index: int, event: ev.Stand) -> None:
+        hand = self.hand(event.hand, event.line, "stand")
+        if hand is None:
+            return
+        self.decide("stand", event.hand, event.line, index, hand)
+        hand.stood_line = hand.stood_line or event.line
+        self.set_complete(hand, index, "stood")
+
+    def on_double(self, index: int, event: ev.Double) -> None:
+        self.count(event.card, event.line)
+        hand = self.hand(event.hand, event.line, "double")
+        if hand is None:
+            return
+        self.decide("double", event.hand, event.line, index, hand)
+        hand.double_cards_before = len(hand.cards)
+        hand.doubled += event.amount
+        hand.double_line = event.line
+        self.add_card(hand, event.card, event.line, index)
+        self.set_complete(hand, index, "doubled")
+
+    def on_split(self, index: int, event: ev.Split) -> None:
+        hand = self.hand(event.hand, event.line, "split")
+        if hand is None:
+            return
+        if event.new_hand in self.view.hands or seat_of(event.new_hand) != hand.seat:
+            self.problem(event.line, f"`split` of {event.hand} into {event.new_hand}: the new "
+                                     "hand must be a new hand of the same seat", event.new_hand)
+            return
+        self.decide("split", event.hand, event.line, index, hand)
+        new = self.new_hand(event.new_hand)
+        new.parent, new.root, new.split_line = hand.name, hand.root, event.line
+        new.split_from_cards = tuple(hand.card_codes)
+        new.switched = hand.switched
+        hand.was_split = True
+        if len(hand.cards) >= 2:
+            new.cards.append(hand.cards.pop(1))
+        aces = [c.card[0] for c in hand.cards + new.cards] == ["A", "A"]
+        hand.split_aces = new.split_aces = aces
+        root = self.view.hands.get(hand.root, hand)
+        root.splits_of_root += 1
+        wager = Wager(event.new_hand, "main", False, event.amount, event.line, index, True,
+                      initial=False)
+        self.wager_index[(event.new_hand, "main", False)] = wager
+        self.view.wagers.append(wager)
+        new.main = wager
+
+    def on_surrender(self, index: int, event: ev.Surrender) -> None:
+        hand = self.hand(event.hand, event.line, "surrender")
+        if hand is None:
+            return
+        hand.surrender_after_decision = any(d.target == hand.name for d in self.view.decisions)
+        self.decide("surrender", event.hand, event.line, index, hand)
+        hand.surrendered_line = event.line
+        self.set_complete(hand, index, "surrendered")
+
+    def on_switch(self, index: int, event: ev.Switch) -> None:
+        seat = event.seat
+        first, second = self.view.hands.get(seat + "h1"), self.view.hands.get(seat + "h2")
+        if first is None or second is None or len(first.cards) < 2 or len(second.cards) < 2:
+            self.problem(event.line, f"`switch` of {seat}, which does not hold two hands of "
+                                     "two cards", seat)
+            return
+        self.decide("switch", seat, event.line, index, None)
+        first.cards[1], second.cards[1] = second.cards[1], first.cards[1]
+        first.switched = second.switched = True
+        self.view.switched_seats.setdefault(seat, event.line)
+
+    def on_trade(self, index: int, event: ev.Trade) -> None:
+        self.count(event.card, event.line)
+        if event.target == "dealer":
+            cards = self.view.dealer.cards
+            hand = None
+        else:
+            hand = self.hand(event.target, event.line, "trade")
+            if hand is None:
+                return
+            cards = hand.cards
+        if not cards:
+            self.problem(event.line, f"`trade` on {event.target}, which holds no card",
+                         event.target)
+            return
+        codes = [c.card for c in cards]
+        held = blackjack.BONUS_CARD in codes
+        position = len(codes) - 1 - codes[::-1].index(blackjack.BONUS_CARD) if held else -1
+        over = held and blackjack.total(codes)[0] > 21
+        gave_up = cards[position].card
+        received = Card(event.card, event.line, index)
+        cards[position] = received
+        self.view.trades.append(Trade(event.target, received, gave_up, held, over))
+        if hand is not None and hand.bust_line is not None and not hand.busted:
+            hand.bust_line = None  # the recorded cards no longer go over 21
+            if hand.complete_reason == "over 21":
+                hand.complete_index = hand.complete_reason = None
+        elif hand is not None and hand.bust_line is None and hand.busted:
+            hand.bust_line = event.line
+            self.set_complete(hand, index, "over 21")
+
+    # ---- the dealer ----
+    def on_peek(self, index: int, event: ev.Peek) -> None:
+        self.view.dealer.peek_line, self.view.dealer.peek_index = event.line, index
+
+    def on_reveal(self, index: int, event: ev.Reveal) -> None:
+        self.view.dealer.reveal_line, self.view.dealer.reveal_index = event.line, index
+
+    def on_draw(self, index: int, event: ev.Draw) -> None:
+        self.count(event.card, event.line)
+        dealer = self.view.dealer
+        before, soft = blackjack.total(dealer.card_codes)
+        waiting = tuple(h.name for h in self.view.hands.values()
+                        if h.main is not None and not self.complete(h))
+        card = Card(event.card, event.line, index)
+        dealer.draws.append(DealerDraw(card, before, soft, waiting))
+        dealer.cards.append(card)
+
+    # ---- everything else ----
+    def on_light(self, index: int, event: ev.Light) -> None:
+        seat = self.state.seats.get(event.seat)
+        if seat is None:
+            self.problem(event.line, f"`light` on {event.seat}, which no player occupies",
+                         event.seat)
+            seat = self.state.seats[event.seat] = SeatState(None)
+        self.view.lights.append(LightEvent(
+            event.seat, event.count, event.line, index, seat.player,
+            self.state.lights.get(event.seat, 0),
+            None if seat.lit_since_sit else seat.player_start, not seat.lit_since_sit,
+            seat.prize_since_light, seat.other_prize_since_light))
+        self.state.lights[event.seat] = event.count
+        seat.lit_since_sit = True
+        seat.prize_since_light = seat.other_prize_since_light = False
+
+    def on_prize(self, index: int, event: ev.Prize) -> None:
+        self.view.markers.append(Marker("prize", event.seat, event.line, index, event.amount))
+        for name, seat in self.state.seats.items():
+            if name == event.seat:
+                seat.prize_since_light = True
+            else:
+                seat.other_prize_since_light = True
+
+    def on_marker(self, index: int, event: ev.Tuck | ev.Discard | ev.Misdeal) -> None:
+        kind = type(event).__name__.lower()
+        target = event.target if isinstance(event, ev.Misdeal) else event.hand
+        if kind != "misdeal" and self.hand(target, event.line, kind) is None:
+            return
+        self.view.markers.append(Marker(kind, target, event.line, index))
+        if kind == "misdeal":
+            for hand in self.view.hands.values():
+                if target in ("dealer", hand.seat):
+                    hand.misdealt = True
+
+    def on_burn(self, index: int, event: ev.Burn) -> None:
+        self.count(event.card, event.line)
+
+    def on_table_event(self, index: int, event: ev.Event) -> None:
+        self.state.apply(event)
+
+    def on_unreadable(self, index: int, event: ev.Unreadable) -> None:
+        self.view.unreadable = True
+        self.view.problems.append(Problem("syntax", event.line, event.message,
+                                          column=event.column))
+
+    def finish(self) -> None:
+        view = self.view
+        dealer = view.dealer
+        moment = dealer.reveal_index if dealer.reveal_index is not None else len(view.events)
+        view.dealer_had_to_play = any(self._live_at(w, moment) for w in view.wagers)
+        expect_all(view)
+
+    def _live_at(self, wager: Wager, moment: int) -> bool:
+        """A wager that still depends on the dealer's hand at `moment` (bjh-format.md §5)."""
+        if wager.tip or (wager.settlement is not None and wager.settlement.index < moment):
+            return False
+        if wager.kind == "db21":
+            return self.view.game == "db21" and not wager.after_first_card
+        if wager.kind != "main":
+            return False
+        hand = self.view.hands.get(wager.target)
+        return hand is not None and not (hand.busted or hand.natural or hand.misdealt
+                                         or hand.surrendered_line is not None)
+
+
+_HANDLERS: dict[type, Callable[[_RoundReplay, int, ev.Event], None]] = {
+    ev.Sit: _RoundReplay.on_sit, ev.Leave: _RoundReplay.on_leave,
+    ev.Bet: _RoundReplay.on_bet, ev.Settle: _RoundReplay.on_settle,
+    ev.Deal: _RoundReplay.on_deal, ev.Hit: _RoundReplay.on_hit,
+    ev.Stand: _RoundReplay.on_stand, ev.Double: _RoundReplay.on_double,
+    ev.Split: _RoundReplay.on_split, ev.Surrender: _RoundReplay.on_surrender,
+    ev.Switch: _RoundReplay.on_switch, ev.Trade: _RoundReplay.on_trade,
+    ev.Peek: _RoundReplay.on_peek, ev.Reveal: _RoundReplay.on_reveal,
+    ev.Draw: _RoundReplay.on_draw, ev.Light: _RoundReplay.on_light,
+    ev.Prize: _RoundReplay.on_prize, ev.Tuck: _RoundReplay.on_marker,
+    ev.Discard: _RoundReplay.on_marker, ev.Misdeal: _RoundReplay.on_marker,
+    ev.Burn: _RoundReplay.on_burn, ev.CutCard: _RoundReplay.on_table_event,
+    ev.Shuffle: _RoundReplay.on_table_event, ev.Cut: _RoundReplay.on_table_event,
+    ev.Unreadable: _RoundReplay.on_unreadable,
+}

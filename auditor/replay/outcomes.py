@@ -1,0 +1,98 @@
+"""What each wager should have paid, by the cards as recorded (bjh-format.md §5).
+
+This is the pay table knowledge of the engine; whether a recorded settlement differs is
+for the checks to say.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from auditor import blackjack
+from auditor.replay.view import Expected, Hand, RoundView, Wager
+
+ZERO = Decimal(0)
+
+
+def expect_all(view: RoundView) -> None:
+    misdealt_seats = {m.target for m in view.markers_of("misdeal")}
+    dealer_misdeal = "dealer" in misdealt_seats
+    for wager in view.wagers:
+        if dealer_misdeal or wager.seat in misdealt_seats:
+            wager.expected = Expected("void", ZERO, "a misdeal returns the wager")
+        elif wager.kind == "main":
+            hand = view.hands.get(wager.target)
+            wager.expected = main_result(view, hand, wager) if hand else None
+        elif wager.kind == "insurance":
+            wager.expected = insurance_result(view, wager)
+        elif wager.kind == "db21":
+            wager.expected = db21_result(view, wager)
+        elif wager.kind == "supermatch":
+            wager.expected = super_match_result(view, wager)
+
+
+def main_result(view: RoundView, hand: Hand, wager: Wager) -> Expected:
+    """A main wager's result under standard blackjack, or Blackjack Switch (30.09(13))."""
+    base = wager.amount
+    stake = base + (hand.doubled if not wager.tip else ZERO)
+    dealer = view.dealer
+    switch = view.game == "switch"
+    if hand.surrendered_line is not None:
+        return Expected("lose", -base / 2, "a surrender collects half the wager")
+    if hand.busted:
+        return Expected("lose", -stake, f"the hand went over 21 ({hand.total})")
+    if hand.natural:
+        if dealer.natural:
+            return Expected("push", ZERO, "blackjack against a dealer blackjack pushes")
+        odds = blackjack.BLACKJACK_ODDS[view.config.blackjack_odds]
+        return Expected("win", base * odds,
+                        f"blackjack pays {view.config.blackjack_odds}")
+    if dealer.natural:
+        if hand.parent is not None:
+            return Expected("push", ZERO, "against a dealer blackjack the new hand of a split "
+                                          "is returned: only the original wager is collected")
+        if stake != base:
+            return Expected("lose", -base, "against a dealer blackjack only the original "
+                                           "wager is collected, not the double")
+        return Expected("lose", -base, "the dealer has blackjack")
+    player, dealer_total = hand.total, dealer.total
+    if switch and dealer_total == 22:
+        return Expected("push", ZERO, "a dealer 22 pushes every remaining wager")
+    if dealer_total > 21:
+        return Expected("win", stake, f"the dealer went over 21 ({dealer_total})")
+    if player > dealer_total:
+        return Expected("win", stake, f"{player} beats the dealer's {dealer_total}")
+    if player < dealer_total:
+        return Expected("lose", -stake, f"{player} loses to the dealer's {dealer_total}")
+    return Expected("push", ZERO, f"{player} against the dealer's {dealer_total} pushes")
+
+
+def insurance_result(view: RoundView, wager: Wager) -> Expected:
+    if view.dealer.natural:
+        return Expected("win", wager.amount * 2, "insurance pays 2 to 1 on a dealer blackjack")
+    return Expected("lose", -wager.amount, "the dealer has no blackjack: insurance loses")
+
+
+def db21_result(view: RoundView, wager: Wager) -> Expected:
+    if wager.after_first_card:
+        return Expected("void", ZERO, "a DB21 wager made after the first card is no bet")
+    dealer = view.dealer
+    pay_table = view.config.rules.db21_paytable
+    if dealer.busted and dealer.up is not None and pay_table:
+        odds = blackjack.db21_odds(pay_table, dealer.up.card)
+        return Expected("win", wager.amount * odds,
+                        f"the dealer busted with {dealer.up.card} up: pay table {pay_table} "
+                        f"pays {odds} to 1")
+    return Expected("lose", -wager.amount, f"the dealer did not bust ({dealer.total})")
+
+
+def super_match_result(view: RoundView, wager: Wager) -> Expected:
+    cards = view.seat_first_four.get(wager.seat, [])
+    if len(cards) != 4:
+        return Expected("void", ZERO, "the seat was not dealt four cards")
+    match = blackjack.super_match(cards)
+    if match is None:
+        return Expected("lose", -wager.amount, "the first four cards hold no pair")
+    schedule = blackjack.SUPER_MATCH_SCHEDULE[8 if view.config.decks >= 8 else 6]
+    odds = schedule[match]
+    return Expected("win", wager.amount * odds, f"{match} pays {odds} to 1")

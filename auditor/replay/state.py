@@ -1,0 +1,76 @@
+"""The table between rounds: the shoe and its card counts, the dealer, the seats and lights."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from auditor import events as ev
+from auditor.config import TableConfig
+from auditor.replay.view import ShoeStatus
+
+
+@dataclass(slots=True)
+class SeatState:
+    player: str | None  # None: an unnamed player seated by a wager
+    player_start: int = 0  # what the present player started with (punches handed in, or 0)
+    lit_since_sit: bool = False
+    prize_since_light: bool = False
+    other_prize_since_light: bool = False
+
+
+@dataclass(slots=True)
+class TableState:
+    config: TableConfig
+    shoe_id: str | None = None
+    shoe_date: str | None = None
+    shuffled: bool = False
+    cut_after_shuffle: bool = False
+    cutcard_line: int | None = None  # the cutting card is out and no shuffle has followed
+    counts: Counter = field(default_factory=Counter)
+    dealer: str | None = None
+    seats: dict[str, SeatState] = field(default_factory=dict)
+    # seat -> its last recorded light count: the table's disk, carried even across players
+    lights: dict[str, int] = field(default_factory=dict)
+    closed: bool = False
+
+    def clone(self) -> TableState:
+        """A copy that a replay can change without touching this one (for tracing)."""
+        return TableState(
+            self.config, self.shoe_id, self.shoe_date, self.shuffled, self.cut_after_shuffle,
+            self.cutcard_line, Counter(self.counts), self.dealer,
+            {seat: replace(s) for seat, s in self.seats.items()}, dict(self.lights), self.closed)
+
+    def shoe_status(self) -> ShoeStatus:
+        return ShoeStatus(self.shoe_id, self.shuffled, self.cut_after_shuffle,
+                          self.cutcard_line is not None, self.cutcard_line)
+
+    def count_card(self, card: str) -> int:
+        self.counts[card] += 1
+        return self.counts[card]
+
+    def apply(self, event: ev.Event) -> None:
+        """A body statement outside a round (also the few allowed inside one)."""
+        if isinstance(event, ev.Shoe):
+            self.shoe_id, self.shoe_date = event.shoe_id, event.date
+            self.shuffled = self.cut_after_shuffle = False
+            self.cutcard_line = None
+            self.counts.clear()
+        elif isinstance(event, ev.Shuffle):
+            # Reading: a shuffle brings the discards back into play, so counts start again.
+            self.shuffled = True
+            self.cut_after_shuffle = False
+            self.cutcard_line = None
+            self.counts.clear()
+        elif isinstance(event, ev.Cut):
+            self.cut_after_shuffle = self.shuffled
+        elif isinstance(event, ev.CutCard):
+            if self.cutcard_line is None:
+                self.cutcard_line = event.line
+        elif isinstance(event, ev.Burn):
+            self.count_card(event.card)
+        elif isinstance(event, ev.DealerChange):
+            self.dealer = event.dealer_id
+        elif isinstance(event, ev.Close):
+            self.closed = True
+            self.seats.clear()

@@ -1,0 +1,50 @@
+"""A round replayed step by step, for the report: the table after each statement."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from auditor.reader import RoundRecord
+from auditor.replay.engine import replay_round
+from auditor.replay.state import TableState
+from auditor.replay.view import RoundView
+
+
+@dataclass
+class RoundEvidence:
+    file: str
+    round_id: str
+    start_line: int
+    lines: list[tuple[int, str]]  # the record's lines of the round, as written
+    steps: dict[int, dict[str, Any]] = field(default_factory=dict)  # line -> table after it
+
+
+def trace_round(before: TableState, record: RoundRecord, file: str,
+                source: dict[int, str]) -> RoundEvidence:
+    last = record.end_line or record.last_line
+    lines = [(n, source[n]) for n in range(record.start.line, last + 1) if n in source]
+    evidence = RoundEvidence(file, record.round_id, record.start.line, lines)
+    for count in range(1, len(record.events) + 1):
+        partial = RoundRecord(record.start, record.events[:count], None,
+                              record.events[count - 1].line, [])
+        view = replay_round(before.clone(), partial, file)
+        evidence.steps[record.events[count - 1].line] = snapshot(view)
+    return evidence
+
+
+def snapshot(view: RoundView) -> dict[str, Any]:
+    """Hands with their cards and totals, the dealer's cards, and every wager's state."""
+    hands = []
+    for hand in view.hands.values():
+        status = ("over 21" if hand.busted else hand.complete_reason
+                  or ("blackjack" if hand.natural else ""))
+        hands.append({"hand": hand.name, "cards": hand.card_codes, "total": hand.total,
+                      "soft": hand.soft, "status": status})
+    dealer = view.dealer
+    wagers = [{"wager": w.label, "amount": str(w.amount),
+               "settled": (f"{w.settlement.outcome} {w.settlement.amount}"
+                           if w.settlement else "")} for w in view.wagers]
+    return {"hands": hands,
+            "dealer": {"cards": dealer.card_codes, "total": dealer.total if dealer.cards else None},
+            "wagers": wagers}

@@ -1,0 +1,327 @@
+"""What the replay of one round records: hands, wagers, the dealer's hand and the order of it all.
+
+Checks receive a `RoundView` and must not change it. Every fact keeps the line of the
+record that shows it and its index in the round's event list (the order of events).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from auditor import blackjack
+
+if TYPE_CHECKING:
+    from auditor.config import TableConfig
+    from auditor.events import Event
+    from auditor.reader import Problem
+
+
+def seat_of(target: str) -> str:
+    """`s3h1` and `s3` -> `s3`."""
+    return target[:2]
+
+
+def seat_number(target: str) -> int:
+    return int(target[1])
+
+
+@dataclass(slots=True)
+class Card:
+    card: str
+    line: int
+    index: int
+
+
+@dataclass(slots=True)
+class Settlement:
+    line: int
+    index: int
+    outcome: str  # win, lose, push, void
+    amount: Decimal
+    time: str | None
+
+    @property
+    def net(self) -> Decimal:
+        """The player's net result: + paid, − collected, 0 returned."""
+        if self.outcome == "win":
+            return self.amount
+        if self.outcome == "lose":
+            return -self.amount
+        return Decimal(0)
+
+
+@dataclass(slots=True)
+class Expected:
+    """What the rules say a wager's result should be, and why."""
+
+    outcome: str
+    net: Decimal
+    why: str
+
+
+@dataclass(slots=True)
+class Wager:
+    target: str  # a hand for main and insurance, a seat for supermatch and db21
+    kind: str
+    tip: bool
+    amount: Decimal
+    line: int
+    index: int
+    after_first_card: bool
+    initial: bool = True  # placed by `bet`; False for the new wager of a split
+    settlements: list[Settlement] = field(default_factory=list)
+    expected: Expected | None = None
+
+    @property
+    def seat(self) -> str:
+        return seat_of(self.target)
+
+    @property
+    def hand(self) -> str | None:
+        return self.target if len(self.target) > 2 and self.target != "dealer" else None
+
+    @property
+    def settlement(self) -> Settlement | None:
+        return self.settlements[0] if self.settlements else None
+
+    @property
+    def label(self) -> str:
+        return f"{'tip ' if self.tip else ''}{self.kind} wager on {self.target}"
+
+
+@dataclass(slots=True)
+class Decision:
+    kind: str  # switch, hit, stand, double, split, surrender
+    target: str  # a hand, or a seat for switch
+    line: int
+    index: int
+
+
+@dataclass(slots=True)
+class LateCard:
+    """A card a hand received after it was complete (stood, doubled, surrendered, over 21)."""
+
+    card: Card
+    reason: str  # stood, doubled, surrendered, over 21, split ace
+
+
+@dataclass(slots=True)
+class Hand:
+    name: str
+    seat: str
+    cards: list[Card] = field(default_factory=list)
+    dealt: int = 0  # cards from `deal` statements
+    main: Wager | None = None
+    parent: str | None = None  # the hand this one was split from
+    root: str = ""  # the original hand of a line of splits
+    split_line: int | None = None
+    split_aces: bool = False
+    was_split: bool = False  # this hand was split (it and its new hand are no naturals)
+    splits_of_root: int = 0  # on the root hand: how many splits its line has had
+    doubled: Decimal = Decimal(0)
+    double_line: int | None = None
+    double_cards_before: int = 0  # how many cards the hand held when it doubled
+    stood_line: int | None = None
+    surrendered_line: int | None = None
+    surrender_after_decision: bool = False
+    bust_line: int | None = None
+    complete_index: int | None = None
+    complete_reason: str | None = None  # stood, doubled, surrendered, over 21, split ace
+    split_from_cards: tuple[str, ...] = ()  # on a new hand: the cards of the hand it split
+    late_cards: list[LateCard] = field(default_factory=list)
+    played_before_parent_line: int | None = None  # :25, first action while parent incomplete
+    misdealt: bool = False
+    switched: bool = False  # its seat switched (Blackjack Switch)
+
+    @property
+    def card_codes(self) -> list[str]:
+        return [c.card for c in self.cards]
+
+    @property
+    def total(self) -> int:
+        return blackjack.total(self.card_codes)[0]
+
+    @property
+    def soft(self) -> bool:
+        return blackjack.total(self.card_codes)[1]
+
+    @property
+    def busted(self) -> bool:
+        return self.total > 21
+
+    @property
+    def two_card_21(self) -> bool:
+        return blackjack.is_two_card_21(self.card_codes)
+
+    @property
+    def natural(self) -> bool:
+        """A blackjack: 21 in the first two cards of an original hand, not switched (30.09(10))."""
+        return (self.parent is None and not self.was_split and not self.switched
+                and self.dealt >= 2 and self.two_card_21)
+
+    @property
+    def stake(self) -> Decimal:
+        return (self.main.amount if self.main else Decimal(0)) + self.doubled
+
+
+@dataclass(slots=True)
+class DealerDraw:
+    card: Card
+    total_before: int
+    soft_before: bool
+    incomplete_hands: tuple[str, ...]  # player hands with a wager not complete at the draw
+
+
+@dataclass(slots=True)
+class DealerHand:
+    cards: list[Card] = field(default_factory=list)
+    dealt: int = 0
+    draws: list[DealerDraw] = field(default_factory=list)
+    reveal_line: int | None = None
+    reveal_index: int | None = None
+    peek_line: int | None = None
+    peek_index: int | None = None
+
+    @property
+    def card_codes(self) -> list[str]:
+        return [c.card for c in self.cards]
+
+    @property
+    def up(self) -> Card | None:
+        return self.cards[0] if self.cards else None
+
+    @property
+    def hole(self) -> Card | None:
+        return self.cards[1] if len(self.cards) > 1 else None
+
+    @property
+    def total(self) -> int:
+        return blackjack.total(self.card_codes)[0]
+
+    @property
+    def natural(self) -> bool:
+        return self.dealt >= 2 and blackjack.is_two_card_21(self.card_codes[:2]) and not self.draws
+
+    @property
+    def busted(self) -> bool:
+        return self.total > 21
+
+    @property
+    def done_index(self) -> int | None:
+        """The index at which the dealer's hand was complete: its last draw, or the reveal."""
+        if self.draws:
+            return self.draws[-1].card.index
+        return self.reveal_index
+
+
+@dataclass(slots=True)
+class Trade:
+    target: str
+    card: Card  # the card received
+    gave_up: str | None  # the card given up (the bonus card, or what was there instead)
+    held_bonus: bool
+    bonus_over_21: bool  # the hand was over 21 with the bonus card in it
+
+
+@dataclass(slots=True)
+class LightEvent:
+    seat: str
+    count: int
+    line: int
+    index: int
+    player: str | None
+    carried: int  # the seat's recorded count before this light (carried even across players)
+    player_start: int | None  # what this player started with, if first light since sitting
+    new_player: bool  # first light of the player since sitting
+    prize_since_last: bool  # this seat was paid a prize since its last light
+    other_prize_since_last: bool  # another seat was paid a prize since this seat's last light
+
+
+@dataclass(slots=True)
+class SeatChange:
+    kind: str  # sit or leave
+    seat: str
+    player: str | None
+    line: int
+    index: int
+    punchcard: str | None
+    punches: int | None
+    lights_held: int | None  # at leave: the lights the player held
+
+
+@dataclass(slots=True)
+class Marker:
+    """A statement that matters only by where it stands: tuck, discard, misdeal, prize."""
+
+    kind: str
+    target: str
+    line: int
+    index: int
+    amount: Decimal | None = None
+
+
+@dataclass(slots=True)
+class ShoeStatus:
+    shoe_id: str | None
+    shuffled: bool  # a shuffle since the shoe came into play
+    cut_after_shuffle: bool
+    cutcard_pending: bool  # the cutting card came out before this round, no shuffle since
+    cutcard_line: int | None
+
+
+@dataclass(slots=True)
+class RoundView:
+    file: str
+    config: TableConfig
+    round_id: str
+    start_line: int
+    end_line: int | None
+    last_line: int
+    date: str | None
+    clock: str | None
+    dealer_id: str | None
+    events: list[Event]
+    shoe: ShoeStatus
+    hands: dict[str, Hand] = field(default_factory=dict)
+    wagers: list[Wager] = field(default_factory=list)
+    dealer: DealerHand = field(default_factory=DealerHand)
+    decisions: list[Decision] = field(default_factory=list)
+    insurance_lines: list[int] = field(default_factory=list)
+    first_card_index: int | None = None
+    deal_end_index: int | None = None  # the last `deal` of the initial deal
+    seat_first_four: dict[str, list[str]] = field(default_factory=dict)  # before any switch
+    switched_seats: dict[str, int] = field(default_factory=dict)  # seat -> line
+    trades: list[Trade] = field(default_factory=list)
+    lights: list[LightEvent] = field(default_factory=list)
+    seat_changes: list[SeatChange] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)
+    card_counts: list[tuple[str, int, int]] = field(default_factory=list)  # card, count, line
+    problems: list[Problem] = field(default_factory=list)
+    occupied_before: dict[str, str | None] = field(default_factory=dict)  # seat -> player
+    dealer_had_to_play: bool = False
+    unreadable: bool = False  # a line of the round could not be read: rules are not judged
+
+    @property
+    def game(self) -> str:
+        return self.config.game
+
+    @property
+    def first_decision_index(self) -> int | None:
+        return self.decisions[0].index if self.decisions else None
+
+    def wagers_of(self, kind: str, tip: bool | None = False) -> list[Wager]:
+        return [w for w in self.wagers if w.kind == kind and (tip is None or w.tip == tip)]
+
+    def hands_of(self, seat: str) -> list[Hand]:
+        return [h for h in self.hands.values() if h.seat == seat]
+
+    def markers_of(self, kind: str) -> list[Marker]:
+        return [m for m in self.markers if m.kind == kind]
+
+    def line_time(self, line: int) -> str | None:
+        for event in self.events:
+            if event.line == line:
+                return event.time
+        return None

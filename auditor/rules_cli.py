@@ -1,0 +1,59 @@
+"""`auditor rules`: which citation is checked by what, and one rule's documentation."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from auditor import checks as _checks  # noqa: F401  (registers every check)
+from auditor.checks.base import citation_sort_key, registry
+from auditor.rulebase import rule_entries
+
+
+def coverage_rows() -> list[dict[str, str]]:
+    """One row per citation of the rule base: how it is checked, or why it cannot be."""
+    checks_by_name = {check.name: check for check in registry().values()}
+    rows = []
+    for citation, entry in sorted(rule_entries().items(), key=lambda i: citation_sort_key(i[0])):
+        check = checks_by_name.get(entry.check or "")
+        rows.append({
+            "citation": citation, "title": entry.title,
+            "status": "checked" if check else "not checkable",
+            "rule": check.name if check else "",
+            "severity": check.severity if check else "",
+            "games": ", ".join(sorted(check.games)) if check else "",
+            "why": entry.not_checkable or "",
+        })
+    return rows
+
+
+def show_rules(action: str, citation: str | None, console: Console) -> int:
+    if action == "show":
+        return _show(citation, console)
+    table = Table(title="The rule base")
+    for column in ("citation", "title", "status", "rule", "severity"):
+        table.add_column(column)
+    for row in coverage_rows():
+        table.add_row(row["citation"], row["title"],
+                      row["status"] if row["rule"] else f"not checkable: {row['why']}",
+                      row["rule"], row["severity"])
+    console.print(table)
+    return 0
+
+
+def _show(citation: str | None, console: Console) -> int:
+    entries = rule_entries()
+    if citation not in entries:
+        Console(stderr=True).print(f"auditor: no rule {citation!r}; `auditor rules` lists them")
+        return 2
+    entry = entries[citation]
+    console.print(f"{entry.citation}  {entry.title}\n")
+    console.print(f"The regulation: \"{entry.text.strip()}\"\n", markup=False)
+    check = next((c for c in registry().values() if c.name == entry.check), None)
+    if check is None:
+        console.print(f"Not checkable from a hand record: {entry.not_checkable}", markup=False)
+        return 0
+    console.print(f"Checked by {check.name} (severity {check.severity}; games: "
+                  f"{', '.join(sorted(check.games))})\n", markup=False)
+    console.print(check.documentation(), markup=False)
+    return 0
