@@ -1,7 +1,7 @@
 """Reading an input file as numbered lines, streamed, with its SHA-256 and line count.
 
-A file that cannot be read as text at all (missing, a directory, binary, not UTF-8 from the
-start) raises `UnreadableFile`; within a readable file, a line that is not valid UTF-8,
+A file that cannot be read as text at all (missing, a directory, binary or not UTF-8 in its
+first 8 KiB) raises `UnreadableFile`; past that, a line that is not valid UTF-8,
 holds a NUL byte or is longer than `MAX_LINE_BYTES` is yielded as a problem for that line
 only, so that the rest of the file is still audited.
 """
@@ -46,8 +46,8 @@ class SourceFile:
         try:
             head.decode("utf-8")
         except UnicodeDecodeError as error:
-            # A multi-byte character cut by the sniff window is not an error.
-            if error.start < len(head) - 3:
+            # A multi-byte character cut by the end of the sniff window is not an error.
+            if not (len(head) == _SNIFF and error.end == len(head)):
                 raise UnreadableFile(
                     f"{self.path}: not UTF-8 text (byte {error.start + 1} of the file)"
                 ) from error
