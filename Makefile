@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: audit test lint clean
+.PHONY: audit test lint clean readme
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,3 +24,6 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) reports/*.json reports/*.csv reports/*.html
+
+readme: $(STAMP)
+	$(BIN)/python scripts/update_readme.py

@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="the rule base: what checks each citation")
     rules.add_argument("action", nargs="?", choices=["list", "show"], default="list")
     rules.add_argument("citation", nargs="?")
+    rules.add_argument("--markdown", action="store_true", help="print the list as Markdown")
     return parser
 
 
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.command == "rules":
         from auditor.rules_cli import show_rules
 
-        return show_rules(arguments.action, arguments.citation, console)
+        return show_rules(arguments.action, arguments.citation, console, arguments.markdown)
     return run_audit(arguments, console, argv)
 
 

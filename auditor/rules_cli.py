@@ -27,9 +27,22 @@ def coverage_rows() -> list[dict[str, str]]:
     return rows
 
 
-def show_rules(action: str, citation: str | None, console: Console) -> int:
+def markdown_table() -> str:
+    """The rule base as a Markdown table, as the README shows it."""
+    lines = ["| citation | title | checked by | severity |", "|---|---|---|---|"]
+    for row in coverage_rows():
+        checked = f"`{row['rule']}`" if row["rule"] else f"not checkable: {row['why']}"
+        lines.append(f"| {row['citation']} | {row['title']} | {checked} | {row['severity']} |")
+    return "\n".join(lines) + "\n"
+
+
+def show_rules(action: str, citation: str | None, console: Console,
+               markdown: bool = False) -> int:
     if action == "show":
         return _show(citation, console)
+    if markdown:
+        console.print(markdown_table(), markup=False, end="")
+        return 0
     table = Table(title="The rule base")
     for column in ("citation", "title", "status", "rule", "severity"):
         table.add_column(column)

@@ -1,0 +1,41 @@
+"""`auditor rules`: every citation with what checks it, and one rule's documentation."""
+
+from __future__ import annotations
+
+from auditor.cli import main
+from auditor.rules_cli import coverage_rows, markdown_table
+
+
+def test_rules_lists_every_citation_with_its_status(capsys) -> None:
+    assert main(["rules", "--markdown"]) == 0
+    printed = capsys.readouterr().out
+    for row in coverage_rows():
+        assert f"| {row['citation']} |" in printed
+    assert "| 20:18:15:30.10(4) | DB21 wagers before the first card | `db21.past_posting` | high |" \
+        in printed
+    assert "| 20:18:15:30.10(1) | The DB21 table layout | not checkable: " in printed
+
+
+def test_rules_show_prints_the_documentation(capsys) -> None:
+    assert main(["rules", "show", "20:18:15:30.10(4)"]) == 0
+    printed = capsys.readouterr().out
+    assert "All DB21wagers shall be made prior to the first card" in printed
+    assert "Checked by db21.past_posting" in printed
+    for section in ("Regulation:", "Violating:", "Compliant:", "Reading:"):
+        assert section in printed
+
+
+def test_rules_show_of_a_subsection_no_record_can_show(capsys) -> None:
+    assert main(["rules", "show", "20:18:15:30.10(3)"]) == 0
+    assert "Not checkable from a hand record" in capsys.readouterr().out
+
+
+def test_rules_show_of_an_unknown_citation_exits_2(capsys) -> None:
+    assert main(["rules", "show", "20:18:15:99"]) == 2
+
+
+def test_the_readme_shows_the_rule_base_as_generated() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert markdown_table() in readme, "regenerate: auditor rules --markdown"
