@@ -44,7 +44,9 @@ def snapshot(view: RoundView) -> dict[str, Any]:
     dealer = view.dealer
     wagers = [{"wager": w.label, "amount": str(w.amount),
                "settled": (f"{w.settlement.outcome} {w.settlement.amount}"
-                           if w.settlement else "")} for w in view.wagers]
+                           if w.settlement else ""),
+               "target": w.target, "kind": w.kind, "tip": w.tip} for w in view.wagers]
     return {"hands": hands,
-            "dealer": {"cards": dealer.card_codes, "total": dealer.total if dealer.cards else None},
+            "dealer": {"cards": dealer.card_codes, "total": dealer.total if dealer.cards else None,
+                       "revealed": dealer.reveal_line is not None},
             "wagers": wagers}
