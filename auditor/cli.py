@@ -26,8 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit = commands.add_parser("audit", help="audit files and folders of *.bjh records")
     audit.add_argument("paths", nargs="+", metavar="PATH")
     audit.add_argument("--out", default="reports", metavar="DIR",
-                       help="where findings.json, findings.csv and report.html go "
-                            "(default: reports)")
+                       help="where findings.json, findings.csv, summary.csv and report.html "
+                            "go (default: reports)")
     audit.add_argument("--jobs", type=int, default=None, metavar="N",
                        help="files audited in parallel (default: the machine's cores)")
     audit.add_argument("--quiet", action="store_true", help="print nothing but errors")
@@ -55,7 +55,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     from auditor.output.files import write_atomic
     from auditor.output.html_report import to_html
     from auditor.output.json_report import to_json
-    from auditor.output.tables import to_csv
+    from auditor.output.tables import findings_frame, summary_csv, to_csv
     from auditor.rulebase import rule_base_version
 
     errors = Console(stderr=True, highlight=False)
@@ -78,6 +78,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     out = Path(arguments.out)
     write_atomic(out / "findings.json", to_json(result, run))
     write_atomic(out / "findings.csv", to_csv(result.findings))
+    write_atomic(out / "summary.csv", summary_csv(findings_frame(result.findings)))
     write_atomic(out / "report.html", to_html(result, run))
     for summary in result.unreadable:
         errors.print(f"auditor: cannot audit {summary.error}")
@@ -103,7 +104,8 @@ def print_summary(console: Console, result, out: Path) -> None:
             table.add_row(row.citation, str(row.findings), str(row.high), str(row.medium),
                           str(row.low), f"{row.under_paid:.2f}", f"{row.over_paid:.2f}")
         console.print(table)
-    console.print(f"Report: {out / 'report.html'}  (also findings.json, findings.csv)")
+    console.print(f"Report: {out / 'report.html'}  (also findings.json, findings.csv, "
+                  "summary.csv)")
 
 
 if __name__ == "__main__":  # pragma: no cover

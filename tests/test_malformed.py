@@ -180,3 +180,23 @@ def test_outputs_are_written_atomically(tmp_path, monkeypatch) -> None:
         files.write_atomic(target, "new")
     assert target.read_text() == "previous"
     assert [p.name for p in tmp_path.iterdir()] == ["findings.json"]
+
+
+def test_summaries_by_table_dealer_and_shift(tmp_path) -> None:
+    """The surveillance summaries add up findings and money per table, dealer and shift."""
+    over = round_text(1).replace("win 10", "win 15").replace("round 1 dealer=D1",
+                                                              "round 1 dealer=D1 time=23:10:00")
+    under = round_text(2).replace("win 10", "win 5").replace("dealer=D1", "dealer=D2")
+    under = under.replace("stand s1h1", "09:00:00 stand s1h1")
+    path = write(tmp_path, "money.bjh", HEADER + over + "shuffle\ncut\n" + under)
+    out = tmp_path / "out"
+    assert main(["audit", path, "--out", str(out), "--quiet"]) == 1
+    summary = json.loads((out / "findings.json").read_text())["summary"]
+    by_dealer = {row["dealer"]: (row["findings"], row["under_paid"], row["over_paid"])
+                 for row in summary["dealer"]}
+    assert by_dealer == {"D1": (1, 0.0, 5.0), "D2": (1, 5.0, 0.0)}
+    assert [(r["table"], r["findings"]) for r in summary["table"]] == [("T1", 2)]
+    assert {r["shift"]: r["findings"] for r in summary["shift"]} == {"day": 1, "grave": 1}
+    lines = (out / "summary.csv").read_text().splitlines()
+    assert lines[0] == "dimension,key,findings,high,medium,low,under_paid,over_paid"
+    assert "dealer,D2,1,1,0,0,5.0,0.0" in lines

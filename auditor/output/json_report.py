@@ -1,4 +1,4 @@
-"""findings.json: one object with the auditor, the inputs and the findings."""
+"""findings.json: one object with the auditor, the inputs, the findings, summaries and coverage."""
 
 from __future__ import annotations
 
@@ -6,6 +6,15 @@ import json
 from typing import Any
 
 from auditor.audit import AuditResult
+from auditor.checks.base import citation_sort_key
+from auditor.output.tables import SUMMARY_DIMENSIONS, findings_frame, summary_by
+
+
+def summaries(result: AuditResult) -> dict[str, list[dict[str, Any]]]:
+    """Findings counted by citation, table, dealer and shift, with the money involved."""
+    frame = findings_frame(result.findings)
+    return {dimension: summary_by(frame, dimension).to_dict("records")
+            for dimension in SUMMARY_DIMENSIONS}
 
 
 def to_json(result: AuditResult, run: dict[str, Any]) -> str:
@@ -13,5 +22,8 @@ def to_json(result: AuditResult, run: dict[str, Any]) -> str:
         "auditor": run,
         "inputs": [summary.model_dump(mode="json") for summary in result.inputs],
         "findings": [finding.as_dict() for finding in result.findings],
+        "summary": summaries(result),
+        "coverage": {citation: result.applied[citation]
+                     for citation in sorted(result.applied, key=citation_sort_key)},
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -10,6 +10,7 @@ from auditor.findings import FINDING_FIELDS, Finding
 CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time"]
 
 SHIFTS = (("day", 6, 14), ("swing", 14, 22))  # local hours; anything else is "grave"
+SUMMARY_DIMENSIONS = ("citation", "table", "dealer", "shift")
 
 
 def findings_frame(findings: list[Finding]) -> pd.DataFrame:
@@ -34,6 +35,15 @@ def shift_of(time: str | None) -> str | None:
 
 def to_csv(findings: list[Finding]) -> str:
     return findings_frame(findings)[CSV_COLUMNS].to_csv(index=False, lineterminator="\n")
+
+
+def summary_csv(frame: pd.DataFrame) -> str:
+    """Every summary in one long table: dimension, key, counts and money."""
+    parts = [summary_by(frame, d).rename(columns={d: "key"}).assign(dimension=d)
+             for d in SUMMARY_DIMENSIONS]
+    table = pd.concat(parts, ignore_index=True)
+    columns = ["dimension", "key", "findings", "high", "medium", "low", "under_paid", "over_paid"]
+    return table[columns].to_csv(index=False, lineterminator="\n")
 
 
 def summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:

@@ -321,7 +321,10 @@ class RoundView:
         return [m for m in self.markers if m.kind == kind]
 
     def line_time(self, line: int) -> str | None:
+        """The time of a line: its own stamp, else the last one before it, else the round's."""
+        latest = self.clock
         for event in self.events:
-            if event.line == line:
-                return event.time
-        return None
+            if event.line > line:
+                break
+            latest = event.time or latest
+        return latest
