@@ -43,6 +43,13 @@ def dealer_must_draw(cards: Iterable[str], hits_soft_17: bool) -> bool:
 
 BLACKJACK_ODDS = {"3:2": Decimal("1.5"), "6:5": Decimal("1.2"), "1:1": Decimal(1)}
 
+
+def owed_blackjack_odds(declared: str, decks: int) -> str:
+    """The odds a blackjack is owed: the declared odds, but never under 3 to 2, or under
+    6 to 5 in a single-deck game (20:18:15:06)."""
+    floor = "6:5" if decks == 1 else "3:2"
+    return declared if BLACKJACK_ODDS[declared] >= BLACKJACK_ODDS[floor] else floor
+
 # 20:18:15:30.10(12): the DB21 win pays by the dealer's original up card.
 DB21_PAY_TABLES: dict[int, dict[str, int]] = {
     1: {"A": 10, "T": 4, "789": 2, "23456": 1},

@@ -44,9 +44,12 @@ def main_result(view: RoundView, hand: Hand, wager: Wager) -> Expected:
     if hand.natural:
         if dealer.natural:
             return Expected("push", ZERO, "blackjack against a dealer blackjack pushes")
-        odds = blackjack.BLACKJACK_ODDS[view.config.blackjack_odds]
-        return Expected("win", base * odds,
-                        f"blackjack pays {view.config.blackjack_odds}")
+        declared = view.config.blackjack_odds
+        owed = declared if switch else blackjack.owed_blackjack_odds(declared, view.config.decks)
+        why = f"blackjack pays {owed}"
+        if owed != declared:
+            why += f" (the declared {declared} is under the least 20:18:15:06 allows)"
+        return Expected("win", base * blackjack.BLACKJACK_ODDS[owed], why)
     if dealer.natural:
         if hand.parent is not None:
             return Expected("push", ZERO, "against a dealer blackjack the new hand of a split "
