@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -67,7 +70,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         errors.print("auditor: no *.bjh files under " + ", ".join(arguments.paths))
         return EXIT_ERROR
     started = datetime.now(UTC)
-    result = audit_paths(paths, jobs=arguments.jobs)
+    with progress_bar(console, len(paths), enabled=not arguments.quiet) as advance:
+        result = audit_paths(paths, jobs=arguments.jobs, progress=advance)
     run = {
         "version": __version__,
         "rule_base": rule_base_version(),
@@ -85,6 +89,30 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     if not arguments.quiet:
         print_summary(console, result, out)
     return result.exit_code
+
+
+@contextmanager
+def progress_bar(console: Console, files: int, enabled: bool) -> Iterator:
+    """Files, rounds and rounds per second on a terminal; nothing when output is not one."""
+    if not enabled or not console.is_terminal:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    started = time.perf_counter()
+    rounds = 0
+    counts = "files  {task.fields[rounds]:,} rounds  {task.fields[rate]:,.0f} rounds/s"
+    columns = (TextColumn("auditing"), BarColumn(), MofNCompleteColumn(), TextColumn(counts))
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("audit", total=files, rounds=0, rate=0.0)
+
+        def advance(result) -> None:
+            nonlocal rounds
+            rounds += result.summary.rounds
+            elapsed = max(time.perf_counter() - started, 1e-9)
+            progress.update(task, advance=1, rounds=rounds, rate=rounds / elapsed)
+
+        yield advance
 
 
 def print_summary(console: Console, result, out: Path) -> None:
