@@ -35,7 +35,9 @@ ROUND_EXTENSIONS: dict[str, list[Callable[[RoundView, TableState], None]]] = {}
 """Per game, functions that derive more facts once a round is replayed (registered by games)."""
 
 
-def replay_round(state: TableState, record: RoundRecord, file: str) -> RoundView:
+def replay_round(state: TableState, record: RoundRecord, file: str,
+                 on_step: Callable[[ev.Event, RoundView], None] | None = None) -> RoundView:
+    """Replay one round against the table; `on_step` sees the view after each statement."""
     start = record.start
     view = RoundView(
         file=file, config=state.config, round_id=start.round_id, start_line=start.line,
@@ -50,6 +52,8 @@ def replay_round(state: TableState, record: RoundRecord, file: str) -> RoundView
         handler = _HANDLERS.get(type(event))
         if handler is not None:
             handler(replay, index, event)
+        if on_step is not None:
+            on_step(event, view)
     replay.finish()
     for extension in ROUND_EXTENSIONS.get(state.config.game, ()):
         extension(view, state)
@@ -139,9 +143,10 @@ class _RoundReplay:
         if seat is None:
             self.problem(event.line, f"`leave` of {event.seat}, which no player occupies",
                          event.seat)
+        recorded = self.state.lights.get(event.seat, 0)
         self.view.seat_changes.append(SeatChange(
             "leave", event.seat, seat.player if seat else None, event.line, index,
-            event.punchcard, event.punches, self.state.lights.get(event.seat, 0)))
+            event.punchcard, event.punches, seat.held(recorded) if seat else recorded))
 
     def on_bet(self, index: int, event: ev.Bet) -> None:
         target, kind = event.target, event.kind
@@ -345,7 +350,10 @@ class _RoundReplay:
         seat.prize_since_light = seat.other_prize_since_light = False
 
     def on_prize(self, index: int, event: ev.Prize) -> None:
-        self.view.markers.append(Marker("prize", event.seat, event.line, index, event.amount))
+        paid = self.state.seats.get(event.seat)
+        held = paid.held(self.state.lights.get(event.seat, 0)) if paid else None
+        self.view.markers.append(Marker("prize", event.seat, event.line, index, event.amount,
+                                        held))
         for name, seat in self.state.seats.items():
             if name == event.seat:
                 seat.prize_since_light = True

@@ -25,11 +25,11 @@ def trace_round(before: TableState, record: RoundRecord, file: str,
     last = record.end_line or record.last_line
     lines = [(n, source[n]) for n in range(record.start.line, last + 1) if n in source]
     evidence = RoundEvidence(file, record.round_id, record.start.line, lines)
-    for count in range(1, len(record.events) + 1):
-        partial = RoundRecord(record.start, record.events[:count], None,
-                              record.events[count - 1].line, [])
-        view = replay_round(before.clone(), partial, file)
-        evidence.steps[record.events[count - 1].line] = snapshot(view)
+
+    def step(event, view: RoundView) -> None:
+        evidence.steps[event.line] = snapshot(view)
+
+    replay_round(before.clone(), record, file, on_step=step)
     return evidence
 
 
