@@ -18,6 +18,14 @@ class SeatState:
     prize_since_light: bool = False
     other_prize_since_light: bool = False
 
+    def held(self, recorded: int) -> int:
+        """The lights this player holds, given the seat's last recorded count: none after a
+        prize (the count starts again at zero), else that count once the player has a light,
+        else what the player started with."""
+        if self.prize_since_light:
+            return 0
+        return recorded if self.lit_since_sit else self.player_start
+
 
 @dataclass(slots=True)
 class TableState:

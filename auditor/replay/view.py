@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from auditor import blackjack
 
@@ -260,6 +260,7 @@ class Marker:
     line: int
     index: int
     amount: Decimal | None = None
+    held: int | None = None  # prize: the lights the seat's player held when it was paid
 
 
 @dataclass(slots=True)
@@ -302,6 +303,7 @@ class RoundView:
     occupied_before: dict[str, str | None] = field(default_factory=dict)  # seat -> player
     dealer_had_to_play: bool = False
     unreadable: bool = False  # a line of the round could not be read: rules are not judged
+    derived: dict[str, Any] = field(default_factory=dict)  # facts of ROUND_EXTENSIONS, by game
 
     @property
     def game(self) -> str:
