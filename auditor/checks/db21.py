@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 
 from auditor import blackjack
 from auditor.checks.base import Check, register
 from auditor.checks.judging import (
+    kept_net,
     money_text,
     next_action_index,
     payout_sentence,
+    recorded_text,
     settled_void_in_full,
+    stop_line,
     wrongly_settled,
 )
 from auditor.findings import Finding
@@ -27,13 +31,29 @@ def _judged_db21(view: RoundView) -> list[Wager]:
 
 
 def _remaining(view: RoundView, kinds: tuple[str, ...]) -> list[Wager]:
-    """Wagers not settled by the time the dealer's hand is complete (bjh-format.md §5)."""
+    """Wagers not settled by the time the dealer's hand is complete (bjh-format.md §5).
+
+    A busted or surrendered hand is not remaining even where it was collected late: its
+    result never depended on the dealer. DB21 wagers count where the rules judge them
+    (in time, on a seat with a main wager).
+    """
     done = view.dealer.done_index
     if done is None:
         return []
-    return [w for w in view.wagers if w.kind in kinds and w.settlement is not None
-            and w.settlement.index > done and w.expected is not None
-            and w.expected.outcome != "void"]
+    judged = {id(w) for w in _judged_db21(view)}
+    found = []
+    for wager in view.wagers:
+        if wager.kind not in kinds or wager.settlement is None or wager.settlement.index <= done:
+            continue
+        if wager.expected is None or wager.expected.outcome == "void":
+            continue
+        if wager.kind == "db21" and id(wager) not in judged:
+            continue
+        hand = view.hands.get(wager.target) if wager.kind == "main" else None
+        if hand is not None and (hand.busted or hand.surrendered_line is not None):
+            continue
+        found.append(wager)
+    return found
 
 
 @register
@@ -71,7 +91,8 @@ class PastPosting(Check):
     Violating: `deal s1h1 9c` … `bet s1 db21 10`, then `settle s1 db21 win 40`.
     Compliant: the same late wager settled `void 10`.
     Reading: the first card is the round's first `deal`. Returned means settled `void`
-    for the wager's full amount.
+    for the wager's full amount. A late wager with no settlement at all is record:unsettled
+    alone. Its settlement is not judged again under (5) or (12).
     """
 
     citation = "20:18:15:30.10(4)"
@@ -84,13 +105,14 @@ class PastPosting(Check):
             return
         first = view.events[view.first_card_index].line
         for wager in view.wagers_of("db21", tip=None):
-            if wager.after_first_card and not settled_void_in_full(wager):
-                settlement = wager.settlement
-                actual = settlement.net if settlement else None
+            if (wager.after_first_card and wager.settlements
+                    and not settled_void_in_full(wager)):
+                settlement = wager.settlements[0]
                 yield self.finding(
                     view, wager.line, f"The {wager.label} was placed after the first card "
-                    f"(line {first}) and was not returned as no bet.", seat=wager.seat,
-                    expected=0 if actual is not None else None, actual=actual,
+                    f"(line {first}) and {recorded_text(settlement)}; it should have been "
+                    f"returned in full ({money_text(wager.amount)}) as no bet.",
+                    seat=wager.seat, expected=Decimal(0), actual=kept_net(wager, settlement),
                     evidence=[first, *(s.line for s in wager.settlements)])
 
 
@@ -138,7 +160,9 @@ class TuckBustedHand(Check):
     Compliant: `settle s3h1 main lose 25`, `tuck s3h1` before the next decision.
     Reading: the tuck must come before the next player decision or dealer action (reveal,
     draw) after the bust. The finding stands on the `discard`, on a late `tuck`, or, with
-    no tuck at all, on the card that took the hand over 21.
+    no tuck at all, on the card that took the hand over 21. A DB21 wager placed after the
+    first card is no bet (30.10(4)), so it asks for no tuck. Each hand of a split that
+    busts is tucked.
     """
 
     citation = "20:18:15:30.10(8)"
@@ -147,7 +171,7 @@ class TuckBustedHand(Check):
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        seats = {w.seat for w in view.wagers_of("db21", tip=None)}
+        seats = {w.seat for w in view.wagers_of("db21", tip=None) if not w.after_first_card}
         for hand in view.hands.values():
             if hand.seat not in seats or hand.bust_line is None or hand.main is None:
                 continue
@@ -180,7 +204,11 @@ class LosesBeforeRemainingHands(Check):
     Violating: the dealer stands on 19, `settle s1h1 main win 10`, then `settle s1 db21 lose 5`.
     Compliant: `settle s1 db21 lose 5` first, then `settle s1h1 main win 10`.
     Reading: remaining wagers are those not settled when the dealer's hand is complete
-    (bjh-format.md §5): busted hands, naturals paid early and surrenders are not.
+    (bjh-format.md §5): busted hands, naturals paid early and surrenders are not; a
+    natural settled after the dealer's hand is. The removal of the DB21 wagers is one
+    procedure of the round: one finding, on the first DB21 settlement that comes after a
+    remaining main wager was resolved, the others named as evidence. DB21 wagers placed
+    late or without a main wager are judged under (4) and (2) only.
     """
 
     citation = "20:18:15:30.10(9)"
@@ -195,14 +223,17 @@ class LosesBeforeRemainingHands(Check):
         if not mains:
             return
         first_main = min(mains, key=lambda w: w.settlement.index)
-        for wager in view.wagers_of("db21", tip=None):
-            settlement = wager.settlement
-            if settlement is not None and settlement.index > first_main.settlement.index:
-                yield self.finding(view, settlement.line, f"The {wager.label} was settled after "
-                                   f"the remaining {first_main.label} (line "
-                                   f"{first_main.settlement.line}); DB21 wagers are removed "
-                                   "first when the dealer does not bust.", seat=wager.seat,
-                                   evidence=[first_main.settlement.line])
+        late = sorted((w for w in _judged_db21(view) if w.settlement is not None
+                       and w.settlement.index > first_main.settlement.index),
+                      key=lambda w: w.settlement.index)
+        if late:
+            wager = late[0]
+            yield self.finding(view, wager.settlement.line, f"The {wager.label} was settled "
+                               f"after the remaining {first_main.label} (line "
+                               f"{first_main.settlement.line}); DB21 wagers are removed first "
+                               "when the dealer does not bust.", seat=wager.seat,
+                               evidence=[first_main.settlement.line,
+                                         *(w.settlement.line for w in late[1:])])
 
 
 @register
@@ -218,8 +249,11 @@ class CounterClockwiseResolution(Check):
     or `settle s5 db21 win 20` before `settle s5h1 main win 10`.
     Compliant: s5's main, s5's DB21, then s2's main and s2's DB21.
     Reading: counter-clockwise is read, as in dealer practice, from the dealer's right to
-    the dealer's left: descending seat number (bjh-format.md §5). One finding, on the
-    first settlement out of order.
+    the dealer's left: descending seat number (bjh-format.md §5). The hands of one seat
+    may be resolved in any order, but every remaining main wager of a seat comes before
+    its DB21 wager. Remaining wagers as in (9); a busted hand collected late is not one.
+    The resolution order is one procedure of the round: one finding, on the first
+    settlement out of order.
     """
 
     citation = "20:18:15:30.10(10)"
@@ -256,7 +290,10 @@ class PlayOutForDb21(Check):
     Violating: s1h1 busts, `bet s1 db21 10` stands, the dealer reveals 14 and stops.
     Compliant: the dealer draws to 17 or more under the `soft17` option.
     Reading: the house rules are the `soft17` option; a stop on a hard 17 or more is
-    compliant.
+    compliant. The player's hands are those holding a main wager; a DB21 wager is live
+    when it was placed in time on a seat with a main wager and not settled before the
+    reveal. The finding stands on the dealer's last draw, or on the reveal where the
+    dealer drew nothing; it replaces the finding of 20:18:15:26 for the same stop.
     """
 
     citation = "20:18:15:30.10(11)"
@@ -276,7 +313,7 @@ class PlayOutForDb21(Check):
         if not blackjack.dealer_must_draw(cards, view.config.hits_soft_17):
             return
         total, soft = blackjack.total(cards)
-        yield self.finding(view, view.dealer.cards[-1].line, f"Every player hand busted and a "
+        yield self.finding(view, stop_line(view), f"Every player hand busted and a "
                            f"DB21 wager was live, but the dealer stopped at "
                            f"{'soft ' if soft else ''}{total} instead of playing the hand out.",
                            evidence=[w.line for w in live]

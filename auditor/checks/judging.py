@@ -9,7 +9,10 @@ from auditor.replay.view import Expected, RoundView, Settlement, Wager
 
 
 def money_text(amount: Decimal) -> str:
-    return f"{amount:,.2f}"
+    """Two decimals, or more where an owed amount falls between cents (3 to 2 on 10.05)."""
+    if amount == amount.quantize(Decimal("0.01")):
+        return f"{amount:,.2f}"
+    return f"{amount.normalize():,f}"
 
 
 def net_text(net: Decimal) -> str:
@@ -23,7 +26,8 @@ def net_text(net: Decimal) -> str:
 def recorded_text(settlement: Settlement) -> str:
     return {"win": f"was paid {money_text(settlement.amount)}",
             "lose": f"was collected {money_text(settlement.amount)}",
-            "push": "was pushed", "void": "was returned as void"}[settlement.outcome]
+            "push": "was pushed",
+            "void": f"was returned {money_text(settlement.amount)} as void"}[settlement.outcome]
 
 
 def wrongly_settled(wager: Wager) -> tuple[Settlement, Expected] | None:
@@ -42,6 +46,14 @@ def payout_sentence(wager: Wager, settlement: Settlement, expected: Expected) ->
             f"{net_text(expected.net)}: {expected.why}.")
 
 
+def kept_net(wager: Wager, settlement: Settlement) -> Decimal:
+    """The player's net on a wager owed back as void: a void for less than the wager
+    returned only that part, so the rest was kept from the player."""
+    if settlement.outcome == "void":
+        return min(settlement.amount - wager.amount, Decimal(0))
+    return settlement.net
+
+
 def settled_void_in_full(wager: Wager) -> bool:
     return (len(wager.settlements) == 1 and wager.settlements[0].outcome == "void"
             and wager.settlements[0].amount == wager.amount)
@@ -55,3 +67,11 @@ def next_action_index(view: RoundView, after: int) -> int | None:
         candidates.append(dealer.reveal_index)
     candidates.extend(d.card.index for d in dealer.draws if d.card.index > after)
     return min(candidates) if candidates else None
+
+
+def stop_line(view: RoundView) -> int:
+    """Where the dealer's hand stopped: the last draw, else the reveal, else the last card."""
+    dealer = view.dealer
+    if dealer.draws:
+        return dealer.draws[-1].card.line
+    return dealer.reveal_line or dealer.cards[-1].line

@@ -8,13 +8,17 @@ from decimal import Decimal
 from auditor import blackjack
 from auditor.checks.base import GAMES, Check, register
 from auditor.checks.judging import (
+    kept_net,
     money_text,
     payout_sentence,
+    recorded_text,
     settled_void_in_full,
+    stop_line,
     wrongly_settled,
 )
+from auditor.events import Shuffle
 from auditor.findings import Finding
-from auditor.replay.view import RoundView
+from auditor.replay.view import Hand, RoundView
 
 
 @register
@@ -29,7 +33,9 @@ class WagerTiming(Check):
     Reading: the posted limits are `min`/`max` of the `table` for main wagers and
     `sidebet.min`/`sidebet.max` for super match and DB21 wagers; tips are the dealer's
     wagers and are not held to them. A late DB21 wager is 20:18:15:30.10(4). A split's new
-    wager is not an initial wager.
+    wager is not an initial wager. A late wager is returned when it is settled `void` for
+    its full amount; a late wager never settled is record:unsettled's alone. The wager's
+    result is not judged again under 20:18:15:06 (one fault, one finding).
     """
 
     citation = "20:18:15:03"
@@ -42,11 +48,15 @@ class WagerTiming(Check):
             if not wager.initial:
                 continue
             if (wager.kind in ("main", "supermatch") and wager.after_first_card
-                    and not settled_void_in_full(wager)):
+                    and wager.settlements and not settled_void_in_full(wager)):
+                settlement = wager.settlements[0]
                 yield self.finding(
                     view, wager.line, f"The {wager.label} was placed after the first card of "
-                    "the round and was not returned as void.", seat=wager.seat, hand=wager.hand,
-                    evidence=[view.events[view.first_card_index].line])
+                    f"the round and {recorded_text(settlement)}; it should have been returned "
+                    f"in full ({money_text(wager.amount)}) as void.", seat=wager.seat,
+                    hand=wager.hand, expected=Decimal(0), actual=kept_net(wager, settlement),
+                    evidence=[view.events[view.first_card_index].line,
+                              *(s.line for s in wager.settlements)])
             if wager.tip or wager.kind == "insurance":
                 continue
             if wager.kind == "main":
@@ -74,12 +84,18 @@ class MainPayout(Check):
     Violating: s2h1 holds `Ah Kd`, the dealer 19, and `settle s2h1 main win 25` on a 25
     wager at 3:2 (expected 37.50).
     Compliant: `settle s2h1 main win 37.50`.
-    Reading: the declared `blackjack` option is the odds owed (the header check rejects
-    odds the game forbids). Against a dealer blackjack a doubled hand loses only its
-    original wager and the new hand of a split is returned (20:18:15:24, :25). A split
-    hand's 21 is not a blackjack. A busted hand loses everything it wagered. A payout that
-    cannot be made in whole cents is right rounded either way. Surrenders are 20:18:15:30;
-    Blackjack Switch has its own rule, 20:18:15:30.09(13).
+    Reading: the declared `blackjack` option is the odds owed, raised to the floor of this
+    section where it is lower: 3 to 2, or 6 to 5 at a one-deck table (so `blackjack=6:5`
+    at a six-deck table owes 3 to 2 on every blackjack, and a payout at a declared rate
+    above the floor is held to the declared rate). Against a dealer blackjack a doubled
+    hand loses only its original wager and the new hand of a split is returned, its double
+    included (20:18:15:24, :25; bjh-format.md §5). A split hand's 21 is not a blackjack.
+    A busted hand loses everything it wagered, a double included, even where the dealer
+    later shows a blackjack: it was collected when it went over 21. A payout that cannot be
+    made in whole cents is right rounded either way; a push and a void are the same money.
+    Tip wagers on a hand ride its result without its double. A wager placed after the first
+    card is judged under 20:18:15:03 only. Surrenders are 20:18:15:30; Blackjack Switch
+    has its own rule, 20:18:15:30.09(13).
     """
 
     citation = "20:18:15:06"
@@ -92,6 +108,8 @@ class MainPayout(Check):
             hand = view.hands.get(wager.target)
             if hand is None or hand.surrendered_line is not None:
                 continue
+            if wager.initial and wager.after_first_card:
+                continue  # a late wager owes a return as void: 20:18:15:03 judges it
             wrong = wrongly_settled(wager)
             if wrong is None:
                 continue
@@ -111,7 +129,9 @@ class ReshuffleAfterCutCard(Check):
     Violating: `cutcard` in round 40, then round 41 dealt with no `shuffle` before it.
     Compliant: `cutcard` in round 40, round 40 finished, `shuffle`, `cut`, round 41.
     Reading: the round in which the cutting card appears may be finished; the next round
-    must not be dealt from the same cards. The finding stands on the next round's first card.
+    must not be dealt from the same cards. A `shuffle` inside the next round, before its
+    first card, is a reshuffle in time. Every round dealt before the reshuffle is a finding
+    of its own, on that round's first card.
     """
 
     citation = "20:18:15:10"
@@ -120,6 +140,8 @@ class ReshuffleAfterCutCard(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         if not view.shoe.cutcard_pending or view.first_card_index is None:
+            return
+        if any(isinstance(e, Shuffle) for e in view.events[:view.first_card_index]):
             return
         line = view.events[view.first_card_index].line
         yield self.finding(view, line, f"Round {view.round_id} was dealt after the cutting card "
@@ -176,8 +198,11 @@ class DoubleDown(Check):
     Compliant: `double s1h1 10 5c` on the first two cards, nothing drawn after it.
     Reading: the `double` option names the two-card totals allowed, counted as the hand
     plays (a soft hand at its soft total); `das=no` forbids doubling a hand that was split
-    or made by a split. A split ace that doubles draws a second card: that is 20:18:15:25.
-    A card after a double in Blackjack Switch is 20:18:15:30.09(14).
+    or made by a split. The amount doubled may be less than the original wager, never more.
+    A split ace that doubles after receiving its one card draws a second card: that is
+    20:18:15:25 alone; a split ace that doubles holding the ace alone has not two cards.
+    A second double of one hand is one fault, on its card. A card after a double in
+    Blackjack Switch is 20:18:15:30.09(14).
     """
 
     citation = "20:18:15:24"
@@ -188,32 +213,43 @@ class DoubleDown(Check):
         rules = view.config.rules
         allowed = {"any": range(2, 22), "9-11": range(9, 12), "10-11": range(10, 12)}
         for hand in view.hands.values():
-            if hand.double_line is None or hand.split_aces:
+            if hand.double_line is None:
                 continue
+            if hand.split_aces and hand.double_cards_before >= 2:
+                continue  # the ace had its one card: the double's card is 20:18:15:25's
             line = hand.double_line
-            original = hand.main.amount if hand.main else Decimal(0)
-            if hand.doubled > original:
-                yield self.finding(view, line, f"{hand.name} doubled for "
-                                   f"{money_text(hand.doubled)}, more than its original "
-                                   f"{money_text(original)} wager.", hand=hand.name)
-            before = hand.card_codes[:hand.double_cards_before]
-            if hand.double_cards_before != 2:
-                yield self.finding(view, line, f"{hand.name} doubled holding "
-                                   f"{hand.double_cards_before} cards; a double is taken on the "
-                                   "first two cards.", hand=hand.name)
-            elif blackjack.total(before)[0] not in allowed[rules.double]:
-                yield self.finding(view, line, f"{hand.name} doubled on "
-                                   f"{blackjack.total(before)[0]}; the house allows doubling on "
-                                   f"{rules.double} only.", hand=hand.name)
-            if rules.das == "no" and (hand.parent is not None or hand.was_split):
-                yield self.finding(view, line, f"{hand.name} doubled after a split, which the "
-                                   "house does not allow (das=no).", hand=hand.name)
+            # A second double of one hand: its card is the fault, reported below.
+            again = any(late.reason == "doubled" and late.card.line == line
+                        for late in hand.late_cards)
+            if not again:
+                yield from self._the_double(view, hand, allowed[rules.double])
             for late in hand.late_cards:
                 if late.reason == "doubled":
                     yield self.finding(
                         view, late.card.line, f"{hand.name} received {late.card.card} after "
                         "doubling, which allows one card only.", hand=hand.name,
                         evidence=[line]).model_copy(update={"subject": f"late:{late.card.line}"})
+
+    def _the_double(self, view: RoundView, hand: Hand, allowed: range) -> Iterator[Finding]:
+        rules = view.config.rules
+        line = hand.double_line
+        original = hand.main.amount if hand.main else Decimal(0)
+        if hand.doubled > original:
+            yield self.finding(view, line, f"{hand.name} doubled for "
+                               f"{money_text(hand.doubled)}, more than its original "
+                               f"{money_text(original)} wager.", hand=hand.name)
+        count = hand.double_cards_before
+        total = blackjack.total(hand.card_codes[:count])[0]
+        if count != 2:
+            yield self.finding(view, line, f"{hand.name} doubled holding {count} "
+                               f"card{'s' if count != 1 else ''}; a double is taken on the "
+                               "first two cards.", hand=hand.name)
+        elif total not in allowed:
+            yield self.finding(view, line, f"{hand.name} doubled on {total}; the house allows "
+                               f"doubling on {rules.double} only.", hand=hand.name)
+        if rules.das == "no" and (hand.parent is not None or hand.was_split):
+            yield self.finding(view, line, f"{hand.name} doubled after a split, which the "
+                               "house does not allow (das=no).", hand=hand.name)
 
 
 @register
@@ -284,8 +320,12 @@ class DealerDrawsOut(Check):
     Compliant: `draw 5d` (21), then the settlements.
     Reading: (*reading*) common dealer procedure: while any player hand is live (or, in
     Dealer Bust 21, a DB21 wager), the dealer draws to 17 or more, and draws to a soft 17
-    where `soft17=hit`. The finding stands on the dealer's last card. Where every player
-    hand has busted and only a DB21 wager is live it is 20:18:15:30.10(11).
+    where `soft17=hit`. The dealer had to play where a wager was live when the hole card
+    was revealed (bjh-format.md §5, "When the dealer plays"): not over 21, not a natural,
+    not surrendered, settled or void; otherwise the dealer may stop after the reveal. The
+    finding stands on the dealer's last draw, or on the reveal where the dealer drew
+    nothing. Where every player hand has busted and only a DB21 wager is live it is
+    20:18:15:30.10(11).
     """
 
     citation = "20:18:15:26"
@@ -299,7 +339,7 @@ class DealerDrawsOut(Check):
         if not blackjack.dealer_must_draw(dealer.card_codes, view.config.hits_soft_17):
             return
         total, soft = blackjack.total(dealer.card_codes)
-        line = dealer.cards[-1].line
+        line = stop_line(view)
         rule = "hits soft 17" if view.config.hits_soft_17 else "stands on all 17s"
         yield self.finding(view, line, f"The dealer stopped at {'soft ' if soft else ''}{total} "
                            f"with live wagers on the table; the house {rule}, so the dealer had "
@@ -345,7 +385,11 @@ class Surrender(Check):
     a 20 wager after a surrender.
     Compliant: `option surrender=late`, `surrender s1h1`, `settle s1h1 main lose 10`.
     Reading: (*reading*) late surrender as commonly dealt: offered only where the house
-    says so, as the hand's first decision, and it collects half the wager.
+    says so, as the first decision on the hand's first two cards, and it collects half the
+    wager (a tip wager on the hand too). A hand made by a split, or a hand that was split,
+    has had its first decision. A surrendered hand owes half its wager whatever the dealer
+    holds: with `peek=no` a dealer blackjack does not change it. Its settlement is judged
+    here, not under 20:18:15:06.
     """
 
     citation = "20:18:15:30"
@@ -360,15 +404,19 @@ class Surrender(Check):
             if not offered:
                 yield self.finding(view, hand.surrendered_line, f"{hand.name} surrendered at a "
                                    "table that does not offer surrender.", hand=hand.name)
-            if hand.surrender_after_decision:
+            if hand.surrender_after_decision or hand.parent is not None:
                 yield self.finding(view, hand.surrendered_line, f"{hand.name} surrendered after "
-                                   "its first decision.", hand=hand.name)
-            wager = hand.main
-            wrong = wrongly_settled(wager) if wager else None
-            if wrong is not None:
-                settlement, expected = wrong
-                yield self.finding(
-                    view, settlement.line, payout_sentence(wager, settlement, expected),
-                    hand=hand.name, expected=expected.net, actual=settlement.net,
-                    evidence=[hand.surrendered_line],
-                ).model_copy(update={"subject": f"settle:{hand.name}:main"})
+                                   f"{'its first decision' if hand.parent is None else 'a split'}"
+                                   "; surrender is the first decision on the first two cards.",
+                                   hand=hand.name)
+            for wager in view.wagers_of("main", tip=None):
+                if wager.target != hand.name:
+                    continue
+                wrong = wrongly_settled(wager)
+                if wrong is not None:
+                    settlement, expected = wrong
+                    yield self.finding(
+                        view, settlement.line, payout_sentence(wager, settlement, expected),
+                        hand=hand.name, expected=expected.net, actual=settlement.net,
+                        evidence=[hand.surrendered_line],
+                    ).model_copy(update={"subject": f"settle:{hand.name}:main"})
