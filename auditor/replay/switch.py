@@ -1,0 +1,168 @@
+"""Blackjack Switch facts derived from a replayed round (20:18:15:30.09).
+
+Pure functions of a `RoundView`: they say what the record shows (who was misdealt, how many
+cards each hand was dealt, where the initial deal ended, which hands hold a switched 21);
+whether that is a violation is for `auditor/checks/switch.py` to say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from auditor import events as ev
+from auditor.replay.view import Hand, RoundView, Wager, seat_number
+
+INITIAL_HANDS = ("h1", "h2")  # every seat that plays holds these two hands (30.09(1))
+
+
+def is_initial_hand(name: str) -> bool:
+    return name[2:] in INITIAL_HANDS
+
+
+def personal_main_wagers(view: RoundView, seat: str) -> dict[str, Wager]:
+    """The seat's own (not tip) main wagers placed by `bet` on h1 and h2, by hand."""
+    return {w.target: w for w in view.wagers_of("main")
+            if w.initial and w.seat == seat and is_initial_hand(w.target)}
+
+
+def playing_seats(view: RoundView) -> list[str]:
+    """Seats with a personal main wager on h1 or h2, first base first."""
+    seats = {w.seat for w in view.wagers_of("main") if w.initial and is_initial_hand(w.target)}
+    return sorted(seats, key=seat_number)
+
+
+# ---- misdeals ----
+
+def misdeal_lines(view: RoundView) -> dict[str, int]:
+    """Misdeal targets (a seat, or `dealer`) and the line of their first `misdeal`."""
+    found: dict[str, int] = {}
+    for marker in view.markers_of("misdeal"):
+        found.setdefault(marker.target, marker.line)
+    return found
+
+
+def voided_by_misdeal(view: RoundView, wager: Wager) -> bool:
+    """The wager belongs to a misdealt seat, or the dealer was misdealt (30.09(4))."""
+    misdeals = misdeal_lines(view)
+    return "dealer" in misdeals or wager.seat in misdeals
+
+
+def voided_by_neighbour(view: RoundView, wager: Wager) -> bool:
+    """The wager was returned as void because another seat was misdealt.
+
+    Only a wager the rules did not void otherwise: not a late bet (20:18:15:03 returns
+    those), and not one whose own outcome is void.
+    """
+    misdeals = misdeal_lines(view)
+    if not misdeals or "dealer" in misdeals or wager.seat in misdeals:
+        return False
+    if wager.initial and wager.after_first_card:
+        return False
+    if len(wager.settlements) != 1 or wager.settlements[0].outcome != "void":
+        return False
+    return wager.expected is not None and wager.expected.outcome != "void"
+
+
+def misdeal_concerns(view: RoundView, wager: Wager) -> bool:
+    """A wager whose settlement 30.09(4) judges rather than the pay rules."""
+    return voided_by_misdeal(view, wager) or voided_by_neighbour(view, wager)
+
+
+# ---- the initial deal ----
+
+@dataclass(slots=True)
+class DealCount:
+    """A seat or the dealer that was not dealt two cards per hand in the initial deal."""
+
+    target: str  # a seat, or `dealer`
+    line: int  # the extra card, or the end of the initial deal where cards are missing
+    counts: dict[str, int] = field(default_factory=dict)  # hand (or `dealer`) -> cards dealt
+    lines: list[int] = field(default_factory=list)  # every `deal` to the target
+
+
+def deal_lines(view: RoundView) -> dict[str, list[int]]:
+    """The lines of the `deal` statements to each target, in order."""
+    found: dict[str, list[int]] = {}
+    for event in view.events:
+        if isinstance(event, ev.Deal):
+            found.setdefault(event.target, []).append(event.line)
+    return found
+
+
+def wrong_deal_counts(view: RoundView) -> list[DealCount]:
+    """Playing seats not dealt exactly two cards to each wagered hand (and none to any other
+    hand), and a dealer not dealt exactly two cards. An unbet h1 or h2 is not counted: it
+    may be dealt or not (30.09(1) reading)."""
+    end = initial_deal_end_index(view)
+    if end is None:
+        return []
+    end_line = view.events[end].line
+    lines = deal_lines(view)
+    found: list[DealCount] = []
+    for seat in playing_seats(view):
+        wagered = personal_main_wagers(view, seat)
+        counts: dict[str, int] = {}
+        fault_lines: list[int] = []
+        for hand in view.hands_of(seat):
+            dealt = lines.get(hand.name, [])
+            if hand.name in wagered:
+                wrong = len(dealt) != 2
+                extra = dealt[2:]
+            elif not is_initial_hand(hand.name):
+                wrong = bool(dealt)
+                extra = dealt
+            else:
+                continue
+            if wrong:
+                counts[hand.name] = len(dealt)
+                fault_lines.append(extra[0] if extra else end_line)
+        if counts:
+            seat_lines = sorted(n for name, ls in lines.items() if name[:2] == seat for n in ls)
+            found.append(DealCount(seat, min(fault_lines), counts, seat_lines))
+    dealer_lines = lines.get("dealer", [])
+    if len(dealer_lines) != 2:
+        line = dealer_lines[2] if len(dealer_lines) > 2 else end_line
+        found.append(DealCount("dealer", line, {"dealer": len(dealer_lines)}, dealer_lines))
+    return found
+
+
+def first_decision_index(view: RoundView) -> int | None:
+    """The first player decision of the round, insurance wagers included (30.09(8))."""
+    candidates = [d.index for d in view.decisions]
+    candidates.extend(w.index for w in view.wagers_of("insurance", tip=None))
+    return min(candidates) if candidates else None
+
+
+def initial_deal_end_index(view: RoundView) -> int | None:
+    """The last `deal` before the first player decision: where the initial deal ended."""
+    first = first_decision_index(view)
+    last = None
+    for index, event in enumerate(view.events):
+        if first is not None and index > first:
+            break
+        if isinstance(event, ev.Deal):
+            last = index
+    return last
+
+
+# ---- hands ----
+
+def switched_two_card_21(hand: Hand) -> bool:
+    """An original hand of a seat that switched holding 21 in two cards: a 21, not a
+    blackjack (30.09(10))."""
+    return (hand.switched and hand.parent is None and not hand.was_split
+            and hand.two_card_21)
+
+
+# ---- the shoe ----
+
+def shuffled_and_cut(view: RoundView) -> tuple[bool, bool]:
+    """(shuffled, cut after the last shuffle) since the shoe, up to the round's first card."""
+    shuffled, cut = view.shoe.shuffled, view.shoe.cut_after_shuffle
+    stop = view.first_card_index if view.first_card_index is not None else len(view.events)
+    for event in view.events[:stop]:
+        if isinstance(event, ev.Shuffle):
+            shuffled, cut = True, False
+        elif isinstance(event, ev.Cut):
+            cut = shuffled
+    return shuffled, cut
