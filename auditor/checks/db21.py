@@ -271,7 +271,8 @@ class CounterClockwiseResolution(Check):
                 later_seat = seat_number(wager.seat) > seat_number(previous.seat)
                 same_seat = wager.seat == previous.seat
                 if later_seat or (same_seat and wager.kind == "main" and previous.kind == "db21"):
-                    why = (f"{wager.seat} comes after {previous.seat}" if later_seat else
+                    why = (f"{wager.seat} was resolved after {previous.seat}, but resolution "
+                           "runs from the highest seat (third base) down" if later_seat else
                            f"{wager.seat}'s DB21 wager was paid before its blackjack wager")
                     yield self.finding(view, wager.settlement.line, f"The remaining wagers were "
                                        f"not resolved counter-clockwise: {why}.",
