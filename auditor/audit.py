@@ -122,6 +122,12 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
             file_view.problems.append(item)
         elif isinstance(item, ev.Event):
             state.apply(item)
+            if isinstance(item, ev.Burn) and state.counts[item.card] > state.config.decks:
+                # a card burned between rounds counts too (record:card-count)
+                file_view.problems.append(Problem(
+                    "card-count", item.line, f"burned {item.card} is seen "
+                    f"{state.counts[item.card]} times since the shoe came into play, more "
+                    f"than the {state.config.decks}-deck shoe holds"))
     summary.sha256, summary.lines = source.sha256, source.line_count
     if summary.lines == 0:
         file_view.problems.insert(0, Problem("header", 1, "the file is empty"))
