@@ -1,39 +1,583 @@
-"""report.html: the inspector's report, rendered from templates/report.html.j2 (autoescaped)."""
+"""report.html: the inspector's report, one self-contained file (templates/report.html.j2).
+
+Python builds a plain model of the report (scope, summaries and chart geometry, findings
+grouped by citation, one replay per round, coverage, provenance); the templates only lay it
+out. Everything from a record (notes, IDs, player names, file names) reaches the page
+through Jinja's autoescaping and is never marked safe; the only `Markup` here is the
+report's own stylesheet and script, read from the package.
+"""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from functools import cache
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
-from auditor.audit import AuditResult, round_key
-from auditor.output.tables import findings_frame, summary_by
+from auditor.audit import AuditResult
+from auditor.checks.base import GAMES, citation_sort_key, registry
+from auditor.findings import SEVERITIES, Finding
+from auditor.output.tables import findings_frame, shift_of, summary_by
+from auditor.replay.trace import RoundEvidence
 from auditor.resources import templates_dir
-from auditor.rulebase import rule_entries
+from auditor.rulebase import load_rule_base, rule_entries
+from auditor.rules_cli import coverage_rows
+
+PAGE_SIZE = 25  # findings shown at once in a citation's group (JS pagination)
+OPEN_FINDINGS_UP_TO = 60  # smaller audits open their groups and replays (readable without JS)
+SHIFT_ORDER = ("day", "swing", "grave", "(none)")
+_TIME = re.compile(r"^\s*(\d\d:\d\d:\d\d(?:\.\d+)?)\s+(.*)$")
+_SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
 def environment() -> Environment:
-    return Environment(loader=FileSystemLoader(templates_dir()),
-                       autoescape=select_autoescape(default=True, default_for_string=True),
-                       trim_blocks=True, lstrip_blocks=True)
+    environment = Environment(loader=FileSystemLoader(templates_dir()),
+                              autoescape=select_autoescape(default=True, default_for_string=True),
+                              trim_blocks=True, lstrip_blocks=True)
+    environment.filters["money"] = money
+    environment.filters["signed"] = signed
+    environment.filters["count"] = count
+    return environment
 
 
 def to_html(result: AuditResult, run: dict[str, Any]) -> str:
-    frame = findings_frame(result.findings)
+    return environment().get_template("report.html.j2").render(**report_context(result, run))
+
+
+def report_context(result: AuditResult, run: dict[str, Any]) -> dict[str, Any]:
+    """Everything the templates show, computed once."""
+    findings = result.findings
+    frame = findings_frame(findings)
+    numbers = {id(f): index + 1 for index, f in enumerate(findings)}
+    replays, replay_of = build_replays(result, findings, numbers)
+    groups = build_groups(findings, numbers, replay_of)
+    summaries = build_summaries(frame)
+    scope = build_scope(result)
+    small = len(findings) <= OPEN_FINDINGS_UP_TO
+    return {
+        "run": run,
+        "scope": scope,
+        "fingerprint": fingerprint(result, run),
+        "summaries": summaries,
+        "charts": build_charts(summaries),
+        "groups": groups,
+        "replays": replays,
+        "coverage": build_coverage(result, findings),
+        "provenance": build_provenance(result, run, findings),
+        "facets": build_facets(findings, groups),
+        "open_groups": small,
+        "open_replays": len(replays) <= OPEN_FINDINGS_UP_TO // 2,
+        "page_size": PAGE_SIZE,
+        "stylesheet": _asset("report.css"),
+        "script": _asset("report.js"),
+        "style_hash": csp_hash(_asset("report.css")),
+        "script_hash": csp_hash(_asset("report.js")),
+    }
+
+
+@cache
+def _asset(name: str) -> Markup:
+    """The report's own CSS or JS (package files, never record text)."""
+    return Markup((templates_dir() / name).read_text(encoding="utf-8"))
+
+
+def csp_hash(text: str) -> str:
+    """The Content-Security-Policy source that allows exactly this inline script or style."""
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
+
+
+# ---- formatting -------------------------------------------------------------------------
+
+def money(amount: Decimal | float | int | None) -> str:
+    if amount is None:
+        return ""
+    return f"{Decimal(str(amount)):,.2f}"
+
+
+def signed(amount: Decimal | float | None) -> str:
+    """A player's net: + paid to the player, − collected from the player."""
+    if amount is None:
+        return ""
+    value = Decimal(str(amount))
+    if value > 0:
+        return "+" + money(value)
+    if value < 0:
+        return "−" + money(-value)
+    return money(value)
+
+
+def count(number: int, noun: str, plural: str | None = None) -> str:
+    return f"{number:,} {noun if number == 1 else (plural or noun + 's')}"
+
+
+def net_words(amount: Decimal | None) -> str:
+    """What a player's net means: paid, collected, or nothing changed hands."""
+    if amount is None:
+        return ""
+    if amount > 0:
+        return "paid to the player"
+    if amount < 0:
+        return "collected from the player"
+    return "returned (push or void)"
+
+
+def utc_text(stamp: str | None) -> str:
+    if not stamp:
+        return "not recorded"
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def duration_text(started: str | None, finished: str | None) -> str:
+    try:
+        seconds = (datetime.fromisoformat(finished or "")
+                   - datetime.fromisoformat(started or "")).total_seconds()
+    except ValueError:
+        return ""
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    return f"{int(seconds // 60)} min {int(seconds % 60)} s"
+
+
+def card_parts(code: str) -> dict[str, Any]:
+    """`Th` -> rank 10, suit ♥, red: the state column shows cards as a person writes them."""
+    if len(code) != 2 or code[1] not in _SUITS:
+        return {"text": code, "red": False}
+    rank = "10" if code[0] == "T" else code[0]
+    return {"text": rank + _SUITS[code[1]], "red": code[1] in "dh"}
+
+
+def fingerprint(result: AuditResult, run: dict[str, Any]) -> str:
+    """A short digest of what was audited and by what: the same inputs give the same one."""
+    digest = hashlib.sha256()
+    for part in (run.get("version"), run.get("rule_base")):
+        digest.update(str(part).encode() + b"\0")
+    for summary in result.inputs:
+        digest.update(f"{summary.path}\0{summary.sha256}\0".encode())
+    return digest.hexdigest()[:16]
+
+
+# ---- scope and summaries ----------------------------------------------------------------
+
+def build_scope(result: AuditResult) -> dict[str, Any]:
+    inputs = result.inputs
+    findings = result.findings
+    dates = sorted({d for i in inputs for d in (i.first_date, i.last_date) if d})
+    dealers = sorted({d for i in inputs for d in i.dealers})
+    severities = Counter(f.severity for f in findings)
+    under = sum((-f.difference for f in findings if f.difference is not None and f.difference < 0),
+                Decimal(0))
+    over = sum((f.difference for f in findings if f.difference is not None and f.difference > 0),
+               Decimal(0))
+    rounds = sum(i.rounds for i in inputs)
+    audited = sum(i.rounds_audited for i in inputs)
+    return {
+        "files": len(inputs),
+        "readable_files": sum(1 for i in inputs if not i.error),
+        "unreadable_files": [i for i in inputs if i.error],
+        "tables": sorted({i.table for i in inputs if i.table}),
+        "games": sorted({i.game for i in inputs if i.game}),
+        "first_date": dates[0] if dates else None,
+        "last_date": dates[-1] if dates else None,
+        "rounds": rounds,
+        "audited": audited,
+        "not_audited": rounds - audited,
+        "dealers": dealers,
+        "findings": len(findings),
+        "severities": {s: severities.get(s, 0) for s in SEVERITIES},
+        "rounds_with_findings": len({(f.file, f.round) for f in findings if f.round}),
+        "under_paid": under,
+        "over_paid": over,
+        "money_findings": sum(1 for f in findings if f.difference),
+    }
+
+
+def build_summaries(frame) -> dict[str, list[dict[str, Any]]]:
+    """Findings counted by citation, table, dealer, shift and date, with the money involved."""
     entries = rule_entries()
-    findings = []
-    for finding in result.findings:
-        entry = entries.get(finding.citation)
-        key = round_key(finding.file, finding.round, 0)
-        evidence = next((e for k, e in result.evidence.items()
-                         if finding.round is not None and k.startswith(finding.file + ":")
-                         and k.endswith(":" + finding.round)), None) if finding.round else None
-        findings.append({"finding": finding, "words": entry.text if entry else "",
-                         "title": entry.title if entry else "", "evidence": evidence,
-                         "key": key})
-    summaries = {column: summary_by(frame, column).to_dict("records")
-                 for column in ("citation", "table", "dealer", "shift")}
-    return environment().get_template("report.html.j2").render(
-        run=run, inputs=result.inputs, findings=findings, summaries=summaries,
-        total_rounds=sum(i.rounds for i in result.inputs),
-        audited_rounds=sum(i.rounds_audited for i in result.inputs))
+    summaries: dict[str, list[dict[str, Any]]] = {}
+    for column in ("citation", "table", "dealer", "shift", "date"):
+        rows = summary_by(frame, column).to_dict("records")
+        if column == "shift":
+            rows.sort(key=lambda r: SHIFT_ORDER.index(r["shift"])
+                      if r["shift"] in SHIFT_ORDER else len(SHIFT_ORDER))
+        for row in rows:
+            row["label"] = str(row[column])
+            row["under_paid"] = Decimal(str(row["under_paid"]))
+            row["over_paid"] = Decimal(str(row["over_paid"]))
+            if column == "citation":
+                entry = entries.get(row["citation"])
+                row["title"] = entry.title if entry else ""
+        summaries[column] = rows
+    return summaries
+
+
+# ---- charts (inline SVG, drawn by the template from this geometry) ----------------------
+
+@dataclass
+class Bar:
+    label: str
+    title: str  # the tooltip: the exact numbers
+    y: float
+    segments: list[dict[str, Any]] = field(default_factory=list)
+
+
+CHART_WIDTH, LABEL_WIDTH, VALUE_WIDTH, BAR_HEIGHT, ROW_HEIGHT = 640, 170, 70, 16, 24
+
+
+def severity_segments(rows: list[dict[str, Any]]) -> None:
+    """Each row's bar: its findings stacked by severity, in percent of the largest row."""
+    largest = max((r["findings"] for r in rows), default=0) or 1
+    for row in rows:
+        x, segments = 0.0, []
+        for severity in SEVERITIES:
+            width = 100 * row[severity] / largest
+            if width:
+                segments.append({"severity": severity, "x": round(x, 2), "width": round(width, 2)})
+            x += width
+        row["bar"] = segments
+
+
+def money_bars(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per citation, the players' losses (under-paid) and the house's (over-paid)."""
+    rows = [r for r in rows if r["under_paid"] or r["over_paid"]]
+    largest = max((max(r["under_paid"], r["over_paid"]) for r in rows), default=Decimal(0))
+    area = CHART_WIDTH - LABEL_WIDTH - 2 * VALUE_WIDTH
+    bars = []
+    for index, row in enumerate(rows):
+        y = index * (2 * BAR_HEIGHT + 12) + 4
+        bar = Bar(label=row["label"], y=y, title=(
+            f"{row['label']}: players under-paid {money(row['under_paid'])}, "
+            f"house over-paid {money(row['over_paid'])}"))
+        for kind, amount, offset in (("under", row["under_paid"], 0),
+                                     ("over", row["over_paid"], BAR_HEIGHT + 2)):
+            width = float(area * amount / largest) if largest else 0.0
+            bar.segments.append({"kind": kind, "x": LABEL_WIDTH, "y": y + offset,
+                                 "width": round(max(width, 1.0 if amount else 0.0), 2),
+                                 "text": money(amount),
+                                 "text_x": round(LABEL_WIDTH + width + 6, 2)})
+        bars.append(bar)
+    return {"bars": bars, "height": len(bars) * (2 * BAR_HEIGHT + 12) + 8, "width": CHART_WIDTH,
+            "label_width": LABEL_WIDTH}
+
+
+def date_columns(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Findings per date as columns, by month when there are too many dates to read."""
+    dated = [r for r in rows if r["label"] not in ("(none)", "None")]
+    if len(dated) > 62:
+        months: dict[str, dict[str, Any]] = {}
+        for row in dated:
+            month = months.setdefault(row["label"][:7], {"label": row["label"][:7], "findings": 0,
+                                                         "high": 0, "medium": 0, "low": 0})
+            for key in ("findings", "high", "medium", "low"):
+                month[key] += row[key]
+        dated = list(months.values())
+    height, top, bottom = 160, 16, 34
+    step = min(56.0, (CHART_WIDTH - 40) / max(len(dated), 1))
+    width = max(240, 40 + step * len(dated) + 10)
+    largest = max((r["findings"] for r in dated), default=0) or 1
+    columns = []
+    for index, row in enumerate(dated):
+        y = float(height - bottom)
+        segments = []
+        for severity in SEVERITIES:
+            size = (height - top - bottom) * row[severity] / largest
+            if size:
+                y -= size
+                segments.append({"severity": severity, "y": round(y, 2), "height": round(size, 2)})
+        x = 30 + index * step
+        columns.append({"x": round(x + step * 0.15, 2), "width": round(step * 0.7, 2),
+                        "segments": segments, "label": row["label"],
+                        "short": row["label"][5:] if len(row["label"]) == 10 else row["label"],
+                        "label_x": round(x + step / 2, 2), "value": row["findings"],
+                        "value_y": round(y - 4, 2),
+                        "title": f"{row['label']}: {count(row['findings'], 'finding')}"})
+    return {"columns": columns, "width": round(width), "height": height,
+            "axis_y": height - bottom, "every": max(1, round(len(dated) / 16))}
+
+
+def build_charts(summaries: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    for rows in summaries.values():
+        severity_segments(rows)
+    return {"money": money_bars(summaries["citation"]), "dates": date_columns(summaries["date"])}
+
+
+# ---- findings grouped by citation -------------------------------------------------------
+
+def check_reading(citation: str) -> str:
+    """The `Reading:` section of the check's docstring: how the auditor reads the rule."""
+    check = registry().get(citation)
+    if check is None:
+        return ""
+    text = check.documentation()
+    match = re.search(r"^\s*Reading:\s*(.*?)(?=^\s*(?:Regulation|Violating|Compliant):|\Z)",
+                      text, re.S | re.M)
+    return " ".join(match.group(1).split()) if match else ""
+
+
+def build_groups(findings: list[Finding], numbers: dict[int, int],
+                 replay_of: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    entries = rule_entries()
+    by_citation: dict[str, list[Finding]] = defaultdict(list)
+    for finding in findings:
+        by_citation[finding.citation].append(finding)
+    groups = []
+    for index, citation in enumerate(sorted(by_citation, key=citation_sort_key)):
+        members = by_citation[citation]
+        entry = entries.get(citation)
+        check = registry().get(citation)
+        under = sum((-f.difference for f in members if f.difference and f.difference < 0),
+                    Decimal(0))
+        over = sum((f.difference for f in members if f.difference and f.difference > 0),
+                   Decimal(0))
+        groups.append({
+            "index": index, "anchor": f"c-{index}", "citation": citation,
+            "title": entry.title if entry else "",
+            "words": entry.text.strip() if entry else "",
+            "rule": check.name if check else members[0].rule,
+            "reading": check_reading(citation),
+            "severity": members[0].severity,
+            "severities": Counter(f.severity for f in members),
+            "under_paid": under, "over_paid": over,
+            "findings": [finding_item(f, numbers[id(f)], replay_of.get(id(f)))
+                         for f in members],
+        })
+    return groups
+
+
+def finding_item(finding: Finding, number: int, replay: dict[str, Any] | None
+                 ) -> dict[str, Any]:
+    where = [("file", finding.file)]
+    if finding.line is not None:
+        where.append(("line", str(finding.line) + (f", column {finding.column}"
+                                                   if finding.column else "")))
+    return {
+        "finding": finding, "number": number, "ref": f"F-{number:04d}", "id": f"f-{number}",
+        "shift": shift_of(finding.time),
+        "expected_words": net_words(finding.expected),
+        "actual_words": net_words(finding.actual),
+        "replay": replay,
+    }
+
+
+def build_facets(findings: list[Finding], groups: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the filters offer (for the selects) and each finding's values (for the JS)."""
+    citation_index = {g["citation"]: g["index"] for g in groups}
+    values = {"table": sorted({f.table for f in findings if f.table}),
+              "dealer": sorted({f.dealer for f in findings if f.dealer}),
+              "game": sorted({f.game for f in findings if f.game}),
+              "date": sorted({f.date for f in findings if f.date})}
+    rows = [[citation_index[f.citation], f.severity, f.table or "", f.dealer or "",
+             f.game or "", f.date or ""] for f in findings]
+    return {"values": values, "rows": rows}
+
+
+# ---- replays: one per round that holds a finding ----------------------------------------
+
+def build_replays(result: AuditResult, findings: list[Finding], numbers: dict[int, int]
+                  ) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
+    """The replay of every round with a finding, made once per round, and each finding's."""
+    index: dict[tuple[str, str], list[RoundEvidence]] = defaultdict(list)
+    for evidence in result.evidence.values():
+        index[(evidence.file, evidence.round_id)].append(evidence)
+    chosen: dict[int, RoundEvidence] = {}
+    members: dict[int, list[Finding]] = defaultdict(list)
+    for finding in findings:
+        evidence = _evidence_of(finding, index)
+        if evidence is not None:
+            chosen[id(evidence)] = evidence
+            members[id(evidence)].append(finding)
+    order = {summary.path: position for position, summary in enumerate(result.inputs)}
+    rounds = sorted(chosen.values(), key=lambda e: (order.get(e.file, len(order)), e.start_line))
+    replays: list[dict[str, Any]] = []
+    replay_of: dict[int, dict[str, Any]] = {}
+    for position, evidence in enumerate(rounds):
+        replay = replay_model(evidence, members[id(evidence)], numbers, position + 1)
+        replays.append(replay)
+        for finding in members[id(evidence)]:
+            replay_of[id(finding)] = replay
+    return replays, replay_of
+
+
+def _evidence_of(finding: Finding, index: dict[tuple[str, str], list[RoundEvidence]]
+                 ) -> RoundEvidence | None:
+    if finding.round is None:
+        return None
+    candidates = index.get((finding.file, finding.round), [])
+    for evidence in candidates:  # a round ID may repeat in a file (a new shoe)
+        if evidence.lines and finding.line is not None and \
+                evidence.start_line <= finding.line <= evidence.lines[-1][0]:
+            return evidence
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def replay_model(evidence: RoundEvidence, findings: list[Finding], numbers: dict[int, int],
+                 number: int) -> dict[str, Any]:
+    faults: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    supports: dict[int, list[str]] = defaultdict(list)
+    for finding in findings:
+        reference = {"ref": f"F-{numbers[id(finding)]:04d}", "id": f"f-{numbers[id(finding)]}",
+                     "citation": finding.citation, "severity": finding.severity,
+                     "message": finding.message}
+        if finding.line is not None:
+            faults[finding.line].append(reference)
+        for line in finding.evidence:
+            supports[line].append(reference["ref"])
+    rows = []
+    previous: dict[str, Any] = {}
+    for line, text in evidence.lines:
+        match = _TIME.match(text)
+        time, statement = (match.group(1), match.group(2)) if match else ("", text.strip())
+        step = evidence.steps.get(line)
+        current = entities(step) if step is not None else previous
+        changes = [entity for key, entity in current.items() if previous.get(key) != entity]
+        rows.append({"line": line, "time": time, "text": statement,
+                     "changes": changes if step is not None else [],
+                     "faults": faults.get(line, []), "supports": supports.get(line, []),
+                     "state": list(current.values()) if line in faults else None})
+        previous = current
+    seats = sorted({e["name"][:2] for e in previous.values() if e["kind"] == "hand"})
+    return {"id": f"r-{number}", "number": number, "file": evidence.file,
+            "round": evidence.round_id, "first_line": evidence.lines[0][0] if evidence.lines
+            else evidence.start_line,
+            "last_line": evidence.lines[-1][0] if evidence.lines else evidence.start_line,
+            "rows": rows, "final": list(previous.values()), "seats": seats,
+            "findings": [{"ref": f"F-{numbers[id(f)]:04d}", "id": f"f-{numbers[id(f)]}",
+                          "citation": f.citation, "severity": f.severity, "line": f.line}
+                         for f in findings]}
+
+
+def entities(step: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The table after one statement as entities (hands with their wagers, the dealer, seat
+    wagers), keyed so that a change from the step before can be seen."""
+    wagers_by_target: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for wager in step.get("wagers", []):
+        target = wager.get("target") or wager["wager"].rsplit(" ", 1)[-1]
+        wagers_by_target[target].append(_wager_entity(wager))
+    result: dict[str, dict[str, Any]] = {}
+    dealer = step.get("dealer") or {}
+    if dealer.get("cards"):
+        cards = [card_parts(c) for c in dealer["cards"]]
+        if not dealer.get("revealed", True) and len(cards) > 1:
+            cards[1] = {**cards[1], "down": True}
+        result["dealer"] = {"kind": "dealer", "name": "dealer", "cards": cards,
+                            "total": dealer.get("total"), "soft": False,
+                            "status": "" if dealer.get("revealed", True) or len(cards) < 2
+                            else "hole card down", "wagers": []}
+    for hand in step.get("hands", []):
+        result["hand:" + hand["hand"]] = {
+            "kind": "hand", "name": hand["hand"], "cards": [card_parts(c) for c in hand["cards"]],
+            "total": hand["total"] if hand["cards"] else None, "soft": hand.get("soft", False),
+            "status": hand.get("status") or "", "wagers": wagers_by_target.pop(hand["hand"], [])}
+    for target, wagers in wagers_by_target.items():  # seat wagers, or hands not dealt yet
+        result["wager:" + target] = {"kind": "seat" if len(target) == 2 else "hand",
+                                     "name": target, "cards": [], "total": None, "soft": False,
+                                     "status": "", "wagers": wagers}
+    return result
+
+
+def _wager_entity(wager: dict[str, Any]) -> dict[str, Any]:
+    kind = wager.get("kind") or wager["wager"].split(" wager", 1)[0].removeprefix("tip ")
+    settled = wager.get("settled") or ""
+    outcome, _, amount = settled.partition(" ")
+    return {"kind": kind, "tip": bool(wager.get("tip")), "amount": money(wager["amount"]),
+            "outcome": outcome, "settled": money(amount) if amount else ""}
+
+
+# ---- coverage and provenance ------------------------------------------------------------
+
+def build_coverage(result: AuditResult, findings: list[Finding]) -> list[dict[str, Any]]:
+    """Every subsection of the rule base, section by section: what checks it, how often.
+
+    The standard rules come first, then the variations, then the record's own rules.
+    """
+    audited_games = {i.game for i in result.inputs if i.game}
+    found = Counter(f.citation for f in findings)
+    rows_by_citation = {row["citation"]: row for row in coverage_rows()}
+    checks = {check.name: check for check in registry().values()}
+    sections = []
+    for section in sorted(load_rule_base(), key=_section_order):
+        rows = []
+        for entry in sorted(section.entries, key=lambda e: citation_sort_key(e.citation)):
+            check = checks.get(entry.check or "")
+            applied = result.applied.get(entry.citation, 0)
+            games = set(check.games) if check else set()
+            rows.append({**rows_by_citation.get(entry.citation, {}),
+                         "citation": entry.citation, "title": entry.title,
+                         "checked": check is not None, "applied": applied,
+                         "findings": found.get(entry.citation, 0),
+                         "games_text": games_text(games),
+                         "game_absent": bool(check) and not games & audited_games})
+        checked = [r for r in rows if r["checked"]]
+        # Where no check of a section could apply (its game was not audited), say it once.
+        absent = bool(checked) and all(r["game_absent"] for r in checked)
+        for row in rows:
+            row["note"] = ""
+            if row["checked"] and not row["applied"] and not absent:
+                row["note"] = ("no table of its game was audited" if row["game_absent"]
+                               else "no round was audited")
+        sections.append({"section": section.section, "title": section.title,
+                         "source": section.source, "rows": rows,
+                         "checked": len(checked), "not_checkable": len(rows) - len(checked),
+                         "applied": sum(r["applied"] for r in checked),
+                         "absent_games": sorted({g for r in checked for g in
+                                                 (checks[r["rule"]].games if r.get("rule")
+                                                  in checks else ())}) if absent else []})
+    return sections
+
+
+def _section_order(section) -> tuple:
+    if section.section.startswith("record"):
+        return (2, section.section)
+    return (0 if section.section == "20:18:15" else 1, citation_sort_key(section.section))
+
+
+def games_text(games: set[str]) -> str:
+    """Which games a check runs for, shortly: every game says nothing."""
+    if not games or games >= GAMES:
+        return ""
+    if len(games) == 1:
+        return f"{next(iter(games))} only"
+    missing = GAMES - games
+    if len(missing) == 1:
+        return f"not {next(iter(missing))}"
+    return ", ".join(sorted(games))
+
+
+def build_provenance(result: AuditResult, run: dict[str, Any], findings: list[Finding]
+                     ) -> dict[str, Any]:
+    """Who audited what, when, and what was left out, so a clean report can be trusted."""
+    unreadable_rounds = sorted({(f.file, f.round, f.line) for f in findings
+                                if f.citation == "record:syntax" and f.round is not None},
+                               key=lambda r: (r[0], r[2] or 0))
+    seen: set[tuple[str, str]] = set()
+    rounds_not_audited = []
+    for file, round_id, line in unreadable_rounds:
+        if (file, round_id) not in seen:
+            seen.add((file, round_id))
+            rounds_not_audited.append({"file": file, "round": round_id, "line": line})
+    partial = [i for i in result.inputs if not i.error and i.rounds != i.rounds_audited]
+    return {
+        "version": run.get("version", ""), "rule_base": run.get("rule_base", ""),
+        "command": run.get("command", ""),
+        "started": utc_text(run.get("started")), "finished": utc_text(run.get("finished")),
+        "duration": duration_text(run.get("started"), run.get("finished")),
+        "inputs": result.inputs,
+        "unreadable": [i for i in result.inputs if i.error],
+        "partial": partial,
+        "rounds_not_audited": rounds_not_audited,
+        # Derived from the syntax findings; shown only where it accounts for every round.
+        "rounds_listed": len(rounds_not_audited) == sum(i.rounds - i.rounds_audited
+                                                        for i in partial),
+    }
