@@ -93,8 +93,9 @@ class CardCountCheck(Check):
     `shoe` or `shuffle` between them.
     Compliant: the same two cards at a two-deck table.
     Reading: counts start again at `shoe` and, because a shuffle brings the discards back
-    into play, at `shuffle` too. Burned and traded cards count. One finding per card, at
-    the line where the count is first exceeded in the round.
+    into play, at `shuffle` too. Burned and traded cards count, a card burned between
+    rounds included. One finding per card and round, at the line where the count is first
+    exceeded in the round; between rounds, one finding per `burn` over the count.
     """
 
     citation = "record:card-count"
@@ -108,9 +109,15 @@ class CardCountCheck(Check):
         for card, count, line in view.card_counts:
             if count > decks and card not in reported:
                 reported.add(card)
+                times = "once" if decks == 1 else f"{decks} times"
                 yield self.finding(view, line, f"{card} is seen for the {_ordinal(count)} time "
                                                f"since the shoe came into play, but the "
-                                               f"{decks}-deck shoe holds it {decks} times")
+                                               f"{decks}-deck shoe holds it {times}")
+
+    def file(self, view: FileView) -> Iterator[Finding]:
+        for problem in view.problems:
+            if problem.kind == "card-count":
+                yield self.file_finding(view, problem)
 
 
 def _ordinal(number: int) -> str:
