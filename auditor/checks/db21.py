@@ -35,7 +35,8 @@ def _remaining(view: RoundView, kinds: tuple[str, ...]) -> list[Wager]:
 
     A busted or surrendered hand is not remaining even where it was collected late: its
     result never depended on the dealer. DB21 wagers count where the rules judge them
-    (in time, on a seat with a main wager).
+    (in time, on a seat with a main wager). Tips are the dealer's wagers, not the
+    player's bets that (9) and (10) order, and are left out.
     """
     done = view.dealer.done_index
     if done is None:
@@ -43,7 +44,8 @@ def _remaining(view: RoundView, kinds: tuple[str, ...]) -> list[Wager]:
     judged = {id(w) for w in _judged_db21(view)}
     found = []
     for wager in view.wagers:
-        if wager.kind not in kinds or wager.settlement is None or wager.settlement.index <= done:
+        if (wager.kind not in kinds or wager.tip or wager.settlement is None
+                or wager.settlement.index <= done):
             continue
         if wager.expected is None or wager.expected.outcome == "void":
             continue
@@ -208,7 +210,7 @@ class LosesBeforeRemainingHands(Check):
     natural settled after the dealer's hand is. The removal of the DB21 wagers is one
     procedure of the round: one finding, on the first DB21 settlement that comes after a
     remaining main wager was resolved, the others named as evidence. DB21 wagers placed
-    late or without a main wager are judged under (4) and (2) only.
+    late or without a main wager are judged under (4) and (2) only; tips are not ordered.
     """
 
     citation = "20:18:15:30.10(9)"
@@ -223,7 +225,7 @@ class LosesBeforeRemainingHands(Check):
         if not mains:
             return
         first_main = min(mains, key=lambda w: w.settlement.index)
-        late = sorted((w for w in _judged_db21(view) if w.settlement is not None
+        late = sorted((w for w in _judged_db21(view) if not w.tip and w.settlement is not None
                        and w.settlement.index > first_main.settlement.index),
                       key=lambda w: w.settlement.index)
         if late:
