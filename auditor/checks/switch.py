@@ -184,7 +184,7 @@ class Misdeal(Check):
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        misdeals = facts.misdeal_lines(view)
+        misdeals = facts.of(view).misdeals
         yield from self._counts(view, misdeals)
         for wager in view.wagers:
             if len(wager.settlements) != 1:
@@ -217,7 +217,7 @@ class Misdeal(Check):
                                    ).model_copy(update={"subject": _settle_subject(wager)})
 
     def _counts(self, view: RoundView, misdeals: dict[str, int]) -> Iterator[Finding]:
-        for fault in facts.wrong_deal_counts(view):
+        for fault in facts.of(view).wrong_counts:
             if "dealer" in misdeals or fault.target in misdeals:
                 continue
             concerned = (view.wagers if fault.target == "dealer"
@@ -345,8 +345,9 @@ class ShuffleAndCut(Check):
     def round(self, view: RoundView) -> Iterator[Finding]:
         if view.first_card_index is None or view.shoe.shoe_id is None:
             return
-        shuffled, cut = facts.shuffled_and_cut(view)
-        if shuffled and cut:
+        derived = facts.of(view)
+        shuffled = derived.shuffled
+        if shuffled and derived.cut_after_shuffle:
             return
         why = ("the cards were not shuffled since the shoe came into play" if not shuffled
                else "the last shuffle was not followed by a cut")
@@ -360,8 +361,8 @@ def _mistimed_super_match(view: RoundView) -> list[Wager]:
 
 
 def _super_match_timing(view: RoundView) -> Iterator[tuple[Wager, Settlement, str]]:
-    end = facts.initial_deal_end_index(view)
-    first = facts.first_decision_index(view)
+    derived = facts.of(view)
+    end, first = derived.deal_end_index, derived.first_decision_index
     for wager in view.wagers_of("supermatch", tip=None):
         settlement = wager.settlement
         if settlement is None or settlement.outcome == "void":

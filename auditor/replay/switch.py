@@ -1,8 +1,11 @@
 """Blackjack Switch facts derived from a replayed round (20:18:15:30.09).
 
-Pure functions of a `RoundView`: they say what the record shows (who was misdealt, how many
-cards each hand was dealt, where the initial deal ended, which hands hold a switched 21);
-whether that is a violation is for `auditor/checks/switch.py` to say.
+They say what the record shows (who was misdealt, how many cards each hand was dealt, where
+the initial deal ended, which hands hold a switched 21); whether that is a violation is for
+`auditor/checks/switch.py` to say. The facts of a round are derived once, after its replay,
+by an extension of the engine (`ROUND_EXTENSIONS["switch"]`) and kept in
+`view.derived["switch"]`; `of(view)` returns them, deriving them for a view replayed
+without the extension.
 """
 
 from __future__ import annotations
@@ -10,10 +13,54 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from auditor import events as ev
+from auditor.replay.engine import ROUND_EXTENSIONS
+from auditor.replay.state import TableState
 from auditor.replay.view import Hand, RoundView, Wager, seat_number
 
+KEY = "switch"
 INITIAL_HANDS = ("h1", "h2")  # every seat that plays holds these two hands (30.09(1))
 
+
+@dataclass(slots=True)
+class DealCount:
+    """A seat or the dealer that was not dealt two cards per hand in the initial deal."""
+
+    target: str  # a seat, or `dealer`
+    line: int  # the extra card, or the end of the initial deal where cards are missing
+    counts: dict[str, int] = field(default_factory=dict)  # hand (or `dealer`) -> cards dealt
+    lines: list[int] = field(default_factory=list)  # every `deal` to the target
+
+
+@dataclass(slots=True)
+class SwitchFacts:
+    misdeals: dict[str, int]  # misdeal target (a seat, or `dealer`) -> line of its `misdeal`
+    first_decision_index: int | None  # the first decision or insurance wager
+    deal_end_index: int | None  # the last `deal` before the first decision
+    wrong_counts: list[DealCount]
+    shuffled: bool  # since the shoe came into play, up to the round's first card
+    cut_after_shuffle: bool  # the last of those shuffles was followed by a cut
+
+
+def derive(view: RoundView, state: TableState | None = None) -> None:
+    """The engine's extension for game=switch: the round's facts, derived once."""
+    first = _first_decision_index(view)
+    end = _initial_deal_end_index(view, first)
+    shuffled, cut = _shuffled_and_cut(view)
+    view.derived[KEY] = SwitchFacts(_misdeal_lines(view), first, end,
+                                    _wrong_deal_counts(view, end), shuffled, cut)
+
+
+def of(view: RoundView) -> SwitchFacts:
+    if KEY not in view.derived:
+        derive(view)
+    return view.derived[KEY]
+
+
+if derive not in ROUND_EXTENSIONS.setdefault(KEY, []):
+    ROUND_EXTENSIONS[KEY].append(derive)
+
+
+# ---- seats and hands ----
 
 def is_initial_hand(name: str) -> bool:
     return name[2:] in INITIAL_HANDS
@@ -31,29 +78,27 @@ def playing_seats(view: RoundView) -> list[str]:
     return sorted(seats, key=seat_number)
 
 
+def switched_two_card_21(hand: Hand) -> bool:
+    """An original hand of a seat that switched holding 21 in two cards: a 21, not a
+    blackjack (30.09(10))."""
+    return hand.switched and hand.parent is None and not hand.was_split and hand.two_card_21
+
+
 # ---- misdeals ----
-
-def misdeal_lines(view: RoundView) -> dict[str, int]:
-    """Misdeal targets (a seat, or `dealer`) and the line of their first `misdeal`."""
-    found: dict[str, int] = {}
-    for marker in view.markers_of("misdeal"):
-        found.setdefault(marker.target, marker.line)
-    return found
-
 
 def voided_by_misdeal(view: RoundView, wager: Wager) -> bool:
     """The wager belongs to a misdealt seat, or the dealer was misdealt (30.09(4))."""
-    misdeals = misdeal_lines(view)
+    misdeals = of(view).misdeals
     return "dealer" in misdeals or wager.seat in misdeals
 
 
 def voided_by_neighbour(view: RoundView, wager: Wager) -> bool:
-    """The wager was returned as void because another seat was misdealt.
+    """The wager was returned as void when only another seat was misdealt.
 
-    Only a wager the rules did not void otherwise: not a late bet (20:18:15:03 returns
+    Only a wager the rules do not void otherwise: not a late bet (20:18:15:03 returns
     those), and not one whose own outcome is void.
     """
-    misdeals = misdeal_lines(view)
+    misdeals = of(view).misdeals
     if not misdeals or "dealer" in misdeals or wager.seat in misdeals:
         return False
     if wager.initial and wager.after_first_card:
@@ -68,19 +113,33 @@ def misdeal_concerns(view: RoundView, wager: Wager) -> bool:
     return voided_by_misdeal(view, wager) or voided_by_neighbour(view, wager)
 
 
+def _misdeal_lines(view: RoundView) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for marker in view.markers_of("misdeal"):
+        found.setdefault(marker.target, marker.line)
+    return found
+
+
 # ---- the initial deal ----
 
-@dataclass(slots=True)
-class DealCount:
-    """A seat or the dealer that was not dealt two cards per hand in the initial deal."""
-
-    target: str  # a seat, or `dealer`
-    line: int  # the extra card, or the end of the initial deal where cards are missing
-    counts: dict[str, int] = field(default_factory=dict)  # hand (or `dealer`) -> cards dealt
-    lines: list[int] = field(default_factory=list)  # every `deal` to the target
+def _first_decision_index(view: RoundView) -> int | None:
+    """The first player decision of the round, insurance wagers included (30.09(8))."""
+    candidates = [d.index for d in view.decisions]
+    candidates.extend(w.index for w in view.wagers_of("insurance", tip=None))
+    return min(candidates) if candidates else None
 
 
-def deal_lines(view: RoundView) -> dict[str, list[int]]:
+def _initial_deal_end_index(view: RoundView, first: int | None) -> int | None:
+    last = None
+    for index, event in enumerate(view.events):
+        if first is not None and index > first:
+            break
+        if isinstance(event, ev.Deal):
+            last = index
+    return last
+
+
+def _deal_lines(view: RoundView) -> dict[str, list[int]]:
     """The lines of the `deal` statements to each target, in order."""
     found: dict[str, list[int]] = {}
     for event in view.events:
@@ -89,15 +148,14 @@ def deal_lines(view: RoundView) -> dict[str, list[int]]:
     return found
 
 
-def wrong_deal_counts(view: RoundView) -> list[DealCount]:
+def _wrong_deal_counts(view: RoundView, end: int | None) -> list[DealCount]:
     """Playing seats not dealt exactly two cards to each wagered hand (and none to any other
     hand), and a dealer not dealt exactly two cards. An unbet h1 or h2 is not counted: it
     may be dealt or not (30.09(1) reading)."""
-    end = initial_deal_end_index(view)
     if end is None:
         return []
     end_line = view.events[end].line
-    lines = deal_lines(view)
+    lines = _deal_lines(view)
     found: list[DealCount] = []
     for seat in playing_seats(view):
         wagered = personal_main_wagers(view, seat)
@@ -106,11 +164,9 @@ def wrong_deal_counts(view: RoundView) -> list[DealCount]:
         for hand in view.hands_of(seat):
             dealt = lines.get(hand.name, [])
             if hand.name in wagered:
-                wrong = len(dealt) != 2
-                extra = dealt[2:]
+                wrong, extra = len(dealt) != 2, dealt[2:]
             elif not is_initial_hand(hand.name):
-                wrong = bool(dealt)
-                extra = dealt
+                wrong, extra = bool(dealt), dealt
             else:
                 continue
             if wrong:
@@ -126,38 +182,10 @@ def wrong_deal_counts(view: RoundView) -> list[DealCount]:
     return found
 
 
-def first_decision_index(view: RoundView) -> int | None:
-    """The first player decision of the round, insurance wagers included (30.09(8))."""
-    candidates = [d.index for d in view.decisions]
-    candidates.extend(w.index for w in view.wagers_of("insurance", tip=None))
-    return min(candidates) if candidates else None
-
-
-def initial_deal_end_index(view: RoundView) -> int | None:
-    """The last `deal` before the first player decision: where the initial deal ended."""
-    first = first_decision_index(view)
-    last = None
-    for index, event in enumerate(view.events):
-        if first is not None and index > first:
-            break
-        if isinstance(event, ev.Deal):
-            last = index
-    return last
-
-
-# ---- hands ----
-
-def switched_two_card_21(hand: Hand) -> bool:
-    """An original hand of a seat that switched holding 21 in two cards: a 21, not a
-    blackjack (30.09(10))."""
-    return (hand.switched and hand.parent is None and not hand.was_split
-            and hand.two_card_21)
-
-
 # ---- the shoe ----
 
-def shuffled_and_cut(view: RoundView) -> tuple[bool, bool]:
-    """(shuffled, cut after the last shuffle) since the shoe, up to the round's first card."""
+def _shuffled_and_cut(view: RoundView) -> tuple[bool, bool]:
+    """Shuffled, and cut after the last shuffle, since the shoe, up to the first card."""
     shuffled, cut = view.shoe.shuffled, view.shoe.cut_after_shuffle
     stop = view.first_card_index if view.first_card_index is not None else len(view.events)
     for event in view.events[:stop]:
