@@ -1,0 +1,374 @@
+"""report.html, rendered from small audits: its sections, its marks, its provenance, and that
+record text (notes, IDs, player names) is shown as text and never as markup."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import re
+from collections import Counter
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from markupsafe import escape
+
+from auditor.audit import AuditResult, InputSummary, audit_paths
+from auditor.findings import Finding
+from auditor.output.html_report import report_context, to_html
+from auditor.replay.trace import RoundEvidence
+from auditor.rulebase import rule_entries
+
+SCRIPT = "<script>alert(1)</script>"
+ATTRIBUTE = '"><img src=x onerror=alert(1)>'
+
+# A standard table, mostly compliant, with faults whose citations, lines and amounts the
+# tests know: a blackjack paid even money (line 22), a wager over the maximum (30), a draw
+# on 18 (42), two hands paid that should have lost (43, 44).
+FAULTY = """\
+bjh 1
+casino "Report Casino" licence=RL-0042
+table T12 game=standard decks=6 min=10 max=500
+option soft17=stand
+option blackjack=3:2
+shoe 7 date=2026-11-21
+09:58:00 shuffle
+09:58:30 cut
+dealer D-2001
+round 1 time=10:00:00 dealer=D-2001
+10:00:00 sit s1 player=P-100
+10:00:01 sit s4 player=P-400
+10:00:02 bet s1h1 main 20
+10:00:02 bet s4h1 main 50
+10:00:05 deal s1h1 Ah
+10:00:06 deal s4h1 9c
+10:00:07 deal dealer Td
+10:00:08 deal s1h1 Kd
+10:00:09 deal s4h1 8s
+10:00:10 deal dealer 9s
+10:00:11 peek
+10:00:12 settle s1h1 main win 20
+10:00:15 stand s4h1
+10:00:20 reveal
+10:00:21 settle s4h1 main lose 50
+note "NOTE_PAYLOADS"
+end
+round 2 time=15:02:00 dealer=D-2002
+15:02:01 bet s1h1 main 20
+15:02:02 bet s4h1 main 600
+15:02:05 deal s1h1 Th
+15:02:06 deal s4h1 7c
+15:02:07 deal dealer 6d
+15:02:08 deal s1h1 Qd
+15:02:09 deal s4h1 Ts
+15:02:10 deal dealer Ts
+15:02:11 peek
+15:02:12 stand s1h1
+15:02:13 stand s4h1
+15:02:20 reveal
+15:02:21 draw 2c
+15:02:22 draw 3h
+15:02:25 settle s1h1 main win 20
+15:02:26 settle s4h1 main win 600
+end
+round 3 time=15:04:00 dealer=D-2002
+15:04:00 sit s5 player=PLAYER_PAYLOAD
+15:04:01 bet s1h1 main 20
+15:04:02 deal s1h1 9h
+15:04:03 deal dealer 7c
+15:04:04 deal s1h1 9d
+15:04:05 deal dealer Kh
+15:04:06 stand s1h1
+15:04:07 reveal
+15:04:08 settle s1h1 main win 20
+end
+"""
+
+# (citation, round, line) of every finding FAULTY must give.
+FAULTY_FINDINGS = {
+    ("20:18:15:06", "1", 22), ("20:18:15:03", "2", 30), ("20:18:15:28", "2", 42),
+    ("20:18:15:06", "2", 43), ("20:18:15:06", "2", 44), ("record:syntax", "3", 47),
+}
+
+CLEAN = """\
+bjh 1
+table T3 game=standard decks=6 min=10 max=500
+shoe 1 date=2026-11-22
+08:00:00 shuffle
+08:00:10 cut
+round 1 time=08:01:00 dealer=D-9
+08:01:00 bet s2h1 main 25
+08:01:01 deal s2h1 9c
+08:01:02 deal dealer 7d
+08:01:03 deal s2h1 9s
+08:01:04 deal dealer Kd
+08:01:05 stand s2h1
+08:01:06 reveal
+08:01:07 settle s2h1 main win 25
+end
+"""
+
+RUN = {"version": "9.9.9", "rule_base": "abcdef012345", "command": "auditor audit logs --out r",
+       "started": "2026-11-21T23:00:00+00:00", "finished": "2026-11-21T23:00:07+00:00"}
+
+
+def faulty_record(note: str = f"{SCRIPT} {ATTRIBUTE}", player: str = "P-500") -> str:
+    """FAULTY with the note's text (escaped for a BJH quoted string) and round 3's player."""
+    quoted = note.replace("\\", "\\\\").replace('"', '\\"')
+    return FAULTY.replace("NOTE_PAYLOADS", quoted).replace("PLAYER_PAYLOAD", player)
+
+
+def render(tmp_path: Path, records: dict[str, str], extra: list[str] = ()) -> tuple[str,
+                                                                                     AuditResult]:
+    for name, text in records.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    paths = [str(tmp_path / name) for name in records] + list(extra)
+    result = audit_paths(paths, jobs=1)
+    return to_html(result, RUN), result
+
+
+@pytest.fixture
+def faulty(tmp_path: Path) -> tuple[str, AuditResult, Path]:
+    page, result = render(tmp_path, {"t12.bjh": faulty_record(player=SCRIPT)})
+    return page, result, tmp_path / "t12.bjh"
+
+
+def section(page: str, name: str) -> str:
+    """The markup of one top-level section of the report."""
+    match = re.search(rf'<section id="{name}".*?</section>', page, re.S)
+    assert match, f"no section {name}"
+    return match.group(0)
+
+
+def test_the_audit_under_test_gives_the_known_findings(faulty) -> None:
+    _, result, _ = faulty
+    assert {(f.citation, f.round, f.line) for f in result.findings} == FAULTY_FINDINGS
+
+
+def test_findings_are_grouped_under_their_citations_with_the_regulations_words(faulty) -> None:
+    page, result, _ = faulty
+    findings = section(page, "findings")
+    entries = rule_entries()
+    groups = re.findall(r'<details class="group[^"]*" id="(c-\d+)".*?<span class="g-cite">'
+                        r'([^<]+)</span>\s*<span class="g-title">([^<]*)</span>', findings, re.S)
+    citations = [citation for _, citation, _ in groups]
+    assert citations == ["20:18:15:03", "20:18:15:06", "20:18:15:28", "record:syntax"]
+    for _, citation, title in groups:
+        assert html.unescape(title) == entries[citation].title
+        assert escape(entries[citation].text.strip()) in findings
+    # Each group holds exactly its findings, numbered in the order of the record.
+    bodies = re.split(r'<details class="group', findings)[1:]
+    for (_, citation, _), body in zip(groups, bodies, strict=True):
+        numbers = [int(n) for n in re.findall(r'<li class="finding" id="f-(\d+)"', body)]
+        expected = [index + 1 for index, f in enumerate(result.findings) if f.citation == citation]
+        assert numbers == expected
+
+
+def test_a_finding_shows_its_sentence_and_amounts(faulty) -> None:
+    page, result, _ = faulty
+    blackjack = next(f for f in result.findings if f.line == 22)
+    number = result.findings.index(blackjack) + 1
+    item = re.search(rf'<li class="finding" id="f-{number}">.*?</li>', page, re.S).group(0)
+    assert escape(blackjack.message) in item
+    assert re.search(r"Owed by the rules</th><td class=\"num\">\+30\.00<", item)
+    assert re.search(r"Recorded</th><td class=\"num\">\+20\.00<", item)
+    assert "player under-paid 10.00" in item
+    assert 'data-line="22"' in item
+
+
+def test_each_round_is_replayed_once_with_the_fault_and_evidence_lines_marked(faulty) -> None:
+    page, result, _ = faulty
+    replays = section(page, "replays")
+    rounds = {(f.file, f.round) for f in result.findings if f.round}
+    assert len(re.findall(r'<details class="replay"', replays)) == len(rounds) == 3
+    assert len(re.findall(r'<table class="steps">', page)) == 3  # once per round, not per finding
+    for finding in result.findings:
+        assert re.search(rf'<tr data-l="{finding.line}" class="fault">', replays), finding
+        for line in finding.evidence:
+            assert re.search(rf'<tr data-l="{line}" class="(ev|fault)">', replays)
+    # The blackjack's cards are its evidence; the row of the fault carries its time stamp,
+    # the statement as written and the hand after it.
+    assert re.search(r'<tr data-l="15" class="ev">', replays)
+    row = re.search(r'<tr data-l="22" class="fault">.*?</tr>', replays, re.S).group(0)
+    assert '<td class="tm">10:00:12</td>' in row
+    assert "<code>settle s1h1 main win 20</code>" in row
+    assert re.search(r'<span class="c r">A♥</span><span class="c r">K♦</span> '
+                     r'<span class="t">soft 21</span> <em>blackjack</em>', row)
+    # Under the fault: the finding it stands for and the whole table at that moment.
+    note = re.search(r'<tr class="fault-note" data-for="22">.*?</tr>\s*</tbody>\s*</table>\s*'
+                     r'</div>\s*</td></tr>', replays, re.S).group(0)
+    assert 'href="#f-1"' in note and "F-0001" in note
+    assert "The table after line 22" in note
+    assert re.search(r'<th scope="row">s4h1</th>\s*<td><span class="c">9♣</span> '
+                     r'<span class="c">8♠</span> </td>\s*<td>17</td>', note)
+    assert re.search(r'<th scope="row">Dealer</th>\s*<td><span class="c r">10♦</span> '
+                     r'<span class="c down">9♠</span>', note)  # the hole card is still down
+
+
+def test_provenance_names_the_auditor_rules_inputs_and_times(faulty) -> None:
+    page, result, path = faulty
+    provenance = section(page, "provenance")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert result.inputs[0].sha256 == digest
+    assert f"<code>{digest}</code>" in provenance
+    assert escape(str(path)) in provenance
+    assert "bjh-auditor 9.9.9" in provenance and "abcdef012345" in provenance
+    assert "<code class=\"command\">auditor audit logs --out r</code>" in provenance
+    assert "2026-11-21 23:00:00 UTC" in provenance and "2026-11-21 23:00:07 UTC" in provenance
+    assert "(7 s)" in provenance
+
+
+def test_rounds_not_audited_are_listed(faulty) -> None:
+    page, _, path = faulty
+    provenance = section(page, "provenance")
+    gaps = provenance[provenance.index('id="not-audited"'):]
+    assert "1 round of 3 not audited" in gaps
+    assert re.search(rf"<td class=\"path\">{re.escape(escape(str(path)))}</td><td>3</td>"
+                     r"<td class=\"num\">47</td>", gaps)
+    assert "Not everything was audited" in section(page, "summary")
+
+
+def test_an_unreadable_file_is_named_with_its_error(tmp_path: Path) -> None:
+    missing = str(tmp_path / "gone.bjh")
+    page, _ = render(tmp_path, {"clean.bjh": CLEAN}, extra=[missing])
+    gaps = section(page, "provenance").split('id="not-audited"')[1]
+    assert f'<span class="path">{escape(missing)}</span>: {escape(missing)}: no such file' in gaps
+    assert "1 file could not be read at all" in gaps
+
+
+def test_a_clean_audit_says_so_and_what_it_covered(tmp_path: Path) -> None:
+    page, result = render(tmp_path, {"clean.bjh": CLEAN})
+    assert result.findings == []
+    summary = section(page, "summary")
+    assert "No findings." in summary
+    assert "Every file given was read and every round read was audited (1 round)" in summary
+    assert "Nothing was left out" in section(page, "provenance")
+    assert '<section id="replays"' not in page
+
+
+def test_coverage_lists_every_subsection_with_its_rounds(faulty) -> None:
+    page, result, _ = faulty
+    coverage = section(page, "coverage")
+    for citation, entry in rule_entries().items():
+        cell = re.search(rf'<th scope="row">(?:<a[^>]*>)?{re.escape(citation)}(?:</a>)?</th>'
+                         r'.*?</tr>', coverage, re.S)
+        assert cell, citation
+        if entry.check:
+            assert f"<code>{entry.check}</code>" in cell.group(0)
+            applied = result.applied.get(citation, 0)
+            assert f'<td class="num">{applied:,}</td>' in cell.group(0)
+        else:
+            assert escape(entry.not_checkable) in cell.group(0)
+            assert "not checkable" in cell.group(0)
+    assert result.applied["20:18:15:06"] == 2  # rounds 1 and 2; round 3 was not audited
+
+
+def test_summary_counts_by_citation_table_dealer_shift_and_money(faulty) -> None:
+    page, result, _ = faulty
+    summary = section(page, "summary")
+    assert "6 findings in 3 rounds." in summary
+    assert "under-paid <strong>10.00</strong> and over-paid <strong>1,240.00</strong>" in summary
+
+    def counted(heading: str) -> dict[str, int]:
+        block = summary.split(f"<h3>{heading}</h3>")[1].split("</table>")[0]
+        return {html.unescape(label): int(number) for label, number in re.findall(
+            r'<th scope="row">(?:<a[^>]*>)?([^<]+)(?:</a>)?</th>.*?<td class="num strong">(\d+)',
+            block, re.S)}
+
+    assert counted("Findings by citation") == dict(Counter(f.citation for f in result.findings))
+    assert counted("Findings by dealer") == {"D-2001": 1, "D-2002": 5}
+    assert counted("Findings by shift") == {"day": 1, "swing": 5}
+    assert counted("Findings by table") == {"T12": 6}
+
+
+def test_record_text_is_escaped_everywhere(faulty) -> None:
+    page, _, _ = faulty
+    for payload in (SCRIPT, ATTRIBUTE):
+        assert payload not in page
+        assert escape(payload) in page
+    assert page.count("<script") == 2  # the report's data and its own script, nothing else
+    assert "onerror=alert" not in page.replace("onerror=alert(1)&gt;", "")
+    assert "<img" not in page
+
+
+def synthetic_result(payload: str) -> AuditResult:
+    """Findings whose table, dealer, round, seat and file carry a payload: what a reader
+    might not have rejected must still never become markup, in HTML or in the JSON."""
+    evidence = RoundEvidence(file=f"logs/{payload}.bjh", round_id=payload, start_line=5,
+                             lines=[(5, f"round {payload}"), (6, f'note "{payload}"'),
+                                    (7, "settle s1h1 main win 10")],
+                             steps={7: {"hands": [{"hand": "s1h1", "cards": ["Ah", "9c"],
+                                                   "total": 20, "soft": True,
+                                                   "status": payload}],
+                                        "dealer": {"cards": ["Td", "7c"], "total": 17,
+                                                   "revealed": True},
+                                        "wagers": [{"wager": "main wager on s1h1",
+                                                    "amount": "10", "settled": "win 10",
+                                                    "target": "s1h1", "kind": "main",
+                                                    "tip": False}]}})
+    finding = Finding(citation="20:18:15:06", rule="standard.main_payout", severity="high",
+                      file=f"logs/{payload}.bjh", line=7, round=payload, table=payload,
+                      seat="s1", hand="s1h1", message=f"Paid {payload}.",
+                      expected=Decimal(10), actual=Decimal(5), difference=Decimal(-5),
+                      game="standard", dealer=payload, date="2026-11-21", time="10:00:00")
+    summary = InputSummary(path=f"logs/{payload}.bjh", sha256="0" * 64, lines=7, rounds=1,
+                           rounds_audited=1, table=payload, game="standard",
+                           first_date="2026-11-21", last_date="2026-11-21", dealers=[payload])
+    return AuditResult([summary], [finding], Counter({"20:18:15:06": 1}),
+                       {"k": evidence})
+
+
+@pytest.mark.parametrize("payload", [SCRIPT, ATTRIBUTE, "</script><script>alert(1)</script>"])
+def test_ids_and_names_from_a_record_never_become_markup(payload: str) -> None:
+    run = {**RUN, "command": f"auditor audit {payload}"}
+    page = to_html(synthetic_result(payload), run)
+    assert payload not in page
+    assert "<img" not in page and page.count("<script") == 2
+    data = re.search(r'<script type="application/json" id="report-data">(.*?)</script>',
+                     page, re.S).group(1)
+    assert "<" not in data and ">" not in data  # |tojson escapes them for a script context
+    facets = json.loads(data)["facets"]
+    assert facets == [[0, "high", payload, payload, "standard", "2026-11-21"]]
+    escaped = escape(payload)
+    assert escaped in section(page, "findings")  # table, dealer, round and message
+    assert escaped in section(page, "provenance")  # the file and the command
+
+
+def test_the_page_is_self_contained_and_its_own_script_is_the_only_one_allowed(faulty) -> None:
+    page, _, _ = faulty
+    assert not re.search(r'\b(?:src|href)\s*=\s*["\']?(?:https?:)?//', page)
+    assert "<link" not in page and "@import" not in page and "url(" not in page
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+    script = re.search(r"<script>(.*?)</script>", page, re.S).group(1)
+    style = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
+
+    def digest(text: str) -> str:
+        return "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+    assert f"script-src '{digest(script)}'" in policy
+    assert f"style-src '{digest(style)}'" in policy
+    assert "default-src 'none'" in policy
+
+
+def test_the_print_stylesheet_expands_and_keeps_tables_whole(faulty) -> None:
+    page, _, _ = faulty
+    style = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
+    printing = style[style.index("@media print"):]
+    assert "details::details-content" in printing
+    assert "thead { display: table-header-group; }" in printing
+    assert ".filters" in printing  # the controls are not printed
+
+
+def test_large_groups_are_collapsed_and_small_ones_open(tmp_path: Path) -> None:
+    result = synthetic_result("T1")
+    findings = [result.findings[0].model_copy(update={"line": 7, "round": "T1"})] * 80
+    large = AuditResult(result.inputs, findings, result.applied, result.evidence)
+    context = report_context(large, RUN)
+    assert not context["open_groups"] and len(context["replays"]) == 1
+    assert len(context["replays"][0]["findings"]) == 80
+    page = to_html(large, RUN)
+    assert '<details class="group sevline-high" id="c-0" data-group="0">' in page
+    assert re.search(r'<details class="group[^"]*" id="c-0" data-group="0" open>',
+                     to_html(result, RUN))
