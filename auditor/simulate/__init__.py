@@ -1,0 +1,67 @@
+"""`auditor simulate`: realistic BJH 1 records of any game, compliant or with planted faults.
+
+Each table is one record, `<game>-<table>.bjh`, and beside it `<game>-<table>.truth.json`:
+the faults planted in it (file, round, citation, line, what), empty for a clean record.
+The same arguments and seed give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from pathlib import Path
+
+from auditor.simulate.table import Session, SpecError, TableSpec, table_spec
+
+__all__ = ["SimulationResult", "SpecError", "TableSpec", "simulate", "table_spec"]
+
+
+@dataclass
+class SimulationResult:
+    files: list[Path] = field(default_factory=list)
+    rounds: int = 0
+    lines: int = 0
+    planted: Counter = field(default_factory=Counter)  # citation -> faults planted
+    uncovered: list[str] = field(default_factory=list)  # checks of the game with no injector
+
+
+def simulate(out_dir: str | Path, spec: TableSpec, *, tables: int = 1,
+             rounds: int | None = None, hours: float | None = None, seed: str | int = 1,
+             faults: float = 0.0, start: date = date(2026, 11, 20),
+             start_seconds: int = 18 * 3600) -> SimulationResult:
+    """Write `tables` records of `spec`'s game, each `rounds` rounds or `hours` long."""
+    if (rounds is None) == (hours is None):
+        raise SpecError("give either a number of rounds or a number of hours")
+    if not 0.0 <= faults <= 1.0:
+        raise SpecError("the fault rate is a fraction between 0 and 1")
+    injectors = None
+    result = SimulationResult()
+    if faults > 0:
+        from auditor.simulate.faults import InjectorTable
+
+        injectors = InjectorTable()
+        result.uncovered = injectors.missing(spec.game)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    for number in range(1, tables + 1):
+        table_id = f"{spec.table_id}" if tables == 1 else f"{spec.table_id}-{number:02d}"
+        table = TableSpec(spec.game, table_id, spec.decks, spec.seats, spec.minimum,
+                          spec.maximum, spec.rules, spec.options)
+        name = f"{spec.game}-{table_id}.bjh"
+        path = out / name
+        with path.open("w", encoding="utf-8", newline="\n") as stream:
+            session = Session(table, stream, name=name, seed=str(seed), start=start,
+                              start_seconds=start_seconds, faults=faults,
+                              injectors=injectors)
+            result.rounds += session.run(rounds=rounds, hours=hours)
+        result.lines += session.line
+        result.planted.update(session.planted_count)
+        truth = {"file": name, "game": spec.game, "seed": str(seed),
+                 "rounds": session.round_number,
+                 "faults": [asdict(p) for p in session.planted]}
+        (out / f"{spec.game}-{table_id}.truth.json").write_text(
+            json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+        result.files.append(path)
+    return result

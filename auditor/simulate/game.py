@@ -1,0 +1,627 @@
+"""One round of play, dealt and played by the rules, as a list of statements.
+
+`RoundBuilder.play()` deals a round at a table (`Session` in table.py owns the shoe, the
+seats and the clock) and records every statement in the order it happens. Amounts are
+whole cents. Every settlement is computed from the cards as dealt, so a fault planted by
+a hook (faults.py) leaves the rest of the round consistent with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from auditor.simulate import strategy
+from auditor.simulate.cards import BONUS_CARD, VALUE, dealer_must_draw, is_two_card_21, total
+
+if TYPE_CHECKING:
+    from auditor.simulate.faults import Injector
+    from auditor.simulate.table import Player, Session
+
+BLACKJACK_ODDS = {"3:2": (3, 2), "6:5": (6, 5), "1:1": (1, 1)}
+DB21_PAY_TABLES = {1: (10, 4, 2, 1), 2: (15, 4, 2, 1), 3: (2, 2, 2, 2), 4: (4, 2, 4, 1)}
+SUPER_MATCH = {6: {"four": 40, "two pair": 8, "three": 5, "pair": 1},
+               8: {"four": 50, "two pair": 7, "three": 5, "pair": 1}}
+
+
+def money(cents: int) -> str:
+    """Cents as a BJH amount: `25`, `37.50`."""
+    if cents % 100 == 0:
+        return str(cents // 100)
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+def db21_odds(pay_table: int, up_card: str) -> int:
+    ace, ten, high, low = DB21_PAY_TABLES[pay_table]
+    rank = up_card[0]
+    if rank == "A":
+        return ace
+    if VALUE[rank] == 10:
+        return ten
+    return high if rank in "789" else low
+
+
+def super_match_kind(cards: list[str]) -> str | None:
+    counts = sorted((sum(1 for c in cards if c[0] == r) for r in {c[0] for c in cards}),
+                    reverse=True)
+    if counts[0] == 4:
+        return "four"
+    if counts[:2] == [2, 2]:
+        return "two pair"
+    if counts[0] == 3:
+        return "three"
+    if counts[0] == 2:
+        return "pair"
+    return None
+
+
+def play_dealer(cards: list[str], draw: Any, hits_soft_17: bool) -> list[str]:
+    """The dealer's drawing rule: draw below 17, and at soft 17 where the house hits it."""
+    while dealer_must_draw(cards, hits_soft_17):
+        cards.append(draw())
+    return cards
+
+
+class Stmt:
+    """One statement of the record; its time stamp is given when the round is written."""
+
+    __slots__ = ("fault", "kind", "meta", "seconds", "words")
+
+    def __init__(self, kind: str, words: tuple[str, ...] = (), seconds: int = 1,
+                 meta: Any = None) -> None:
+        self.kind = kind
+        self.words = words
+        self.seconds = seconds
+        self.meta = meta
+        self.fault: tuple[str, str] | None = None  # (citation, what was planted)
+
+    @property
+    def text(self) -> str:
+        return f"{self.kind} {' '.join(self.words)}" if self.words else self.kind
+
+
+@dataclass(slots=True)
+class Wager:
+    kind: str  # main, insurance, supermatch, db21
+    target: str
+    amount: int  # cents
+    tip: bool
+    bet: Stmt | None  # None for the new wager of a split
+    settle: Stmt | None = None
+    outcome: str = ""
+    paid: int = 0
+    remaining: bool = False  # settled after the dealer's hand was complete
+    late: bool = False  # placed after the first card (a fault)
+
+
+@dataclass(slots=True)
+class Hand:
+    name: str
+    seat: int
+    cards: list[str] = field(default_factory=list)
+    wager: Wager | None = None
+    tips: list[Wager] = field(default_factory=list)
+    doubled: int = 0
+    parent: Hand | None = None
+    split_aces: bool = False
+    was_split: bool = False
+    splits_of_root: int = 0
+    switched: bool = False
+    done: bool = False
+    busted: bool = False
+    surrendered: bool = False
+    settled: bool = False
+    decisions: int = 0
+    card_stmts: list[Stmt] = field(default_factory=list)
+    double_stmt: Stmt | None = None
+    finish_stmt: Stmt | None = None  # its stand, double, surrender or busting card
+
+    @property
+    def natural(self) -> bool:
+        return (self.parent is None and not self.was_split and not self.switched
+                and is_two_card_21(self.cards))
+
+    @property
+    def total(self) -> int:
+        return total(self.cards)[0]
+
+    @property
+    def stake(self) -> int:
+        return (self.wager.amount if self.wager else 0) + self.doubled
+
+
+@dataclass(slots=True)
+class SeatPlay:
+    seat: int
+    player: Player
+    hands: list[Hand] = field(default_factory=list)
+    db21: Wager | None = None
+    super_match: Wager | None = None
+    insurance: list[Wager] = field(default_factory=list)
+    first_four: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return f"s{self.seat}"
+
+
+class RoundBuilder:
+    """Deals and plays one round; `stmts` is the record of it, `round` line excluded."""
+
+    def __init__(self, session: Session, fault: Injector) -> None:
+        self.session = session
+        self.spec = session.spec
+        self.rules = session.spec.rules
+        self.game = session.spec.game
+        self.rng = session.rng
+        self.fault = fault
+        self.stmts: list[Stmt] = []
+        self.seats: list[SeatPlay] = []
+        self.wagers: list[Wager] = []
+        self.dealer: list[str] = []
+        self.dealer_stmts: list[Stmt] = []
+        self.in_play: list[str] = []
+        self.first_deal: Stmt | None = None
+        self.peeked = False
+        self.dealer_natural = False
+        self.dealer_done: Stmt | None = None  # the reveal or the last draw
+        self.dealer_had_to_play = False
+        self.hits17 = self.rules.soft17 == "hit"
+        self.applied = False  # the fault hook fired
+        self.forced_seats: dict[int, SeatPlay] = {}  # seats whose wagers a hook placed
+
+    # ---- recording ----
+    def emit(self, kind: str, *words: str, seconds: int = 1, meta: Any = None) -> Stmt:
+        stmt = Stmt(kind, words, seconds, meta)
+        self.stmts.append(stmt)
+        return stmt
+
+    def mark(self, stmt: Stmt, what: str) -> None:
+        stmt.fault = (self.fault.citation, what)
+        self.applied = True
+
+    def pause(self, low: int, high: int) -> int:
+        return self.rng.randint(low, high)
+
+    # ---- cards ----
+    def card(self) -> str:
+        shoe = self.session.shoe
+        if shoe.remaining == 0:
+            # The shoe ran dry (a short shoe, a long round): the discards are shuffled in.
+            self.emit("shuffle", seconds=30)
+            self.emit("cut", seconds=5)
+            shoe.shuffle_discards(self.in_play)
+            self.session.seen = {}
+            self.session.reshuffle_due = True  # the reshuffled discards hold no cut card
+            self.session.cutcard_pending = False
+        elif shoe.cut_card_due():
+            self.emit("cutcard", seconds=0)
+            self.session.reshuffle_due = self.session.cutcard_pending = True
+        card = shoe.draw()
+        self.in_play.append(card)
+        self.session.seen[card] = self.session.seen.get(card, 0) + 1
+        return card
+
+    # ---- the round ----
+    def play(self, players: dict[int, Player]) -> bool:
+        """Play a round with the seated players; False if nobody wagered."""
+        self.place_bets(players)
+        if not any(s.hands for s in self.seats):
+            return False
+        self.deal()
+        self.after_deal()
+        if not self.dealer_natural:
+            for seat in self.seats:
+                self.seat_turn(seat)
+            self.dealer_turn()
+        self.settle_remaining()
+        return True
+
+    # ---- wagers ----
+    def bet(self, target: str, kind: str, amount: int, tip: bool = False) -> Wager:
+        words = (target, kind, money(amount), "tip") if tip else (target, kind, money(amount))
+        stmt = self.emit("bet", *words, seconds=self.pause(1, 2))
+        wager = Wager(kind, target, amount, tip, stmt)
+        stmt.meta = wager
+        self.wagers.append(wager)
+        return wager
+
+    def place_bets(self, players: dict[int, Player]) -> None:
+        rng = self.rng
+        forced = self.fault.extra_bettors(self, players)
+        # the last seat plays whatever happens, so that every round has a hand
+        last_chance = max((n for n in players if n not in forced), default=None)
+        for number in sorted(players):
+            if number in forced:
+                self.seats.append(self.forced_seats[number])  # a hook placed its wagers
+                continue
+            player = players[number]
+            seat = SeatPlay(number, player)
+            self.seats.append(seat)
+            if rng.random() < player.sit_out and number != last_chance:
+                continue  # sits this round out (unless nobody else would play)
+            amount = player.wager(rng, self.spec)
+            unlawful = self.fault.main_amount(self, seat, amount)
+            names = ("h1", "h2") if self.game == "switch" else ("h1",)
+            for suffix in names:
+                hand = Hand(f"s{number}{suffix}", number)
+                hand.wager = self.bet(hand.name, "main", unlawful or amount)
+                seat.hands.append(hand)
+            if unlawful:
+                self.mark(seat.hands[0].wager.bet, f"a main wager of {money(unlawful)}")
+            if rng.random() < player.tips:
+                hand = seat.hands[0]
+                hand.tips.append(self.bet(hand.name, "main", player.tip_amount(rng), tip=True))
+            side = player.side_wager(rng, self.spec)
+            if side and self.game == "db21":
+                seat.db21 = self.bet(seat.name, "db21", side)
+            elif side and self.game == "switch":
+                seat.super_match = self.bet(seat.name, "supermatch", side)
+
+    # ---- the initial deal ----
+    def deal(self) -> None:
+        hands = [h for s in self.seats for h in s.hands]
+        for _ in range(2):
+            for hand in hands:
+                card = self.card()
+                stmt = self.emit("deal", hand.name, card)
+                hand.cards.append(card)
+                hand.card_stmts.append(stmt)
+                if self.first_deal is None:
+                    self.first_deal = stmt
+            card = self.card()
+            self.dealer.append(card)
+            self.dealer_stmts.append(self.emit("deal", "dealer", card))
+        for seat in self.seats:
+            seat.first_four = [c for h in seat.hands for c in h.cards[:2]]
+
+    def up(self) -> str:
+        return self.dealer[0]
+
+    def dealer_may_have_blackjack(self) -> bool:
+        return self.up()[0] == "A" or VALUE[self.up()[0]] == 10
+
+    def after_deal(self) -> None:
+        for seat in self.seats:
+            if seat.super_match is not None:
+                self.settle_super_match(seat)
+        if self.up()[0] == "A":
+            self.offer_insurance()
+        if self.rules.peek == "yes" and self.dealer_may_have_blackjack():
+            self.emit("peek", seconds=2)
+            self.peeked = True
+            self.dealer_natural = is_two_card_21(self.dealer)
+            if self.dealer_natural:
+                self.dealer_done = self.emit("reveal", seconds=2)
+            for wager in self.insurance_wagers():
+                self.settle_insurance(wager)
+
+    def insurance_wagers(self) -> list[Wager]:
+        return [w for s in self.seats for w in s.insurance]
+
+    def offer_insurance(self) -> None:
+        for seat in self.seats:
+            for hand in seat.hands:
+                if hand.wager is None or hand.natural:
+                    continue
+                amount = self.fault.insurance(self, hand)
+                if amount is None:
+                    if self.rng.random() >= seat.player.insures:
+                        continue
+                    amount = hand.wager.amount // 2
+                wager = self.bet(hand.name, "insurance", amount)
+                if amount * 2 > hand.wager.amount:
+                    self.mark(wager.bet, f"insurance of {money(amount)} on a "
+                                         f"{money(hand.wager.amount)} wager")
+                seat.insurance.append(wager)
+
+    # ---- settlements ----
+    def settle(self, wager: Wager, outcome: str, amount: int, seconds: int = 1) -> Stmt:
+        words = [wager.target, wager.kind, outcome, money(amount)]
+        if wager.tip:
+            words.append("tip")
+        stmt = self.emit("settle", *words, seconds=seconds, meta=wager)
+        wager.settle, wager.outcome, wager.paid = stmt, outcome, amount
+        wager.remaining = self.dealer_done is not None
+        return stmt
+
+    def settle_super_match(self, seat: SeatPlay) -> None:
+        wager = seat.super_match
+        kind = super_match_kind(seat.first_four)
+        if kind is None:
+            self.settle(wager, "lose", wager.amount)
+        else:
+            odds = SUPER_MATCH[8 if self.spec.decks >= 8 else 6][kind]
+            self.settle(wager, "win", wager.amount * odds)
+
+    def settle_insurance(self, wager: Wager) -> None:
+        if self.dealer_natural:
+            self.settle(wager, "win", wager.amount * 2)
+        else:
+            self.settle(wager, "lose", wager.amount)
+
+    def main_result(self, hand: Hand, wager: Wager) -> tuple[str, int]:
+        """(outcome, amount) of a main wager (personal or tip) by the cards as dealt."""
+        base = wager.amount
+        stake = base if wager.tip else base + hand.doubled
+        if hand.surrendered:
+            return "lose", base // 2
+        if hand.busted:
+            return "lose", stake
+        if hand.natural:
+            if self.dealer_natural:
+                return "push", base
+            numerator, denominator = BLACKJACK_ODDS[self.spec.blackjack_odds]
+            return "win", base * numerator // denominator
+        if self.dealer_natural:
+            if hand.parent is not None:
+                return "push", stake
+            return "lose", base
+        player, dealer = hand.total, total(self.dealer)[0]
+        if self.game == "switch" and dealer == 22:
+            return "push", stake
+        if dealer > 21 or player > dealer:
+            return "win", stake
+        if player < dealer:
+            return "lose", stake
+        return "push", stake
+
+    def settle_hand(self, hand: Hand) -> None:
+        for wager in (hand.wager, *hand.tips):
+            if wager is not None and wager.settle is None:
+                self.settle(wager, *self.main_result(hand, wager))
+        hand.settled = True
+
+    def settle_db21(self, seat: SeatPlay) -> None:
+        wager = seat.db21
+        if wager is None or wager.settle is not None:
+            return
+        if total(self.dealer)[0] > 21:
+            self.settle(wager, "win", wager.amount * db21_odds(self.rules.db21_paytable,
+                                                               self.up()))
+        else:
+            self.settle(wager, "lose", wager.amount)
+
+    def settle_remaining(self) -> None:
+        if not self.peeked:
+            for wager in self.insurance_wagers():
+                self.settle_insurance(wager)
+        order = sorted(self.seats, key=lambda s: -s.seat)  # third base first
+        dealer_busted = total(self.dealer)[0] > 21
+        if self.game == "db21" and not dealer_busted:
+            for seat in order:  # 30.10(9): DB21 wagers come down first
+                self.settle_db21(seat)
+        for seat in order:
+            for hand in seat.hands:
+                if not hand.settled:
+                    self.settle_hand(hand)
+            if self.game == "db21":
+                self.settle_db21(seat)
+
+    # ---- the players ----
+    def seat_turn(self, seat: SeatPlay) -> None:
+        if not seat.hands:
+            return
+        if self.game == "switch":
+            self.maybe_switch(seat)
+        if self.game == "tensticks":
+            for hand in seat.hands:
+                self.bonus_cards_dealt(seat, hand)
+        queue = list(seat.hands)
+        while queue:
+            hand = queue.pop(0)
+            self.play_hand(seat, hand, queue)
+
+    def maybe_switch(self, seat: SeatPlay) -> None:
+        first, second = seat.hands[0], seat.hands[1]
+        if not strategy.should_switch(first.cards, second.cards):
+            return
+        self.emit("switch", seat.name, seconds=self.pause(2, 5))
+        first.cards[1], second.cards[1] = second.cards[1], first.cards[1]
+        first.switched = second.switched = True
+
+    def can_double(self, hand: Hand) -> bool:
+        if len(hand.cards) != 2 or hand.split_aces:
+            return False
+        if self.rules.das == "no" and (hand.parent is not None or hand.was_split):
+            return False
+        allowed = {"any": range(2, 22), "9-11": range(9, 12), "10-11": range(10, 12)}
+        return hand.total in allowed[self.rules.double]
+
+    def can_split(self, hand: Hand, seat: SeatPlay) -> bool:
+        if len(hand.cards) != 2 or hand.split_aces:
+            return False
+        if VALUE[hand.cards[0][0]] != VALUE[hand.cards[1][0]]:
+            return False
+        root = hand
+        while root.parent is not None:
+            root = root.parent
+        return root.splits_of_root < min(self.rules.splits, 3)
+
+    def can_surrender(self, hand: Hand) -> bool:
+        return (self.rules.surrender == "late" and hand.decisions == 0
+                and hand.parent is None and not hand.was_split and len(hand.cards) == 2)
+
+    def play_hand(self, seat: SeatPlay, hand: Hand, queue: list[Hand]) -> None:
+        if hand.parent is not None and len(hand.cards) == 1:
+            self.hit(seat, hand)  # the new hand of a split draws its second card
+        if hand.natural:
+            hand.done = True
+            if not self.dealer_may_have_blackjack() or self.peeked:
+                self.settle_hand(hand)  # paid at once: the dealer cannot hold a blackjack
+            return
+        while not hand.done:
+            if hand.split_aces and len(hand.cards) >= 2:
+                hand.done = True  # a split ace takes one card
+                break
+            if hand.total >= 21:
+                hand.done = True
+                if hand.total == 21:
+                    hand.finish_stmt = self.emit("stand", hand.name, seconds=self.pause(1, 3))
+                break
+            forced = self.fault.decision(self, seat, hand)
+            action = forced or self.fault.steer(self, seat, hand) or strategy.decide(
+                hand.cards, self.up(), can_double=self.can_double(hand),
+                can_split=self.can_split(hand, seat), can_surrender=self.can_surrender(hand),
+                das=self.rules.das == "yes", hits_soft_17=self.hits17)
+            stmt = self.act(seat, hand, action, queue)
+            if forced:
+                self.mark(stmt, f"{action} of {hand.name} holding {' '.join(hand.cards)}")
+            hand.decisions += 1
+
+    def act(self, seat: SeatPlay, hand: Hand, action: str, queue: list[Hand]) -> Stmt:
+        if action == "hit":
+            return self.hit(seat, hand)
+        if action == "stand":
+            hand.done = True
+            hand.finish_stmt = self.emit("stand", hand.name, seconds=self.pause(1, 4))
+            return hand.finish_stmt
+        if action == "double":
+            return self.double(seat, hand)
+        if action == "split":
+            return self.split(seat, hand, queue)
+        if action == "surrender":
+            hand.done = hand.surrendered = True
+            stmt = hand.finish_stmt = self.emit("surrender", hand.name, seconds=self.pause(2, 4))
+            self.settle_hand(hand)
+            return stmt
+        raise ValueError(f"unknown action {action}")
+
+    def receive(self, seat: SeatPlay, hand: Hand, stmt: Stmt, card: str) -> None:
+        hand.cards.append(card)
+        hand.card_stmts.append(stmt)
+        if total(hand.cards)[0] > 21:
+            hand.done = hand.busted = True
+            hand.finish_stmt = stmt
+            self.bust(seat, hand)
+        elif self.game == "tensticks" and card == BONUS_CARD:
+            self.bonus_card_received(seat, hand, stmt)
+
+    def hit(self, seat: SeatPlay, hand: Hand) -> Stmt:
+        card = self.card()
+        stmt = self.emit("hit", hand.name, card, seconds=self.pause(1, 4))
+        self.receive(seat, hand, stmt, card)
+        return stmt
+
+    def double(self, seat: SeatPlay, hand: Hand) -> Stmt:
+        base = hand.wager.amount
+        amount = self.fault.double_amount(self, hand)
+        card = self.card()
+        stmt = self.emit("double", hand.name, money(amount or base), card,
+                         seconds=self.pause(2, 5))
+        hand.doubled = amount or base
+        hand.double_stmt = hand.finish_stmt = stmt
+        if amount:
+            self.mark(stmt, f"{hand.name} doubled for {money(amount)} on {money(base)}")
+        hand.done = True
+        hand.cards.append(card)
+        hand.card_stmts.append(stmt)
+        if total(hand.cards)[0] > 21:
+            hand.busted = True
+            self.bust(seat, hand)
+        elif self.game == "tensticks" and card == BONUS_CARD:
+            self.light(seat)  # a double's bonus card is kept: no trade after a double
+        return stmt
+
+    def split(self, seat: SeatPlay, hand: Hand, queue: list[Hand]) -> Stmt:
+        taken = {h.name for h in seat.hands}
+        number = 1
+        while f"{seat.name}h{number}" in taken:
+            number += 1
+        new = Hand(f"{seat.name}h{number}", seat.seat, parent=hand, switched=hand.switched)
+        amount = self.fault.split_amount(self, hand) or hand.wager.amount
+        stmt = self.emit("split", hand.name, new.name, money(amount), seconds=self.pause(2, 4))
+        if amount != hand.wager.amount:
+            self.mark(stmt, f"split wager {money(amount)} on {money(hand.wager.amount)}")
+        new.wager = Wager("main", new.name, amount, False, None)
+        self.wagers.append(new.wager)
+        new.cards.append(hand.cards.pop(1))
+        hand.was_split = True
+        aces = hand.cards[0][0] == "A" and new.cards[0][0] == "A"
+        hand.split_aces = new.split_aces = aces
+        root = hand
+        while root.parent is not None:
+            root = root.parent
+        root.splits_of_root += 1
+        seat.hands.append(new)
+        self.hit(seat, hand)
+        if self.fault.play_new_hand_first(self, seat, hand, new):
+            self.hit(seat, new)
+            self.mark(new.card_stmts[-1], f"{new.name} drew before {hand.name} was complete")
+        queue.insert(0, new)
+        return stmt
+
+    def bust(self, seat: SeatPlay, hand: Hand) -> None:
+        self.settle_hand(hand)
+        if seat.db21 is not None:
+            self.emit("tuck", hand.name)
+        elif self.rng.random() < 0.5:
+            self.emit("discard", hand.name)
+
+    # ---- Ten sticks 21 ----
+    def bonus_cards_dealt(self, seat: SeatPlay, hand: Hand) -> None:
+        """At the seat's turn: the bonus cards of the initial deal, traded or lit."""
+        for _ in range(hand.cards.count(BONUS_CARD)):
+            if self.rules.tensticks_trade == "no":
+                self.light(seat)
+            elif not hand.natural and self.rng.random() < 0.75:
+                self.trade(seat, hand)
+
+    def bonus_card_received(self, seat: SeatPlay, hand: Hand, stmt: Stmt) -> None:
+        if self.rules.tensticks_trade == "no":
+            self.light(seat)
+            return
+        keep = 0.7 if hand.total >= 19 else 0.3
+        if not hand.split_aces and self.rng.random() >= keep:
+            self.trade(seat, hand)
+
+    def trade(self, seat: SeatPlay, hand: Hand) -> None:
+        card = self.card()
+        stmt = self.emit("trade", hand.name, card, seconds=self.pause(2, 4))
+        position = len(hand.cards) - 1 - hand.cards[::-1].index(BONUS_CARD)
+        hand.cards[position] = card
+        self.light(seat)
+        if total(hand.cards)[0] > 21:
+            hand.done = hand.busted = True
+            hand.finish_stmt = stmt
+            self.bust(seat, hand)
+
+    def light(self, seat: SeatPlay) -> None:
+        player = seat.player
+        player.lights += 1
+        player.lit = True
+        self.emit("light", seat.name, str(player.lights))
+        if player.lights >= self.rules.tensticks_lights:
+            self.emit("prize", seat.name, money(self.session.prize_cents), seconds=5)
+            player.lights = 0
+
+    # ---- the dealer ----
+    def dealer_must_play(self) -> bool:
+        for seat in self.seats:
+            for hand in seat.hands:
+                if not (hand.busted or hand.natural or hand.surrendered):
+                    return True
+            if seat.db21 is not None and not seat.db21.late:
+                return True
+        return False
+
+    def dealer_turn(self) -> None:
+        self.dealer_done = self.emit("reveal", seconds=2)
+        self.dealer_natural = is_two_card_21(self.dealer)
+        self.dealer_had_to_play = self.dealer_must_play()
+        if self.dealer_had_to_play:
+            while dealer_must_draw(self.dealer, self.hits17):
+                if self.fault.dealer_stop(self):
+                    # the stop shows on the last draw, or on the reveal (judging.stop_line)
+                    self.mark(self.dealer_done, f"the dealer stopped at {total(self.dealer)[0]}")
+                    return
+                self.dealer_draw()
+        if self.fault.dealer_extra(self):
+            self.dealer_draw()
+            self.mark(self.dealer_stmts[-1], "the dealer drew on a standing total")
+
+    def dealer_draw(self) -> None:
+        card = self.card()
+        self.dealer.append(card)
+        self.dealer_done = self.emit("draw", card, seconds=self.pause(1, 2))
+        self.dealer_stmts.append(self.dealer_done)

@@ -1,0 +1,388 @@
+"""A table over a session: its header, shoes, dealers, players and rounds, written as BJH 1.
+
+A `Session` owns everything that lasts between rounds (the shoe, the seated players, the
+dealer, the clock) and writes the record as it goes, so memory stays flat however long
+the session. Each round is built by a `RoundBuilder` (game.py); a faulty round is built
+again from a snapshot of the session for each candidate fault until one applies.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import TextIO
+
+from auditor.config import HouseRules
+from auditor.simulate.cards import Shoe
+from auditor.simulate.game import RoundBuilder, Stmt, money
+
+GAMES = ("standard", "switch", "db21", "tensticks")
+DECKS = {"standard": (1, 2, 6, 8), "switch": (6, 8), "db21": (6, 8), "tensticks": (6, 8)}
+
+
+class SpecError(ValueError):
+    """A table the simulator will not deal: the records would not be compliant."""
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    game: str
+    table_id: str = "T01"
+    decks: int = 6
+    seats: int = 7
+    minimum: int = 1000  # cents
+    maximum: int = 100000
+    rules: HouseRules = field(default_factory=HouseRules)
+    options: tuple[tuple[str, str], ...] = ()  # as written in the header
+
+    @property
+    def blackjack_odds(self) -> str:
+        return "1:1" if self.game == "switch" else self.rules.blackjack or "3:2"
+
+    @property
+    def side_limits(self) -> tuple[int, int]:
+        low = self.rules.sidebet_min if self.rules.sidebet_min is not None else 5
+        high = self.rules.sidebet_max if self.rules.sidebet_max is not None else 100
+        return int(low * 100), int(high * 100)
+
+
+def table_spec(game: str, *, table_id: str = "T01", decks: int | None = None,
+               seats: int = 7, minimum: int = 10, maximum: int = 1000,
+               options: dict[str, str] | None = None) -> TableSpec:
+    """A validated table: the game, whole-unit limits and `option` key=value pairs."""
+    if game not in GAMES:
+        raise SpecError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+    decks = decks or 6
+    if decks not in DECKS[game]:
+        raise SpecError(f"{game} is dealt from {' or '.join(map(str, DECKS[game]))} decks, "
+                        f"not {decks}")
+    if not 1 <= seats <= 9:
+        raise SpecError("a table has 1 to 9 seats")
+    if not 0 < minimum <= maximum:
+        raise SpecError("the table minimum must be positive and not above the maximum")
+    given = dict(options or {})
+    defaults = {"db21": {"db21.paytable": "1", "sidebet.min": "5", "sidebet.max": "100"},
+                "switch": {"sidebet.min": "5", "sidebet.max": "100"},
+                "tensticks": {"tensticks.prize": "500"}}.get(game, {})
+    for key, value in defaults.items():
+        given.setdefault(key, value)
+    try:
+        rules = HouseRules(**{key.replace(".", "_"): value for key, value in given.items()})
+    except Exception as error:  # pydantic names the bad option
+        raise SpecError(f"bad option: {error}") from error
+    if game == "switch" and rules.blackjack not in (None, "1:1"):
+        raise SpecError("Blackjack Switch pays blackjack 1 to 1")
+    if game != "switch" and rules.blackjack == "1:1":
+        raise SpecError("blackjack pays at least 3 to 2 (6 to 5 with one deck)")
+    if rules.blackjack == "6:5" and decks != 1:
+        raise SpecError("6 to 5 blackjack is allowed with one deck only")
+    if rules.sidebet_min is not None and rules.sidebet_max is not None and (
+            rules.sidebet_min > rules.sidebet_max or rules.sidebet_min <= 0):
+        raise SpecError("sidebet.min must be positive and not above sidebet.max")
+    written = _header_options(game, rules, given)
+    return TableSpec(game, table_id, decks, seats, minimum * 100, maximum * 100, rules,
+                     written)
+
+
+def _header_options(game: str, rules: HouseRules, given: dict[str, str]) -> tuple:
+    """Every house rule of the table, spelled out: an inspector should not need defaults."""
+    written = [("soft17", rules.soft17), ("peek", rules.peek)]
+    if game != "switch" or rules.blackjack:
+        written.append(("blackjack", rules.blackjack or "3:2"))
+    written += [("double", rules.double), ("das", rules.das), ("splits", str(rules.splits)),
+                ("surrender", rules.surrender)]
+    for key in ("db21.paytable", "sidebet.min", "sidebet.max", "tensticks.trade",
+                "tensticks.lights", "tensticks.prize"):
+        if key in given or (key.startswith("tensticks.") and game == "tensticks"):
+            value = getattr(rules, key.replace(".", "_"))
+            written.append((key, str(value)))
+    return tuple(written)
+
+
+@dataclass
+class Player:
+    player_id: str
+    unit: int  # cents
+    stay: int  # rounds until the player leaves
+    sit_out: float = 0.03
+    tips: float = 0.0
+    insures: float = 0.0
+    side: float = 0.0
+    side_unit: int = 0
+    lights: int = 0  # Ten sticks 21: lights held
+    lit: bool = False  # lit a light since sitting down
+
+    def wager(self, rng: random.Random, spec: TableSpec) -> int:
+        amount = self.unit * 2 if rng.random() < 0.1 else self.unit
+        return max(spec.minimum, min(spec.maximum, amount))
+
+    def tip_amount(self, rng: random.Random) -> int:
+        return rng.choice((100, 100, 200, 500))
+
+    def side_wager(self, rng: random.Random, spec: TableSpec) -> int | None:
+        if self.side and rng.random() < self.side:
+            return self.side_unit
+        return None
+
+
+@dataclass
+class Planted:
+    file: str
+    round: str | None
+    citation: str
+    line: int
+    what: str
+
+
+# Everything that lasts between rounds and that a round may change: what a retried
+# faulty round must put back.
+_MUTABLE = ("players", "seen", "reshuffle_due", "cutcard_pending", "dealer_id",
+            "next_dealer_change", "shoe_number", "next_shoe_at", "player_count",
+            "punch_count", "punched")
+
+
+class Session:
+    """One table, one record: header, shoes and rounds, written to `out` as they happen."""
+
+    def __init__(self, spec: TableSpec, out: TextIO, *, name: str, seed: str,
+                 start: date, start_seconds: int = 18 * 3600, faults: float = 0.0,
+                 injectors: object = None) -> None:
+        self.spec = spec
+        self.out = out
+        self.name = name
+        self.rng = random.Random(f"{seed}:{spec.game}:{spec.table_id}")
+        self.fault_rng = random.Random(f"{seed}:{spec.game}:{spec.table_id}:faults")
+        self.faults = faults
+        self.injectors = injectors  # faults.InjectorTable, or None for clean records
+        self.shoe = Shoe(spec.decks, self.rng)
+        self.start_date = start
+        self.clock = start_seconds
+        self.line = 0
+        self.round_number = 0
+        self.shoe_date = start
+        self.prize_cents = int((spec.rules.tensticks_prize or 0) * 100)
+        self.planted: list[Planted] = []
+        self.planted_count: Counter = Counter()
+        # between rounds (see _MUTABLE)
+        self.players: dict[int, Player] = {}
+        self.seen: dict[str, int] = {}
+        self.reshuffle_due = False
+        self.cutcard_pending = False
+        self.dealer_id = ""
+        self.next_dealer_change = 0
+        self.shoe_number = 0
+        self.next_shoe_at = 0
+        self.player_count = 0
+        self.punch_count = 0
+        self.punched: list[tuple[str, str, int]] = []  # (player, card, punches) away
+        self.skip_reshuffle = False  # a fault: the next round is dealt past the cut card
+
+    # ---- writing ----
+    def stamp(self) -> str:
+        seconds = self.clock % 86400
+        return f"{seconds // 3600:02d}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+    def today(self) -> date:
+        return self.start_date + timedelta(days=self.clock // 86400)
+
+    def write(self, text: str) -> int:
+        self.out.write(text)
+        self.out.write("\n")
+        self.line += 1
+        return self.line
+
+    def write_stmt(self, stmt: Stmt) -> int:
+        self.clock += stmt.seconds
+        return self.write(f"{self.stamp()} {stmt.text}")
+
+    def header(self) -> None:
+        spec = self.spec
+        self.write("bjh 1")
+        self.write('casino "Simulated Casino" licence=RL-SIM-01')
+        self.write(f"table {spec.table_id} game={spec.game} decks={spec.decks} "
+                   f"seats={spec.seats} min={money(spec.minimum)} max={money(spec.maximum)} "
+                   "currency=USD")
+        for key, value in spec.options:
+            self.write(f"option {key}={value}")
+        if self.faults > 0 and self.injectors is not None:
+            line = self.write("option table.colour=green")
+            self.planted.append(Planted(self.name, None, "record:header", line,
+                                        "an unknown option in the header"))
+            self.planted_count["record:header"] += 1
+
+    # ---- the session ----
+    def run(self, rounds: int | None = None, hours: float | None = None) -> int:
+        """Deal `rounds` rounds, or until `hours` have passed; returns the rounds dealt."""
+        self.header()
+        end_clock = self.clock + int(hours * 3600) if hours is not None else None
+        dealt = 0
+        while (rounds is None or dealt < rounds) and (end_clock is None
+                                                      or self.clock < end_clock):
+            if self.play_round():
+                dealt += 1
+            else:
+                self.clock += 30  # an empty table: nobody wagered
+        self.write(f"{self.stamp()} close")
+        return dealt
+
+    def play_round(self) -> bool:
+        faulty = (self.injectors is not None and self.faults > 0
+                  and self.fault_rng.random() < self.faults)
+        if not faulty:
+            return self.commit(*self.build(self.injectors_none()))
+        saved = self.snapshot()
+        for injector in self.injectors.candidates(self, self.fault_rng):
+            self.restore(saved)
+            before, builder = self.build(injector)
+            if builder is not None and (builder.applied or injector.edit(builder)):
+                return self.commit(before, builder)
+        self.restore(saved)
+        return self.commit(*self.build(self.injectors_none()))
+
+    @staticmethod
+    def injectors_none():
+        from auditor.simulate.faults import NO_FAULT
+
+        return NO_FAULT
+
+    def snapshot(self) -> tuple:
+        return (self.rng.getstate(), self.shoe.snapshot(),
+                copy.deepcopy({name: getattr(self, name) for name in _MUTABLE}))
+
+    def restore(self, saved: tuple) -> None:
+        rng_state, shoe_state, values = saved
+        self.rng.setstate(rng_state)
+        self.shoe.restore(shoe_state)
+        for name, value in copy.deepcopy(values).items():
+            setattr(self, name, value)
+
+    def build(self, injector) -> tuple[list[Stmt], RoundBuilder | None]:
+        before = self.between_rounds(injector)
+        builder = RoundBuilder(self, injector)
+        self.seat_changes(builder)
+        skipped = self.skip_reshuffle
+        self.skip_reshuffle = False
+        if not builder.play(self.players):
+            return before, None
+        first = builder.stmts.index(builder.first_deal)
+        if skipped and not any(s.kind == "shuffle" for s in builder.stmts[:first]):
+            # (a shoe that ran dry before the first card was reshuffled in time after all)
+            builder.mark(builder.first_deal, "a round dealt after the cutting card came out, "
+                                             "without a reshuffle")
+        builder.emit("end")
+        return before, builder
+
+    def commit(self, before: list[Stmt], builder: RoundBuilder | None) -> bool:
+        for stmt in before:
+            self.write_stmt(stmt)
+        if builder is None:
+            return False
+        self.round_number += 1
+        round_id = str(self.round_number)
+        self.clock += self.rng.randint(4, 15)
+        day = self.today()
+        dated = f" date={day.isoformat()}" if day != self.shoe_date else ""
+        self.write(f"round {round_id}{dated} time={self.stamp()} dealer={self.dealer_id}")
+        for stmt in builder.stmts:
+            line = self.write("end") if stmt.kind == "end" else self.write_stmt(stmt)
+            if stmt.fault is not None:
+                citation, what = stmt.fault
+                self.planted.append(Planted(self.name, round_id, citation, line, what))
+                self.planted_count[citation] += 1
+        return True
+
+    # ---- between rounds: shoes, shuffles, dealers ----
+    def between_rounds(self, injector) -> list[Stmt]:
+        stmts: list[Stmt] = []
+        if self.shoe_number == 0 or (self.clock >= self.next_shoe_at and self.reshuffle_due):
+            self.shoe_number += 1
+            self.next_shoe_at = self.clock + self.rng.randint(3 * 3600, 5 * 3600)
+            self.shoe_date = self.today()
+            stmts.append(Stmt("shoe", (f"{self.spec.table_id}-{self.shoe_number}",
+                                       f"date={self.shoe_date.isoformat()}"), 20))
+            if not self.dealer_id:
+                self.change_dealer(stmts, burn=False)
+            self.shuffle(stmts)
+        elif self.reshuffle_due:
+            if self.cutcard_pending and injector.skip_reshuffle(self):
+                self.skip_reshuffle = True
+            else:
+                self.shuffle(stmts)
+        if self.clock >= self.next_dealer_change:
+            self.change_dealer(stmts, burn=self.rng.random() < 0.5)
+        return stmts
+
+    def shuffle(self, stmts: list[Stmt]) -> None:
+        decks = self.spec.decks
+        self.shoe.shuffle()
+        self.seen = {}
+        self.reshuffle_due = self.cutcard_pending = False
+        stmts.append(Stmt("shuffle", (), 20 + 12 * decks))
+        stmts.append(Stmt("cut", (), 8))
+        low, high = (0.55, 0.7) if decks <= 2 else (0.7, 0.85)
+        self.shoe.place_cut_card(self.rng.uniform(low, high))
+        stmts.append(self.burn())
+
+    def burn(self) -> Stmt:
+        card = self.shoe.draw()
+        self.seen[card] = self.seen.get(card, 0) + 1
+        return Stmt("burn", (card,), 2)
+
+    def change_dealer(self, stmts: list[Stmt], burn: bool) -> None:
+        self.dealer_id = f"D-{self.rng.randint(1000, 9999)}"
+        self.next_dealer_change = self.clock + self.rng.randint(40 * 60, 80 * 60)
+        stmts.append(Stmt("dealer", (self.dealer_id,), 30))
+        if burn and self.shoe.position < self.shoe.cut_position - 1:
+            stmts.append(self.burn())  # never the card at the cut: it would need a reshuffle
+
+    # ---- players ----
+    def new_player(self) -> Player:
+        rng = self.rng
+        spec = self.spec
+        self.player_count += 1
+        player_id = f"P-{rng.randint(10, 99)}{self.player_count:04d}"
+        low = spec.minimum // 100
+        unit = low * rng.choice((1, 1, 1, 2, 2, 3, 5, 10)) * 100
+        side_low, side_high = spec.side_limits
+        side_unit = min(side_high, max(side_low, rng.choice((5, 5, 10, 10, 25)) * 100))
+        plays_side = spec.game in ("switch", "db21") and rng.random() < 0.5
+        return Player(
+            player_id, min(unit, spec.maximum), stay=int(rng.expovariate(1 / 60)) + 5,
+            tips=0.03 if rng.random() < 0.2 else 0.0,
+            insures=0.3 if rng.random() < 0.1 else 0.0,
+            side=rng.uniform(0.5, 1.0) if plays_side else 0.0, side_unit=side_unit)
+
+    def seat_changes(self, builder: RoundBuilder) -> None:
+        rng = self.rng
+        tensticks = self.spec.game == "tensticks"
+        for seat in sorted(self.players):
+            player = self.players[seat]
+            player.stay -= 1
+            if player.stay > 0:
+                continue
+            del self.players[seat]
+            if tensticks and player.lit and player.lights > 0:
+                self.punch_count += 1
+                card = f"PC-{self.spec.table_id}-{self.punch_count:04d}"
+                builder.emit("leave", f"s{seat}", f"punchcard={card}",
+                             f"punches={player.lights}", seconds=5)
+                self.punched.append((player.player_id, card, player.lights))
+            else:
+                builder.emit("leave", f"s{seat}", seconds=3)
+        empty = [s for s in range(1, self.spec.seats + 1) if s not in self.players]
+        arrivals = [s for s in empty if rng.random() < 0.04]
+        if not self.players and empty and not arrivals:
+            arrivals = [rng.choice(empty)]
+        for seat in arrivals:
+            player = self.new_player()
+            words = [f"s{seat}", f"player={player.player_id}"]
+            if tensticks and self.punched and rng.random() < 0.4:
+                player_id, card, punches = self.punched.pop(rng.randrange(len(self.punched)))
+                player.player_id, player.lights = player_id, punches
+                words = [f"s{seat}", f"player={player_id}", f"punchcard={card}",
+                         f"punches={punches}"]
+            builder.emit("sit", *words, seconds=10)
+            self.players[seat] = player
