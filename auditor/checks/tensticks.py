@@ -11,9 +11,11 @@ across every file of the audit in time order (`collect`/`audit`).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import PurePath
 
 from auditor.checks.base import Check, register
 from auditor.checks.judging import money_text, recorded_text
@@ -496,12 +498,31 @@ class PunchCardFact:
     dealer: str | None
 
     @property
-    def moment(self) -> tuple[str, str]:
-        return (self.date or "", self.time or "")
-
-    @property
     def place(self) -> str:
-        return f"table {self.table} ({self.file} line {self.line}"
+        return f"table {self.table} ({PurePath(self.file).name} line {self.line}"
+
+
+def in_time_order(facts: list[PunchCardFact]) -> Iterator[PunchCardFact]:
+    """The facts of every file merged by date and time, each file's in record order.
+
+    Line order is event order within a file (bjh-format.md), so only files are interleaved.
+    A fact with no date (a round of a shoe without `date=`) takes the date of the fact
+    before it in its file, or of the first dated one after it.
+    """
+    by_file: dict[str, list[PunchCardFact]] = {}
+    for fact in facts:  # merged in input order, each file's facts in record order
+        by_file.setdefault(fact.file, []).append(fact)
+    timelines = []
+    for items in by_file.values():
+        dated = [f.date for f in items if f.date]
+        date = dated[0] if dated else None
+        timeline = []
+        for fact in items:
+            date = fact.date or date
+            timeline.append(((date or "", fact.time or ""), fact))
+        timelines.append(timeline)
+    for _, fact in heapq.merge(*timelines, key=lambda entry: entry[0]):
+        yield fact
 
 
 @register
@@ -554,7 +575,7 @@ class PunchedPlayersCard(Check):
     def audit(self, facts: list[PunchCardFact]) -> Iterator[Finding]:
         punched: dict[str, PunchCardFact] = {}  # card -> its last punch, until handed in
         handed_in: dict[str, PunchCardFact] = {}  # card -> its hand-in, until punched again
-        for fact in sorted(facts, key=lambda f: f.moment):  # stable: record order on ties
+        for fact in in_time_order(facts):
             if fact.kind == "punch":
                 punched[fact.card] = fact
                 handed_in.pop(fact.card, None)
