@@ -133,13 +133,13 @@ class BustingBonusCard(Check):
     Violating: s1h1 holds `9h 5d`, `hit s1h1 Tc` (24), then `trade s1h1 6s`; or no trade and
     `settle s1h1 main push 25`.
     Compliant: `hit s1h1 Tc` (24) and `settle s1h1 main lose 25` before play goes on.
-    Reading: a bonus card makes the count exceed 21 when the hand, counting it as ten, is
-    over 21 (also where the hand held it before and another card took it over: a trade
-    cannot bring a lost hand back). The trade is the finding, under this subsection whatever
-    the `tensticks.trade` option; its light is not judged and its hand's settlement is not
-    reported again (subject `settle:<hand>:main`). Without a trade, a settlement other than
-    `lose` is the finding (the standard 20:18:15:06 twin collapses into it); a `lose` of the
-    wrong amount is 20:18:15:06's.
+    Reading: a trade of a bonus card from a hand that, counting it as ten, is over 21 is
+    the finding (also where another card took the hand over: a trade cannot bring a lost
+    hand back), under this subsection whatever the `tensticks.trade` option; the light
+    after it is not unearned ((5)) and its hand's settlement is not reported again (subject
+    `settle:<hand>:main`). Without a trade, a hand that a bonus card took over 21 settled
+    other than `lose` is the finding (the standard 20:18:15:06 twin collapses into it); a
+    `lose` of the wrong amount is 20:18:15:06's.
     """
 
     citation = "20:18:15:30.02(3)"
@@ -154,8 +154,8 @@ class BustingBonusCard(Check):
                 reported.add(trade.target)
                 yield self.finding(
                     view, trade.card.line, f"{trade.target} traded the bonus card for "
-                    f"{trade.card.card} though it had taken the hand over 21; the hand is lost "
-                    "and may not trade it.", hand=trade.target,
+                    f"{trade.card.card} though, counted as ten, it left the hand over 21; the "
+                    "hand was lost and the card may not be traded.", hand=trade.target,
                     evidence=_bonus_line(view, trade),
                 ).model_copy(update={"subject": f"settle:{trade.target}:main"})
         for bonus in tensticks.facts(view).player_bonus_cards():
@@ -424,9 +424,10 @@ class DealerBonusCardIsTen(Check):
             total, soft = draw.total_before, draw.soft_before
             if total < 17 or (total == 17 and soft and hits17):
                 continue
-            yield self.finding(view, draw.line, f"The dealer drew {draw.card} holding the bonus "
-                               f"card (line {draw.bonus_line}) and {'soft ' if soft else ''}"
-                               f"{total}: counted as a ten it leaves the dealer no draw.",
+            yield self.finding(view, draw.line, f"The dealer drew {draw.card} holding "
+                               f"{'soft ' if soft else ''}{total} with the bonus card (line "
+                               f"{draw.bonus_line}) counted as ten, a total on which the dealer "
+                               "may not draw, so the bonus card was not played as a ten.",
                                evidence=[draw.bonus_line]
                                ).model_copy(update={"subject": f"draw:{draw.line}"})
 
