@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import PurePath
 
+from auditor import blackjack
 from auditor.checks.base import Check, register
 from auditor.checks.judging import money_text, recorded_text
 from auditor.findings import Finding
@@ -25,6 +26,7 @@ from auditor.replay.tensticks import ExpectedLight
 from auditor.replay.view import LightEvent, RoundView, Trade, seat_number, seat_of
 
 TENSTICKS = frozenset({"tensticks"})
+BONUS = blackjack.BONUS_CARD
 
 
 def _trading_allowed(view: RoundView) -> bool:
@@ -133,13 +135,13 @@ class BustingBonusCard(Check):
     Violating: s1h1 holds `9h 5d`, `hit s1h1 Tc` (24), then `trade s1h1 6s`; or no trade and
     `settle s1h1 main push 25`.
     Compliant: `hit s1h1 Tc` (24) and `settle s1h1 main lose 25` before play goes on.
-    Reading: a trade of a bonus card from a hand that, counting it as ten, is over 21 is
-    the finding (also where another card took the hand over: a trade cannot bring a lost
-    hand back), under this subsection whatever the `tensticks.trade` option; the light
-    after it is not unearned ((5)) and its hand's settlement is not reported again (subject
-    `settle:<hand>:main`). Without a trade, a hand that a bonus card took over 21 settled
-    other than `lose` is the finding (the standard 20:18:15:06 twin collapses into it); a
-    `lose` of the wrong amount is 20:18:15:06's.
+    Reading: the bonus card makes the count exceed 21 when the hand, counting it as ten, is
+    over 21, whether it came last or a later card took the hand over (a trade cannot bring a
+    lost hand back). A trade of it from such a hand is the finding, under this subsection
+    whatever the `tensticks.trade` option; the light after it is not unearned ((5)) and its
+    hand's settlement is not reported again (subject `settle:<hand>:main`). Without a trade,
+    such a hand settled other than `lose` is the finding (the standard 20:18:15:06 twin
+    collapses into it); a `lose` of the wrong amount is 20:18:15:06's.
     """
 
     citation = "20:18:15:30.02(3)"
@@ -158,23 +160,22 @@ class BustingBonusCard(Check):
                     "hand was lost and the card may not be traded.", hand=trade.target,
                     evidence=_bonus_line(view, trade),
                 ).model_copy(update={"subject": f"settle:{trade.target}:main"})
-        for bonus in tensticks.facts(view).player_bonus_cards():
-            if not bonus.over_21 or bonus.traded_line is not None or bonus.target in reported:
+        for hand in view.hands.values():
+            if not hand.busted or BONUS not in hand.card_codes or hand.name in reported:
                 continue
-            hand = view.hands.get(bonus.target)
-            wager = hand.main if hand else None
+            wager = hand.main
             if wager is None or len(wager.settlements) != 1:
                 continue  # unsettled or settled twice: record:unsettled says so
             settlement = wager.settlements[0]
             if settlement.outcome == "lose":
                 continue
-            reported.add(bonus.target)
+            bonus = [c.line for c in hand.cards if c.card == BONUS]
             yield self.finding(
-                view, settlement.line, f"The {wager.label} {recorded_text(settlement)}, but the "
-                f"bonus card (line {bonus.line}) took {bonus.target} to {bonus.total}: the hand "
-                f"is lost and should lose {money_text(hand.stake)}.", hand=bonus.target,
-                expected=-hand.stake, actual=settlement.net, evidence=[bonus.line],
-            ).model_copy(update={"subject": f"settle:{bonus.target}:main"})
+                view, settlement.line, f"The {wager.label} {recorded_text(settlement)}, but "
+                f"{hand.name} holds the bonus card (line {bonus[0]}) and, counting it as ten, "
+                f"{hand.total}: the hand is lost and should lose {money_text(hand.stake)}.",
+                hand=hand.name, expected=-hand.stake, actual=settlement.net, evidence=bonus,
+            ).model_copy(update={"subject": f"settle:{hand.name}:main"})
 
 
 @register
