@@ -19,7 +19,17 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, ClassVar
 
 from auditor.simulate.cards import BONUS_CARD, VALUE, total
-from auditor.simulate.game import Hand, RoundBuilder, SeatPlay, Stmt, Wager, db21_odds, money
+from auditor.simulate.game import (
+    SUPER_MATCH,
+    Hand,
+    RoundBuilder,
+    SeatPlay,
+    Stmt,
+    Wager,
+    db21_odds,
+    money,
+    super_match_kind,
+)
 
 if TYPE_CHECKING:
     from auditor.simulate.table import Player, Session, TableSpec
@@ -44,6 +54,63 @@ class Injector:
 
     def main_amount(self, builder: RoundBuilder, seat: SeatPlay, amount: int) -> int | None:
         return None
+
+    def one_hand(self, builder: RoundBuilder, seat: SeatPlay) -> bool:
+        return False
+
+    def second_hand_amount(self, builder: RoundBuilder, seat: SeatPlay,
+                           amount: int) -> int | None:
+        return None
+
+    def force_misdeal(self, builder: RoundBuilder) -> bool:
+        return False
+
+    def insure_without_ace(self, builder: RoundBuilder) -> bool:
+        return False
+
+    def steer_switch(self, builder: RoundBuilder, seat: SeatPlay) -> bool | None:
+        return None
+
+    def hit_after_stand(self, builder: RoundBuilder, hand: Hand) -> bool:
+        return False
+
+    # Ten sticks 21
+    def trade_busting(self, builder: RoundBuilder, hand: Hand) -> bool:
+        return False
+
+    def trade_other_card(self, builder: RoundBuilder, hand: Hand) -> bool:
+        return False
+
+    def trade_anyway(self, builder: RoundBuilder, hand: Hand) -> bool:
+        return False
+
+    def skip_light(self, builder: RoundBuilder, seat: SeatPlay) -> bool:
+        return False
+
+    def unearned_light(self, builder: RoundBuilder, seat: SeatPlay) -> bool:
+        return False
+
+    def light_count(self, builder: RoundBuilder, seat: SeatPlay, count: int) -> int | None:
+        return None
+
+    def prize(self, builder: RoundBuilder, seat: SeatPlay, lights: int) -> str | None:
+        """`withheld` (no prize at the required count) or `early` (a prize before it)."""
+        return None
+
+    def dealer_trade(self, builder: RoundBuilder) -> bool:
+        return False
+
+    def punches(self, builder: RoundBuilder, lights: int) -> int | None:
+        return None
+
+    def wrong_hand_in(self, builder: RoundBuilder) -> bool:
+        return False
+
+    def hand_in_punches(self, builder: RoundBuilder, punched: int) -> int | None:
+        return None
+
+    def hand_in_again(self, builder: RoundBuilder) -> bool:
+        return False
 
     def insurance(self, builder: RoundBuilder, hand: Hand) -> int | None:
         return None
@@ -72,6 +139,9 @@ class Injector:
         return False
 
     def skip_reshuffle(self, session: Session) -> bool:
+        return False
+
+    def omit_cut(self, session: Session) -> bool:
         return False
 
     # ---- after the round is dealt ----
@@ -390,6 +460,8 @@ class DealerDrawsOnStandingTotal(Injector):
         # A hard total only: a card drawn to a soft 21 can make a hard 16, and the stop
         # on it would be reported under 20:18:15:26 as well (reported to the lead).
         count, soft = total(builder.dealer)
+        if builder.game == "tensticks" and BONUS_CARD in builder.dealer:
+            return False  # a draw over the dealer's bonus card is 30.02(9)'s
         return (not builder.applied and not builder.dealer_natural and not soft
                 and 17 <= count <= 21)
 
@@ -576,3 +648,588 @@ class Db21WrongOdds(Injector):
         rewrite_settle(wager.settle, wager, "win", wager.paid + wager.amount)
         builder.mark(wager.settle, f"the DB21 win on {wager.target} paid one unit too many")
         return True
+
+
+# ---- 20:18:15:30.09 Blackjack Switch ----
+
+SWITCH = frozenset({"switch"})
+
+
+def seat_of(builder: RoundBuilder, stmt_or_target: str) -> SeatPlay:
+    return next(s for s in builder.seats if s.name == stmt_or_target[:2])
+
+
+def switched_21(hand: Hand) -> bool:
+    return hand.switched and len(hand.cards) == 2 and total(hand.cards)[0] == 21
+
+
+def decision_stmts(builder: RoundBuilder) -> list[Stmt]:
+    return [s for s in builder.stmts
+            if s.kind in ("switch", "hit", "stand", "double", "split", "surrender")]
+
+
+@injector
+class OneHandOnly(Injector):
+    citation = "20:18:15:30.09(1)"
+    games = SWITCH
+
+    def one_hand(self, builder: RoundBuilder, seat: SeatPlay) -> bool:
+        return not builder.applied
+
+
+@injector
+class UnequalWagers(Injector):
+    citation = "20:18:15:30.09(2)"
+    games = SWITCH
+
+    def second_hand_amount(self, builder: RoundBuilder, seat: SeatPlay,
+                           amount: int) -> int | None:
+        if builder.applied:
+            return None
+        return amount + 500 if amount + 500 <= builder.spec.maximum else amount - 500
+
+
+@injector
+class TipWithoutSuperMatch(Injector):
+    citation = "20:18:15:30.09(3)"
+    games = SWITCH
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        seats = [s for s in builder.seats if len(s.hands) == 2 and s.super_match is None
+                 and not s.misdealt]
+        if not seats:
+            return False
+        seat = builder.rng.choice(seats)
+        tip = Wager("supermatch", seat.name, 100, True, None)
+        tip.bet = Stmt("bet", (seat.name, "supermatch", "1", "tip"), meta=tip)
+        move_after_new(builder, tip.bet, seat.hands[-1].wager.bet)
+        kind = super_match_kind(seat.first_four)
+        odds = SUPER_MATCH[8 if builder.spec.decks >= 8 else 6].get(kind, 0)
+        outcome, amount = ("win", 100 * odds) if kind else ("lose", 100)
+        tip.settle = Stmt("settle", (seat.name, "supermatch", outcome, money(amount), "tip"),
+                          meta=tip)
+        move_after_new(builder, tip.settle, builder.dealer_stmts[1])  # the end of the deal
+        builder.mark(tip.bet, f"a tip on {seat.name}'s super match, which the player left bare")
+        return True
+
+
+def move_after_new(builder: RoundBuilder, stmt: Stmt, anchor: Stmt) -> None:
+    builder.stmts.insert(builder.stmts.index(anchor) + 1, stmt)
+
+
+@injector
+class MisdealtWagerKept(Injector):
+    citation = "20:18:15:30.09(4)"
+    games = SWITCH
+
+    def force_misdeal(self, builder: RoundBuilder) -> bool:
+        return True
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        voided = [s for s in builder.stmts if s.kind == "settle" and s.words[2] == "void"
+                  and not s.meta.tip]
+        if not voided:
+            return False
+        stmt = builder.rng.choice(voided)
+        wager = stmt.meta
+        rewrite_settle(stmt, wager, "lose", wager.amount)
+        builder.mark(stmt, f"the misdealt seat's {wager.kind} wager on {wager.target} was "
+                           "collected instead of returned")
+        return True
+
+
+@injector
+class NeighbourVoided(Injector):
+    citation = "20:18:15:30.09(4)"
+    games = SWITCH
+
+    def force_misdeal(self, builder: RoundBuilder) -> bool:
+        return True
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        hands = [h for h in personal_hands(builder) if not seat_of(builder, h.name).misdealt
+                 and h.wager.settle is not None and h.wager.outcome != "push"]
+        if not hands:
+            return False
+        wager = builder.rng.choice(hands).wager
+        rewrite_settle(wager.settle, wager, "void", wager.amount)
+        builder.mark(wager.settle, f"{wager.target} returned as void for another seat's "
+                                   "misdeal")
+        return True
+
+
+@injector
+class MainBeforeSuperMatch(Injector):
+    citation = "20:18:15:30.09(5)"
+    games = SWITCH
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        stmts = builder.stmts
+        deadline = next((i for i, s in enumerate(stmts) if s.kind in
+                         ("switch", "hit", "stand", "double", "split", "surrender")
+                         or (s.kind == "bet" and s.words[1] == "insurance")), len(stmts))
+        for seat in builder.seats:
+            if seat.super_match is None or seat.misdealt:
+                continue
+            mains = [w.settle for h in seat.hands for w in (h.wager, *h.tips)
+                     if w.settle is not None and stmts.index(w.settle) < deadline]
+            if mains:
+                first = min(mains, key=stmts.index)
+                move_after(builder, seat.super_match.settle, max(mains, key=stmts.index))
+                builder.mark(first, f"{seat.name}'s main wager settled before its super match")
+                return True
+        return False
+
+
+@injector
+class SuperMatchWrongOutcome(Injector):
+    citation = "20:18:15:30.09(6)"
+    games = SWITCH
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        wagers = [s.super_match for s in builder.seats
+                  if s.super_match is not None and not s.misdealt]
+        if not wagers:
+            return False
+        wager = builder.rng.choice(wagers)
+        if wager.outcome == "win":
+            rewrite_settle(wager.settle, wager, "lose", wager.amount)
+        else:
+            rewrite_settle(wager.settle, wager, "win", wager.amount)
+        builder.mark(wager.settle, f"the super match on {wager.target} settled the wrong way")
+        return True
+
+
+@injector
+class ShuffledNotCut(Injector):
+    citation = "20:18:15:30.09(7)"
+    games = SWITCH
+
+    def omit_cut(self, session: Session) -> bool:
+        return True
+
+
+@injector
+class SuperMatchAfterDecision(Injector):
+    citation = "20:18:15:30.09(8)"
+    games = SWITCH
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        decisions = decision_stmts(builder)
+        wagers = [s.super_match for s in builder.seats
+                  if s.super_match is not None and not s.misdealt]
+        if not decisions or not wagers:
+            return False
+        wager = builder.rng.choice(wagers)
+        move_after(builder, wager.settle, decisions[0])
+        builder.mark(wager.settle, f"the super match on {wager.target} resolved after play began")
+        return True
+
+
+@injector
+class InsuranceWithoutAce(Injector):
+    citation = "20:18:15:30.09(9)"
+    games = SWITCH
+
+    def insure_without_ace(self, builder: RoundBuilder) -> bool:
+        return not builder.applied
+
+
+@injector
+class SwitchedTwentyOnePaidAsBlackjack(Injector):
+    citation = "20:18:15:30.09(10)"
+    games = SWITCH
+
+    def steer_switch(self, builder: RoundBuilder, seat: SeatPlay) -> bool | None:
+        first, second = seat.hands[0].cards, seat.hands[1].cards
+        swapped = ([first[0], second[1]], [second[0], first[1]])
+        if any(total(cards)[0] == 21 for cards in swapped):
+            return True  # a lawful choice that makes a switched 21
+        return None
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        dealer, drawn = total(builder.dealer)[0], len(builder.dealer) > 2
+        for hand in personal_hands(builder):
+            wager = hand.wager
+            if not switched_21(hand) or wager.settle is None:
+                continue
+            if builder.dealer_natural and wager.outcome == "lose":
+                rewrite_settle(wager.settle, wager, "push", wager.amount)
+            elif drawn and dealer in (21, 22) and wager.outcome == "push":
+                rewrite_settle(wager.settle, wager, "win", hand.stake)
+            else:
+                continue
+            builder.mark(wager.settle, f"{hand.name}'s switched 21 settled as a blackjack")
+            return True
+        return False
+
+
+@injector
+class SplitWagerUnequalSwitch(Injector):
+    citation = "20:18:15:30.09(11)"
+    games = SWITCH
+
+    def split_amount(self, builder: RoundBuilder, hand: Hand) -> int | None:
+        return None if builder.applied else hand.wager.amount + 500
+
+
+@injector
+class WrongSwitchPayout(Injector):
+    citation = "20:18:15:30.09(13)"
+    games = SWITCH
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        hands = [h for h in personal_hands(builder) if h.wager.settle is not None
+                 and not h.busted and not h.surrendered and not switched_21(h)
+                 and not seat_of(builder, h.name).misdealt]
+        if not hands:
+            return False
+        hand = builder.rng.choice(hands)
+        wager = hand.wager
+        if wager.outcome == "win":
+            rewrite_settle(wager.settle, wager, "win", wager.paid + 500)
+        elif wager.outcome == "lose":
+            rewrite_settle(wager.settle, wager, "push", wager.paid)
+        else:
+            rewrite_settle(wager.settle, wager, "lose", wager.paid)
+        builder.mark(wager.settle, f"{wager.target} settled {wager.settle.text} instead of "
+                                   f"{wager.outcome} {money(wager.paid)}")
+        return True
+
+
+@injector
+class CardAfterStand(Injector):
+    citation = "20:18:15:30.09(14)"
+    games = SWITCH
+
+    def hit_after_stand(self, builder: RoundBuilder, hand: Hand) -> bool:
+        return not builder.applied
+
+
+@injector
+class BustCollectedLate(Injector):
+    citation = "20:18:15:30.09(15)"
+    games = SWITCH
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        busted = [h for h in personal_hands(builder) if h.busted and h.wager.settle is not None]
+        if not busted or builder.dealer_done is None:
+            return False
+        hand = builder.rng.choice(busted)
+        settle = hand.wager.settle
+        move_after(builder, settle, builder.dealer_done)  # collected with the remaining wagers
+        builder.mark(settle, f"{hand.name} collected only after the dealer played")
+        return True
+
+
+@injector
+class OutOfRotation(Injector):
+    citation = "20:18:15:30.09(16)"
+    games = SWITCH
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        decisions = decision_stmts(builder)
+        for index, stmt in enumerate(decisions[:-1]):
+            after = decisions[index + 1]
+            if stmt.kind == "stand" and after.words[0][:2] != stmt.words[0][:2]:
+                seat = stmt.words[0][:2]
+                if any(d.words[0][:2] == seat for d in decisions[index + 1:]):
+                    continue  # the seat acts again later: keep it simple
+                # after the other seat's first decision and what it settled at once
+                stmts = builder.stmts
+                at = stmts.index(after)
+                while at + 1 < len(stmts) and stmts[at + 1].kind in ("settle", "discard"):
+                    at += 1
+                move_after(builder, stmt, stmts[at])
+                builder.mark(stmt, f"{stmt.words[0]} stood after {after.words[0][:2]} began")
+                return True
+        return False
+
+
+@injector
+class DealerDrawsEarly(Injector):
+    citation = "20:18:15:30.09(17)"
+    games = SWITCH
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        stmts = builder.stmts
+        draws = [s for s in stmts if s.kind == "draw"]
+        decisions = decision_stmts(builder)
+        if not draws or not decisions or decisions[-1].kind != "stand":
+            return False
+        last = decisions[-1]
+        hand = next(h for s in builder.seats for h in s.hands if h.name == last.words[0])
+        if hand.total >= 21:
+            return False  # a hand at 21 counts as complete already
+        reveal = next(s for s in stmts if s.kind == "reveal")
+        if stmts.index(reveal) != stmts.index(last) + 1:
+            return False  # something stands between the last stand and the reveal
+        for stmt in (reveal, draws[0]):
+            stmts.remove(stmt)
+        at = stmts.index(last)
+        stmts[at:at] = [reveal, draws[0]]
+        builder.mark(draws[0], f"the dealer drew before {last.words[0]} stood")
+        return True
+
+
+@injector
+class SuperMatchWrongOdds(Injector):
+    citation = "20:18:15:30.09(18)"
+    games = SWITCH
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        wagers = [s.super_match for s in builder.seats if s.super_match is not None
+                  and not s.misdealt and s.super_match.outcome == "win"]
+        if not wagers:
+            return False
+        wager = builder.rng.choice(wagers)
+        rewrite_settle(wager.settle, wager, "win", wager.paid + wager.amount)
+        builder.mark(wager.settle, f"the super match on {wager.target} paid one unit too many")
+        return True
+
+
+# ---- 20:18:15:30.02 Ten sticks 21 ----
+
+TENSTICKS = frozenset({"tensticks"})
+
+
+def trading(spec: TableSpec) -> bool:
+    return spec.rules.tensticks_trade == "yes"
+
+
+def below_prize(builder: RoundBuilder, count: int) -> bool:
+    return count < builder.rules.tensticks_lights
+
+
+@injector
+class BustingBonusCardTraded(Injector):
+    citation = "20:18:15:30.02(3)"
+    games = TENSTICKS
+
+    def trade_busting(self, builder: RoundBuilder, hand: Hand) -> bool:
+        return not builder.applied
+
+
+@injector
+class BustingBonusCardPushed(Injector):
+    citation = "20:18:15:30.02(3)"
+    games = TENSTICKS
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        # the bonus card itself took the hand over 21: it was the last card the hand drew
+        hands = [h for h in personal_hands(builder) if h.busted and h.cards[-1] == BONUS_CARD
+                 and h.wager.settle is not None]
+        if not hands:
+            return False
+        wager = builder.rng.choice(hands).wager
+        rewrite_settle(wager.settle, wager, "push", wager.paid)
+        builder.mark(wager.settle, f"{wager.target}, over 21 with the bonus card, pushed")
+        return True
+
+
+@injector
+class TradeOfAnotherCard(Injector):
+    citation = "20:18:15:30.02(4)"
+    games = TENSTICKS
+
+    def trade_other_card(self, builder: RoundBuilder, hand: Hand) -> bool:
+        return not builder.applied
+
+
+@injector
+class TradeWithoutLight(Injector):
+    citation = "20:18:15:30.02(5)"
+    games = TENSTICKS
+
+    def suits(self, spec: TableSpec) -> bool:
+        return trading(spec)
+
+    def skip_light(self, builder: RoundBuilder, seat: SeatPlay) -> bool:
+        return not builder.applied
+
+
+@injector
+class LightWithoutTrade(Injector):
+    citation = "20:18:15:30.02(5)"
+    games = TENSTICKS
+
+    def suits(self, spec: TableSpec) -> bool:
+        return trading(spec)
+
+    def unearned_light(self, builder: RoundBuilder, seat: SeatPlay) -> bool:
+        return not builder.applied and below_prize(builder, seat.player.lights + 1)
+
+
+@injector
+class LightCountSkips(Injector):
+    citation = "20:18:15:30.02(5)"
+    games = TENSTICKS
+
+    def light_count(self, builder: RoundBuilder, seat: SeatPlay, count: int) -> int | None:
+        player = seat.player
+        if (builder.applied or not player.lit or player.after_prize
+                or player.light_serial != builder.session.prize_serial
+                or not below_prize(builder, count + 1)):
+            return None
+        return count + 1
+
+
+@injector
+class PrizeWithheld(Injector):
+    citation = "20:18:15:30.02(6)"
+    games = TENSTICKS
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+
+    def prize(self, builder: RoundBuilder, seat: SeatPlay, lights: int) -> str | None:
+        # withheld for the rest of the round: a prize later in the round would be in time
+        if self.seat is None and not builder.applied and lights >= builder.rules.tensticks_lights:
+            self.seat = seat.seat
+        return "withheld" if seat.seat == self.seat else None
+
+
+@injector
+class PrizeTooEarly(Injector):
+    citation = "20:18:15:30.02(6)"
+    games = TENSTICKS
+
+    def prize(self, builder: RoundBuilder, seat: SeatPlay, lights: int) -> str | None:
+        return None if builder.applied else "early"
+
+
+@injector
+class PrizeWrongAmount(Injector):
+    citation = "20:18:15:30.02(6)"
+    games = TENSTICKS
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        prizes = [s for s in builder.stmts if s.kind == "prize"]
+        if not prizes:
+            return False
+        stmt = prizes[0]
+        stmt.words = (stmt.words[0], money(builder.session.prize_cents // 2))
+        builder.mark(stmt, f"a prize of half the designated amount at {stmt.words[0]}")
+        return True
+
+
+@injector
+class WinnerKeepsCounting(Injector):
+    citation = "20:18:15:30.02(7)"
+    games = TENSTICKS
+
+    def light_count(self, builder: RoundBuilder, seat: SeatPlay, count: int) -> int | None:
+        if builder.applied or not seat.player.after_prize or not below_prize(builder, 2):
+            return None
+        return 2  # the count restarted at one, not at zero
+
+
+@injector
+class OtherSeatReset(Injector):
+    citation = "20:18:15:30.02(7)"
+    games = TENSTICKS
+
+    def light_count(self, builder: RoundBuilder, seat: SeatPlay, count: int) -> int | None:
+        player = seat.player
+        if (builder.applied or not player.lit or player.after_prize or player.lights < 1
+                or player.light_serial == builder.session.prize_serial):
+            return None
+        return 1  # reset as if this seat had won the prize paid at another
+
+
+@injector
+class NewPlayerCarriesLights(Injector):
+    citation = "20:18:15:30.02(8)"
+    games = TENSTICKS
+
+    def light_count(self, builder: RoundBuilder, seat: SeatPlay, count: int) -> int | None:
+        player = seat.player
+        if builder.applied or player.lit or player.start or not below_prize(builder, 2):
+            return None
+        return 2
+
+
+@injector
+class DealerTradesBonusCard(Injector):
+    citation = "20:18:15:30.02(9)"
+    games = TENSTICKS
+
+    def dealer_trade(self, builder: RoundBuilder) -> bool:
+        return not builder.applied
+
+
+@injector
+class DealerBonusCardNotTen(Injector):
+    citation = "20:18:15:30.02(9)"
+    games = TENSTICKS
+
+    def dealer_extra(self, builder: RoundBuilder) -> bool:
+        count, soft = total(builder.dealer)
+        return (not builder.applied and BONUS_CARD in builder.dealer and not soft
+                and not builder.dealer_natural and 17 <= count <= 21)
+
+
+@injector
+class TradeWhereNotAllowed(Injector):
+    citation = "20:18:15:30.02(¶10)"
+    games = TENSTICKS
+
+    def suits(self, spec: TableSpec) -> bool:
+        return not trading(spec)
+
+    def trade_anyway(self, builder: RoundBuilder, hand: Hand) -> bool:
+        return not builder.applied and not hand.natural
+
+
+@injector
+class BonusCardUnlit(Injector):
+    citation = "20:18:15:30.02(¶10)"
+    games = TENSTICKS
+
+    def suits(self, spec: TableSpec) -> bool:
+        return not trading(spec)
+
+    def skip_light(self, builder: RoundBuilder, seat: SeatPlay) -> bool:
+        return not builder.applied
+
+
+@injector
+class LightWithoutBonusCard(Injector):
+    citation = "20:18:15:30.02(¶10)"
+    games = TENSTICKS
+
+    def suits(self, spec: TableSpec) -> bool:
+        return not trading(spec)
+
+    def unearned_light(self, builder: RoundBuilder, seat: SeatPlay) -> bool:
+        return not builder.applied and below_prize(builder, seat.player.lights + 1)
+
+
+@injector
+class PunchedWrong(Injector):
+    citation = "20:18:15:30.02(¶11)"
+    games = TENSTICKS
+
+    def punches(self, builder: RoundBuilder, lights: int) -> int | None:
+        return None if builder.applied else lights + 1
+
+
+@injector
+class HandedInWrong(Injector):
+    citation = "20:18:15:30.02(¶11)"
+    games = TENSTICKS
+
+    def wrong_hand_in(self, builder: RoundBuilder) -> bool:
+        return not builder.applied
+
+    def hand_in_punches(self, builder: RoundBuilder, punched: int) -> int | None:
+        return None if builder.applied else punched + 1
+
+
+@injector
+class HandedInTwice(Injector):
+    citation = "20:18:15:30.02(¶11)"
+    games = TENSTICKS
+
+    def hand_in_again(self, builder: RoundBuilder) -> bool:
+        return not builder.applied

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from auditor.simulate.faults import Injector
     from auditor.simulate.table import Player, Session
 
+MISDEAL_RATE = 0.003  # Blackjack Switch rounds with a misdealt seat
 BLACKJACK_ODDS = {"3:2": (3, 2), "6:5": (6, 5), "1:1": (1, 1)}
 DB21_PAY_TABLES = {1: (10, 4, 2, 1), 2: (15, 4, 2, 1), 3: (2, 2, 2, 2), 4: (4, 2, 4, 1)}
 SUPER_MATCH = {6: {"four": 40, "two pair": 8, "three": 5, "pair": 1},
@@ -106,6 +107,7 @@ class Hand:
     split_aces: bool = False
     was_split: bool = False
     splits_of_root: int = 0
+    odd_split: bool = False  # a split of its line was for a wrong amount
     switched: bool = False
     done: bool = False
     busted: bool = False
@@ -139,6 +141,7 @@ class SeatPlay:
     super_match: Wager | None = None
     insurance: list[Wager] = field(default_factory=list)
     first_four: list[str] = field(default_factory=list)
+    misdealt: bool = False
 
     @property
     def name(self) -> str:
@@ -168,6 +171,7 @@ class RoundBuilder:
         self.dealer_had_to_play = False
         self.hits17 = self.rules.soft17 == "hit"
         self.applied = False  # the fault hook fired
+        self.spoiled = False  # the fault would bring more findings than its own: not used
         self.forced_seats: dict[int, SeatPlay] = {}  # seats whose wagers a hook placed
 
     # ---- recording ----
@@ -210,6 +214,11 @@ class RoundBuilder:
             return False
         self.deal()
         self.after_deal()
+        if self.dealer_natural and self.game == "tensticks" and \
+                self.rules.tensticks_trade == "no":
+            for seat in self.seats:  # lights come with the bonus cards, whatever the dealer holds
+                for hand in seat.hands:
+                    self.bonus_cards_dealt(seat, hand)
         if not self.dealer_natural:
             for seat in self.seats:
                 self.seat_turn(seat)
@@ -220,7 +229,7 @@ class RoundBuilder:
     # ---- wagers ----
     def bet(self, target: str, kind: str, amount: int, tip: bool = False) -> Wager:
         words = (target, kind, money(amount), "tip") if tip else (target, kind, money(amount))
-        stmt = self.emit("bet", *words, seconds=self.pause(1, 2))
+        stmt = self.emit("bet", *words, seconds=self.pause(2, 4))
         wager = Wager(kind, target, amount, tip, stmt)
         stmt.meta = wager
         self.wagers.append(wager)
@@ -242,13 +251,22 @@ class RoundBuilder:
                 continue  # sits this round out (unless nobody else would play)
             amount = player.wager(rng, self.spec)
             unlawful = self.fault.main_amount(self, seat, amount)
-            names = ("h1", "h2") if self.game == "switch" else ("h1",)
+            names = ("h1",)
+            if self.game == "switch" and not self.fault.one_hand(self, seat):
+                names = ("h1", "h2")
             for suffix in names:
                 hand = Hand(f"s{number}{suffix}", number)
-                hand.wager = self.bet(hand.name, "main", unlawful or amount)
+                other = self.fault.second_hand_amount(self, seat, amount) if suffix == "h2" \
+                    else None
+                hand.wager = self.bet(hand.name, "main", other or unlawful or amount)
                 seat.hands.append(hand)
+                if other:
+                    self.mark(hand.wager.bet, f"{money(other)} on h2 against {money(amount)}")
             if unlawful:
                 self.mark(seat.hands[0].wager.bet, f"a main wager of {money(unlawful)}")
+            if self.game == "switch" and len(names) == 1:
+                self.mark(seat.hands[0].wager.bet, f"{seat.name} wagered on h1 only")
+                continue
             if rng.random() < player.tips:
                 hand = seat.hands[0]
                 hand.tips.append(self.bet(hand.name, "main", player.tip_amount(rng), tip=True))
@@ -261,19 +279,39 @@ class RoundBuilder:
     # ---- the initial deal ----
     def deal(self) -> None:
         hands = [h for s in self.seats for h in s.hands]
-        for _ in range(2):
+        # Blackjack Switch: now and then a hand is dealt a third card, a misdeal to that seat.
+        misdealt = None
+        if self.game == "switch" and (self.fault.force_misdeal(self)
+                                      or self.rng.random() < MISDEAL_RATE):
+            misdealt = self.rng.choice(hands)
+        for turn in range(2):
             for hand in hands:
-                card = self.card()
-                stmt = self.emit("deal", hand.name, card)
-                hand.cards.append(card)
-                hand.card_stmts.append(stmt)
-                if self.first_deal is None:
-                    self.first_deal = stmt
+                for _ in range(2 if turn == 1 and hand is misdealt else 1):
+                    card = self.card()
+                    stmt = self.emit("deal", hand.name, card, seconds=2)
+                    hand.cards.append(card)
+                    hand.card_stmts.append(stmt)
+                    if self.first_deal is None:
+                        self.first_deal = stmt
             card = self.card()
             self.dealer.append(card)
-            self.dealer_stmts.append(self.emit("deal", "dealer", card))
+            self.dealer_stmts.append(self.emit("deal", "dealer", card, seconds=2))
         for seat in self.seats:
             seat.first_four = [c for h in seat.hands for c in h.cards[:2]]
+        if misdealt is not None:
+            self.misdeal(next(s for s in self.seats if s.seat == misdealt.seat))
+
+    def misdeal(self, seat: SeatPlay) -> None:
+        """30.09(4): the seat's wagers are returned in full and it sits the round out."""
+        self.emit("misdeal", seat.name, seconds=10)
+        seat.misdealt = True
+        wagers = [w for h in seat.hands for w in (h.wager, *h.tips)]
+        if seat.super_match is not None:
+            wagers.append(seat.super_match)
+        for wager in wagers:
+            self.settle(wager, "void", wager.amount)
+        for hand in seat.hands:
+            hand.done = hand.settled = True
 
     def up(self) -> str:
         return self.dealer[0]
@@ -283,10 +321,17 @@ class RoundBuilder:
 
     def after_deal(self) -> None:
         for seat in self.seats:
-            if seat.super_match is not None:
+            if seat.super_match is not None and not seat.misdealt:
                 self.settle_super_match(seat)
         if self.up()[0] == "A":
             self.offer_insurance()
+        elif self.fault.insure_without_ace(self):
+            hand = next((h for s in self.seats if not s.misdealt for h in s.hands
+                         if not h.natural and h.wager.amount >= 200), None)
+            if hand is not None:
+                wager = self.bet(hand.name, "insurance", hand.wager.amount // 2)
+                self.mark(wager.bet, f"insurance with {self.up()} up")
+                next(s for s in self.seats if s.seat == hand.seat).insurance.append(wager)
         if self.rules.peek == "yes" and self.dealer_may_have_blackjack():
             self.emit("peek", seconds=2)
             self.peeked = True
@@ -301,6 +346,8 @@ class RoundBuilder:
 
     def offer_insurance(self) -> None:
         for seat in self.seats:
+            if seat.misdealt:
+                continue
             for hand in seat.hands:
                 if hand.wager is None or hand.natural:
                     continue
@@ -316,7 +363,7 @@ class RoundBuilder:
                 seat.insurance.append(wager)
 
     # ---- settlements ----
-    def settle(self, wager: Wager, outcome: str, amount: int, seconds: int = 1) -> Stmt:
+    def settle(self, wager: Wager, outcome: str, amount: int, seconds: int = 3) -> Stmt:
         words = [wager.target, wager.kind, outcome, money(amount)]
         if wager.tip:
             words.append("tip")
@@ -400,13 +447,20 @@ class RoundBuilder:
 
     # ---- the players ----
     def seat_turn(self, seat: SeatPlay) -> None:
-        if not seat.hands:
+        if not seat.hands or seat.misdealt:
             return
-        if self.game == "switch":
+        if self.game == "switch" and len(seat.hands) == 2:
             self.maybe_switch(seat)
         if self.game == "tensticks":
             for hand in seat.hands:
                 self.bonus_cards_dealt(seat, hand)
+                if (BONUS_CARD not in hand.cards and not hand.natural
+                        and self.fault.trade_other_card(self, hand)):
+                    self.trade(seat, hand, lit=self.rules.tensticks_trade == "yes",
+                               fault=f"{hand.name} traded {hand.cards[-1]}, not a bonus card")
+                if self.fault.unearned_light(self, seat):
+                    self.light(seat)
+                    self.mark(self.stmts[-1], f"a light for {seat.name} with no trade")
         queue = list(seat.hands)
         while queue:
             hand = queue.pop(0)
@@ -414,9 +468,12 @@ class RoundBuilder:
 
     def maybe_switch(self, seat: SeatPlay) -> None:
         first, second = seat.hands[0], seat.hands[1]
-        if not strategy.should_switch(first.cards, second.cards):
+        wanted = self.fault.steer_switch(self, seat)
+        if wanted is None:
+            wanted = strategy.should_switch(first.cards, second.cards)
+        if not wanted:
             return
-        self.emit("switch", seat.name, seconds=self.pause(2, 5))
+        self.emit("switch", seat.name, seconds=self.pause(4, 9))
         first.cards[1], second.cards[1] = second.cards[1], first.cards[1]
         first.switched = second.switched = True
 
@@ -436,7 +493,9 @@ class RoundBuilder:
         root = hand
         while root.parent is not None:
             root = root.parent
-        return root.splits_of_root < min(self.rules.splits, 3)
+        # after a split for a wrong amount (a planted fault) that line splits no more: the
+        # standard and the switch checks measure a later split against different wagers
+        return root.splits_of_root < min(self.rules.splits, 3) and not root.odd_split
 
     def can_surrender(self, hand: Hand) -> bool:
         return (self.rules.surrender == "late" and hand.decisions == 0
@@ -457,7 +516,7 @@ class RoundBuilder:
             if hand.total >= 21:
                 hand.done = True
                 if hand.total == 21:
-                    hand.finish_stmt = self.emit("stand", hand.name, seconds=self.pause(1, 3))
+                    hand.finish_stmt = self.emit("stand", hand.name, seconds=self.pause(2, 6))
                 break
             forced = self.fault.decision(self, seat, hand)
             action = forced or self.fault.steer(self, seat, hand) or strategy.decide(
@@ -474,7 +533,10 @@ class RoundBuilder:
             return self.hit(seat, hand)
         if action == "stand":
             hand.done = True
-            hand.finish_stmt = self.emit("stand", hand.name, seconds=self.pause(1, 4))
+            hand.finish_stmt = self.emit("stand", hand.name, seconds=self.pause(3, 8))
+            if self.fault.hit_after_stand(self, hand):
+                late = self.hit(seat, hand)
+                self.mark(late, f"{hand.name} drew {hand.cards[-1]} after it stood")
             return hand.finish_stmt
         if action == "double":
             return self.double(seat, hand)
@@ -482,7 +544,7 @@ class RoundBuilder:
             return self.split(seat, hand, queue)
         if action == "surrender":
             hand.done = hand.surrendered = True
-            stmt = hand.finish_stmt = self.emit("surrender", hand.name, seconds=self.pause(2, 4))
+            stmt = hand.finish_stmt = self.emit("surrender", hand.name, seconds=self.pause(4, 8))
             self.settle_hand(hand)
             return stmt
         raise ValueError(f"unknown action {action}")
@@ -491,6 +553,11 @@ class RoundBuilder:
         hand.cards.append(card)
         hand.card_stmts.append(stmt)
         if total(hand.cards)[0] > 21:
+            if (self.game == "tensticks" and card == BONUS_CARD
+                    and self.fault.trade_busting(self, hand)):
+                self.trade(seat, hand, lit=self.rules.tensticks_trade == "yes",
+                           fault=f"{hand.name} traded a bonus card that took it over 21")
+                return
             hand.done = hand.busted = True
             hand.finish_stmt = stmt
             self.bust(seat, hand)
@@ -499,7 +566,7 @@ class RoundBuilder:
 
     def hit(self, seat: SeatPlay, hand: Hand) -> Stmt:
         card = self.card()
-        stmt = self.emit("hit", hand.name, card, seconds=self.pause(1, 4))
+        stmt = self.emit("hit", hand.name, card, seconds=self.pause(3, 8))
         self.receive(seat, hand, stmt, card)
         return stmt
 
@@ -508,7 +575,7 @@ class RoundBuilder:
         amount = self.fault.double_amount(self, hand)
         card = self.card()
         stmt = self.emit("double", hand.name, money(amount or base), card,
-                         seconds=self.pause(2, 5))
+                         seconds=self.pause(4, 9))
         hand.doubled = amount or base
         hand.double_stmt = hand.finish_stmt = stmt
         if amount:
@@ -519,8 +586,9 @@ class RoundBuilder:
         if total(hand.cards)[0] > 21:
             hand.busted = True
             self.bust(seat, hand)
-        elif self.game == "tensticks" and card == BONUS_CARD:
-            self.light(seat)  # a double's bonus card is kept: no trade after a double
+        elif (self.game == "tensticks" and card == BONUS_CARD
+              and self.rules.tensticks_trade == "no"):
+            self.light(seat, stmt)  # a double's bonus card is kept: no trade after a double
         return stmt
 
     def split(self, seat: SeatPlay, hand: Hand, queue: list[Hand]) -> Stmt:
@@ -530,9 +598,13 @@ class RoundBuilder:
             number += 1
         new = Hand(f"{seat.name}h{number}", seat.seat, parent=hand, switched=hand.switched)
         amount = self.fault.split_amount(self, hand) or hand.wager.amount
-        stmt = self.emit("split", hand.name, new.name, money(amount), seconds=self.pause(2, 4))
+        stmt = self.emit("split", hand.name, new.name, money(amount), seconds=self.pause(4, 8))
         if amount != hand.wager.amount:
             self.mark(stmt, f"split wager {money(amount)} on {money(hand.wager.amount)}")
+            root = hand
+            while root.parent is not None:
+                root = root.parent
+            root.odd_split = True
         new.wager = Wager("main", new.name, amount, False, None)
         self.wagers.append(new.wager)
         new.cards.append(hand.cards.pop(1))
@@ -561,43 +633,82 @@ class RoundBuilder:
     # ---- Ten sticks 21 ----
     def bonus_cards_dealt(self, seat: SeatPlay, hand: Hand) -> None:
         """At the seat's turn: the bonus cards of the initial deal, traded or lit."""
-        for _ in range(hand.cards.count(BONUS_CARD)):
+        dealt = [st for c, st in zip(hand.cards, hand.card_stmts, strict=False)
+                 if c == BONUS_CARD]
+        for stmt in dealt:
             if self.rules.tensticks_trade == "no":
-                self.light(seat)
+                self.light(seat, stmt)
+                if self.fault.trade_anyway(self, hand):
+                    self.trade(seat, hand, lit=False, fault="a trade where trades are not "
+                                                            "allowed")
             elif not hand.natural and self.rng.random() < 0.75:
                 self.trade(seat, hand)
 
     def bonus_card_received(self, seat: SeatPlay, hand: Hand, stmt: Stmt) -> None:
         if self.rules.tensticks_trade == "no":
-            self.light(seat)
+            self.light(seat, stmt)
             return
         keep = 0.7 if hand.total >= 19 else 0.3
         if not hand.split_aces and self.rng.random() >= keep:
             self.trade(seat, hand)
 
-    def trade(self, seat: SeatPlay, hand: Hand) -> None:
+    def trade(self, seat: SeatPlay, hand: Hand, *, lit: bool = True,
+              fault: str | None = None) -> Stmt:
+        """The hand's bonus card (or, as a fault, its last card) is traded for the next card."""
         card = self.card()
-        stmt = self.emit("trade", hand.name, card, seconds=self.pause(2, 4))
-        position = len(hand.cards) - 1 - hand.cards[::-1].index(BONUS_CARD)
+        stmt = self.emit("trade", hand.name, card, seconds=self.pause(4, 8))
+        if fault:
+            self.mark(stmt, fault)
+        if BONUS_CARD in hand.cards:
+            position = len(hand.cards) - 1 - hand.cards[::-1].index(BONUS_CARD)
+        else:
+            position = len(hand.cards) - 1
         hand.cards[position] = card
-        self.light(seat)
+        if lit:
+            self.light(seat, stmt)
         if total(hand.cards)[0] > 21:
             hand.done = hand.busted = True
             hand.finish_stmt = stmt
             self.bust(seat, hand)
+        return stmt
 
-    def light(self, seat: SeatPlay) -> None:
+    def light(self, seat: SeatPlay, earned_by: Stmt | None = None) -> None:
+        """A bonus light for the seat's player (earned by a trade or a bonus card)."""
         player = seat.player
-        player.lights += 1
+        session = self.session
+        if earned_by is not None and self.fault.skip_light(self, seat):
+            self.mark(earned_by, f"no light for {seat.name} after its bonus card")
+            return
+        count = player.lights + 1
+        forced = self.fault.light_count(self, seat, count)
+        stmt = self.emit("light", seat.name, str(forced or count))
+        if forced:
+            self.mark(stmt, f"the light at {seat.name} showed {forced}, not {count}")
+        player.lights = forced or count
         player.lit = True
-        self.emit("light", seat.name, str(player.lights))
-        if player.lights >= self.rules.tensticks_lights:
-            self.emit("prize", seat.name, money(self.session.prize_cents), seconds=5)
+        player.after_prize = False
+        player.light_serial = session.prize_serial
+        session.disk[seat.seat] = player.lights
+        required = self.rules.tensticks_lights
+        prize = self.fault.prize(self, seat, player.lights)
+        if prize == "withheld" and player.lights >= required:
+            if not self.applied:  # (one finding per seat and round: its first such light)
+                self.mark(stmt, f"{seat.name} reached {player.lights} lights and was not paid")
+            player.stay, player.no_card = 1, True  # leaves before lighting again
+        elif player.lights >= required or prize == "early":
+            stmt = self.emit("prize", seat.name, money(session.prize_cents), seconds=5)
+            if player.lights < required:
+                self.mark(stmt, f"a prize at {seat.name} with {player.lights} lights")
             player.lights = 0
+            player.after_prize = True
+            session.prize_serial += 1
+            player.light_serial = session.prize_serial  # its own prize is not another's
 
     # ---- the dealer ----
     def dealer_must_play(self) -> bool:
         for seat in self.seats:
+            if seat.misdealt:
+                continue
             for hand in seat.hands:
                 if not (hand.busted or hand.natural or hand.surrendered):
                     return True
@@ -608,6 +719,15 @@ class RoundBuilder:
     def dealer_turn(self) -> None:
         self.dealer_done = self.emit("reveal", seconds=2)
         self.dealer_natural = is_two_card_21(self.dealer)
+        if (self.game == "tensticks" and BONUS_CARD in self.dealer and not self.dealer_natural
+                and self.fault.dealer_trade(self)):
+            card = self.card()
+            stmt = self.emit("trade", "dealer", card, seconds=4)
+            self.dealer[len(self.dealer) - 1 - self.dealer[::-1].index(BONUS_CARD)] = card
+            self.mark(stmt, f"the dealer traded the bonus card for {card}")
+            # A blackjack made by the trade would turn naturals already paid into faults of
+            # their own: such a round is dealt again with another fault.
+            self.spoiled = is_two_card_21(self.dealer)
         self.dealer_had_to_play = self.dealer_must_play()
         if self.dealer_had_to_play:
             while dealer_must_draw(self.dealer, self.hits17):
@@ -623,5 +743,5 @@ class RoundBuilder:
     def dealer_draw(self) -> None:
         card = self.card()
         self.dealer.append(card)
-        self.dealer_done = self.emit("draw", card, seconds=self.pause(1, 2))
+        self.dealer_done = self.emit("draw", card, seconds=self.pause(2, 3))
         self.dealer_stmts.append(self.dealer_done)

@@ -8,10 +8,9 @@ again from a snapshot of the session for each candidate fault until one applies.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import TextIO
 
@@ -114,6 +113,10 @@ class Player:
     side_unit: int = 0
     lights: int = 0  # Ten sticks 21: lights held
     lit: bool = False  # lit a light since sitting down
+    start: int = 0  # the punches of the card handed in when sitting down
+    after_prize: bool = False  # paid the prize, no light since
+    light_serial: int = 0  # the table's prize count at this player's last light (or sitting)
+    no_card: bool = False  # leaves without a punched card
 
     def wager(self, rng: random.Random, spec: TableSpec) -> int:
         amount = self.unit * 2 if rng.random() < 0.1 else self.unit
@@ -141,7 +144,16 @@ class Planted:
 # faulty round must put back.
 _MUTABLE = ("players", "seen", "reshuffle_due", "cutcard_pending", "dealer_id",
             "next_dealer_change", "shoe_number", "next_shoe_at", "player_count",
-            "punch_count", "punched")
+            "punch_count", "punched", "handed_in", "prize_serial", "disk")
+
+
+def _copied(value: object) -> object:
+    """A copy deep enough for the session's state (players are flat dataclasses)."""
+    if isinstance(value, dict):
+        return {k: replace(v) if isinstance(v, Player) else v for k, v in value.items()}
+    if isinstance(value, list):
+        return list(value)
+    return value
 
 
 class Session:
@@ -178,7 +190,10 @@ class Session:
         self.player_count = 0
         self.punch_count = 0
         self.punched: list[tuple[str, str, int]] = []  # (player, card, punches) away
-        self.skip_reshuffle = False  # a fault: the next round is dealt past the cut card
+        self.handed_in: list[tuple[str, int]] = []  # (card, punches) surrendered at a sit
+        self.prize_serial = 0  # prizes paid at the table
+        self.disk: dict[int, int] = {}  # seat -> its last recorded light count
+        self.first_deal_fault: str | None = None  # a fault that shows on the next first card
 
     # ---- writing ----
     def stamp(self) -> str:
@@ -237,7 +252,8 @@ class Session:
         for injector in self.injectors.candidates(self, self.fault_rng):
             self.restore(saved)
             before, builder = self.build(injector)
-            if builder is not None and (builder.applied or injector.edit(builder)):
+            if builder is not None and not builder.spoiled and (
+                    builder.applied or injector.edit(builder)):
                 return self.commit(before, builder)
         self.restore(saved)
         return self.commit(*self.build(self.injectors_none()))
@@ -250,28 +266,28 @@ class Session:
 
     def snapshot(self) -> tuple:
         return (self.rng.getstate(), self.shoe.snapshot(),
-                copy.deepcopy({name: getattr(self, name) for name in _MUTABLE}))
+                {name: _copied(getattr(self, name)) for name in _MUTABLE})
 
     def restore(self, saved: tuple) -> None:
         rng_state, shoe_state, values = saved
         self.rng.setstate(rng_state)
         self.shoe.restore(shoe_state)
-        for name, value in copy.deepcopy(values).items():
-            setattr(self, name, value)
+        for name, value in values.items():
+            setattr(self, name, _copied(value))
 
     def build(self, injector) -> tuple[list[Stmt], RoundBuilder | None]:
         before = self.between_rounds(injector)
         builder = RoundBuilder(self, injector)
         self.seat_changes(builder)
-        skipped = self.skip_reshuffle
-        self.skip_reshuffle = False
+        planted = self.first_deal_fault
+        self.first_deal_fault = None
         if not builder.play(self.players):
             return before, None
         first = builder.stmts.index(builder.first_deal)
-        if skipped and not any(s.kind == "shuffle" for s in builder.stmts[:first]):
+        if planted and not any(s.kind == "shuffle" for s in builder.stmts[:first]):
             # (a shoe that ran dry before the first card was reshuffled in time after all)
-            builder.mark(builder.first_deal, "a round dealt after the cutting card came out, "
-                                             "without a reshuffle")
+            builder.mark(builder.first_deal, planted)
+            self.reshuffle_due = True  # the next round is dealt from shuffled and cut cards
         builder.emit("end")
         return before, builder
 
@@ -282,7 +298,7 @@ class Session:
             return False
         self.round_number += 1
         round_id = str(self.round_number)
-        self.clock += self.rng.randint(4, 15)
+        self.clock += self.rng.randint(15, 40)
         day = self.today()
         dated = f" date={day.isoformat()}" if day != self.shoe_date else ""
         self.write(f"round {round_id}{dated} time={self.stamp()} dealer={self.dealer_id}")
@@ -305,23 +321,27 @@ class Session:
                                        f"date={self.shoe_date.isoformat()}"), 20))
             if not self.dealer_id:
                 self.change_dealer(stmts, burn=False)
-            self.shuffle(stmts)
+            self.shuffle(stmts, injector)
         elif self.reshuffle_due:
             if self.cutcard_pending and injector.skip_reshuffle(self):
-                self.skip_reshuffle = True
+                self.first_deal_fault = ("a round dealt after the cutting card came out, "
+                                         "without a reshuffle")
             else:
-                self.shuffle(stmts)
+                self.shuffle(stmts, injector)
         if self.clock >= self.next_dealer_change:
             self.change_dealer(stmts, burn=self.rng.random() < 0.5)
         return stmts
 
-    def shuffle(self, stmts: list[Stmt]) -> None:
+    def shuffle(self, stmts: list[Stmt], injector) -> None:
         decks = self.spec.decks
         self.shoe.shuffle()
         self.seen = {}
         self.reshuffle_due = self.cutcard_pending = False
         stmts.append(Stmt("shuffle", (), 20 + 12 * decks))
-        stmts.append(Stmt("cut", (), 8))
+        if injector.omit_cut(self):
+            self.first_deal_fault = "a round dealt from cards shuffled but not cut"
+        else:
+            stmts.append(Stmt("cut", (), 8))
         low, high = (0.55, 0.7) if decks <= 2 else (0.7, 0.85)
         self.shoe.place_cut_card(self.rng.uniform(low, high))
         stmts.append(self.burn())
@@ -357,6 +377,7 @@ class Session:
 
     def seat_changes(self, builder: RoundBuilder) -> None:
         rng = self.rng
+        fault = builder.fault
         tensticks = self.spec.game == "tensticks"
         for seat in sorted(self.players):
             player = self.players[seat]
@@ -364,12 +385,16 @@ class Session:
             if player.stay > 0:
                 continue
             del self.players[seat]
-            if tensticks and player.lit and player.lights > 0:
+            if tensticks and player.lit and player.lights > 0 and not player.no_card:
+                # the card is punched with the lights held (zero after a prize: no card)
                 self.punch_count += 1
                 card = f"PC-{self.spec.table_id}-{self.punch_count:04d}"
-                builder.emit("leave", f"s{seat}", f"punchcard={card}",
-                             f"punches={player.lights}", seconds=5)
-                self.punched.append((player.player_id, card, player.lights))
+                punches = fault.punches(builder, player.lights) or player.lights
+                stmt = builder.emit("leave", f"s{seat}", f"punchcard={card}",
+                                    f"punches={punches}", seconds=5)
+                if punches != player.lights:
+                    builder.mark(stmt, f"{card} punched {punches} for {player.lights} lights")
+                self.punched.append((player.player_id, card, punches))
             else:
                 builder.emit("leave", f"s{seat}", seconds=3)
         empty = [s for s in range(1, self.spec.seats + 1) if s not in self.players]
@@ -378,11 +403,26 @@ class Session:
             arrivals = [rng.choice(empty)]
         for seat in arrivals:
             player = self.new_player()
+            player.light_serial = self.prize_serial
             words = [f"s{seat}", f"player={player.player_id}"]
-            if tensticks and self.punched and rng.random() < 0.4:
-                player_id, card, punches = self.punched.pop(rng.randrange(len(self.punched)))
-                player.player_id, player.lights = player_id, punches
-                words = [f"s{seat}", f"player={player_id}", f"punchcard={card}",
-                         f"punches={punches}"]
-            builder.emit("sit", *words, seconds=10)
+            fault_text = None
+            if tensticks and self.handed_in and fault.hand_in_again(builder):
+                card, punches = self.handed_in[-1]
+                fault_text = f"{card} handed in a second time"
+            elif tensticks and self.punched and (rng.random() < 0.4
+                                                 or fault.wrong_hand_in(builder)):
+                player_id, card, punched = self.punched.pop(rng.randrange(len(self.punched)))
+                player.player_id = player_id
+                punches = fault.hand_in_punches(builder, punched) or punched
+                if punches != punched:
+                    fault_text = f"{card} handed in with {punches} punches, punched {punched}"
+                self.handed_in.append((card, punches))
+            else:
+                card = None
+            if card is not None:
+                player.lights = player.start = punches
+                words += [f"punchcard={card}", f"punches={punches}"]
+            stmt = builder.emit("sit", *words, seconds=10)
+            if fault_text:
+                builder.mark(stmt, fault_text)
             self.players[seat] = player
