@@ -37,11 +37,6 @@ def _settle_subject(wager: Wager) -> str:
     return f"settle:{wager.target}:{wager.kind}"
 
 
-def _late_bet(wager: Wager) -> bool:
-    """A wager placed after the first card: 20:18:15:03 judges it (void is right for it)."""
-    return wager.initial and wager.after_first_card
-
-
 @register
 class DecksAndTwoHands(Check):
     """A table dealt with other than six or eight decks, or a seat playing one hand only.
@@ -277,17 +272,6 @@ class SuperMatchBeforeMain(Check):
                                    evidence=[last_super.line])
 
 
-def _judged_super_matches(view: RoundView) -> Iterator[tuple[Wager, Settlement]]:
-    """Super match wagers whose outcome the schedule decides, with their one settlement."""
-    for wager in view.wagers_of("supermatch", tip=None):
-        if (len(wager.settlements) != 1 or wager.expected is None or _late_bet(wager)
-                or facts.misdeal_concerns(view, wager)):
-            continue
-        if wager.expected.outcome == "void":
-            continue  # the seat was not dealt four cards: 30.09(4)
-        yield wager, wager.settlements[0]
-
-
 @register
 class SuperMatchOutcome(Check):
     """A super match won, lost or returned against what the first four cards hold.
@@ -309,7 +293,7 @@ class SuperMatchOutcome(Check):
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        for wager, settlement in _judged_super_matches(view):
+        for wager, settlement in facts.of(view).judged_super_matches:
             expected = wager.expected
             if settlement.outcome == expected.outcome:
                 continue
@@ -442,18 +426,6 @@ def _switched_blackjack(view: RoundView, hand: Hand, settlement: Settlement) -> 
     return None
 
 
-def _judged_mains(view: RoundView) -> Iterator[tuple[Wager, Hand, Settlement]]:
-    """Main wagers (tips too) whose settlement the pay rules judge: one settlement, no
-    misdeal, not a late bet, not surrendered (20:18:15:30)."""
-    for wager in view.wagers_of("main", tip=None):
-        hand = view.hands.get(wager.target)
-        if (hand is None or len(wager.settlements) != 1 or wager.expected is None
-                or _late_bet(wager) or facts.misdeal_concerns(view, wager)
-                or hand.surrendered_line is not None):
-            continue
-        yield wager, hand, wager.settlements[0]
-
-
 @register
 class SwitchedBlackjack(Check):
     """A two-card 21 on a hand of a seat that switched was treated as a blackjack.
@@ -476,7 +448,7 @@ class SwitchedBlackjack(Check):
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        for wager, hand, settlement in _judged_mains(view):
+        for wager, hand, settlement in facts.of(view).judged_mains:
             how = _switched_blackjack(view, hand, settlement)
             if how is None:
                 continue
@@ -551,7 +523,7 @@ class MainPayout(Check):
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        for wager, hand, settlement in _judged_mains(view):
+        for wager, hand, settlement in facts.of(view).judged_mains:
             if hand.busted or _switched_blackjack(view, hand, settlement) is not None:
                 continue
             wrong = wrongly_settled(wager)
@@ -625,7 +597,7 @@ class BustCollectedAtOnce(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         by_hand: dict[str, list[tuple[Wager, Settlement]]] = {}
-        for wager, hand, settlement in _judged_mains(view):
+        for wager, hand, settlement in facts.of(view).judged_mains:
             if hand.busted:
                 by_hand.setdefault(hand.name, []).append((wager, settlement))
         for name, settled in by_hand.items():
@@ -762,7 +734,7 @@ class SuperMatchPayTable(Check):
     def round(self, view: RoundView) -> Iterator[Finding]:
         if view.config.decks not in DECKS:
             return
-        for wager, settlement in _judged_super_matches(view):
+        for wager, settlement in facts.of(view).judged_super_matches:
             expected = wager.expected
             if settlement.outcome != "win" or expected.outcome != "win":
                 continue

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from auditor import events as ev
 from auditor.replay.engine import ROUND_EXTENSIONS
 from auditor.replay.state import TableState
-from auditor.replay.view import Hand, RoundView, Wager, seat_number
+from auditor.replay.view import Hand, RoundView, Settlement, Wager, seat_number
 
 KEY = "switch"
 INITIAL_HANDS = ("h1", "h2")  # every seat that plays holds these two hands (30.09(1))
@@ -33,21 +33,35 @@ class DealCount:
 
 @dataclass(slots=True)
 class SwitchFacts:
+    seat_wagers: dict[str, dict[str, Wager]]  # playing seat -> h1/h2 -> its personal main wager
     misdeals: dict[str, int]  # misdeal target (a seat, or `dealer`) -> line of its `misdeal`
     first_decision_index: int | None  # the first decision or insurance wager
     deal_end_index: int | None  # the last `deal` before the first decision
     wrong_counts: list[DealCount]
     shuffled: bool  # since the shoe came into play, up to the round's first card
     cut_after_shuffle: bool  # the last of those shuffles was followed by a cut
+    # Settlements the pay rules judge (30.09(6), (10), (13), (15), (18)): settled once, no
+    # misdeal concerned (that is (4)), not a late bet (20:18:15:03 returns it), and for main
+    # wagers not a surrender (20:18:15:30), for super match wagers four cards dealt.
+    judged_mains: list[tuple[Wager, Hand, Settlement]] = field(default_factory=list)
+    judged_super_matches: list[tuple[Wager, Settlement]] = field(default_factory=list)
 
 
 def derive(view: RoundView, state: TableState | None = None) -> None:
     """The engine's extension for game=switch: the round's facts, derived once."""
+    seat_wagers: dict[str, dict[str, Wager]] = {}
+    for wager in view.wagers_of("main"):
+        if wager.initial and is_initial_hand(wager.target):
+            seat_wagers.setdefault(wager.seat, {})[wager.target] = wager
+    seat_wagers = dict(sorted(seat_wagers.items(), key=lambda item: seat_number(item[0])))
     first = _first_decision_index(view)
     end = _initial_deal_end_index(view, first)
     shuffled, cut = _shuffled_and_cut(view)
-    view.derived[KEY] = SwitchFacts(_misdeal_lines(view), first, end,
-                                    _wrong_deal_counts(view, end), shuffled, cut)
+    facts = SwitchFacts(seat_wagers, _misdeal_lines(view), first, end, [], shuffled, cut)
+    view.derived[KEY] = facts
+    # these read the seats and misdeals above, so once the facts are in place
+    facts.wrong_counts = _wrong_deal_counts(view, end)
+    facts.judged_mains, facts.judged_super_matches = _judged_settlements(view)
 
 
 def of(view: RoundView) -> SwitchFacts:
@@ -68,14 +82,12 @@ def is_initial_hand(name: str) -> bool:
 
 def personal_main_wagers(view: RoundView, seat: str) -> dict[str, Wager]:
     """The seat's own (not tip) main wagers placed by `bet` on h1 and h2, by hand."""
-    return {w.target: w for w in view.wagers_of("main")
-            if w.initial and w.seat == seat and is_initial_hand(w.target)}
+    return of(view).seat_wagers.get(seat, {})
 
 
 def playing_seats(view: RoundView) -> list[str]:
     """Seats with a personal main wager on h1 or h2, first base first."""
-    seats = {w.seat for w in view.wagers_of("main") if w.initial and is_initial_hand(w.target)}
-    return sorted(seats, key=seat_number)
+    return list(of(view).seat_wagers)
 
 
 def switched_two_card_21(hand: Hand) -> bool:
@@ -101,7 +113,7 @@ def voided_by_neighbour(view: RoundView, wager: Wager) -> bool:
     misdeals = of(view).misdeals
     if not misdeals or "dealer" in misdeals or wager.seat in misdeals:
         return False
-    if wager.initial and wager.after_first_card:
+    if late_bet(wager):
         return False
     if len(wager.settlements) != 1 or wager.settlements[0].outcome != "void":
         return False
@@ -118,6 +130,27 @@ def _misdeal_lines(view: RoundView) -> dict[str, int]:
     for marker in view.markers_of("misdeal"):
         found.setdefault(marker.target, marker.line)
     return found
+
+
+def late_bet(wager: Wager) -> bool:
+    """A wager placed after the first card: 20:18:15:03 judges it (void is right for it)."""
+    return wager.initial and wager.after_first_card
+
+
+def _judged_settlements(view: RoundView) -> tuple[list[tuple[Wager, Hand, Settlement]],
+                                                  list[tuple[Wager, Settlement]]]:
+    mains, supers = [], []
+    for wager in view.wagers:
+        if (len(wager.settlements) != 1 or wager.expected is None or late_bet(wager)
+                or misdeal_concerns(view, wager)):
+            continue
+        if wager.kind == "main":
+            hand = view.hands.get(wager.target)
+            if hand is not None and hand.surrendered_line is None:
+                mains.append((wager, hand, wager.settlements[0]))
+        elif wager.kind == "supermatch" and wager.expected.outcome != "void":
+            supers.append((wager, wager.settlements[0]))  # void: not dealt four cards, (4)
+    return mains, supers
 
 
 # ---- the initial deal ----
