@@ -1,4 +1,4 @@
-"""The command line: `auditor audit`, `auditor rules`."""
+"""The command line: `auditor audit`, `auditor rules`, `auditor simulate`."""
 
 from __future__ import annotations
 
@@ -39,6 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("action", nargs="?", choices=["list", "show"], default="list")
     rules.add_argument("citation", nargs="?")
     rules.add_argument("--markdown", action="store_true", help="print the list as Markdown")
+
+    from auditor.simulate.command import add_parser as add_simulate
+
+    add_simulate(commands)
     return parser
 
 
@@ -49,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
         from auditor.rules_cli import show_rules
 
         return show_rules(arguments.action, arguments.citation, console, arguments.markdown)
+    if arguments.command == "simulate":
+        from auditor.simulate.command import run as run_simulate
+
+        return run_simulate(arguments, console)
     return run_audit(arguments, console, argv)
 
 

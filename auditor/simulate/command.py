@@ -1,0 +1,87 @@
+"""`auditor simulate`: the command line of the simulator (wired into auditor/cli.py)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from datetime import date
+
+from rich.console import Console
+from rich.table import Table
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "simulate", help="write realistic BJH records, compliant or with planted faults",
+        description="Deal realistic rounds of a game and write them as BJH 1 records, one "
+                    "file per table, each with <name>.truth.json beside it: the faults planted "
+                    "(file, round, citation, line). The same arguments and seed give the same "
+                    "bytes.")
+    parser.add_argument("--game", required=True,
+                        choices=["standard", "switch", "db21", "tensticks"])
+    size = parser.add_mutually_exclusive_group(required=True)
+    size.add_argument("--rounds", type=int, metavar="N", help="rounds dealt at each table")
+    size.add_argument("--hours", type=float, metavar="H", help="hours of play at each table")
+    parser.add_argument("--tables", type=int, default=1, metavar="T",
+                        help="tables, one record each (default 1)")
+    parser.add_argument("--seed", default="1", help="the seed (any text; default 1)")
+    parser.add_argument("--decks", type=int, default=None,
+                        help="6 or 8 (also 1 or 2 for standard); default 6")
+    parser.add_argument("--seats", type=int, default=7)
+    parser.add_argument("--min", dest="minimum", type=int, default=10, metavar="AMOUNT",
+                        help="table minimum, whole units (default 10)")
+    parser.add_argument("--max", dest="maximum", type=int, default=1000, metavar="AMOUNT",
+                        help="table maximum, whole units (default 1000)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a house rule as in the format's `option` statement "
+                             "(repeatable), e.g. soft17=hit, surrender=late, db21.paytable=2")
+    parser.add_argument("--faults", type=float, default=0.0, metavar="RATE",
+                        help="the share of rounds given one planted fault, 0 to 1 (default 0)")
+    parser.add_argument("--date", default="2026-11-20", help="the first gaming day")
+    parser.add_argument("--table", default="T01", help="the table ID (or its prefix)")
+    parser.add_argument("--out", default="simulated", metavar="DIR",
+                        help="where the records go (default: simulated)")
+    parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+
+
+def run(arguments: argparse.Namespace, console: Console) -> int:
+    from auditor.simulate import SpecError, simulate, table_spec
+
+    errors = Console(stderr=True, highlight=False)
+    options: dict[str, str] = {}
+    for item in arguments.option:
+        if "=" not in item:
+            errors.print(f"auditor: --option {item!r} is not KEY=VALUE")
+            return 2
+        key, value = item.split("=", 1)
+        options[key] = value
+    try:
+        if arguments.tables < 1 or (arguments.rounds is not None and arguments.rounds < 1) or (
+                arguments.hours is not None and arguments.hours <= 0):
+            raise SpecError("tables, rounds and hours must be positive")
+        spec = table_spec(arguments.game, table_id=arguments.table, decks=arguments.decks,
+                          seats=arguments.seats, minimum=arguments.minimum,
+                          maximum=arguments.maximum, options=options)
+        started = time.perf_counter()
+        result = simulate(arguments.out, spec, tables=arguments.tables, rounds=arguments.rounds,
+                          hours=arguments.hours, seed=arguments.seed, faults=arguments.faults,
+                          start=date.fromisoformat(arguments.date))
+    except (SpecError, ValueError) as error:
+        errors.print(f"auditor: {error}")
+        return 2
+    elapsed = time.perf_counter() - started
+    if arguments.quiet:
+        return 0
+    console.print(f"Wrote {len(result.files)} record(s) to {arguments.out}: {result.rounds:,} "
+                  f"rounds, {result.lines:,} lines, {sum(result.planted.values()):,} planted "
+                  f"fault(s) in {elapsed:.1f} s.")
+    if result.planted:
+        table = Table(title="Planted faults by citation")
+        table.add_column("citation")
+        table.add_column("faults", justify="right")
+        for citation, count in sorted(result.planted.items()):
+            table.add_row(citation, str(count))
+        console.print(table)
+    if result.uncovered:
+        console.print("Checks of this game with no fault injector: " + ", ".join(result.uncovered))
+    return 0
