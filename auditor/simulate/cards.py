@@ -74,8 +74,11 @@ class Shoe:
         return self.size - self.position
 
     def shuffle(self) -> None:
-        self.cards = list(self.full)
-        self.size = len(self.cards)
+        # Fisher–Yates gives a uniform order from any starting order of the same cards, so
+        # the cards stay as they lie; only a shoe cut short by `shuffle_discards` is refilled.
+        if self.size != len(self.full):
+            self.cards = list(self.full)
+            self.size = len(self.cards)
         self.position = 0
         self.cut_position = self.size
         self.cut_out = False

@@ -8,6 +8,7 @@ a hook (faults.py) leaves the rest of the round consistent with it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -43,22 +44,28 @@ def db21_odds(pay_table: int, up_card: str) -> int:
 
 
 def super_match_kind(cards: list[str]) -> str | None:
-    counts = sorted((sum(1 for c in cards if c[0] == r) for r in {c[0] for c in cards}),
-                    reverse=True)
-    if counts[0] == 4:
-        return "four"
-    if counts[:2] == [2, 2]:
-        return "two pair"
-    if counts[0] == 3:
-        return "three"
-    if counts[0] == 2:
+    """The best super match hand in four cards, matched by rank, or None (30.09(1), (6))."""
+    ranks = [card[0] for card in cards]
+    distinct = len(set(ranks))
+    if distinct == 4:
+        return None
+    if distinct == 3:
         return "pair"
-    return None
+    if distinct == 1:
+        return "four"
+    return "three" if ranks.count(ranks[0]) in (1, 3) else "two pair"
 
 
-def play_dealer(cards: list[str], draw: Any, hits_soft_17: bool) -> list[str]:
-    """The dealer's drawing rule: draw below 17, and at soft 17 where the house hits it."""
+def play_dealer(cards: list[str], draw: Callable[[], str], hits_soft_17: bool,
+                stop: Callable[[], bool] | None = None) -> list[str]:
+    """The dealer's drawing rule: draw below 17, and at soft 17 where the house hits it.
+
+    `draw` deals the next card; `stop` (a planted fault) may end the drawing early. The
+    game and the statistical fast path (sampling.py) both deal the dealer's hand here.
+    """
     while dealer_must_draw(cards, hits_soft_17):
+        if stop is not None and stop():
+            break
         cards.append(draw())
     return cards
 
@@ -730,18 +737,23 @@ class RoundBuilder:
             self.spoiled = is_two_card_21(self.dealer)
         self.dealer_had_to_play = self.dealer_must_play()
         if self.dealer_had_to_play:
-            while dealer_must_draw(self.dealer, self.hits17):
-                if self.fault.dealer_stop(self):
-                    # the stop shows on the last draw, or on the reveal (judging.stop_line)
-                    self.mark(self.dealer_done, f"the dealer stopped at {total(self.dealer)[0]}")
-                    return
-                self.dealer_draw()
+            play_dealer(self.dealer, self.dealer_draw, self.hits17, stop=self.dealer_stops)
+            if self.applied:
+                return
         if self.fault.dealer_extra(self):
-            self.dealer_draw()
+            self.dealer.append(self.dealer_draw())
             self.mark(self.dealer_stmts[-1], "the dealer drew on a standing total")
 
-    def dealer_draw(self) -> None:
+    def dealer_stops(self) -> bool:
+        if not self.fault.dealer_stop(self):
+            return False
+        # the stop shows on the last draw, or on the reveal (judging.stop_line)
+        self.mark(self.dealer_done, f"the dealer stopped at {total(self.dealer)[0]}")
+        return True
+
+    def dealer_draw(self) -> str:
+        """The dealer's next card, recorded as a `draw` (the caller adds it to the hand)."""
         card = self.card()
-        self.dealer.append(card)
         self.dealer_done = self.emit("draw", card, seconds=self.pause(2, 3))
         self.dealer_stmts.append(self.dealer_done)
+        return card

@@ -1,0 +1,151 @@
+"""The simulator's game against exact odds: dealer results by up card and super match hands.
+
+Samples come from the simulator's fast path (auditor/simulate/sampling.py): dealer hands
+and first-four cards dealt by the game's own code from a freshly shuffled shoe each time,
+the model that tests/exact_odds.py computes exactly. Every frequency must lie within three
+standard errors of its exact probability.
+
+Runtime on the project's machine: the default run deals one million dealer hands (six
+decks, S17, about 4 s) and one million super match hands (six decks, about 6 s). The other
+shoes and rules, a million samples each (about 1 to 1.5 minutes in all), run with
+`BJH_SLOW_TESTS=1`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from fractions import Fraction
+from itertools import product
+
+import pytest
+from exact_odds import (
+    FINALS,
+    dealer_final_distribution,
+    shoe_counts,
+    super_match_probabilities,
+    up_card_probability,
+)
+
+from auditor.simulate.sampling import dealer_finals, super_match_counts
+
+SAMPLES = 1_000_000
+SLOW = pytest.mark.skipif(os.environ.get("BJH_SLOW_TESTS") != "1",
+                          reason="a million samples per configuration: set BJH_SLOW_TESTS=1")
+
+
+def within_three_standard_errors(hits: int, trials: int, exact: Fraction) -> tuple[bool, float]:
+    p = float(exact)
+    error = math.sqrt(p * (1 - p) / trials)
+    z = (hits / trials - p) / error if error else float(hits != trials * p)
+    return abs(z) <= 3, z
+
+
+# ---- the exact helpers, checked independently ----
+
+@pytest.mark.parametrize("decks", [None, 1, 2, 6, 8])
+@pytest.mark.parametrize("hits_soft_17", [False, True])
+def test_dealer_distributions_sum_to_one(decks: int | None, hits_soft_17: bool) -> None:
+    for up in range(1, 11):
+        found = dealer_final_distribution(up, decks, hits_soft_17)
+        assert set(found) == set(FINALS)
+        assert sum(found.values()) == 1
+        assert all(p >= 0 for p in found.values())
+
+
+@pytest.mark.parametrize("decks", [1, 2, 6, 8])
+def test_dealer_blackjack_is_the_hole_card_chance(decks: int) -> None:
+    """A blackjack is a ten under an ace or an ace under a ten: counted from the shoe."""
+    cards = 52 * decks - 1  # the up card is out
+    tens, aces = shoe_counts(decks)[9], shoe_counts(decks)[0]
+    assert dealer_final_distribution(1, decks, False)["blackjack"] == Fraction(tens, cards)
+    assert dealer_final_distribution(10, decks, True)["blackjack"] == Fraction(aces, cards)
+    assert dealer_final_distribution(6, decks, False)["blackjack"] == 0
+
+
+def test_soft_17_rule_matters_only_where_a_soft_17_can_arise() -> None:
+    for up in (7, 8, 9, 10):  # a soft 17 is an ace and cards worth 6: never above a 6 up
+        stand = dealer_final_distribution(up, 6, False)
+        hit = dealer_final_distribution(up, 6, True)
+        assert stand == hit
+    assert dealer_final_distribution(6, 6, True)["bust"] > dealer_final_distribution(
+        6, 6, False)["bust"]
+
+
+def test_a_large_shoe_tends_to_the_infinite_shoe() -> None:
+    for up in range(1, 11):
+        big = dealer_final_distribution(up, 400, False)
+        infinite = dealer_final_distribution(up, None, False)
+        for final in FINALS:
+            assert abs(float(big[final] - infinite[final])) < 5e-4
+
+
+@pytest.mark.parametrize("decks", [6, 8])
+def test_super_match_odds_match_an_enumeration(decks: int) -> None:
+    """Every ordered draw of four ranks, weighted without replacement, classified afresh."""
+    per_rank, total = 4 * decks, 52 * decks
+    found: dict[str | None, Fraction] = {}
+    for ranks in product(range(13), repeat=4):
+        weight = Fraction(1)
+        drawn: dict[int, int] = {}
+        for position, rank in enumerate(ranks):
+            weight *= Fraction(per_rank - drawn.get(rank, 0), total - position)
+            drawn[rank] = drawn.get(rank, 0) + 1
+        shape = sorted(drawn.values(), reverse=True)
+        hand = {(4,): "four", (3, 1): "three", (2, 2): "two pair", (2, 1, 1): "pair"}.get(
+            tuple(shape))
+        found[hand] = found.get(hand, Fraction(0)) + weight
+    assert found == super_match_probabilities(decks)
+
+
+# ---- the simulator against them ----
+
+def check_dealer(decks: int, hits_soft_17: bool) -> None:
+    finals = dealer_finals(decks, hits_soft_17, SAMPLES, seed=f"{decks}-{hits_soft_17}")
+    dealt = sum(sum(c.values()) for c in finals.values())
+    assert dealt == SAMPLES
+    failures = []
+    for up in range(1, 11):
+        counts = finals[up]
+        trials = sum(counts.values())
+        ok, z = within_three_standard_errors(trials, SAMPLES, up_card_probability(up))
+        if not ok:
+            failures.append(f"up {up}: {trials} up cards, z = {z:.2f}")
+        exact = dealer_final_distribution(up, decks, hits_soft_17)["bust"]
+        ok, z = within_three_standard_errors(counts["bust"], trials, exact)
+        if not ok:
+            failures.append(f"up {up}: bust {counts['bust'] / trials:.5f} against "
+                            f"{float(exact):.5f}, z = {z:.2f}")
+    assert not failures, "; ".join(failures)
+
+
+def check_super_match(decks: int) -> None:
+    counts = super_match_counts(decks, SAMPLES, seed=decks)
+    failures = []
+    for hand, exact in super_match_probabilities(decks).items():
+        ok, z = within_three_standard_errors(counts[hand], SAMPLES, exact)
+        if not ok:
+            failures.append(f"{hand}: {counts[hand] / SAMPLES:.6f} against {float(exact):.6f}, "
+                            f"z = {z:.2f}")
+    assert not failures, "; ".join(failures)
+
+
+def test_dealer_bust_by_up_card_six_decks_s17() -> None:
+    check_dealer(6, False)
+
+
+def test_super_match_six_decks() -> None:
+    check_super_match(6)
+
+
+@SLOW
+@pytest.mark.parametrize(("decks", "hits_soft_17"),
+                         [(1, False), (1, True), (2, False), (2, True), (6, True), (8, False),
+                          (8, True)])
+def test_dealer_bust_by_up_card_other_shoes(decks: int, hits_soft_17: bool) -> None:
+    check_dealer(decks, hits_soft_17)
+
+
+@SLOW
+def test_super_match_eight_decks() -> None:
+    check_super_match(8)
