@@ -413,14 +413,16 @@ class InsuranceOnAce(Check):
                                "ace.", hand=wager.target, evidence=[up.line])
 
 
-def _switched_blackjack(view: RoundView, hand: Hand, settlement: Settlement) -> str | None:
-    """How a switched two-card 21 was treated as a blackjack, if it was (30.09(10))."""
-    if not facts.switched_two_card_21(hand):
+def _switched_blackjack(view: RoundView, hand: Hand, wager: Wager,
+                        settlement: Settlement) -> str | None:
+    """How a switched two-card 21 was treated as a blackjack, if it was (30.09(10)): kept
+    from a dealer blackjack it should lose to, or paid where it should push."""
+    if not facts.switched_two_card_21(hand) or wager.expected is None:
         return None
-    dealer = view.dealer
-    if dealer.natural and settlement.outcome in ("win", "push"):
+    dealer, owed = view.dealer, wager.expected.outcome
+    if dealer.natural and owed == "lose" and settlement.outcome in ("win", "push"):
         return "was not lost to the dealer's blackjack"
-    if (not dealer.natural and dealer.draws and dealer.total in (21, 22)
+    if (not dealer.natural and dealer.draws and dealer.total in (21, 22) and owed == "push"
             and settlement.outcome == "win"):
         return f"was paid against the dealer's drawn {dealer.total}"
     return None
@@ -437,9 +439,10 @@ class SwitchedBlackjack(Check):
     Compliant: `settle s2h1 main lose 10`; against the dealer's drawn 21 or 22,
     `settle s2h1 main push 10`.
     Reading: after a switch neither hand of the seat holds a natural (bjh-format.md §5).
-    The finding is for a switched 21 pushed or paid against a dealer blackjack, or paid
-    against a dealer's drawn-out 21 or 22 (20:18:15:30.09(13)); any other wrong settlement
-    of the hand is (13).
+    As the rule catalog words it, the finding is for a two-card 21 on any hand of a seat
+    that switched (a hand made by splitting one included) pushed or paid against a dealer
+    blackjack, or paid against a dealer's drawn-out 21 or 22 (20:18:15:30.09(13)); any
+    other wrong settlement of the hand is (13).
     """
 
     citation = "20:18:15:30.09(10)"
@@ -449,7 +452,7 @@ class SwitchedBlackjack(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         for wager, hand, settlement in facts.of(view).judged_mains:
-            how = _switched_blackjack(view, hand, settlement)
+            how = _switched_blackjack(view, hand, wager, settlement)
             if how is None:
                 continue
             expected = wager.expected
@@ -524,7 +527,7 @@ class MainPayout(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         for wager, hand, settlement in facts.of(view).judged_mains:
-            if hand.busted or _switched_blackjack(view, hand, settlement) is not None:
+            if hand.busted or _switched_blackjack(view, hand, wager, settlement) is not None:
                 continue
             wrong = wrongly_settled(wager)
             if wrong is None:

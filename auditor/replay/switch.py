@@ -91,9 +91,9 @@ def playing_seats(view: RoundView) -> list[str]:
 
 
 def switched_two_card_21(hand: Hand) -> bool:
-    """An original hand of a seat that switched holding 21 in two cards: a 21, not a
-    blackjack (30.09(10))."""
-    return hand.switched and hand.parent is None and not hand.was_split and hand.two_card_21
+    """A hand of a seat that switched holding 21 in two cards (a hand made by a split of it
+    included): a 21, not a blackjack (30.09(10) as the rule catalog words it)."""
+    return hand.switched and hand.two_card_21
 
 
 # ---- misdeals ----
