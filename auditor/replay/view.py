@@ -183,6 +183,10 @@ class DealerHand:
     reveal_index: int | None = None
     peek_line: int | None = None
     peek_index: int | None = None
+    # Where the dealer's turn began: the reveal or first draw, whichever came first; in a
+    # record with neither, the turn follows the last player decision (or the peek, or the
+    # initial deal, where no decision was taken), and this is that statement's index.
+    turn_index: int | None = None
 
     @property
     def card_codes(self) -> list[str]:
@@ -210,10 +214,11 @@ class DealerHand:
 
     @property
     def done_index(self) -> int | None:
-        """The index at which the dealer's hand was complete: its last draw, or the reveal."""
+        """The index at which the dealer's hand was complete: its last draw, or the reveal
+        (or, with neither, where the dealer's turn began)."""
         if self.draws:
             return self.draws[-1].card.index
-        return self.reveal_index
+        return self.reveal_index if self.reveal_index is not None else self.turn_index
 
 
 @dataclass(slots=True)
