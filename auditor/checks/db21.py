@@ -177,10 +177,14 @@ class TuckBustedHand(Check):
         for hand in view.hands.values():
             if hand.seat not in seats or hand.bust_line is None or hand.main is None:
                 continue
-            bust = next(c for c in hand.cards if c.line == hand.bust_line)
+            # the statement that took the hand over 21 (a card, or a trade in another game)
+            bust_index = next((i for i, e in enumerate(view.events)
+                               if e.line == hand.bust_line), None)
+            if bust_index is None:
+                continue
             discard = next((m for m in view.markers_of("discard") if m.target == hand.name), None)
             tuck = next((m for m in view.markers_of("tuck") if m.target == hand.name), None)
-            deadline = next_action_index(view, bust.index)
+            deadline = next_action_index(view, bust_index)
             if discard is not None and (tuck is None or discard.index < tuck.index):
                 yield self.finding(view, discard.line, f"{hand.name} busted with a DB21 wager on "
                                    f"{hand.seat}, and its cards went to the discard holder "
@@ -309,7 +313,7 @@ class PlayOutForDb21(Check):
         if not played or not all(h.busted for h in played) or len(view.dealer.cards) < 2:
             return
         live = [w for w in _judged_db21(view) if not w.tip and not (
-            w.settlement is not None and w.settlement.index < (view.dealer.reveal_index or 0))]
+            w.settlement is not None and w.settlement.index < (view.dealer.turn_index or 0))]
         if not live:
             return
         cards = view.dealer.card_codes
