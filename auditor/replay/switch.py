@@ -133,8 +133,9 @@ def _misdeal_lines(view: RoundView) -> dict[str, int]:
 
 
 def late_bet(wager: Wager) -> bool:
-    """A wager placed after the first card: 20:18:15:03 judges it (void is right for it)."""
-    return wager.initial and wager.after_first_card
+    """A main or super match wager placed after the first card: 20:18:15:03 judges it (void
+    is right for it). Insurance is always placed after the first card."""
+    return wager.kind in ("main", "supermatch") and wager.initial and wager.after_first_card
 
 
 def _judged_settlements(view: RoundView) -> tuple[list[tuple[Wager, Hand, Settlement]],
