@@ -185,26 +185,49 @@ def test_each_round_is_replayed_once_with_the_fault_and_evidence_lines_marked(fa
     assert len(re.findall(r'<details class="replay"', replays)) == len(rounds) == 3
     assert len(re.findall(r'<table class="steps">', page)) == 3  # once per round, not per finding
     for finding in result.findings:
-        assert re.search(rf'<tr data-l="{finding.line}" class="fault">', replays), finding
+        assert re.search(rf'<tr class="fault" data-l="{finding.line}">', replays), finding
         for line in finding.evidence:
-            assert re.search(rf'<tr data-l="{line}" class="(ev|fault)">', replays)
+            assert re.search(rf'<tr class="(ev|fault)" data-l="{line}">', replays)
     # The blackjack's cards are its evidence; the row of the fault carries its time stamp,
     # the statement as written and the hand after it.
-    assert re.search(r'<tr data-l="15" class="ev">', replays)
-    row = re.search(r'<tr data-l="22" class="fault">.*?</tr>', replays, re.S).group(0)
-    assert '<td class="tm">10:00:12</td>' in row
-    assert "<code>settle s1h1 main win 20</code>" in row
-    assert re.search(r'<span class="c r">A♥</span><span class="c r">K♦</span> '
-                     r'<span class="t">soft 21</span> <em>blackjack</em>', row)
+    assert re.search(r'<tr class="ev" data-l="15"><td>15</td><td>10:00:05</td>'
+                     r'<td>deal s1h1 Ah <span class="evtag">evidence · F-0001</span>', replays)
+    row = re.search(r'<tr class="fault" data-l="22">.*?</tr>', replays, re.S).group(0)
+    assert "<td>22</td><td>10:00:12</td><td>settle s1h1 main win 20</td>" in row
+    assert ('<span class="e"><b>s1h1</b> <i class="r">A♥</i> <i class="r">K♦</i> '
+            '<strong>soft 21</strong> <em>blackjack</em> '
+            '<span class="w">main 20.00 · win 20.00</span></span>') in row
     # Under the fault: the finding it stands for and the whole table at that moment.
-    note = re.search(r'<tr class="fault-note" data-for="22">.*?</tr>\s*</tbody>\s*</table>\s*'
-                     r'</div>\s*</td></tr>', replays, re.S).group(0)
-    assert 'href="#f-1"' in note and "F-0001" in note
+    note = re.search(r'<tr class="fault-note" data-for="22">.*?</tbody>\s*</table>',
+                     replays, re.S).group(0)
+    assert '<a href="#f-1">F-0001</a>' in note
     assert "The table after line 22" in note
-    assert re.search(r'<th scope="row">s4h1</th>\s*<td><span class="c">9♣</span> '
-                     r'<span class="c">8♠</span> </td>\s*<td>17</td>', note)
-    assert re.search(r'<th scope="row">Dealer</th>\s*<td><span class="c r">10♦</span> '
-                     r'<span class="c down">9♠</span>', note)  # the hole card is still down
+    assert re.search(r'<th scope="row">s4h1</th><td class="cards">9♣ 8♠</td>\s*<td>17</td>',
+                     note)
+    assert re.search(r'<th scope="row">Dealer</th><td class="cards"><i class="r">10♦</i> '
+                     r'<i class="d">9♠</i></td>\s*<td>19 <em>hole card down</em>', note)
+
+
+def test_a_large_audit_replays_each_round_as_aligned_text(tmp_path: Path) -> None:
+    (tmp_path / "t12.bjh").write_text(faulty_record(), encoding="utf-8")
+    result = audit_paths([str(tmp_path / "t12.bjh")], jobs=1)
+    page = to_html(result, RUN, lean_replays_over=1)  # 2 rounds replayed: lean
+    replays = section(page, "replays")
+    assert "<table class=\"steps\">" not in page
+    assert len(re.findall(r'<pre class="lean">', replays)) == 2
+    block = re.search(r'<pre class="lean">\n(.*?)</pre>', replays, re.S).group(1)
+    lines = block.splitlines()
+    assert lines[0] == "10            round 1 time=10:00:00 dealer=D-2001"
+    assert lines[5] == ('<span class="ev" data-l="15">15  10:00:05  deal s1h1 Ah'
+                        + " " * 34 + "s1h1 A♥ soft 11 [main 20.00]  ← evidence, F-0001</span>")
+    fault = lines.index(next(line for line in lines if 'data-l="22"' in line))
+    assert lines[fault].startswith('<span class="fault" data-l="22">22  10:00:12  settle s1h1')
+    assert lines[fault + 1].startswith('    ▲ <a href="#f-1">F-0001</a> high 20:18:15:06: ')
+    assert lines[fault + 2:fault + 6] == [
+        "      the table after line 22:", "        Dealer  10♦ (9♠) 19 hole card down",
+        "        s1h1    A♥ K♦ soft 21 blackjack [main 20.00 · win 20.00]",
+        "        s4h1    9♣ 8♠ 17 [main 50.00]"]
+    assert escape('note "<script>alert(1)</script> \\"><img src=x onerror=alert(1)>"') in block
 
 
 def test_provenance_names_the_auditor_rules_inputs_and_times(faulty) -> None:

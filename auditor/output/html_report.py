@@ -33,6 +33,9 @@ from auditor.rules_cli import coverage_rows
 
 PAGE_SIZE = 25  # findings shown at once in a citation's group (JS pagination)
 OPEN_FINDINGS_UP_TO = 60  # smaller audits open their groups and replays (readable without JS)
+# Past this many rounds replayed, each replay is one block of aligned text rather than a table:
+# a browser then opens a report of thousands of findings in seconds, not minutes.
+LEAN_REPLAYS_OVER = 300
 SHIFT_ORDER = ("day", "swing", "grave", "(none)")
 _TIME = re.compile(r"^\s*(\d\d:\d\d:\d\d(?:\.\d+)?)\s+(.*)$")
 _SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
@@ -48,16 +51,19 @@ def environment() -> Environment:
     return environment
 
 
-def to_html(result: AuditResult, run: dict[str, Any]) -> str:
-    return environment().get_template("report.html.j2").render(**report_context(result, run))
+def to_html(result: AuditResult, run: dict[str, Any], *,
+            lean_replays_over: int = LEAN_REPLAYS_OVER) -> str:
+    context = report_context(result, run, lean_replays_over=lean_replays_over)
+    return environment().get_template("report.html.j2").render(**context)
 
 
-def report_context(result: AuditResult, run: dict[str, Any]) -> dict[str, Any]:
+def report_context(result: AuditResult, run: dict[str, Any], *,
+                   lean_replays_over: int = LEAN_REPLAYS_OVER) -> dict[str, Any]:
     """Everything the templates show, computed once."""
     findings = result.findings
     frame = findings_frame(findings)
     numbers = {id(f): index + 1 for index, f in enumerate(findings)}
-    replays, replay_of = build_replays(result, findings, numbers)
+    replays, replay_of = build_replays(result, findings, numbers, lean_replays_over)
     groups = build_groups(findings, numbers, replay_of)
     summaries = build_summaries(frame)
     scope = build_scope(result)
@@ -75,6 +81,7 @@ def report_context(result: AuditResult, run: dict[str, Any]) -> dict[str, Any]:
         "facets": build_facets(findings, groups),
         "open_groups": small,
         "open_replays": len(replays) <= OPEN_FINDINGS_UP_TO // 2,
+        "lean_replays": len(replays) > lean_replays_over,
         "page_size": PAGE_SIZE,
         "stylesheet": _asset("report.css"),
         "script": _asset("report.js"),
@@ -148,14 +155,6 @@ def duration_text(started: str | None, finished: str | None) -> str:
     if seconds < 60:
         return f"{seconds:.0f} s"
     return f"{int(seconds // 60)} min {int(seconds % 60)} s"
-
-
-def card_parts(code: str) -> dict[str, Any]:
-    """`Th` -> rank 10, suit ♥, red: the state column shows cards as a person writes them."""
-    if len(code) != 2 or code[1] not in _SUITS:
-        return {"text": code, "red": False}
-    rank = "10" if code[0] == "T" else code[0]
-    return {"text": rank + _SUITS[code[1]], "red": code[1] in "dh"}
 
 
 def fingerprint(result: AuditResult, run: dict[str, Any]) -> str:
@@ -384,8 +383,49 @@ def build_facets(findings: list[Finding], groups: list[dict[str, Any]]) -> dict[
 
 
 # ---- replays: one per round that holds a finding ----------------------------------------
+# Plain slotted objects, not dicts: the template reads their attributes hundreds of thousands
+# of times in a large audit, and Jinja reads an attribute much faster than a missing one.
 
-def build_replays(result: AuditResult, findings: list[Finding], numbers: dict[int, int]
+@dataclass(slots=True, frozen=True)
+class Card:
+    text: str  # 10♥
+    css: str  # "r" for a red suit, "d" for a hole card still face down
+
+
+@dataclass(slots=True)
+class Entity:
+    name: str  # a hand, a seat, or "Dealer"
+    dealer: bool
+    cards: list[Card]
+    total: int | None
+    soft: bool
+    status: str
+    wagers: list[str]
+
+
+@dataclass(slots=True)
+class ReplayRow:
+    line: int
+    time: str
+    text: str
+    changes: list[Entity]
+    faults: list[dict[str, Any]]
+    supports: list[str]
+    state: list[Entity] | None  # the whole table, on a fault's line
+    plain: str = ""  # the row as one line of aligned text (lean replays)
+    state_lines: list[str] = field(default_factory=list)  # the whole table, as text lines
+
+@cache
+def card_parts(code: str) -> Card:
+    """`Th` -> 10♥, red: the replay shows cards as a person writes them."""
+    if len(code) != 2 or code[1] not in _SUITS:
+        return Card(code, "")
+    rank = "10" if code[0] == "T" else code[0]
+    return Card(rank + _SUITS[code[1]], "r" if code[1] in "dh" else "")
+
+
+def build_replays(result: AuditResult, findings: list[Finding], numbers: dict[int, int],
+                  lean_over: int = LEAN_REPLAYS_OVER
                   ) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
     """The replay of every round with a finding, made once per round, and each finding's."""
     index: dict[tuple[str, str], list[RoundEvidence]] = defaultdict(list)
@@ -402,8 +442,9 @@ def build_replays(result: AuditResult, findings: list[Finding], numbers: dict[in
     rounds = sorted(chosen.values(), key=lambda e: (order.get(e.file, len(order)), e.start_line))
     replays: list[dict[str, Any]] = []
     replay_of: dict[int, dict[str, Any]] = {}
+    lean = len(rounds) > lean_over
     for position, evidence in enumerate(rounds):
-        replay = replay_model(evidence, members[id(evidence)], numbers, position + 1)
+        replay = replay_model(evidence, members[id(evidence)], numbers, position + 1, lean)
         replays.append(replay)
         for finding in members[id(evidence)]:
             replay_of[id(finding)] = replay
@@ -423,7 +464,10 @@ def _evidence_of(finding: Finding, index: dict[tuple[str, str], list[RoundEviden
 
 
 def replay_model(evidence: RoundEvidence, findings: list[Finding], numbers: dict[int, int],
-                 number: int) -> dict[str, Any]:
+                 number: int, lean: bool = False) -> dict[str, Any]:
+    """The round's lines, each with what it changed on the table (only the hands, dealer or
+    seat wagers that changed, so the markup stays lean), and the whole table at each fault.
+    `lean` also sets each row as one line of aligned text (`plain`)."""
     faults: dict[int, list[dict[str, Any]]] = defaultdict(list)
     supports: dict[int, list[str]] = defaultdict(list)
     for finding in findings:
@@ -435,64 +479,118 @@ def replay_model(evidence: RoundEvidence, findings: list[Finding], numbers: dict
         for line in finding.evidence:
             supports[line].append(reference["ref"])
     rows = []
-    previous: dict[str, Any] = {}
+    previous: dict[str, tuple] = {}
+    shown: dict[str, Entity] = {}  # the table as last changed, entity by entity
     for line, text in evidence.lines:
         match = _TIME.match(text)
         time, statement = (match.group(1), match.group(2)) if match else ("", text.strip())
         step = evidence.steps.get(line)
-        current = entities(step) if step is not None else previous
-        changes = [entity for key, entity in current.items() if previous.get(key) != entity]
-        rows.append({"line": line, "time": time, "text": statement,
-                     "changes": changes if step is not None else [],
-                     "faults": faults.get(line, []), "supports": supports.get(line, []),
-                     "state": list(current.values()) if line in faults else None})
-        previous = current
-    seats = sorted({e["name"][:2] for e in previous.values() if e["kind"] == "hand"})
+        changes = []
+        if step is not None:
+            current = raw_entities(step)
+            for key, raw in current.items():
+                if previous.get(key) != raw:
+                    shown[key] = display_entity(key, raw)
+                    changes.append(shown[key])
+            for key in previous.keys() - current.keys():
+                shown.pop(key, None)
+            previous = current
+        rows.append(ReplayRow(line, time, statement, changes, faults.get(line, []),
+                              supports.get(line, []),
+                              table_order(shown) if line in faults else None))
+    if lean:
+        set_plain_text(rows)
+    lines = evidence.lines
+    context = findings[0] if findings else None
     return {"id": f"r-{number}", "number": number, "file": evidence.file,
-            "round": evidence.round_id, "first_line": evidence.lines[0][0] if evidence.lines
-            else evidence.start_line,
-            "last_line": evidence.lines[-1][0] if evidence.lines else evidence.start_line,
-            "rows": rows, "final": list(previous.values()), "seats": seats,
+            "round": evidence.round_id,
+            "first_line": lines[0][0] if lines else evidence.start_line,
+            "last_line": lines[-1][0] if lines else evidence.start_line,
+            "table": context.table if context else None,
+            "date": context.date if context else None,
+            "dealer": context.dealer if context else None,
+            "rows": rows,
             "findings": [{"ref": f"F-{numbers[id(f)]:04d}", "id": f"f-{numbers[id(f)]}",
                           "citation": f.citation, "severity": f.severity, "line": f.line}
                          for f in findings]}
 
 
-def entities(step: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The table after one statement as entities (hands with their wagers, the dealer, seat
-    wagers), keyed so that a change from the step before can be seen."""
-    wagers_by_target: dict[str, list[dict[str, Any]]] = defaultdict(list)
+def set_plain_text(rows: list[ReplayRow]) -> None:
+    """Each row as one line of aligned text: line, time, statement, what changed."""
+    line_width = max((len(str(r.line)) for r in rows), default=1)
+    time_width = max((len(r.time) for r in rows), default=0)
+    text_width = min(max((len(r.text) for r in rows), default=0), 44)
+    for row in rows:
+        changes = "   ".join(entity_text(e) for e in row.changes)
+        row.plain = (f"{row.line:>{line_width}}  {row.time:<{time_width}}  "
+                     f"{row.text:<{text_width}}  {changes}").rstrip()
+        if row.state is not None:
+            name_width = max((len(e.name) for e in row.state), default=0)
+            row.state_lines = [f"{e.name:<{name_width}}  {entity_text(e, named=False)}"
+                               for e in row.state]
+
+
+def entity_text(entity: Entity, named: bool = True) -> str:
+    """A hand, the dealer or a seat's wagers as text: a face-down card in parentheses."""
+    parts = [entity.name] if named else []
+    parts += [f"({c.text})" if "d" in c.css.split() else c.text for c in entity.cards]
+    if entity.total is not None:
+        parts.append(f"{'soft ' if entity.soft else ''}{entity.total}")
+    if entity.status:
+        parts.append(entity.status)
+    parts += [f"[{w}]" for w in entity.wagers]
+    return " ".join(parts)
+
+
+def raw_entities(step: dict[str, Any]) -> dict[str, tuple]:
+    """The table after one statement as comparable entities: the dealer, each hand with its
+    wagers, and the wagers of a seat (or of a hand not dealt yet)."""
+    wagers: dict[str, list[tuple]] = defaultdict(list)
     for wager in step.get("wagers", []):
         target = wager.get("target") or wager["wager"].rsplit(" ", 1)[-1]
-        wagers_by_target[target].append(_wager_entity(wager))
-    result: dict[str, dict[str, Any]] = {}
+        kind = wager.get("kind") or wager["wager"].split(" wager", 1)[0].removeprefix("tip ")
+        wagers[target].append((kind, bool(wager.get("tip")), wager["amount"],
+                               wager.get("settled") or ""))
+    result: dict[str, tuple] = {}
     dealer = step.get("dealer") or {}
     if dealer.get("cards"):
-        cards = [card_parts(c) for c in dealer["cards"]]
-        if not dealer.get("revealed", True) and len(cards) > 1:
-            cards[1] = {**cards[1], "down": True}
-        result["dealer"] = {"kind": "dealer", "name": "dealer", "cards": cards,
-                            "total": dealer.get("total"), "soft": False,
-                            "status": "" if dealer.get("revealed", True) or len(cards) < 2
-                            else "hole card down", "wagers": []}
+        result["dealer"] = (tuple(dealer["cards"]), dealer.get("total"),
+                            dealer.get("revealed", True))
     for hand in step.get("hands", []):
-        result["hand:" + hand["hand"]] = {
-            "kind": "hand", "name": hand["hand"], "cards": [card_parts(c) for c in hand["cards"]],
-            "total": hand["total"] if hand["cards"] else None, "soft": hand.get("soft", False),
-            "status": hand.get("status") or "", "wagers": wagers_by_target.pop(hand["hand"], [])}
-    for target, wagers in wagers_by_target.items():  # seat wagers, or hands not dealt yet
-        result["wager:" + target] = {"kind": "seat" if len(target) == 2 else "hand",
-                                     "name": target, "cards": [], "total": None, "soft": False,
-                                     "status": "", "wagers": wagers}
+        result["hand:" + hand["hand"]] = (tuple(hand["cards"]), hand.get("total"),
+                                          hand.get("soft", False), hand.get("status") or "",
+                                          tuple(wagers.pop(hand["hand"], ())))
+    for target, items in wagers.items():
+        result["hand:" + target] = ((), None, False, "", tuple(items))
     return result
 
 
-def _wager_entity(wager: dict[str, Any]) -> dict[str, Any]:
-    kind = wager.get("kind") or wager["wager"].split(" wager", 1)[0].removeprefix("tip ")
-    settled = wager.get("settled") or ""
-    outcome, _, amount = settled.partition(" ")
-    return {"kind": kind, "tip": bool(wager.get("tip")), "amount": money(wager["amount"]),
-            "outcome": outcome, "settled": money(amount) if amount else ""}
+def display_entity(key: str, raw: tuple) -> Entity:
+    """An entity as the replay shows it: a name, cards, total, status and wagers."""
+    if key == "dealer":
+        codes, total, revealed = raw
+        cards = [card_parts(code) for code in codes]
+        down = not revealed and len(cards) > 1
+        if down:
+            cards[1] = Card(cards[1].text, (cards[1].css + " d").strip())
+        return Entity("Dealer", True, cards, total, False, "hole card down" if down else "", [])
+    codes, total, soft, status, wagers = raw
+    return Entity(key.split(":", 1)[1], False, [card_parts(code) for code in codes],
+                  total if codes else None, soft, status,
+                  [_wager_text(*wager) for wager in wagers])
+
+
+def table_order(shown: dict[str, Entity]) -> list[Entity]:
+    """The whole table: the dealer first, then the seats' hands in seat order."""
+    return sorted(shown.values(), key=lambda e: (not e.dealer, e.name))
+
+
+def _wager_text(kind: str, tip: bool, amount: str, settled: str) -> str:
+    text = f"{'tip ' if tip else ''}{kind} {money(amount)}"
+    if settled:
+        outcome, _, paid = settled.partition(" ")
+        text += f" · {outcome} {money(paid) if paid else ''}".rstrip()
+    return text
 
 
 # ---- coverage and provenance ------------------------------------------------------------

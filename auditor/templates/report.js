@@ -99,16 +99,20 @@
   function apply() {
     var c = criteria();
     var filtered = active(c);
-    var total = 0;
+    var total = 0, groupsMatched = 0;
     items.forEach(function (item) { item.match = matches(item, c); if (item.match) { total += 1; } });
     groups.forEach(function (group) {
       group.shown = pageSize;
-      var matched = paginate(group);
-      group.element.hidden = filtered && matched === 0;
+      group.matched = paginate(group);
+      if (group.matched) { groupsMatched += 1; }
+      group.element.hidden = filtered && group.matched === 0;
       var all = group.items.length;
-      group.count.textContent = filtered ? matched + " of " + plural(all, "finding") : plural(all, "finding");
-      if (filtered && matched > 0 && total <= 60) { group.element.open = true; }
+      group.count.textContent = filtered ? group.matched + " of " + plural(all, "finding") : plural(all, "finding");
     });
+    /* A narrow filter opens what it found: one citation, or few findings. */
+    if (filtered && (total <= 60 || groupsMatched === 1)) {
+      groups.forEach(function (group) { if (group.matched) { group.element.open = true; } });
+    }
     if (status) {
       status.textContent = filtered
         ? "Showing " + plural(total, "finding") + " of " + items.length.toLocaleString("en") + " (filtered)"
@@ -183,11 +187,11 @@
     if (!slot || slot.getAttribute("data-filled")) { return; }
     var source = document.getElementById(details.getAttribute("data-replay") + "-steps");
     if (!source) { return; }
-    var copy = source.querySelector("table.steps").cloneNode(true);
+    var copy = source.querySelector("table.steps, pre.lean").cloneNode(true);
     var line = details.getAttribute("data-line");
-    var trs = copy.querySelectorAll("tr[data-l]");
-    for (var r = 0; r < trs.length; r++) {
-      if (trs[r].getAttribute("data-l") === line) { trs[r].classList.add("this"); }
+    var marked = copy.querySelectorAll("[data-l]");
+    for (var r = 0; r < marked.length; r++) {
+      if (marked[r].getAttribute("data-l") === line) { marked[r].classList.add("this"); }
     }
     slot.textContent = "";
     slot.appendChild(copy);
