@@ -14,6 +14,7 @@ from auditor import events as ev
 from auditor.blackjack import cents_match
 from auditor.checks.base import Check, FileView, register
 from auditor.checks.judging import (
+    kept_net,
     money_text,
     net_text,
     payout_sentence,
@@ -190,7 +191,8 @@ class Misdeal(Check):
                     continue
                 declared = misdeals.get("dealer") or misdeals[wager.seat]
                 whose = "the dealer" if "dealer" in misdeals else wager.seat
-                expected, actual = (ZERO, settlement.net) if settlement.net else (None, None)
+                kept = kept_net(wager, settlement)
+                expected, actual = (ZERO, kept) if kept else (None, None)
                 partly = (f"was returned as void for {money_text(settlement.amount)} of its "
                           f"{money_text(wager.amount)}") if settlement.outcome == "void" \
                     else recorded_text(settlement)
@@ -219,14 +221,16 @@ class Misdeal(Check):
                          else [w for w in view.wagers if w.seat == fault.target])
             if concerned and all(settled_void_in_full(w) for w in concerned):
                 continue  # returned as in a misdeal: play did not go on
-            dealt = ", ".join(f"{count} to {name}" for name, count in sorted(fault.counts.items()))
+            dealt = ", ".join(f"{count} card{'' if count == 1 else 's'} to {name}"
+                              for name, count in sorted(fault.counts.items()))
             if fault.target == "dealer":
-                message = (f"The dealer was dealt {fault.counts['dealer']} cards in the initial "
-                           "deal and play went on; that is a misdeal for the whole round.")
+                message = (f"The dealer was dealt {dealt.removesuffix(' to dealer')} in the "
+                           "initial deal, not two, and play went on without a misdeal for the "
+                           "round.")
                 seat = None
             else:
-                message = (f"{fault.target} was dealt {dealt} card(s) in the initial deal, not "
-                           "two per hand, and play went on without a misdeal to that seat.")
+                message = (f"{fault.target} was dealt {dealt} in the initial deal, not two to "
+                           "each hand, and play went on without a misdeal to that seat.")
                 seat = fault.target
             yield self.finding(view, fault.line, message, seat=seat, evidence=fault.lines)
 
