@@ -232,7 +232,7 @@ class Bar:
     segments: list[dict[str, Any]] = field(default_factory=list)
 
 
-CHART_WIDTH, LABEL_WIDTH, VALUE_WIDTH, BAR_HEIGHT, ROW_HEIGHT = 640, 170, 70, 16, 24
+CHART_WIDTH, LABEL_WIDTH, VALUE_WIDTH, BAR_HEIGHT, ROW_HEIGHT = 760, 170, 70, 16, 24
 
 
 def severity_segments(rows: list[dict[str, Any]]) -> None:
@@ -249,26 +249,32 @@ def severity_segments(rows: list[dict[str, Any]]) -> None:
 
 
 def money_bars(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Per citation, the players' losses (under-paid) and the house's (over-paid)."""
+    """Per citation, a diverging bar: what players were under-paid to the left of the axis,
+    what they were over-paid (the house's loss) to the right."""
     rows = [r for r in rows if r["under_paid"] or r["over_paid"]]
     largest = max((max(r["under_paid"], r["over_paid"]) for r in rows), default=Decimal(0))
-    area = CHART_WIDTH - LABEL_WIDTH - 2 * VALUE_WIDTH
+    label, top = 150, 22
+    half = (CHART_WIDTH - label - 10) / 2 - VALUE_WIDTH
+    axis = label + VALUE_WIDTH + half
     bars = []
     for index, row in enumerate(rows):
-        y = index * (2 * BAR_HEIGHT + 12) + 4
+        y = top + index * ROW_HEIGHT
         bar = Bar(label=row["label"], y=y, title=(
             f"{row['label']}: players under-paid {money(row['under_paid'])}, "
-            f"house over-paid {money(row['over_paid'])}"))
-        for kind, amount, offset in (("under", row["under_paid"], 0),
-                                     ("over", row["over_paid"], BAR_HEIGHT + 2)):
-            width = float(area * amount / largest) if largest else 0.0
-            bar.segments.append({"kind": kind, "x": LABEL_WIDTH, "y": y + offset,
-                                 "width": round(max(width, 1.0 if amount else 0.0), 2),
-                                 "text": money(amount),
-                                 "text_x": round(LABEL_WIDTH + width + 6, 2)})
+            f"over-paid {money(row['over_paid'])}"))
+        for kind, amount in (("under", row["under_paid"]), ("over", row["over_paid"])):
+            if not amount:
+                continue
+            width = max(half * float(amount / largest), 1.0)
+            left = kind == "under"
+            bar.segments.append({
+                "kind": kind, "x": round(axis - width if left else axis, 2), "y": y,
+                "width": round(width, 2), "text": money(amount),
+                "text_x": round(axis - width - 5 if left else axis + width + 5, 2),
+                "anchor": "end" if left else "start"})
         bars.append(bar)
-    return {"bars": bars, "height": len(bars) * (2 * BAR_HEIGHT + 12) + 8, "width": CHART_WIDTH,
-            "label_width": LABEL_WIDTH}
+    return {"bars": bars, "height": top + len(bars) * ROW_HEIGHT + 6, "width": CHART_WIDTH,
+            "label_width": label, "axis": round(axis, 2)}
 
 
 def date_columns(rows: list[dict[str, Any]]) -> dict[str, Any]:

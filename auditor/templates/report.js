@@ -128,7 +128,7 @@
     var parts = [];
     if (c.citation !== "") {
       var option = form.elements.citation.selectedOptions[0];
-      parts.push("citation " + (option ? option.textContent.replace(/\s*\(\d+\)$/, "") : c.citation));
+      parts.push("citation " + (option ? option.getAttribute("data-citation") : c.citation));
     }
     ["severity", "table", "dealer", "game", "from", "to"].forEach(function (key) { if (c[key]) { parts.push(key + " " + c[key]); } });
     if (c.q) { parts.push("search \u201c" + c.q + "\u201d"); }
@@ -169,7 +169,7 @@
     if (key === "citation") {
       var options = field.options;
       for (var o = 0; o < options.length; o++) {
-        if (options[o].textContent.replace(/\s*\(\d+\)$/, "") === value) { field.value = options[o].value; }
+        if (options[o].getAttribute("data-citation") === value) { field.value = options[o].value; }
       }
     } else {
       field.value = value;
