@@ -230,6 +230,14 @@ class UnreadableLine(Injector):
         stmt = Stmt("note", ('"card reader fault',))  # the closing quote is missing
         insert_before_end(builder, stmt)
         builder.mark(stmt, "a note with no closing quote")
+        # The auditor does not judge a round with an unreadable line, so the punched cards
+        # of its `leave` and `sit` statements are not on its books: they must not come
+        # back as the ground of a planted punched-card fault.
+        session = builder.session
+        cards = {w.split("=", 1)[1] for s in builder.stmts if s.kind in ("leave", "sit")
+                 for w in s.words if w.startswith("punchcard=")}
+        session.punched = [p for p in session.punched if p[1] not in cards]
+        session.handed_in = [h for h in session.handed_in if h[0] not in cards]
         return True
 
 
@@ -568,9 +576,10 @@ class BustedHandDiscarded(Injector):
 
 
 def remaining_settles(builder: RoundBuilder) -> list[Stmt]:
-    """Settlements of main and DB21 wagers after the dealer's hand was complete, in order."""
+    """Settlements of the players' main and DB21 wagers after the dealer's hand was
+    complete, in order (tips are the dealer's wagers: (9) and (10) do not order them)."""
     return [s for s in builder.stmts if s.kind == "settle" and s.meta.remaining
-            and s.meta.kind in ("main", "db21")]
+            and s.meta.kind in ("main", "db21") and not s.meta.tip]
 
 
 @injector

@@ -236,7 +236,7 @@ class RoundBuilder:
     # ---- wagers ----
     def bet(self, target: str, kind: str, amount: int, tip: bool = False) -> Wager:
         words = (target, kind, money(amount), "tip") if tip else (target, kind, money(amount))
-        stmt = self.emit("bet", *words, seconds=self.pause(2, 4))
+        stmt = self.emit("bet", *words, seconds=self.pause(1, 2))
         wager = Wager(kind, target, amount, tip, stmt)
         stmt.meta = wager
         self.wagers.append(wager)
@@ -295,14 +295,14 @@ class RoundBuilder:
             for hand in hands:
                 for _ in range(2 if turn == 1 and hand is misdealt else 1):
                     card = self.card()
-                    stmt = self.emit("deal", hand.name, card, seconds=2)
+                    stmt = self.emit("deal", hand.name, card, seconds=1)
                     hand.cards.append(card)
                     hand.card_stmts.append(stmt)
                     if self.first_deal is None:
                         self.first_deal = stmt
             card = self.card()
             self.dealer.append(card)
-            self.dealer_stmts.append(self.emit("deal", "dealer", card, seconds=2))
+            self.dealer_stmts.append(self.emit("deal", "dealer", card, seconds=1))
         for seat in self.seats:
             seat.first_four = [c for h in seat.hands for c in h.cards[:2]]
         if misdealt is not None:
@@ -370,7 +370,7 @@ class RoundBuilder:
                 seat.insurance.append(wager)
 
     # ---- settlements ----
-    def settle(self, wager: Wager, outcome: str, amount: int, seconds: int = 3) -> Stmt:
+    def settle(self, wager: Wager, outcome: str, amount: int, seconds: int = 2) -> Stmt:
         words = [wager.target, wager.kind, outcome, money(amount)]
         if wager.tip:
             words.append("tip")
@@ -480,7 +480,7 @@ class RoundBuilder:
             wanted = strategy.should_switch(first.cards, second.cards)
         if not wanted:
             return
-        self.emit("switch", seat.name, seconds=self.pause(4, 9))
+        self.emit("switch", seat.name, seconds=self.pause(1, 4))
         first.cards[1], second.cards[1] = second.cards[1], first.cards[1]
         first.switched = second.switched = True
 
@@ -523,7 +523,7 @@ class RoundBuilder:
             if hand.total >= 21:
                 hand.done = True
                 if hand.total == 21:
-                    hand.finish_stmt = self.emit("stand", hand.name, seconds=self.pause(2, 6))
+                    hand.finish_stmt = self.emit("stand", hand.name, seconds=self.pause(1, 4))
                 break
             forced = self.fault.decision(self, seat, hand)
             action = forced or self.fault.steer(self, seat, hand) or strategy.decide(
@@ -540,7 +540,7 @@ class RoundBuilder:
             return self.hit(seat, hand)
         if action == "stand":
             hand.done = True
-            hand.finish_stmt = self.emit("stand", hand.name, seconds=self.pause(3, 8))
+            hand.finish_stmt = self.emit("stand", hand.name, seconds=self.pause(2, 5))
             if self.fault.hit_after_stand(self, hand):
                 late = self.hit(seat, hand)
                 self.mark(late, f"{hand.name} drew {hand.cards[-1]} after it stood")
@@ -551,7 +551,7 @@ class RoundBuilder:
             return self.split(seat, hand, queue)
         if action == "surrender":
             hand.done = hand.surrendered = True
-            stmt = hand.finish_stmt = self.emit("surrender", hand.name, seconds=self.pause(4, 8))
+            stmt = hand.finish_stmt = self.emit("surrender", hand.name, seconds=self.pause(2, 5))
             self.settle_hand(hand)
             return stmt
         raise ValueError(f"unknown action {action}")
@@ -573,7 +573,7 @@ class RoundBuilder:
 
     def hit(self, seat: SeatPlay, hand: Hand) -> Stmt:
         card = self.card()
-        stmt = self.emit("hit", hand.name, card, seconds=self.pause(3, 8))
+        stmt = self.emit("hit", hand.name, card, seconds=self.pause(2, 5))
         self.receive(seat, hand, stmt, card)
         return stmt
 
@@ -582,7 +582,7 @@ class RoundBuilder:
         amount = self.fault.double_amount(self, hand)
         card = self.card()
         stmt = self.emit("double", hand.name, money(amount or base), card,
-                         seconds=self.pause(4, 9))
+                         seconds=self.pause(1, 4))
         hand.doubled = amount or base
         hand.double_stmt = hand.finish_stmt = stmt
         if amount:
@@ -605,7 +605,7 @@ class RoundBuilder:
             number += 1
         new = Hand(f"{seat.name}h{number}", seat.seat, parent=hand, switched=hand.switched)
         amount = self.fault.split_amount(self, hand) or hand.wager.amount
-        stmt = self.emit("split", hand.name, new.name, money(amount), seconds=self.pause(4, 8))
+        stmt = self.emit("split", hand.name, new.name, money(amount), seconds=self.pause(2, 5))
         if amount != hand.wager.amount:
             self.mark(stmt, f"split wager {money(amount)} on {money(hand.wager.amount)}")
             root = hand
@@ -663,7 +663,7 @@ class RoundBuilder:
               fault: str | None = None) -> Stmt:
         """The hand's bonus card (or, as a fault, its last card) is traded for the next card."""
         card = self.card()
-        stmt = self.emit("trade", hand.name, card, seconds=self.pause(4, 8))
+        stmt = self.emit("trade", hand.name, card, seconds=self.pause(2, 5))
         if fault:
             self.mark(stmt, fault)
         if BONUS_CARD in hand.cards:
@@ -673,6 +673,9 @@ class RoundBuilder:
         hand.cards[position] = card
         if lit:
             self.light(seat, stmt)
+        if (card == BONUS_CARD and self.rules.tensticks_trade == "no"
+                and total(hand.cards)[0] <= 21):
+            self.light(seat, stmt)  # a bonus card received by a trade lights too
         if total(hand.cards)[0] > 21:
             hand.done = hand.busted = True
             hand.finish_stmt = stmt

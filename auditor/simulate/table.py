@@ -298,7 +298,7 @@ class Session:
             return False
         self.round_number += 1
         round_id = str(self.round_number)
-        self.clock += self.rng.randint(15, 40)
+        self.clock += self.rng.randint(8, 25)
         day = self.today()
         dated = f" date={day.isoformat()}" if day != self.shoe_date else ""
         self.write(f"round {round_id}{dated} time={self.stamp()} dealer={self.dealer_id}")
@@ -400,7 +400,8 @@ class Session:
         empty = [s for s in range(1, self.spec.seats + 1) if s not in self.players]
         arrivals = [s for s in empty if rng.random() < 0.04]
         if not self.players and empty and not arrivals:
-            arrivals = [rng.choice(empty)]
+            # an empty table (a new session): a few players sit down together
+            arrivals = sorted(rng.sample(empty, min(len(empty), rng.randint(1, 4))))
         for seat in arrivals:
             player = self.new_player()
             player.light_serial = self.prize_serial

@@ -1,0 +1,205 @@
+"""`auditor simulate` against the auditor: clean records audit clean, planted faults are found.
+
+Thousands of rounds of every game, under varied house rules, are dealt by the simulator and
+audited. Clean records must give no finding at all. Records with planted faults (one per
+faulty round, drawn from every check the auditor has for the game) must give exactly the
+planted findings, each with its citation, round and line, and nothing else: a clean round
+of a faulty record gives none either. Every check of every game must have been planted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from auditor.audit import audit_file, merge
+from auditor.checks.base import registry
+from auditor.cli import main
+from auditor.simulate import SpecError, simulate, table_spec
+from auditor.simulate.faults import FILE_LEVEL, InjectorTable
+
+# (decks, options) per game: the rules vary so that every injector finds its occasion
+# (surrender offered or not, trading allowed or not, a short shoe, peek or no peek ...).
+CONFIGS: dict[str, list[tuple[int, dict[str, str]]]] = {
+    "standard": [
+        (6, {}),
+        (1, {"blackjack": "6:5", "surrender": "late", "soft17": "hit", "double": "10-11"}),
+        (2, {"peek": "no", "das": "no", "double": "9-11", "splits": "2"}),
+        (8, {"surrender": "late", "soft17": "hit"}),
+    ],
+    "switch": [
+        (6, {}),
+        (8, {"peek": "no", "surrender": "late", "soft17": "hit", "das": "no"}),
+    ],
+    "db21": [
+        (6, {"db21.paytable": "1"}),
+        (8, {"db21.paytable": "4", "peek": "no", "soft17": "hit", "surrender": "late"}),
+    ],
+    "tensticks": [
+        (6, {"tensticks.lights": "4"}),
+        (8, {"tensticks.trade": "no", "tensticks.lights": "3", "peek": "no",
+             "surrender": "late"}),
+    ],
+}
+FAULTY_ROUNDS = 1300  # per configuration: 13,000 rounds in all
+CLEAN_ROUNDS = 1000  # per configuration: 10,000 rounds in all
+FAULT_RATE = 0.15
+
+Key = tuple[str, str | None, str, int]  # file, round, citation, line
+
+
+def _run(base: Path, rounds: int, faults: float, seed: str) -> dict[str, tuple]:
+    """Simulate and audit every configuration: game -> (planted, found, messages)."""
+    runs: dict[str, tuple] = {}
+    for game, configs in CONFIGS.items():
+        planted: set[Key] = set()
+        found: set[Key] = set()
+        messages: dict[Key, str] = {}
+        for number, (decks, options) in enumerate(configs, start=1):
+            spec = table_spec(game, table_id=f"T{number}", decks=decks, options=options)
+            result = simulate(base / game, spec, rounds=rounds, seed=seed, faults=faults)
+            assert result.rounds == rounds
+            for path in result.files:
+                truth = json.loads(path.with_suffix(".truth.json").read_text())
+                planted |= {(f["file"], f["round"], f["citation"], f["line"])
+                            for f in truth["faults"]}
+                audited = merge([audit_file(str(path), keep_evidence=False)])
+                for finding in audited.findings:
+                    key = (Path(finding.file).name, finding.round, finding.citation,
+                           finding.line)
+                    found.add(key)
+                    messages[key] = finding.message
+        runs[game] = (planted, found, messages)
+    return runs
+
+
+@pytest.fixture(scope="module")
+def faulty(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple]:
+    return _run(tmp_path_factory.mktemp("faulty"), FAULTY_ROUNDS, FAULT_RATE, "faults")
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple]:
+    return _run(tmp_path_factory.mktemp("clean"), CLEAN_ROUNDS, 0.0, "clean")
+
+
+def _explain(keys: set[Key], messages: dict[Key, str]) -> str:
+    return "\n".join(f"{k[0]} round {k[1]} line {k[3]} {k[2]}: {messages.get(k, '')}"
+                     for k in sorted(keys, key=lambda k: (k[0], k[3]))[:20])
+
+
+@pytest.mark.parametrize("game", list(CONFIGS))
+def test_clean_records_give_no_finding(clean: dict[str, tuple], game: str) -> None:
+    planted, found, messages = clean[game]
+    assert not planted
+    assert not found, _explain(found, messages)
+
+
+@pytest.mark.parametrize("game", list(CONFIGS))
+def test_every_planted_fault_is_found_and_nothing_else(faulty: dict[str, tuple],
+                                                       game: str) -> None:
+    planted, found, messages = faulty[game]
+    missed, extra = planted - found, found - planted
+    assert not missed, "planted but not found:\n" + _explain(missed, {})
+    assert not extra, "found but not planted:\n" + _explain(extra, messages)
+    faulty_rounds = {(f, r) for f, r, _, _ in planted if r is not None}
+    assert len(faulty_rounds) == sum(1 for _, r, _, _ in planted if r is not None), (
+        "one fault per faulty round")
+
+
+@pytest.mark.parametrize("game", list(CONFIGS))
+def test_every_check_of_the_game_was_planted(faulty: dict[str, tuple], game: str) -> None:
+    planted, _, _ = faulty[game]
+    counts = Counter(citation for _, _, citation, _ in planted)
+    checks = {c for c, check in registry().items() if check.applies_to(game)}
+    assert InjectorTable().missing(game) == [], "checks with no fault injector"
+    assert checks - set(counts) == set(), "checks never planted"
+    assert set(counts) >= FILE_LEVEL
+
+
+def test_at_least_ten_thousand_rounds_with_faults() -> None:
+    assert sum(len(c) for c in CONFIGS.values()) * FAULTY_ROUNDS >= 10_000
+
+
+def test_same_seed_same_bytes(tmp_path: Path) -> None:
+    spec = table_spec("switch", options={"surrender": "late"})
+    first = simulate(tmp_path / "a", spec, rounds=300, seed=42, faults=0.1)
+    again = simulate(tmp_path / "b", spec, rounds=300, seed=42, faults=0.1)
+    other = simulate(tmp_path / "c", spec, rounds=300, seed=43, faults=0.1)
+    for one, two, three in zip(first.files, again.files, other.files, strict=True):
+        assert one.read_bytes() == two.read_bytes()
+        assert (one.with_suffix(".truth.json").read_text()
+                == two.with_suffix(".truth.json").read_text().replace("/b/", "/a/"))
+        assert one.read_bytes() != three.read_bytes()
+
+
+def test_tables_times_hours(tmp_path: Path) -> None:
+    result = simulate(tmp_path, table_spec("db21"), tables=3, hours=2, seed=5)
+    assert [p.name for p in result.files] == [
+        "db21-T01-01.bjh", "db21-T01-02.bjh", "db21-T01-03.bjh"]
+    for path in result.files:
+        text = path.read_text()
+        rounds = text.count("\nround ")
+        assert 60 <= rounds <= 400, rounds  # 30 to 200 rounds an hour, as players come and go
+        assert "\nend\n" in text and text.rstrip().endswith("close")
+        assert " dealer D-" in text and " shuffle\n" in text and " cut\n" in text
+        assert " sit s" in text and " leave s" in text
+    assert merge([audit_file(str(p), keep_evidence=False) for p in result.files]).findings == []
+
+
+def test_the_records_show_what_a_table_does(tmp_path: Path) -> None:
+    spec = table_spec("standard", options={"surrender": "late"})
+    text = simulate(tmp_path, spec, rounds=1500, seed=9).files[0].read_text()
+    for statement in (" split ", " double ", " surrender ", " insurance ", " cutcard\n",
+                      " burn ", " peek\n", " tip\n", " reveal\n", " draw "):
+        assert statement in text, statement
+    text = simulate(tmp_path / "s", table_spec("switch"), rounds=1500, seed=9).files[0]
+    assert " switch s" in text.read_text() and " supermatch " in text.read_text()
+    text = simulate(tmp_path / "t", table_spec("tensticks"), rounds=1500, seed=9).files[0]
+    for statement in (" trade ", " light ", " prize ", " punchcard="):
+        assert statement in text.read_text(), statement
+
+
+def test_truth_file_names_each_fault(tmp_path: Path) -> None:
+    result = simulate(tmp_path, table_spec("standard"), rounds=200, seed=3, faults=0.2)
+    truth = json.loads(result.files[0].with_suffix(".truth.json").read_text())
+    assert truth["file"] == "standard-T01.bjh" and truth["rounds"] == 200
+    assert truth["faults"] and all(
+        set(f) == {"file", "round", "citation", "line", "what"} for f in truth["faults"])
+    lines = result.files[0].read_text().splitlines()
+    for fault in truth["faults"]:
+        assert 1 <= fault["line"] <= len(lines)
+
+
+@pytest.mark.parametrize(("game", "decks", "options", "words"), [
+    ("switch", 2, {}, "6 or 8 decks"),
+    ("db21", 1, {}, "6 or 8 decks"),
+    ("standard", 6, {"blackjack": "6:5"}, "one deck"),
+    ("switch", 6, {"blackjack": "3:2"}, "1 to 1"),
+    ("standard", 6, {"soft17": "sometimes"}, "bad option"),
+    ("standard", 6, {"colour": "green"}, "bad option"),
+])
+def test_tables_the_simulator_refuses(game: str, decks: int, options: dict[str, str],
+                                      words: str) -> None:
+    with pytest.raises(SpecError, match=words):
+        table_spec(game, decks=decks, options=options)
+
+
+def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "records"
+    status = main(["simulate", "--game", "tensticks", "--rounds", "120", "--tables", "2",
+                   "--option", "tensticks.lights=5", "--faults", "0.1", "--seed", "x",
+                   "--out", str(out)])
+    assert status == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "tensticks-T01-01.bjh", "tensticks-T01-01.truth.json",
+        "tensticks-T01-02.bjh", "tensticks-T01-02.truth.json"]
+    assert "option tensticks.lights=5" in (out / "tensticks-T01-01.bjh").read_text()
+    assert "240 rounds" in capsys.readouterr().out
+    assert main(["simulate", "--game", "switch", "--decks", "1", "--rounds", "5",
+                 "--out", str(tmp_path / "no")]) == 2
+    assert main(["simulate", "--game", "standard", "--rounds", "5", "--option", "peek",
+                 "--out", str(tmp_path / "no")]) == 2
