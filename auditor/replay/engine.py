@@ -411,8 +411,8 @@ class _RoundReplay:
         if wager.kind != "main":
             return False
         hand = self.view.hands.get(wager.target)
-        return hand is not None and not (hand.busted or hand.natural or hand.misdealt
-                                         or hand.surrendered_line is not None)
+        return hand is not None and bool(hand.cards) and not (
+            hand.busted or hand.natural or hand.misdealt or hand.surrendered_line is not None)
 
 
 _HANDLERS: dict[type, Callable[[_RoundReplay, int, ev.Event], None]] = {

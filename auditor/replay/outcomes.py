@@ -37,6 +37,8 @@ def main_result(view: RoundView, hand: Hand, wager: Wager) -> Expected:
     stake = base + (hand.doubled if not wager.tip else ZERO)
     dealer = view.dealer
     switch = view.game == "switch"
+    if not hand.cards:
+        return Expected("void", ZERO, "a hand dealt no cards is dead: its wager is returned")
     if hand.surrendered_line is not None:
         return Expected("lose", -base / 2, "a surrender collects half the wager")
     if hand.busted:
