@@ -128,7 +128,9 @@ class Outcome(Check):
     Compliant: the dealer ends on 20 and `settle s2 db21 lose 10`.
     Reading: the dealer's hand as recorded decides. A win paid at the wrong odds is
     20:18:15:30.10(12). Wagers placed late or without a main wager are judged under (4)
-    and (2) only.
+    and (2) only. At a table that declares no pay table (a record:header finding) a win
+    on a dealer bust is right whatever its amount; anything else is this finding, with no
+    amount owed.
     """
 
     citation = "20:18:15:30.10(5)"
@@ -137,7 +139,11 @@ class Outcome(Check):
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
+        no_table = view.config.rules.db21_paytable is None and view.dealer.busted
         for wager in _judged_db21(view):
+            if no_table:
+                yield from self._won_at_unknown_odds(view, wager)
+                continue
             wrong = wrongly_settled(wager)
             if wrong is None:
                 continue
@@ -148,6 +154,19 @@ class Outcome(Check):
                                seat=wager.seat, expected=expected.net, actual=settlement.net,
                                evidence=[c.line for c in view.dealer.cards]
                                ).model_copy(update={"subject": f"settle:{wager.target}:db21"})
+
+    def _won_at_unknown_odds(self, view: RoundView, wager: Wager) -> Iterator[Finding]:
+        """The dealer busted at a table that declares no pay table: the wager wins, by how
+        much no record can say (the header finding says why)."""
+        if len(wager.settlements) != 1 or wager.settlements[0].outcome == "win":
+            return
+        settlement = wager.settlements[0]
+        yield self.finding(view, settlement.line, f"The {wager.label} "
+                           f"{recorded_text(settlement)}; the dealer busted "
+                           f"({view.dealer.total}), so it wins (the table declares no pay "
+                           "table, so the amount owed is not known).", seat=wager.seat,
+                           evidence=[c.line for c in view.dealer.cards]
+                           ).model_copy(update={"subject": f"settle:{wager.target}:db21"})
 
 
 @register

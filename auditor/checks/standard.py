@@ -93,9 +93,10 @@ class MainPayout(Check):
     A busted hand loses everything it wagered, a double included, even where the dealer
     later shows a blackjack: it was collected when it went over 21. A payout that cannot be
     made in whole cents is right rounded either way; a push and a void are the same money.
-    Tip wagers on a hand ride its result without its double. A wager placed after the first
-    card is judged under 20:18:15:03 only. Surrenders are 20:18:15:30; Blackjack Switch
-    has its own rule, 20:18:15:30.09(13).
+    Tip wagers on a hand ride its result without its double. A wager on a hand dealt no
+    cards is dead and owed back as void ("a hand dealt no cards is dead", 20:18:15:28). A
+    wager placed after the first card is judged under 20:18:15:03 only. Surrenders are
+    20:18:15:30; Blackjack Switch has its own rule, 20:18:15:30.09(13).
     """
 
     citation = "20:18:15:06"
