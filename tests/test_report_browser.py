@@ -285,6 +285,13 @@ def test_the_report_reads_without_javascript(browser, report) -> None:
     link.click()
     target = page.locator(link.get_attribute("href"))
     target.wait_for(state="visible")
+    # Printed without JavaScript, closed sections print open all the same (CSS alone).
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
+    fault_row = page.locator("#replays tr.fault[data-l='22']")
+    assert not fault_row.is_visible()
+    page.emulate_media(media="print")
+    assert fault_row.is_visible()
+    assert page.locator(f"#{item} .msg").is_visible()
     opened.close()
 
 
@@ -423,6 +430,9 @@ def test_a_large_report_opens_and_filters_without_freezing(browser, tmp_path) ->
     marked = first.locator(".slot .this")
     expect(marked).to_have_attribute("data-l", first.locator("details.show-replay")
                                      .get_attribute("data-line"))
+    # A link to a finding far down a collapsed group shows it.
+    page.evaluate("location.hash = '#f-4001'")
+    expect(page.locator("#f-4001")).to_be_in_viewport()
     opened.close()
     report = (f"rendered in {rendered:.1f} s, {size / 1e6:.1f} MB, {timing['nodes']:,} elements, "
               f"first paint {timing['paint']:.0f} ms, ready {timing['ready']:.0f} ms, "

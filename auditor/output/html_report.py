@@ -551,21 +551,18 @@ def entity_text(entity: Entity, named: bool = True) -> str:
 def raw_entities(step: dict[str, Any]) -> dict[str, tuple]:
     """The table after one statement as comparable entities: the dealer, each hand with its
     wagers, and the wagers of a seat (or of a hand not dealt yet)."""
-    wagers: dict[str, list[tuple]] = defaultdict(list)
-    for wager in step.get("wagers", []):
-        target = wager.get("target") or wager["wager"].rsplit(" ", 1)[-1]
-        kind = wager.get("kind") or wager["wager"].split(" wager", 1)[0].removeprefix("tip ")
-        wagers[target].append((kind, bool(wager.get("tip")), wager["amount"],
-                               wager.get("settled") or ""))
+    wagers: dict[str, list[tuple]] = {}
+    for wager in step["wagers"]:
+        item = (wager["kind"], wager["tip"], wager["amount"], wager["settled"])
+        wagers.setdefault(wager["target"], []).append(item)
     result: dict[str, tuple] = {}
-    dealer = step.get("dealer") or {}
-    if dealer.get("cards"):
-        result["dealer"] = (tuple(dealer["cards"]), dealer.get("total"),
-                            dealer.get("revealed", True))
-    for hand in step.get("hands", []):
-        result["hand:" + hand["hand"]] = (tuple(hand["cards"]), hand.get("total"),
-                                          hand.get("soft", False), hand.get("status") or "",
-                                          tuple(wagers.pop(hand["hand"], ())))
+    dealer = step["dealer"]
+    if dealer["cards"]:
+        result["dealer"] = (tuple(dealer["cards"]), dealer["total"], dealer["revealed"])
+    for hand in step["hands"]:
+        name = hand["hand"]
+        result["hand:" + name] = (tuple(hand["cards"]), hand["total"], hand["soft"],
+                                  hand["status"], tuple(wagers.pop(name, ())))
     for target, items in wagers.items():
         result["hand:" + target] = ((), None, False, "", tuple(items))
     return result
