@@ -66,8 +66,9 @@ class WagerNeedsMainBet(Check):
     (20:18:15:30.10(2))
     Violating: `bet s4 db21 10` with no `bet s4h1 main …` in the round.
     Compliant: `bet s4h1 main 25` and `bet s4 db21 10`.
-    Reading: the seat must hold a personal main wager in the same round. The wager's
-    settlement is not judged again.
+    Reading: the seat must hold a personal main wager in the same round; a tip DB21 wager
+    needs one too. The wager's settlement is not judged again (it is no lawful wager, so
+    no outcome is owed).
     """
 
     citation = "20:18:15:30.10(2)"
@@ -318,7 +319,7 @@ class PlayOutForDb21(Check):
     Reading: the house rules are the `soft17` option; a stop on a hard 17 or more is
     compliant. The player's hands are those holding a main wager; a DB21 wager is live
     when it was placed in time on a seat with a main wager and not settled before the
-    reveal. The finding stands on the dealer's last draw, or on the reveal where the
+    dealer's turn began (the reveal, or as 20:18:15:26 reads a record without one). The finding stands on the dealer's last draw, or on the reveal where the
     dealer drew nothing; it replaces the finding of 20:18:15:26 for the same stop.
     """
 

@@ -54,8 +54,12 @@ class HeaderCheck(_ProblemCheck):
     Regulation: none; bjh-format.md §2-§3.
     Violating: `option soft17=sometimes`; a file that does not begin with `bjh 1`.
     Compliant: `bjh 1`, `table T1 game=standard decks=6`, `option soft17=hit`.
-    Reading: a db21 table without `db21.paytable` and a switch table whose blackjack odds
-    are not 1:1 are contradictions. The audit goes on with the defaults of the format.
+    Reading: a db21 table without `db21.paytable`, a switch table whose blackjack odds
+    are not 1:1, a table minimum above its maximum, `sidebet.min` above `sidebet.max` and
+    one option set twice to different values are contradictions; a header statement after
+    the body has begun is out of order. The audit goes on with the defaults of the format
+    for whatever was rejected. A house rule that the regulation forbids (such as 6 to 5 at
+    a six-deck table) is no header problem: the payouts are judged under 20:18:15:06.
     """
 
     citation = "record:header"

@@ -162,7 +162,8 @@ class Insurance(Check):
     Reading: (*reading*) common dealer procedure: insurance is at most half the original
     wager of the hand it insures, pays 2 to 1 on a dealer blackjack and loses otherwise.
     Whether insurance may be offered at all (up card not an ace) is judged only where a
-    variation says so (20:18:15:30.09(9)).
+    variation says so (20:18:15:30.09(9)). A tip insurance wager is the dealer's and is
+    not held to the half; its payout is judged all the same.
     """
 
     citation = "20:18:15:23"
@@ -265,8 +266,12 @@ class SplitPairs(Check):
     Violating: `split s1h1 s1h3 10` on `9h 8d`; `hit s1h3 5c` before s1h1 stands.
     Compliant: `split s1h1 s1h3 10` on `8h 8d`, s1h1 played out, then s1h3.
     Reading: ten, jack, queen and king are identical in value (each counts ten). The
-    `splits` option caps the splits of one original hand, new hands' splits included.
-    A split's unequal wager in Blackjack Switch is 20:18:15:30.09(11).
+    `splits` option caps the splits of one original hand, new hands' splits included;
+    each split over the cap is a finding on its `split`. A hand is complete as
+    bjh-format.md §5 says (stood, doubled, over 21, a split ace with its card, or at 21
+    once play moves on); a new hand's first statement while the hand it was split from is
+    still open is the finding. A split's unequal wager in Blackjack Switch is
+    20:18:15:30.09(11).
     """
 
     citation = "20:18:15:25"
@@ -321,12 +326,13 @@ class DealerDrawsOut(Check):
     Compliant: `draw 5d` (21), then the settlements.
     Reading: (*reading*) common dealer procedure: while any player hand is live (or, in
     Dealer Bust 21, a DB21 wager), the dealer draws to 17 or more, and draws to a soft 17
-    where `soft17=hit`. The dealer had to play where a wager was live when the hole card
-    was revealed (bjh-format.md §5, "When the dealer plays"): not over 21, not a natural,
-    not surrendered, settled or void; otherwise the dealer may stop after the reveal. The
-    finding stands on the dealer's last draw, or on the reveal where the dealer drew
-    nothing. Where every player hand has busted and only a DB21 wager is live it is
-    20:18:15:30.10(11).
+    where `soft17=hit`. The dealer had to play where a wager was live when the dealer's
+    turn began (bjh-format.md §5, "When the dealer plays"): not over 21, not a natural,
+    not surrendered, settled or void, nor on a hand dealt no cards; otherwise the dealer
+    may stop after the reveal. The turn begins at the reveal (or the first draw); in a
+    record that shows neither, after the last player decision. The finding stands on the
+    dealer's last draw, else on the reveal, else on the dealer's last card. Where every
+    player hand has busted and only a DB21 wager is live it is 20:18:15:30.10(11).
     """
 
     citation = "20:18:15:26"
@@ -357,8 +363,9 @@ class DealerDrawsOnStandingTotal(Check):
     Violating: the dealer holds `Th 8c` (18) and `draw 3d` follows.
     Compliant: `burn 3d` in its place, or no card at all.
     Reading: a `draw` records a card counted into the dealer's hand, so a draw on a
-    standing total (17 to 21; a soft 17 only where `soft17=stand`) is the fault. The
-    settlements are still judged on the cards as recorded.
+    standing total (17 to 21; a soft 17 only where `soft17=stand`) is the fault, one
+    finding per such draw. The settlements are still judged on the cards as recorded, and
+    the dealer's later drawing on the hand as recorded (20:18:15:26).
     """
 
     citation = "20:18:15:28"
