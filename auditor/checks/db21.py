@@ -319,8 +319,8 @@ class PlayOutForDb21(Check):
     Reading: the house rules are the `soft17` option; a stop on a hard 17 or more is
     compliant. The player's hands are those holding a main wager; a DB21 wager is live
     when it was placed in time on a seat with a main wager and not settled before the
-    dealer's turn began (the reveal, or as 20:18:15:26 reads a record without one). The finding stands on the dealer's last draw, or on the reveal where the
-    dealer drew nothing; it replaces the finding of 20:18:15:26 for the same stop.
+    dealer's turn began (the reveal, or as 20:18:15:26 reads a record without one). The
+    finding stands where 20:18:15:26's would and replaces it for the same stop.
     """
 
     citation = "20:18:15:30.10(11)"
