@@ -57,6 +57,15 @@
              q: get("q").trim().toLowerCase() };
   }
 
+  /* Clears the filters without the form's reset event, whose deferred apply() would undo
+     a page shown on purpose (a finding linked to, a bar clicked). */
+  function clearFilters() {
+    if (!form) { return; }
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (field.name) { field.value = ""; }
+    });
+  }
+
   function active(c) {
     return Object.keys(c).some(function (key) { return c[key] !== ""; });
   }
@@ -165,7 +174,7 @@
     var field = form.elements[key];
     if (!field) { return; }
     event.preventDefault();
-    form.reset();
+    clearFilters();
     if (key === "citation") {
       var options = field.options;
       for (var o = 0; o < options.length; o++) {
@@ -206,7 +215,8 @@
     if (!target) { return; }
     var item = items.filter(function (it) { return it.element === target; })[0];
     if (item && item.element.hidden) {
-      if (form) { form.reset(); apply(); }
+      clearFilters();
+      apply();
       var group = groups[item.group];
       group.shown = group.items.indexOf(item) + 1;
       paginate(group);
