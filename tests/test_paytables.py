@@ -174,10 +174,13 @@ def test_dealer_must_draw_matches_the_reference(soft17: str) -> None:
 
 @pytest.mark.parametrize("peek", ["yes", "no"])
 @pytest.mark.parametrize(("hand", "settle", "faulty"), [
-    ("double", "lose 20", False), ("double", "lose 40", True), ("double", "push 20", True),
+    ("double", "lose 20", False), ("double", "lose 40", True), ("double", "push 40", True),
+    # returning 20 of the 40 staked is the same money as collecting the original 20
+    ("double", "push 20", False),
     ("split-first", "lose 20", False), ("split-first", "lose 40", True),
     ("split-new", "push 40", False), ("split-new", "lose 20", True),
-    ("split-new", "lose 40", True), ("plain", "lose 20", False), ("plain", "push 20", True),
+    ("split-new", "lose 40", True), ("split-new", "push 20", True),
+    ("plain", "lose 20", False), ("plain", "push 20", True),
 ])
 def test_a_dealer_blackjack_collects_only_original_wagers(
         tmp_path: Path, peek: str, hand: str, settle: str, faulty: bool) -> None:

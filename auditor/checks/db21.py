@@ -13,6 +13,7 @@ from auditor.checks.judging import (
     next_action_index,
     payout_sentence,
     recorded_text,
+    settled_net,
     settled_void_in_full,
     stop_line,
     wrongly_settled,
@@ -145,14 +146,15 @@ class Outcome(Check):
             if no_table:
                 yield from self._won_at_unknown_odds(view, wager)
                 continue
-            wrong = wrongly_settled(wager)
+            wrong = wrongly_settled(wager, wager.amount)
             if wrong is None:
                 continue
             settlement, expected = wrong
             if settlement.outcome == "win" and expected.outcome == "win":
                 continue  # the odds are (12)'s
             yield self.finding(view, settlement.line, payout_sentence(wager, settlement, expected),
-                               seat=wager.seat, expected=expected.net, actual=settlement.net,
+                               seat=wager.seat, expected=expected.net,
+                               actual=settled_net(settlement, wager.amount),
                                evidence=[c.line for c in view.dealer.cards]
                                ).model_copy(update={"subject": f"settle:{wager.target}:db21"})
 
@@ -367,7 +369,7 @@ class PayTable(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         for wager in _judged_db21(view):
-            wrong = wrongly_settled(wager)
+            wrong = wrongly_settled(wager, wager.amount)
             if wrong is None:
                 continue
             settlement, expected = wrong

@@ -20,23 +20,35 @@ def net_text(net: Decimal) -> str:
         return f"be paid {money_text(net)}"
     if net < 0:
         return f"lose {money_text(-net)}"
-    return "be returned (push)"
+    return "be returned in full (push)"
 
 
 def recorded_text(settlement: Settlement) -> str:
     return {"win": f"was paid {money_text(settlement.amount)}",
             "lose": f"was collected {money_text(settlement.amount)}",
-            "push": "was pushed",
+            "push": f"was pushed ({money_text(settlement.amount)} returned)",
             "void": f"was returned {money_text(settlement.amount)} as void"}[settlement.outcome]
 
 
-def wrongly_settled(wager: Wager) -> tuple[Settlement, Expected] | None:
-    """The wager's one settlement and its expectation, if they differ in money."""
+def settled_net(settlement: Settlement, stake: Decimal | None = None) -> Decimal:
+    """The player's net on a settlement. Given the stake the wager put at risk, a push or
+    void that returns less (or more) than the stake counts the difference: `push 20` on a
+    doubled 20 wager (stake 40) kept 20 from the player (bjh-format.md §5: the new hand
+    of a split is pushed "for its whole wager, a double on it included")."""
+    if stake is not None and settlement.outcome in ("push", "void"):
+        return settlement.amount - stake
+    return settlement.net
+
+
+def wrongly_settled(wager: Wager, stake: Decimal | None = None
+                    ) -> tuple[Settlement, Expected] | None:
+    """The wager's one settlement and its expectation, if they differ in money (with
+    `stake`, a push or void is held to returning the whole stake; see `settled_net`)."""
     if wager.expected is None or len(wager.settlements) != 1:
         return None  # unsettled or settled twice: record:unsettled says so
     settlement = wager.settlements[0]
-    if cents_match(settlement.net, wager.expected.net) or (
-            settlement.net == 0 and wager.expected.net == 0):
+    net = settled_net(settlement, stake)
+    if cents_match(net, wager.expected.net) or (net == 0 and wager.expected.net == 0):
         return None
     return settlement, wager.expected
 

@@ -12,6 +12,7 @@ from auditor.checks.judging import (
     money_text,
     payout_sentence,
     recorded_text,
+    settled_net,
     settled_void_in_full,
     stop_line,
     wrongly_settled,
@@ -92,7 +93,9 @@ class MainPayout(Check):
     included (20:18:15:24, :25; bjh-format.md §5). A split hand's 21 is not a blackjack.
     A busted hand loses everything it wagered, a double included, even where the dealer
     later shows a blackjack: it was collected when it went over 21. A payout that cannot be
-    made in whole cents is right rounded either way; a push and a void are the same money.
+    made in whole cents is right rounded either way; a push and a void are the same money,
+    and are judged by what they return: `push 20` on a hand that doubled 20 (40 at stake)
+    kept 20 from the player.
     Tip wagers on a hand ride its result without its double. A wager on a hand dealt no
     cards is dead and owed back as void ("a hand dealt no cards is dead", 20:18:15:28). A
     wager placed after the first card is judged under 20:18:15:03 only. Surrenders are
@@ -111,12 +114,14 @@ class MainPayout(Check):
                 continue
             if wager.initial and wager.after_first_card:
                 continue  # a late wager owes a return as void: 20:18:15:03 judges it
-            wrong = wrongly_settled(wager)
+            stake = wager.amount + (hand.doubled if not wager.tip else Decimal(0))
+            wrong = wrongly_settled(wager, stake)
             if wrong is None:
                 continue
             settlement, expected = wrong
             yield self.finding(view, settlement.line, payout_sentence(wager, settlement, expected),
-                               hand=wager.target, expected=expected.net, actual=settlement.net,
+                               hand=wager.target, expected=expected.net,
+                               actual=settled_net(settlement, stake),
                                evidence=[c.line for c in hand.cards]
                                ).model_copy(update={"subject": f"settle:{wager.target}:main"})
 
@@ -179,12 +184,13 @@ class Insurance(Check):
                                    f"on {wager.target} is more than half its "
                                    f"{money_text(insured)} wager.", hand=wager.target,
                                    evidence=[hand.main.line])
-            wrong = wrongly_settled(wager)
+            wrong = wrongly_settled(wager, wager.amount)
             if wrong is not None:
                 settlement, expected = wrong
                 yield self.finding(
                     view, settlement.line, payout_sentence(wager, settlement, expected),
-                    hand=wager.target, expected=expected.net, actual=settlement.net,
+                    hand=wager.target, expected=expected.net,
+                    actual=settled_net(settlement, wager.amount),
                 ).model_copy(update={"subject": f"settle:{wager.target}:insurance"})
 
 
@@ -420,11 +426,12 @@ class Surrender(Check):
             for wager in view.wagers_of("main", tip=None):
                 if wager.target != hand.name:
                     continue
-                wrong = wrongly_settled(wager)
+                wrong = wrongly_settled(wager, wager.amount)
                 if wrong is not None:
                     settlement, expected = wrong
                     yield self.finding(
                         view, settlement.line, payout_sentence(wager, settlement, expected),
-                        hand=hand.name, expected=expected.net, actual=settlement.net,
+                        hand=hand.name, expected=expected.net,
+                        actual=settled_net(settlement, wager.amount),
                         evidence=[hand.surrendered_line],
                     ).model_copy(update={"subject": f"settle:{hand.name}:main"})
