@@ -175,6 +175,8 @@ def test_a_finding_shows_its_sentence_and_amounts(faulty) -> None:
     assert re.search(r"Owed by the rules</th><td class=\"num\">\+30\.00<", item)
     assert re.search(r"Recorded</th><td class=\"num\">\+20\.00<", item)
     assert "player under-paid 10.00" in item
+    assert ('<p class="fault-line"><span class="ln">22</span> <span class="tm">10:00:12</span> '
+            "<code>settle s1h1 main win 20</code></p>") in item
     assert 'data-line="22"' in item
 
 
@@ -365,13 +367,14 @@ def test_the_page_is_self_contained_and_its_own_script_is_the_only_one_allowed(f
     assert "<link" not in page and "@import" not in page and "url(" not in page
     policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
     script = re.search(r"<script>(.*?)</script>", page, re.S).group(1)
-    style = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
+    styles = re.findall(r"<style>(.*?)</style>", page, re.S)
 
     def digest(text: str) -> str:
         return "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
 
     assert f"script-src '{digest(script)}'" in policy
-    assert f"style-src '{digest(style)}'" in policy
+    assert len(styles) == 2
+    assert "style-src " + " ".join(f"'{digest(style)}'" for style in styles) in policy
     assert "default-src 'none'" in policy
 
 

@@ -82,6 +82,15 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
+def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(monkeypatch) -> None:
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="must run, not skip"):
+        unavailable("no browser")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="no browser"):
+        unavailable("no browser")
+
+
 @pytest.fixture(scope="module")
 def browser():
     try:

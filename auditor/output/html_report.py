@@ -25,7 +25,7 @@ from markupsafe import Markup
 from auditor.audit import AuditResult
 from auditor.checks.base import GAMES, citation_sort_key, registry
 from auditor.findings import SEVERITIES, Finding
-from auditor.output.tables import findings_frame, shift_of, summary_by
+from auditor.output.tables import findings_frame, summary_by
 from auditor.replay.trace import RoundEvidence
 from auditor.resources import templates_dir
 from auditor.rulebase import load_rule_base, rule_entries
@@ -68,10 +68,14 @@ def report_context(result: AuditResult, run: dict[str, Any], *,
     summaries = build_summaries(frame)
     scope = build_scope(result)
     small = len(findings) <= OPEN_FINDINGS_UP_TO
+    print_mark = fingerprint(result, run)
+    # Each printed page names the report it belongs to (the fingerprint is hex digits).
+    page_style = Markup('@page { @bottom-left { content: "Blackjack compliance audit · report '
+                        f'{print_mark}"; font: 8pt sans-serif; color: #555; }} }}')
     return {
         "run": run,
         "scope": scope,
-        "fingerprint": fingerprint(result, run),
+        "fingerprint": print_mark,
         "summaries": summaries,
         "charts": build_charts(summaries),
         "groups": groups,
@@ -85,7 +89,8 @@ def report_context(result: AuditResult, run: dict[str, Any], *,
         "page_size": PAGE_SIZE,
         "stylesheet": _asset("report.css"),
         "script": _asset("report.js"),
-        "style_hash": csp_hash(_asset("report.css")),
+        "page_style": page_style,
+        "style_hashes": [csp_hash(_asset("report.css")), csp_hash(page_style)],
         "script_hash": csp_hash(_asset("report.js")),
     }
 
@@ -363,16 +368,15 @@ def build_groups(findings: list[Finding], numbers: dict[int, int],
 
 def finding_item(finding: Finding, number: int, replay: dict[str, Any] | None
                  ) -> dict[str, Any]:
-    where = [("file", finding.file)]
-    if finding.line is not None:
-        where.append(("line", str(finding.line) + (f", column {finding.column}"
-                                                   if finding.column else "")))
+    """One finding as the report shows it, with the record's line it stands on."""
+    line = None
+    if replay is not None and finding.line is not None:
+        line = replay["text_of"].get(finding.line)
     return {
         "finding": finding, "number": number, "ref": f"F-{number:04d}", "id": f"f-{number}",
-        "shift": shift_of(finding.time),
         "expected_words": net_words(finding.expected),
         "actual_words": net_words(finding.actual),
-        "replay": replay,
+        "replay": replay, "line_text": line,
     }
 
 
@@ -516,6 +520,7 @@ def replay_model(evidence: RoundEvidence, findings: list[Finding], numbers: dict
             "date": context.date if context else None,
             "dealer": context.dealer if context else None,
             "rows": rows,
+            "text_of": {row.line: row for row in rows},
             "findings": [{"ref": f"F-{numbers[id(f)]:04d}", "id": f"f-{numbers[id(f)]}",
                           "citation": f.citation, "severity": f.severity, "line": f.line}
                          for f in findings]}
