@@ -64,14 +64,20 @@ class SourceFile:
                 if not block:
                     break
                 digest.update(block)
-                pieces = (pending + block).split(b"\n")
-                pending = pieces.pop()
-                for raw in pieces:
-                    if overlong:
+                data = pending + block if pending else block
+                end = data.rfind(b"\n")
+                if end >= 0:
+                    body, pending = data[:end], data[end + 1:]
+                    if overlong:  # the rest of that line, up to its newline, is skipped
                         overlong = False
-                        continue
-                    number += 1
-                    yield (number, *_decode(raw))
+                        cut = body.find(b"\n")
+                        body = None if cut < 0 else body[cut + 1:]
+                    if body is not None:
+                        for text, problem in _decode_lines(body):
+                            number += 1
+                            yield number, text, problem
+                else:
+                    pending = data
                 if len(pending) > MAX_LINE_BYTES and not overlong:
                     number += 1
                     overlong = True
@@ -84,6 +90,30 @@ class SourceFile:
             yield (number, *_decode(pending))
         self.sha256 = digest.hexdigest()
         self.line_count = number
+
+
+def _decode_lines(body: bytes) -> Iterator[tuple[str | None, str | None]]:
+    """The lines of a block, each as `_decode` reads it.
+
+    Most blocks are clean UTF-8 without NUL bytes: they are decoded in one go and split
+    (a newline byte never occurs inside a UTF-8 character, so the lines are the same);
+    any other block is read line by line.
+    """
+    text = None
+    if b"\x00" not in body:
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+    if text is None:
+        for raw in body.split(b"\n"):
+            yield _decode(raw)
+        return
+    for line in text.split("\n"):
+        if len(line) > MAX_LINE_BYTES // 4 and len(line.encode("utf-8")) > MAX_LINE_BYTES:
+            yield None, f"line longer than {MAX_LINE_BYTES} bytes"
+            continue
+        yield (line[:-1] if line.endswith("\r") else line), None
 
 
 def _decode(raw: bytes) -> tuple[str | None, str | None]:

@@ -1,0 +1,145 @@
+"""The fast paths of reading and parsing give exactly what the reference paths give.
+
+`parse_lines` matches lines against the grammar's own terminals and falls back to Lark;
+`parse_lines_lark` is Lark alone. `SourceFile.lines` decodes whole blocks; `reference_lines`
+below is the line-by-line reading it replaced. Both pairs must agree on every input:
+real records, every test case, simulated records, and mutated lines and bytes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from casefiles import load_cases
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from auditor import source
+from auditor.parser import parse_lines, parse_lines_lark
+from auditor.simulate import simulate, table_spec
+from auditor.source import SourceFile, _decode
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def both(lines: list[tuple[int, str | None, str | None]]) -> tuple[list, list]:
+    return list(parse_lines(lines)), list(parse_lines_lark(lines))
+
+
+def test_sample_logs_and_cases_parse_alike(tmp_path: Path) -> None:
+    texts = [p.read_bytes() for p in sorted((ROOT / "sample_logs").glob("*.bjh"))]
+    texts += [case.text.encode("utf-8") for case in load_cases()]
+    assert texts
+    path = tmp_path / "record.bjh"
+    for text in texts:  # as the auditor reads them (a CRLF line loses its CR)
+        path.write_bytes(text)
+        fast, lark = both(list(SourceFile(str(path)).lines()))
+        assert fast == lark
+
+
+def test_simulated_records_parse_alike(tmp_path: Path) -> None:
+    for game in ("standard", "switch", "db21", "tensticks"):
+        path = simulate(tmp_path, table_spec(game), rounds=150, seed=7, faults=0.2).files[0]
+        lines = list(SourceFile(str(path)).lines())
+        fast, lark = both(lines)
+        assert fast == lark
+        assert any(type(e).__name__ == "Unreadable" for e in fast)  # the planted bad line
+
+
+TRICKY = [
+    "12:00:01 deal s1h1 Kh", "12:00:01deal s1h1 Kh", "  \t12:00:01.5\tdeal s1h1 Kh  # c",
+    "cut", "cutcard", "cut#x", "cutcard card", "cuts", "deal s1h1 Kh deal s2h1 Kd",
+    "12:00:01", "12:00:01 # only a time", "# comment", "", "   ", "\t", "deal s1h1 10h",
+    'note "a \\"quoted\\" word" # and a comment', 'note "unterminated', 'note "x"y',
+    "option db21.paytable=2", "option soft17=hit=x", "option soft17= hit",
+    "table T1 game=switch decks=6 decks=8 seats=7", "settle s1h1 main win 12.505",
+    "bet s1h1 main 5 tip", "bet s1h1 main 5 tips", "sit s3 player=P-1 punchcard=C punches=2",
+    "DEAL s1h1 Kh", "deal s1h1 Kh\r", "deal s0h1 Kh", "split s1h1 s1h2 25", "round 7",
+    "12:00:01.1234 deal s1h1 Kh", "1:00:01 deal s1h1 Kh", "deal\u00a0s1h1 Kh", "end end",
+]
+
+
+def test_tricky_lines_parse_alike() -> None:
+    for line in TRICKY:
+        fast, lark = both([(1, line, None)])
+        assert fast == lark, line
+
+
+_ALPHABET = st.sampled_from(list(" \t#\"=.:-_0123456789abcdehsTKQJAcdhsmtlpirwvuy\\\u00e9\r"))
+_STATEMENTS = st.sampled_from([
+    "12:00:01 deal s1h1 Kh", "bet s2h1 main 25", "settle s3h1 main win 37.50 tip",
+    "hit s1h2 9c", "stand s4h1", "double s1h1 10 5c", "split s1h1 s1h3 10", "draw 7d",
+    "round 12 date=2026-11-20 time=21:03:11 dealer=D-1", "end", "peek", "reveal",
+    'note "a note"', "option tensticks.trade=no", "light s3 4", "prize s3 500",
+    "trade dealer Tc", "misdeal s2", "tuck s1h1", "sit s1 player=P-9", "leave s2",
+    "table T9 game=db21 decks=8 min=5 max=1000 currency=USD", "shoe S-1 date=2026-11-20",
+])
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(_STATEMENTS, st.integers(0, 60), st.integers(0, 3), st.text(_ALPHABET, max_size=4))
+def test_mutated_lines_parse_alike(line: str, at: int, how: int, piece: str) -> None:
+    at = min(at, len(line))
+    if how == 0:
+        line = line[:at] + piece + line[at:]
+    elif how == 1:
+        line = line[:at] + line[at + len(piece) + 1:]
+    elif how == 2:
+        line = line[:at] + piece + line[at + len(piece):]
+    fast, lark = both([(3, line, None)])
+    assert fast == lark, repr(line)
+
+
+# ---- reading ----
+
+def reference_lines(path: Path) -> list[tuple[int, str | None, str | None]]:
+    """The line-by-line reading of a file, as SourceFile.lines did it before block decoding."""
+    found = []
+    number = 0
+    pending = b""
+    overlong = False
+    with path.open("rb") as handle:
+        while True:
+            block = handle.read(source._BLOCK)
+            if not block:
+                break
+            pieces = (pending + block).split(b"\n")
+            pending = pieces.pop()
+            for raw in pieces:
+                if overlong:
+                    overlong = False
+                    continue
+                number += 1
+                found.append((number, *_decode(raw)))
+            if len(pending) > source.MAX_LINE_BYTES and not overlong:
+                number += 1
+                overlong = True
+                pending = b""
+                found.append((number, None, f"line longer than {source.MAX_LINE_BYTES} bytes"))
+            elif overlong:
+                pending = b""
+    if pending and not overlong:
+        number += 1
+        found.append((number, *_decode(pending)))
+    return found
+
+
+_PIECES = st.sampled_from([b"deal s1h1 Kh", b"\n", b"\r\n", b"\x00", b"\xff", b"\xc3\xa9",
+                           b"\xe2\x82", b"x" * 40, b"note \"\xc3\xa9\"", b"\r", b" "])
+
+
+@pytest.mark.parametrize("block", [3, 7, 64, 1 << 20])
+@settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture],
+          deadline=None)
+@given(st.lists(_PIECES, max_size=40), st.integers(10, 90))
+def test_block_reading_matches_line_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            block: int, pieces: list[bytes],
+                                            limit: int) -> None:
+    monkeypatch.setattr(source, "_BLOCK", block)
+    monkeypatch.setattr(source, "MAX_LINE_BYTES", limit)
+    path = tmp_path / "record.bjh"
+    path.write_bytes(b"".join(pieces))
+    reading = SourceFile(str(path))
+    assert list(reading.lines()) == reference_lines(path)
+    assert reading.line_count == len(reference_lines(path))
