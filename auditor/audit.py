@@ -97,27 +97,33 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
     checks = registry().values()
     state: TableState | None = None
     file_view: FileView | None = None
-    round_checks: list[Check] = []
-    dates: list[str] = []
+    judge = _RoundJudge([], result)
+    first_date: str | None = None
+    last_date: str | None = None
     dealers: dict[str, None] = {}
     evidence_rounds: list[tuple[RoundRecord, TableState]] = []
+    # Most items are rounds: they are tested first. Memory stays flat on clean input:
+    # nothing is kept per round but what a finding needs.
     for item in read_structure(parse_lines(source.lines())):
-        if isinstance(item, Header):
-            state = TableState(item.config)
-            file_view = FileView(path, item.config, list(item.problems))
-            summary.table, summary.game = item.config.table_id, item.config.game
-            round_checks = [c for c in checks if c.applies_to(item.config.game)]
-        elif isinstance(item, RoundRecord):
+        if isinstance(item, RoundRecord):
             before = state.clone() if keep_evidence else None
             view = replay_round(state, item, path)
             summary.rounds += 1
-            if view.date:
-                dates.append(view.date)
+            date = view.date
+            if date:
+                if first_date is None or date < first_date:
+                    first_date = date
+                if last_date is None or date > last_date:
+                    last_date = date
             if view.dealer_id:
                 dealers[view.dealer_id] = None
-            found = _judge_round(view, round_checks, result)
-            if found and before is not None:
+            if judge(view) and before is not None:
                 evidence_rounds.append((item, before))
+        elif isinstance(item, Header):
+            state = TableState(item.config)
+            file_view = FileView(path, item.config, list(item.problems))
+            summary.table, summary.game = item.config.table_id, item.config.game
+            judge = _RoundJudge([c for c in checks if c.applies_to(item.config.game)], result)
         elif isinstance(item, Problem):
             file_view.problems.append(item)
         elif isinstance(item, ev.Event):
@@ -131,10 +137,10 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
     summary.sha256, summary.lines = source.sha256, source.line_count
     if summary.lines == 0:
         file_view.problems.insert(0, Problem("header", 1, "the file is empty"))
-    for check in round_checks:
+    judge.count_applied()
+    for check in judge.checks:
         result.findings.extend(check.file(file_view))
-    summary.first_date = min(dates) if dates else None
-    summary.last_date = max(dates) if dates else None
+    summary.first_date, summary.last_date = first_date, last_date
     summary.dealers = list(dealers)
     if evidence_rounds:
         lines = _source_lines(path, evidence_rounds)
@@ -144,22 +150,52 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
     return result
 
 
-def _judge_round(view, round_checks: list[Check], result: FileResult) -> bool:
-    found: list[Finding] = []
-    audited = not view.unreadable
-    if audited:
-        result.summary.rounds_audited += 1
-    for check in round_checks:
-        if not audited and not check.judges_unreadable_rounds:
-            continue
-        result.applied[check.citation] += 1
-        found.extend(check.round(view))
-        facts = check.collect(view)
-        if facts:
-            result.facts.setdefault(check.citation, []).extend(facts)
-    found = most_specific(found)
-    result.findings.extend(found)
-    return bool(found)
+class _RoundJudge:
+    """The checks of one file's game, applied to each replayed round.
+
+    What does not change from round to round is worked out once: which checks look at
+    rounds with an unreadable line, and which gather facts across files (`collect`).
+    `applied` (rounds judged per citation) is counted once per file, not per check and round.
+    """
+
+    def __init__(self, checks: list[Check], result: FileResult) -> None:
+        self.checks = checks
+        self.result = result
+        self.unreadable_checks = [c for c in checks if c.judges_unreadable_rounds]
+        self.collecting = {id(c) for c in checks if type(c).collect is not Check.collect}
+        self.audited = 0
+        self.unreadable = 0
+
+    def __call__(self, view) -> bool:
+        """Judge one round; True if it has findings."""
+        result = self.result
+        if view.unreadable:
+            self.unreadable += 1
+            checks = self.unreadable_checks
+        else:
+            self.audited += 1
+            result.summary.rounds_audited += 1
+            checks = self.checks
+        found: list[Finding] = []
+        collecting = self.collecting
+        for check in checks:
+            found.extend(check.round(view))
+            if id(check) in collecting:
+                facts = check.collect(view)
+                if facts:
+                    result.facts.setdefault(check.citation, []).extend(facts)
+        if not found:
+            return False
+        found = most_specific(found)
+        result.findings.extend(found)
+        return bool(found)
+
+    def count_applied(self) -> None:
+        applied = self.result.applied
+        for check in self.checks:
+            rounds = self.audited + (self.unreadable if check.judges_unreadable_rounds else 0)
+            if rounds:
+                applied[check.citation] += rounds
 
 
 def specificity(citation: str) -> int:
