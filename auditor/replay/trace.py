@@ -34,7 +34,8 @@ def trace_round(before: TableState, record: RoundRecord, file: str,
 
 
 def snapshot(view: RoundView) -> dict[str, Any]:
-    """Hands with their cards and totals, the dealer's cards, and every wager's state."""
+    """Hands with their cards and totals, the dealer's cards, every wager's state, and the
+    named players in their seats."""
     hands = []
     for hand in view.hands.values():
         status = ("over 21" if hand.busted else hand.complete_reason
@@ -46,7 +47,14 @@ def snapshot(view: RoundView) -> dict[str, Any]:
                "settled": (f"{w.settlement.outcome} {w.settlement.amount}"
                            if w.settlement else ""),
                "target": w.target, "kind": w.kind, "tip": w.tip} for w in view.wagers]
+    players = dict(view.occupied_before)  # seat -> player, as the round's sits and leaves left it
+    for change in view.seat_changes:
+        if change.kind == "sit":
+            players[change.seat] = change.player
+        else:
+            players.pop(change.seat, None)
     return {"hands": hands,
             "dealer": {"cards": dealer.card_codes, "total": dealer.total if dealer.cards else None,
                        "revealed": dealer.reveal_line is not None},
-            "wagers": wagers}
+            "wagers": wagers,
+            "players": {seat: player for seat, player in sorted(players.items()) if player}}
