@@ -83,6 +83,7 @@ round 3 time=15:04:00 dealer=D-2002
 15:04:06 stand s1h1
 15:04:07 reveal
 15:04:08 settle s1h1 main win 20
+15:04:09 leave s1
 end
 """
 
@@ -204,10 +205,17 @@ def test_each_round_is_replayed_once_with_the_fault_and_evidence_lines_marked(fa
                      replays, re.S).group(0)
     assert '<a href="#f-1">F-0001</a>' in note
     assert "The table after line 22" in note
-    assert re.search(r'<th scope="row">s4h1</th><td class="cards">9♣ 8♠</td>\s*<td>17</td>',
-                     note)
-    assert re.search(r'<th scope="row">Dealer</th><td class="cards"><i class="r">10♦</i> '
-                     r'<i class="d">9♠</i></td>\s*<td>19 <em>hole card down</em>', note)
+    assert re.search(r'<th scope="row">s4h1</th><td class="pl">P-400</td><td class="cards">'
+                     r'9♣ 8♠</td>\s*<td>17</td>', note)
+    assert re.search(r'<th scope="row">Dealer</th><td class="pl"></td><td class="cards">'
+                     r'<i class="r">10♦</i> <i class="d">9♠</i></td>\s*<td>19 <em>hole card down'
+                     r'</em>', note)
+    # A player taking a seat, or leaving it, is a change of the table too.
+    assert re.search(r'<td>leave s1</td><td><span class="e"><b>s1</b> <span class="pl">P-100'
+                     r'</span> <em>left</em></span></td></tr>', replays)
+    assert re.search(r'<tr><td>11</td><td>10:00:00</td><td>sit s1 player=P-100</td><td>'
+                     r'<span class="e"><b>s1</b> <span class="pl">P-100</span></span></td></tr>',
+                     replays)
 
 
 def test_a_large_audit_replays_each_round_as_aligned_text(tmp_path: Path) -> None:
@@ -227,8 +235,9 @@ def test_a_large_audit_replays_each_round_as_aligned_text(tmp_path: Path) -> Non
     assert lines[fault + 1].startswith('    ▲ <a href="#f-1">F-0001</a> high 20:18:15:06: ')
     assert lines[fault + 2:fault + 6] == [
         "      the table after line 22:", "        Dealer  10♦ (9♠) 19 hole card down",
-        "        s1h1    A♥ K♦ soft 21 blackjack [main 20.00 · win 20.00]",
-        "        s4h1    9♣ 8♠ 17 [main 50.00]"]
+        "        s1h1    (P-100) A♥ K♦ soft 21 blackjack [main 20.00 · win 20.00]",
+        "        s4h1    (P-400) 9♣ 8♠ 17 [main 50.00]"]
+    assert lines[1] == "11  10:00:00  sit s1 player=P-100" + " " * 27 + "s1 P-100"
     assert escape('note "<script>alert(1)</script> \\"><img src=x onerror=alert(1)>"') in block
 
 

@@ -13,7 +13,7 @@ import base64
 import hashlib
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
 from functools import cache
@@ -411,6 +411,8 @@ class Entity:
     soft: bool
     status: str
     wagers: list[str]
+    player: str = ""  # the player in the seat (a seat's entity; a hand's in the whole table)
+    seat: bool = False  # the entity is a seat's player, not a hand or wagers
 
 
 @dataclass(slots=True)
@@ -502,8 +504,11 @@ def replay_model(evidence: RoundEvidence, findings: list[Finding], numbers: dict
                 if previous.get(key) != raw:
                     shown[key] = display_entity(key, raw)
                     changes.append(shown[key])
-            for key in previous.keys() - current.keys():
-                shown.pop(key, None)
+            for key in sorted(previous.keys() - current.keys()):
+                gone = shown.pop(key, None)
+                if gone is not None and gone.seat:  # a player left
+                    changes.append(Entity(gone.name, False, [], None, False, "left", [],
+                                          gone.player, True))
             previous = current
         rows.append(ReplayRow(line, time, statement, changes, faults.get(line, []),
                               supports.get(line, []),
@@ -542,8 +547,10 @@ def set_plain_text(rows: list[ReplayRow]) -> None:
 
 
 def entity_text(entity: Entity, named: bool = True) -> str:
-    """A hand, the dealer or a seat's wagers as text: a face-down card in parentheses."""
+    """A hand, the dealer or a seat as text: a face-down card in parentheses."""
     parts = [entity.name] if named else []
+    if entity.player:
+        parts.append(f"({entity.player})" if not entity.seat else entity.player)
     parts += [f"({c.text})" if "d" in c.css.split() else c.text for c in entity.cards]
     if entity.total is not None:
         parts.append(f"{'soft ' if entity.soft else ''}{entity.total}")
@@ -570,11 +577,15 @@ def raw_entities(step: dict[str, Any]) -> dict[str, tuple]:
                                   hand["status"], tuple(wagers.pop(name, ())))
     for target, items in wagers.items():
         result["hand:" + target] = ((), None, False, "", tuple(items))
+    for seat, player in step.get("players", {}).items():
+        result["seat:" + seat] = (player,)
     return result
 
 
 def display_entity(key: str, raw: tuple) -> Entity:
     """An entity as the replay shows it: a name, cards, total, status and wagers."""
+    if key.startswith("seat:"):
+        return Entity(key[5:], False, [], None, False, "", [], raw[0], True)
     if key == "dealer":
         codes, total, revealed = raw
         cards = [card_parts(code) for code in codes]
@@ -589,8 +600,18 @@ def display_entity(key: str, raw: tuple) -> Entity:
 
 
 def table_order(shown: dict[str, Entity]) -> list[Entity]:
-    """The whole table: the dealer first, then the seats' hands in seat order."""
-    return sorted(shown.values(), key=lambda e: (not e.dealer, e.name))
+    """The whole table: the dealer first, then seat by seat each hand with its player, seat
+    wagers, and a seated player with no hand."""
+    players = {e.name: e.player for e in shown.values() if e.seat}
+    entities = [e for e in shown.values() if not e.seat]
+    held = {e.name[:2] for e in entities if not e.dealer}
+    entities += [e for e in shown.values() if e.seat and e.name not in held]
+    ordered = []
+    for entity in sorted(entities, key=lambda e: (not e.dealer, e.name)):
+        if not entity.dealer and not entity.seat:
+            entity = replace(entity, player=players.get(entity.name[:2], ""))
+        ordered.append(entity)
+    return ordered
 
 
 def _wager_text(kind: str, tip: bool, amount: str, settled: str) -> str:
