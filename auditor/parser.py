@@ -305,7 +305,8 @@ def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]]) -> Itera
         found = line_match(text)
         if found is not None:
             kind = found.lastgroup
-            yield builders[kind](found.group(kind), number, found.group("TIME"))
+            statement, time = found.group(kind, "TIME")
+            yield builders[kind](statement, number, time)
         elif empty_match(text) is None:
             yield from _parse_chunk(lark_parser(), StatementBuilder(), [text], number)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MAX_LINE_BYTES = 64 * 1024
-_BLOCK = 1 << 20
+_BLOCK = 1 << 18
 _SNIFF = 8192
 
 
@@ -73,9 +73,15 @@ class SourceFile:
                         cut = body.find(b"\n")
                         body = None if cut < 0 else body[cut + 1:]
                     if body is not None:
-                        for text, problem in _decode_lines(body):
-                            number += 1
-                            yield number, text, problem
+                        lines = _clean_lines(body)
+                        if lines is None:  # a NUL, bad UTF-8 or a very long line: one by one
+                            for decoded in _decode_lines(body):
+                                number += 1
+                                yield number, *decoded
+                        else:
+                            for line in lines:
+                                number += 1
+                                yield number, line, None
                 else:
                     pending = data
                 if len(pending) > MAX_LINE_BYTES and not overlong:
@@ -92,28 +98,28 @@ class SourceFile:
         self.line_count = number
 
 
-def _decode_lines(body: bytes) -> Iterator[tuple[str | None, str | None]]:
-    """The lines of a block, each as `_decode` reads it.
+def _clean_lines(body: bytes) -> list[str] | None:
+    """The lines of a block, if every one of them reads as it is (UTF-8, no NUL byte, not
+    over MAX_LINE_BYTES); else None. Such blocks (nearly all) are decoded in one go and
+    split: a newline byte never occurs inside a UTF-8 character, so the lines are the ones
+    `_decode` gives one by one, a CR at the end of a line removed likewise."""
+    if b"\x00" in body:
+        return None
+    try:
+        lines = body.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        return None
+    if max(map(len, lines)) > MAX_LINE_BYTES // 4:  # maybe over the limit in bytes
+        return None
+    if b"\r" in body:
+        return [line[:-1] if line.endswith("\r") else line for line in lines]
+    return lines
 
-    Most blocks are clean UTF-8 without NUL bytes: they are decoded in one go and split
-    (a newline byte never occurs inside a UTF-8 character, so the lines are the same);
-    any other block is read line by line.
-    """
-    text = None
-    if b"\x00" not in body:
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError:
-            text = None
-    if text is None:
-        for raw in body.split(b"\n"):
-            yield _decode(raw)
-        return
-    for line in text.split("\n"):
-        if len(line) > MAX_LINE_BYTES // 4 and len(line.encode("utf-8")) > MAX_LINE_BYTES:
-            yield None, f"line longer than {MAX_LINE_BYTES} bytes"
-            continue
-        yield (line[:-1] if line.endswith("\r") else line), None
+
+def _decode_lines(body: bytes) -> Iterator[tuple[str | None, str | None]]:
+    """The lines of a block, each as `_decode` reads it."""
+    for raw in body.split(b"\n"):
+        yield _decode(raw)
 
 
 def _decode(raw: bytes) -> tuple[str | None, str | None]:
