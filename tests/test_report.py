@@ -272,6 +272,15 @@ def test_an_unreadable_file_is_named_with_its_error(tmp_path: Path) -> None:
     assert "1 file could not be read at all" in gaps
 
 
+def test_an_audit_of_nothing_readable_is_not_called_clean(tmp_path: Path) -> None:
+    (tmp_path / "binary.bjh").write_bytes(b"\x00\x01 not a record")
+    page, result = render(tmp_path, {}, extra=[str(tmp_path / "binary.bjh")])
+    summary = section(page, "summary")
+    assert result.findings == [] and result.inputs[0].error
+    assert "Nothing was audited." in summary and "No findings." not in summary
+    assert "not because the records comply" in summary
+
+
 def test_a_clean_audit_says_so_and_what_it_covered(tmp_path: Path) -> None:
     page, result = render(tmp_path, {"clean.bjh": CLEAN})
     assert result.findings == []
