@@ -396,6 +396,14 @@ def test_the_page_is_self_contained_and_its_own_script_is_the_only_one_allowed(f
     assert "default-src 'none'" in policy
 
 
+def test_every_id_is_unique_and_every_link_inside_the_page_has_its_target(faulty) -> None:
+    page, _, _ = faulty
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+    targets = set(re.findall(r'href="#([^"]+)"', page))
+    assert targets and targets <= set(ids)
+
+
 def test_the_print_stylesheet_expands_and_keeps_tables_whole(faulty) -> None:
     page, _, _ = faulty
     style = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
