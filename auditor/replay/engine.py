@@ -237,6 +237,8 @@ class _RoundReplay:
         hand.doubled += event.amount
         hand.double_line = event.line
         self.add_card(hand, event.card, event.line, index)
+        if hand.complete_index == index:
+            hand.complete_reason = "doubled"  # a double completes the hand, bust or not
         self.set_complete(hand, index, "doubled")
 
     def on_split(self, index: int, event: ev.Split) -> None:
