@@ -41,7 +41,8 @@ def snapshot(view: RoundView) -> dict[str, Any]:
         status = ("over 21" if hand.busted else hand.complete_reason
                   or ("blackjack" if hand.natural else ""))
         hands.append({"hand": hand.name, "cards": hand.card_codes, "total": hand.total,
-                      "soft": hand.soft, "status": status})
+                      "soft": hand.soft, "status": status,
+                      "doubled": str(hand.doubled) if hand.doubled else ""})
     dealer = view.dealer
     wagers = [{"wager": w.label, "amount": str(w.amount),
                "settled": (f"{w.settlement.outcome} {w.settlement.amount}"
