@@ -17,7 +17,7 @@ from markupsafe import escape
 
 from auditor.audit import AuditResult, InputSummary, audit_paths
 from auditor.findings import Finding
-from auditor.output.html_report import report_context, to_html
+from auditor.output.html_report import display_entity, report_context, to_html
 from auditor.replay.trace import RoundEvidence
 from auditor.rulebase import rule_entries
 
@@ -210,12 +210,25 @@ def test_each_round_is_replayed_once_with_the_fault_and_evidence_lines_marked(fa
     assert re.search(r'<th scope="row">Dealer</th><td class="pl"></td><td class="cards">'
                      r'<i class="r">10♦</i> <i class="d">9♠</i></td>\s*<td>19 <em>hole card down'
                      r'</em>', note)
-    # A player taking a seat, or leaving it, is a change of the table too.
+    # The round's first line shows who was seated when it began; a seat taken or left is a
+    # change of the table too.
+    assert ('<tr><td>28</td><td></td><td>round 2 time=15:02:00 dealer=D-2002</td><td>'
+            '<span class="e"><b>s1</b> <span class="pl">P-100</span></span>'
+            '<span class="e"><b>s4</b> <span class="pl">P-400</span></span></td></tr>') in replays
+    assert ('<tr><td>29</td><td>15:02:01</td><td>bet s1h1 main 20</td><td><span class="e">'
+            '<b>s1h1</b> <span class="w">main 20.00</span></span></td></tr>') in replays
     assert re.search(r'<td>leave s1</td><td><span class="e"><b>s1</b> <span class="pl">P-100'
                      r'</span> <em>left</em></span></td></tr>', replays)
     assert re.search(r'<tr><td>11</td><td>10:00:00</td><td>sit s1 player=P-100</td><td>'
                      r'<span class="e"><b>s1</b> <span class="pl">P-100</span></span></td></tr>',
                      replays)
+
+
+def test_a_doubled_hand_shows_its_double_beside_its_wager() -> None:
+    hand = display_entity("hand:s3h1", (("3d", "6h", "3c"), 12, False, "doubled",
+                                        (("main", False, "25", "lose 50"),), "25"))
+    assert [card.text for card in hand.cards] == ["3♦", "6♥", "3♣"]
+    assert hand.wagers == ["main 25.00 + double 25.00 · lose 50.00"]
 
 
 def test_a_large_audit_replays_each_round_as_aligned_text(tmp_path: Path) -> None:

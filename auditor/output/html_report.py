@@ -491,13 +491,15 @@ def replay_model(evidence: RoundEvidence, findings: list[Finding], numbers: dict
         for line in finding.evidence:
             supports[line].append(reference["ref"])
     rows = []
-    previous: dict[str, tuple] = {}
-    shown: dict[str, Entity] = {}  # the table as last changed, entity by entity
+    previous = seated_before(evidence)
+    shown = {key: display_entity(key, raw) for key, raw in previous.items()}
     for line, text in evidence.lines:
         match = _TIME.match(text)
         time, statement = (match.group(1), match.group(2)) if match else ("", text.strip())
         step = evidence.steps.get(line)
         changes = []
+        if not rows:  # the round's first line: who was seated when it began
+            changes = list(shown.values())
         if step is not None:
             current = raw_entities(step)
             for key, raw in current.items():
@@ -529,6 +531,21 @@ def replay_model(evidence: RoundEvidence, findings: list[Finding], numbers: dict
             "findings": [{"ref": f"F-{numbers[id(f)]:04d}", "id": f"f-{numbers[id(f)]}",
                           "citation": f.citation, "severity": f.severity, "line": f.line}
                          for f in findings]}
+
+
+def seated_before(evidence: RoundEvidence) -> dict[str, tuple]:
+    """The named players seated when the round began: those after its first statement, less
+    a seat that statement itself filled."""
+    if not evidence.steps:
+        return {}
+    first = min(evidence.steps)
+    players = dict(evidence.steps[first].get("players", {}))
+    text = dict(evidence.lines).get(first, "")
+    match = _TIME.match(text)
+    words = (match.group(2) if match else text).split()
+    if len(words) > 1 and words[0] == "sit":
+        players.pop(words[1], None)
+    return {"seat:" + seat: (player,) for seat, player in players.items()}
 
 
 def set_plain_text(rows: list[ReplayRow]) -> None:
@@ -574,9 +591,10 @@ def raw_entities(step: dict[str, Any]) -> dict[str, tuple]:
     for hand in step["hands"]:
         name = hand["hand"]
         result["hand:" + name] = (tuple(hand["cards"]), hand["total"], hand["soft"],
-                                  hand["status"], tuple(wagers.pop(name, ())))
+                                  hand["status"], tuple(wagers.pop(name, ())),
+                                  hand.get("doubled", ""))
     for target, items in wagers.items():
-        result["hand:" + target] = ((), None, False, "", tuple(items))
+        result["hand:" + target] = ((), None, False, "", tuple(items), "")
     for seat, player in step.get("players", {}).items():
         result["seat:" + seat] = (player,)
     return result
@@ -593,10 +611,11 @@ def display_entity(key: str, raw: tuple) -> Entity:
         if down:
             cards[1] = Card(cards[1].text, (cards[1].css + " d").strip())
         return Entity("Dealer", True, cards, total, False, "hole card down" if down else "", [])
-    codes, total, soft, status, wagers = raw
+    codes, total, soft, status, wagers, doubled = raw
+    texts = [_wager_text(*wager, doubled=doubled if wager[0] == "main" else "")
+             for wager in wagers]
     return Entity(key.split(":", 1)[1], False, [card_parts(code) for code in codes],
-                  total if codes else None, soft, status,
-                  [_wager_text(*wager) for wager in wagers])
+                  total if codes else None, soft, status, texts)
 
 
 def table_order(shown: dict[str, Entity]) -> list[Entity]:
@@ -614,8 +633,11 @@ def table_order(shown: dict[str, Entity]) -> list[Entity]:
     return ordered
 
 
-def _wager_text(kind: str, tip: bool, amount: str, settled: str) -> str:
+def _wager_text(kind: str, tip: bool, amount: str, settled: str, doubled: str = "") -> str:
+    """`main 25.00 + double 25.00 · lose 50.00`: the wager, and its settlement once made."""
     text = f"{'tip ' if tip else ''}{kind} {money(amount)}"
+    if doubled:
+        text += f" + double {money(doubled)}"
     if settled:
         outcome, _, paid = settled.partition(" ")
         text += f" · {outcome} {money(paid) if paid else ''}".rstrip()
