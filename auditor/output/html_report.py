@@ -723,7 +723,9 @@ def build_provenance(result: AuditResult, run: dict[str, Any], findings: list[Fi
         "started": utc_text(run.get("started")), "finished": utc_text(run.get("finished")),
         "duration": duration_text(run.get("started"), run.get("finished")),
         "inputs": result.inputs,
-        "unreadable": [i for i in result.inputs if i.error],
+        # The reader's message names the file; the list already does.
+        "unreadable": [{"path": i.path, "reason": i.error.removeprefix(f"{i.path}: ")}
+                       for i in result.inputs if i.error],
         "partial": partial,
         "rounds_not_audited": rounds_not_audited,
         # Derived from the syntax findings; shown only where it accounts for every round.
