@@ -10,7 +10,8 @@ Then, for each game and for the four games together, it measures:
   parse, replay, every check, findings.json, findings.csv, summary.csv and report.html),
   for J = 1 and 2; peak memory is the largest resident set of that process and of its
   worker processes (resource.getrusage);
-- parse alone: reading and parsing every line into events (source.py + parser.py);
+- parse alone: reading and parsing every line into events (source.py + parser.py), and
+  the same through Lark alone (`parse_lines_lark`, the parser before its fast path);
 - replay alone: the replay of every round from already parsed records (engine.py);
 - the audit core: `audit_file` in process (parse, replay, every check, evidence), no output;
 - memory against input size: the tracemalloc peak of `audit_file` on one record and on a
@@ -40,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from auditor import events as ev  # noqa: E402
 from auditor.audit import audit_file  # noqa: E402
-from auditor.parser import parse_lines  # noqa: E402
+from auditor.parser import parse_lines, parse_lines_lark  # noqa: E402
 from auditor.reader import Header, RoundRecord, read_structure  # noqa: E402
 from auditor.replay.engine import replay_round  # noqa: E402
 from auditor.replay.state import TableState  # noqa: E402
@@ -54,13 +55,19 @@ SEED = "bench-1"
 FAULT_RATE = 0.01
 
 # Run in a fresh interpreter: the auditor's own command line, then its peak memory and that
-# of its workers (ru_maxrss is in KiB on Linux).
+# of its workers, in KiB. The process's own peak is VmHWM where Linux gives it: ru_maxrss
+# survives exec, so it would count the benchmark's own memory at the fork.
 _CHILD = """
 import resource, sys
 from auditor.cli import main
 status = main(sys.argv[1:])
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-      resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, status)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    with open("/proc/self/status") as status_file:
+        peak = next(int(l.split()[1]) for l in status_file if l.startswith("VmHWM:"))
+except (OSError, StopIteration):
+    pass
+print(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, status)
 """
 
 
@@ -111,6 +118,13 @@ def parse_only(paths: list[Path]) -> None:
             pass
 
 
+def parse_lark(paths: list[Path]) -> None:
+    """The reference parse through Lark alone (the parser before its fast path)."""
+    for path in paths:
+        for _ in parse_lines_lark(SourceFile(str(path)).lines()):
+            pass
+
+
 def replay_only(records: list[list]) -> None:
     for items in records:
         state = None
@@ -148,38 +162,50 @@ def measure(name: str, folder: Path, paths: list[Path], repeat: int) -> dict:
         row[f"peak_mib_jobs{jobs}"] = run["peak_mib"]
         row[f"worker_mib_jobs{jobs}"] = run["worker_mib"]
     row["parse"] = round(rounds / best_of(repeat, lambda: parse_only(paths)))
+    row["parse_lark"] = round(rounds / best_of(1, lambda: parse_lark(paths)))
+    row["parse_over_lark"] = round(row["parse"] / row["parse_lark"], 2)
     row["replay"] = round(rounds / best_of(repeat, lambda: replay_only(records)))
     row["audit_core"] = round(rounds / best_of(repeat, lambda: audit_core(paths)))
+    row["lines_per_round"] = round(lines / rounds, 1)
+    row["end_to_end_jobs1_lines"] = round(row["end_to_end_jobs1"] * lines / rounds)
     row["jobs2_over_jobs1"] = round(row["end_to_end_jobs2"] / row["end_to_end_jobs1"], 2)
     row["end_to_end_over_target"] = round(row["end_to_end_jobs1"] / 10_000, 2)
     return row
 
 
 def flatness(base: Path, rounds: int) -> dict:
-    """tracemalloc peak of audit_file on a clean record and on one four times as long."""
-    found = {}
+    """Memory on a clean record and on one four times as long: the tracemalloc peak of
+    `audit_file`, and the peak resident set of `auditor audit` end to end."""
+    found: dict[str, float] = {}
     for factor in (1, 4):
         spec = table_spec("standard", table_id=f"M{factor}")
-        path = simulate(base / "memory", spec, rounds=rounds * factor, seed=SEED).files[0]
-        found[f"{rounds * factor}_rounds_mib"] = memory_peak(path)
-    values = list(found.values())
-    found["ratio"] = round(values[1] / values[0], 2)
+        folder = base / "memory" / str(factor)
+        path = simulate(folder, spec, rounds=rounds * factor, seed=SEED).files[0]
+        found[f"traced_{rounds * factor}_rounds_mib"] = memory_peak(path)
+        found[f"rss_{rounds * factor}_rounds_mib"] = end_to_end(folder, 1, 1)["peak_mib"]
+    names = list(found)
+    found["traced_ratio"] = round(found[names[2]] / found[names[0]], 2)
+    found["rss_ratio"] = round(found[names[3]] / found[names[1]], 2)
     return found
 
 
 def print_table(rows: list[dict], memory: dict) -> None:
-    head = (f"{'workload':<10}{'rounds':>8}{'e2e j1':>9}{'e2e j2':>9}{'j2/j1':>7}{'parse':>9}"
-            f"{'replay':>9}{'core':>9}{'peak MiB j1':>13}{'peak MiB j2':>13}")
+    head = (f"{'workload':<10}{'rounds':>8}{'lines/rd':>9}{'e2e j1':>9}{'e2e j2':>9}"
+            f"{'j2/j1':>7}{'parse':>9}{'replay':>9}{'core':>9}{'peak MiB j1':>13}"
+            f"{'peak MiB j2':>13}")
     print(head)
     print("-" * len(head))
     for row in rows:
-        print(f"{row['game']:<10}{row['rounds']:>8}{row['end_to_end_jobs1']:>9}"
+        print(f"{row['game']:<10}{row['rounds']:>8}{row['lines_per_round']:>9}"
+              f"{row['end_to_end_jobs1']:>9}"
               f"{row['end_to_end_jobs2']:>9}{row['jobs2_over_jobs1']:>7}{row['parse']:>9}"
               f"{row['replay']:>9}{row['audit_core']:>9}{row['peak_mib_jobs1']:>13}"
               f"{row['peak_mib_jobs2']:>13}")
     print("rates in rounds/s (best of runs); e2e = `auditor audit` in a fresh process, with "
           "JSON, CSV and HTML; core = audit_file in process, no output")
-    print("memory (tracemalloc peak of audit_file, clean standard record): "
+    print("parse through Lark alone: " + ", ".join(
+        f"{row['game']} {row['parse_lark']} ({row['parse_over_lark']}x)" for row in rows))
+    print("memory on clean standard records (traced: audit_file; rss: auditor audit): "
           + ", ".join(f"{k} {v}" for k, v in memory.items()))
 
 
@@ -203,7 +229,7 @@ def main() -> None:
     results = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                    "cpus": os.cpu_count()},
+                    "cpus": os.cpu_count(), "load_average_after": os.getloadavg()},
         "workload": {"games": list(GAMES), "rounds_per_record": arguments.rounds,
                      "records_per_game": arguments.tables, "seed": SEED,
                      "fault_rate": FAULT_RATE, "options": OPTIONS,
