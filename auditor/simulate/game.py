@@ -122,8 +122,6 @@ class Hand:
     settled: bool = False
     decisions: int = 0
     card_stmts: list[Stmt] = field(default_factory=list)
-    double_stmt: Stmt | None = None
-    finish_stmt: Stmt | None = None  # its stand, double, surrender or busting card
 
     @property
     def natural(self) -> bool:
@@ -523,7 +521,7 @@ class RoundBuilder:
             if hand.total >= 21:
                 hand.done = True
                 if hand.total == 21:
-                    hand.finish_stmt = self.emit("stand", hand.name, seconds=self.pause(1, 4))
+                    self.emit("stand", hand.name, seconds=self.pause(1, 4))
                 break
             forced = self.fault.decision(self, seat, hand)
             action = forced or self.fault.steer(self, seat, hand) or strategy.decide(
@@ -540,18 +538,18 @@ class RoundBuilder:
             return self.hit(seat, hand)
         if action == "stand":
             hand.done = True
-            hand.finish_stmt = self.emit("stand", hand.name, seconds=self.pause(2, 5))
+            stmt = self.emit("stand", hand.name, seconds=self.pause(2, 5))
             if self.fault.hit_after_stand(self, hand):
                 late = self.hit(seat, hand)
                 self.mark(late, f"{hand.name} drew {hand.cards[-1]} after it stood")
-            return hand.finish_stmt
+            return stmt
         if action == "double":
             return self.double(seat, hand)
         if action == "split":
             return self.split(seat, hand, queue)
         if action == "surrender":
             hand.done = hand.surrendered = True
-            stmt = hand.finish_stmt = self.emit("surrender", hand.name, seconds=self.pause(2, 5))
+            stmt = self.emit("surrender", hand.name, seconds=self.pause(2, 5))
             self.settle_hand(hand)
             return stmt
         raise ValueError(f"unknown action {action}")
@@ -566,7 +564,6 @@ class RoundBuilder:
                            fault=f"{hand.name} traded a bonus card that took it over 21")
                 return
             hand.done = hand.busted = True
-            hand.finish_stmt = stmt
             self.bust(seat, hand)
         elif self.game == "tensticks" and card == BONUS_CARD:
             self.bonus_card_received(seat, hand, stmt)
@@ -584,7 +581,6 @@ class RoundBuilder:
         stmt = self.emit("double", hand.name, money(amount or base), card,
                          seconds=self.pause(1, 4))
         hand.doubled = amount or base
-        hand.double_stmt = hand.finish_stmt = stmt
         if amount:
             self.mark(stmt, f"{hand.name} doubled for {money(amount)} on {money(base)}")
         hand.done = True
@@ -678,7 +674,6 @@ class RoundBuilder:
             self.light(seat, stmt)  # a bonus card received by a trade lights too
         if total(hand.cards)[0] > 21:
             hand.done = hand.busted = True
-            hand.finish_stmt = stmt
             self.bust(seat, hand)
         return stmt
 
