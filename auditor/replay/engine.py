@@ -115,6 +115,7 @@ class _RoundReplay:
         elif hand.split_aces and len(hand.cards) >= 2:
             hand.late_cards.append(LateCard(Card(card, line, index), "split ace"))
         hand.cards.append(Card(card, line, index))
+        hand.recount()
         if hand.bust_line is None and hand.total > 21:
             hand.bust_line = line
             self.set_complete(hand, index, "over 21")
@@ -197,6 +198,7 @@ class _RoundReplay:
         card = Card(event.card, event.line, index)
         if event.target == "dealer":
             view.dealer.cards.append(card)
+            view.dealer.recount()
             view.dealer.dealt += 1
             return
         if not self.is_hand(event.target):
@@ -207,6 +209,7 @@ class _RoundReplay:
             return
         hand = view.hands.get(event.target) or self.new_hand(event.target)
         hand.cards.append(card)
+        hand.recount()
         hand.dealt += 1
         if hand.name[2:] in ("h1", "h2") and hand.dealt <= 2:
             view.seat_first_four.setdefault(hand.seat, []).append(event.card)
@@ -257,6 +260,8 @@ class _RoundReplay:
         hand.was_split = True
         if len(hand.cards) >= 2:
             new.cards.append(hand.cards.pop(1))
+        hand.recount()
+        new.recount()
         aces = [c.card[0] for c in hand.cards + new.cards] == ["A", "A"]
         hand.split_aces = new.split_aces = aces
         root = self.view.hands.get(hand.root, hand)
@@ -285,6 +290,8 @@ class _RoundReplay:
             return
         self.decide("switch", seat, event.line, index, None)
         first.cards[1], second.cards[1] = second.cards[1], first.cards[1]
+        first.recount()
+        second.recount()
         first.switched = second.switched = True
         self.view.switched_seats.setdefault(seat, event.line)
 
@@ -309,6 +316,10 @@ class _RoundReplay:
         gave_up = cards[position].card
         received = Card(event.card, event.line, index)
         cards[position] = received
+        if hand is None:
+            self.view.dealer.recount()
+        else:
+            hand.recount()
         self.view.trades.append(Trade(event.target, received, gave_up, held, over))
         if hand is not None and hand.bust_line is not None and not hand.busted:
             hand.bust_line = None  # the recorded cards no longer go over 21
@@ -334,6 +345,7 @@ class _RoundReplay:
         card = Card(event.card, event.line, index)
         dealer.draws.append(DealerDraw(card, before, soft, waiting))
         dealer.cards.append(card)
+        dealer.recount()
 
     # ---- everything else ----
     def on_light(self, index: int, event: ev.Light) -> None:

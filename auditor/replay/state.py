@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from auditor import events as ev
 from auditor.config import TableConfig
@@ -17,6 +17,10 @@ class SeatState:
     lit_since_sit: bool = False
     prize_since_light: bool = False
     other_prize_since_light: bool = False
+
+    def copy(self) -> SeatState:
+        return SeatState(self.player, self.player_start, self.lit_since_sit,
+                         self.prize_since_light, self.other_prize_since_light)
 
     def held(self, recorded: int) -> int:
         """The lights this player holds, given the seat's last recorded count: none after a
@@ -47,7 +51,7 @@ class TableState:
         return TableState(
             self.config, self.shoe_id, self.shoe_date, self.shuffled, self.cut_after_shuffle,
             self.cutcard_line, Counter(self.counts), self.dealer,
-            {seat: replace(s) for seat, s in self.seats.items()}, dict(self.lights), self.closed)
+            {seat: s.copy() for seat, s in self.seats.items()}, dict(self.lights), self.closed)
 
     def shoe_status(self) -> ShoeStatus:
         return ShoeStatus(self.shoe_id, self.shuffled, self.cut_after_shuffle,

@@ -73,10 +73,10 @@ class Wager:
     initial: bool = True  # placed by `bet`; False for the new wager of a split
     settlements: list[Settlement] = field(default_factory=list)
     expected: Expected | None = None
+    seat: str = field(init=False)  # `s3` of `s3h1`: read by most checks, so kept
 
-    @property
-    def seat(self) -> str:
-        return seat_of(self.target)
+    def __post_init__(self) -> None:
+        self.seat = seat_of(self.target)
 
     @property
     def hand(self) -> str | None:
@@ -134,18 +134,17 @@ class Hand:
     played_before_parent_line: int | None = None  # :25, first action while parent incomplete
     misdealt: bool = False
     switched: bool = False  # its seat switched (Blackjack Switch)
+    # The best total and whether it is soft: kept by the engine's `recount` after every
+    # change to `cards` (they are read dozens of times a round).
+    total: int = 0
+    soft: bool = False
+
+    def recount(self) -> None:
+        self.total, self.soft = blackjack.total([c.card for c in self.cards])
 
     @property
     def card_codes(self) -> list[str]:
         return [c.card for c in self.cards]
-
-    @property
-    def total(self) -> int:
-        return blackjack.total(self.card_codes)[0]
-
-    @property
-    def soft(self) -> bool:
-        return blackjack.total(self.card_codes)[1]
 
     @property
     def busted(self) -> bool:
@@ -153,7 +152,7 @@ class Hand:
 
     @property
     def two_card_21(self) -> bool:
-        return blackjack.is_two_card_21(self.card_codes)
+        return len(self.cards) == 2 and self.total == 21
 
     @property
     def natural(self) -> bool:
@@ -187,6 +186,10 @@ class DealerHand:
     # record with neither, the turn follows the last player decision (or the peek, or the
     # initial deal, where no decision was taken), and this is that statement's index.
     turn_index: int | None = None
+    total: int = 0  # kept by the engine's `recount`, as for a player's hand
+
+    def recount(self) -> None:
+        self.total = blackjack.total([c.card for c in self.cards])[0]
 
     @property
     def card_codes(self) -> list[str]:
@@ -199,10 +202,6 @@ class DealerHand:
     @property
     def hole(self) -> Card | None:
         return self.cards[1] if len(self.cards) > 1 else None
-
-    @property
-    def total(self) -> int:
-        return blackjack.total(self.card_codes)[0]
 
     @property
     def natural(self) -> bool:
