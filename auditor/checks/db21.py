@@ -8,6 +8,7 @@ from decimal import Decimal
 from auditor import blackjack
 from auditor.checks.base import Check, register
 from auditor.checks.judging import (
+    drew_past_a_standing_total,
     kept_net,
     money_text,
     next_action_index,
@@ -341,6 +342,8 @@ class PlayOutForDb21(Check):
         cards = view.dealer.card_codes
         if not blackjack.dealer_must_draw(cards, view.config.hits_soft_17):
             return
+        if drew_past_a_standing_total(view):
+            return  # the stop follows from a draw on a standing total: 20:18:15:28's
         total, soft = blackjack.total(cards)
         yield self.finding(view, stop_line(view), f"Every player hand busted and a "
                            f"DB21 wager was live, but the dealer stopped at "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from auditor.blackjack import cents_match
-from auditor.replay.view import Expected, RoundView, Settlement, Wager
+from auditor.replay.view import DealerDraw, Expected, RoundView, Settlement, Wager
 
 
 def money_text(amount: Decimal) -> str:
@@ -87,3 +87,15 @@ def stop_line(view: RoundView) -> int:
     if dealer.draws:
         return dealer.draws[-1].card.line
     return dealer.reveal_line or dealer.cards[-1].line
+
+
+def on_standing_total(draw: DealerDraw, hits_soft_17: bool) -> bool:
+    """Whether the dealer held a total on which the dealer must stand when drawing (:28)."""
+    total, soft = draw.total_before, draw.soft_before
+    return 17 <= total <= 21 and not (total == 17 and soft and hits_soft_17)
+
+
+def drew_past_a_standing_total(view: RoundView) -> bool:
+    """The dealer drew on a standing total: a stop that follows is that fault's consequence."""
+    hits17 = view.config.hits_soft_17
+    return any(on_standing_total(draw, hits17) for draw in view.dealer.draws)

@@ -8,8 +8,10 @@ from decimal import Decimal
 from auditor import blackjack
 from auditor.checks.base import GAMES, Check, register
 from auditor.checks.judging import (
+    drew_past_a_standing_total,
     kept_net,
     money_text,
+    on_standing_total,
     payout_sentence,
     recorded_text,
     settled_net,
@@ -99,7 +101,9 @@ class MainPayout(Check):
     Tip wagers on a hand ride its result without its double. A wager on a hand dealt no
     cards is dead and owed back as void ("a hand dealt no cards is dead", 20:18:15:28). A
     wager placed after the first card is judged under 20:18:15:03 only. Surrenders are
-    20:18:15:30; Blackjack Switch has its own rule, 20:18:15:30.09(13).
+    20:18:15:30; Blackjack Switch has its own rule, 20:18:15:30.09(13). In Ten sticks 21 a
+    settlement made before the dealer traded a card is not judged on the cards the trade
+    made: the trade is the fault (20:18:15:30.02(9)), the rest follows from it.
     """
 
     citation = "20:18:15:06"
@@ -108,6 +112,7 @@ class MainPayout(Check):
     games = GAMES - {"switch"}
 
     def round(self, view: RoundView) -> Iterator[Finding]:
+        dealer_trade = next((t.card.index for t in view.trades if t.target == "dealer"), None)
         for wager in view.wagers_of("main", tip=None):
             hand = view.hands.get(wager.target)
             if hand is None or hand.surrendered_line is not None:
@@ -119,6 +124,8 @@ class MainPayout(Check):
             if wrong is None:
                 continue
             settlement, expected = wrong
+            if dealer_trade is not None and settlement.index < dealer_trade:
+                continue  # right when paid; the dealer's later trade is 30.02(9)'s fault
             yield self.finding(view, settlement.line, payout_sentence(wager, settlement, expected),
                                hand=wager.target, expected=expected.net,
                                actual=settled_net(settlement, stake),
@@ -338,7 +345,9 @@ class DealerDrawsOut(Check):
     may stop after the reveal. The turn begins at the reveal (or the first draw); in a
     record that shows neither, after the last player decision. The finding stands on the
     dealer's last draw, else on the reveal, else on the dealer's last card. Where every
-    player hand has busted and only a DB21 wager is live it is 20:18:15:30.10(11).
+    player hand has busted and only a DB21 wager is live it is 20:18:15:30.10(11). A stop
+    below 17 after a draw on a standing total (:28's fault) follows from that draw and is
+    not reported again.
     """
 
     citation = "20:18:15:26"
@@ -351,6 +360,8 @@ class DealerDrawsOut(Check):
             return
         if not blackjack.dealer_must_draw(dealer.card_codes, view.config.hits_soft_17):
             return
+        if drew_past_a_standing_total(view):
+            return  # the stop follows from a card that should have been burned (:28)
         total, soft = blackjack.total(dealer.card_codes)
         line = stop_line(view)
         rule = "hits soft 17" if view.config.hits_soft_17 else "stands on all 17s"
@@ -382,7 +393,7 @@ class DealerDrawsOnStandingTotal(Check):
         hits17 = view.config.hits_soft_17
         for draw in view.dealer.draws:
             total, soft = draw.total_before, draw.soft_before
-            if 17 <= total <= 21 and not (total == 17 and soft and hits17):
+            if on_standing_total(draw, hits17):
                 yield self.finding(view, draw.card.line, f"The dealer drew {draw.card.card} "
                                    f"holding {'soft ' if soft else ''}{total}, a total on which "
                                    "the dealer must stand; the card should have been burned."
