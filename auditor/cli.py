@@ -135,7 +135,10 @@ def print_summary(console: Console, result, out: Path) -> None:
         table = Table(title="Findings by citation")
         for column in ("citation", "findings", "high", "medium", "low", "under-paid",
                        "over-paid"):
-            table.add_column(column, justify="left" if column == "citation" else "right")
+            if column == "citation":  # never cut: it is what an inspector looks up
+                table.add_column(column, no_wrap=True, min_width=20)
+            else:
+                table.add_column(column, justify="right")
         for row in summary_by(frame, "citation").itertuples(index=False):
             table.add_row(row.citation, str(row.findings), str(row.high), str(row.medium),
                           str(row.low), f"{row.under_paid:.2f}", f"{row.over_paid:.2f}")
