@@ -12,9 +12,8 @@ from auditor.checks.judging import (
     kept_net,
     money_text,
     next_action_index,
-    payout_sentence,
+    payout_finding,
     recorded_text,
-    settled_net,
     settled_void_in_full,
     stop_line,
     wrongly_settled,
@@ -153,11 +152,8 @@ class Outcome(Check):
             settlement, expected = wrong
             if settlement.outcome == "win" and expected.outcome == "win":
                 continue  # the odds are (12)'s
-            yield self.finding(view, settlement.line, payout_sentence(wager, settlement, expected),
-                               seat=wager.seat, expected=expected.net,
-                               actual=settled_net(settlement, wager.amount),
-                               evidence=[c.line for c in view.dealer.cards]
-                               ).model_copy(update={"subject": f"settle:{wager.target}:db21"})
+            yield payout_finding(self, view, wager, settlement, expected, wager.amount,
+                                 evidence=[c.line for c in view.dealer.cards])
 
     def _won_at_unknown_odds(self, view: RoundView, wager: Wager) -> Iterator[Finding]:
         """The dealer busted at a table that declares no pay table: the wager wins, by how

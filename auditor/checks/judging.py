@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from auditor.blackjack import cents_match
 from auditor.replay.view import DealerDraw, Expected, RoundView, Settlement, Wager
+
+if TYPE_CHECKING:
+    from auditor.checks.base import Check
+    from auditor.findings import Finding
 
 
 def money_text(amount: Decimal) -> str:
@@ -99,3 +105,17 @@ def drew_past_a_standing_total(view: RoundView) -> bool:
     """The dealer drew on a standing total: a stop that follows is that fault's consequence."""
     hits17 = view.config.hits_soft_17
     return any(on_standing_total(draw, hits17) for draw in view.dealer.draws)
+
+
+def payout_finding(check: Check, view: RoundView, wager: Wager, settlement: Settlement,
+                   expected: Expected, stake: Decimal, evidence: Iterable[int] = ()) -> Finding:
+    """The finding of a wrongly settled wager: what it got, what it was owed, and why.
+
+    Its subject is the wager's settlement, so that of two checks judging the same
+    settlement only the most specific citation is kept."""
+    hand = wager.target if wager.hand is not None else None
+    return check.finding(
+        view, settlement.line, payout_sentence(wager, settlement, expected),
+        seat=wager.seat, hand=hand, expected=expected.net,
+        actual=settled_net(settlement, stake), evidence=evidence,
+    ).model_copy(update={"subject": f"settle:{wager.target}:{wager.kind}"})

@@ -12,9 +12,8 @@ from auditor.checks.judging import (
     kept_net,
     money_text,
     on_standing_total,
-    payout_sentence,
+    payout_finding,
     recorded_text,
-    settled_net,
     settled_void_in_full,
     stop_line,
     wrongly_settled,
@@ -126,11 +125,8 @@ class MainPayout(Check):
             settlement, expected = wrong
             if dealer_trade is not None and settlement.index < dealer_trade:
                 continue  # right when paid; the dealer's later trade is 30.02(9)'s fault
-            yield self.finding(view, settlement.line, payout_sentence(wager, settlement, expected),
-                               hand=wager.target, expected=expected.net,
-                               actual=settled_net(settlement, stake),
-                               evidence=[c.line for c in hand.cards]
-                               ).model_copy(update={"subject": f"settle:{wager.target}:main"})
+            yield payout_finding(self, view, wager, settlement, expected, stake,
+                                 evidence=[c.line for c in hand.cards])
 
 
 @register
@@ -194,11 +190,7 @@ class Insurance(Check):
             wrong = wrongly_settled(wager, wager.amount)
             if wrong is not None:
                 settlement, expected = wrong
-                yield self.finding(
-                    view, settlement.line, payout_sentence(wager, settlement, expected),
-                    hand=wager.target, expected=expected.net,
-                    actual=settled_net(settlement, wager.amount),
-                ).model_copy(update={"subject": f"settle:{wager.target}:insurance"})
+                yield payout_finding(self, view, wager, settlement, expected, wager.amount)
 
 
 @register
@@ -440,9 +432,5 @@ class Surrender(Check):
                 wrong = wrongly_settled(wager, wager.amount)
                 if wrong is not None:
                     settlement, expected = wrong
-                    yield self.finding(
-                        view, settlement.line, payout_sentence(wager, settlement, expected),
-                        hand=hand.name, expected=expected.net,
-                        actual=settled_net(settlement, wager.amount),
-                        evidence=[hand.surrendered_line],
-                    ).model_copy(update={"subject": f"settle:{hand.name}:main"})
+                    yield payout_finding(self, view, wager, settlement, expected, wager.amount,
+                                         evidence=[hand.surrendered_line])
