@@ -1,8 +1,12 @@
 """Text to typed events: the BJH grammar (grammars/bjh.lark) and its one transformer.
 
-Lines are parsed in chunks on the fast path; a chunk that fails is parsed again line by
-line, so that each bad line becomes one `Unreadable` event (with its column and what was
-expected) and every good line around it still yields its event.
+The grammar is the reference. On the fast path each line is matched against the
+grammar's own statement terminals, as Lark compiled them, in one regular expression, and
+its event is built by the same builders the transformer uses. A line that does not match
+goes through Lark itself, which reads it or says what is wrong: each bad line becomes one
+`Unreadable` event (with its column and what was expected) and every good line around it
+still yields its event. `parse_lines_lark` is the Lark-only path, kept as the reference
+the fast path is tested against.
 """
 
 from __future__ import annotations
