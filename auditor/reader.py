@@ -149,6 +149,7 @@ def build_header(events: list[ev.Event]) -> Header:
     fields: dict[str, object] = {}
     options: dict[str, str] = {}
     option_lines: dict[str, int] = {}
+    given: set[str] = set()
     order = {ev.Version: 0, ev.Casino: 1, ev.Table: 2, ev.Option: 3}
     last_rank = -1
     table_line = None
@@ -174,14 +175,14 @@ def build_header(events: list[ev.Event]) -> Header:
             fields["table_id"] = event.table_id
             problems.extend(_table_fields(event, fields))
         elif isinstance(event, ev.Option):
-            problems.extend(_option(event, options, option_lines))
+            problems.extend(_option(event, options, option_lines, given))
     first = next((e for e in events if not isinstance(e, ev.Unreadable)), None)
     if not isinstance(first, ev.Version):
         problems.append(Problem("header", first.line if first else 1,
                                 "the file does not begin with `bjh 1`"))
     if table_line is None:
         problems.append(Problem("header", last_line or 1, "the header has no `table` statement"))
-    config, more = _config(fields, options, option_lines, table_line or last_line or 1)
+    config, more = _config(fields, options, option_lines, given, table_line or last_line or 1)
     problems.extend(more)
     return Header(config, problems, last_line)
 
@@ -201,10 +202,19 @@ def _table_fields(event: ev.Table, fields: dict[str, object]) -> list[Problem]:
     return problems
 
 
-def _option(event: ev.Option, options: dict[str, str], lines: dict[str, int]) -> list[Problem]:
+def _option(event: ev.Option, options: dict[str, str], lines: dict[str, int],
+            given: set[str]) -> list[Problem]:
+    """Judge one option as it is read: a bad value is reported once, here, and then left out
+    (it is neither a setting that a later line contradicts nor a missing option)."""
     name = option_field(event.key)
     if name is None:
         return [Problem("header", event.line, f"unknown option {event.key!r}")]
+    given.add(name)  # given, even if its value is bad: it is not missing
+    try:
+        HouseRules(**{name: event.value})
+    except ValidationError as error:
+        return [Problem("header", event.line, f"option {event.key}={event.value}: "
+                                              f"{item['msg'].lower()}") for item in error.errors()]
     if name in options and options[name] != event.value:
         return [Problem("header", event.line,
                         f"option {event.key} is set to {options[name]} at line {lines[name]}"
@@ -215,17 +225,9 @@ def _option(event: ev.Option, options: dict[str, str], lines: dict[str, int]) ->
 
 
 def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str, int],
-            table_line: int) -> tuple[TableConfig, list[Problem]]:
+            given: set[str], table_line: int) -> tuple[TableConfig, list[Problem]]:
     problems: list[Problem] = []
-    valid_options: dict[str, str] = {}
-    for name, text in options.items():
-        try:
-            HouseRules(**{name: text})
-            valid_options[name] = text
-        except ValidationError as error:
-            for message in validation_messages(error):
-                problems.append(Problem("header", lines[name], f"option {message}"))
-    rules = HouseRules(**valid_options)
+    rules = HouseRules(**options)  # each value was judged as it was read (`_option`)
     try:
         config = TableConfig(rules=rules, **fields)
     except (ValidationError, InvalidOperation) as error:
@@ -236,15 +238,15 @@ def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str,
         if fields.get("game") in ("standard", "switch", "db21", "tensticks"):
             safe["game"] = fields["game"]
         config = TableConfig(rules=rules, **safe)
-    problems.extend(_contradictions(config, lines, table_line))
+    problems.extend(_contradictions(config, lines, given, table_line))
     return config, problems
 
 
-def _contradictions(config: TableConfig, lines: dict[str, int],
+def _contradictions(config: TableConfig, lines: dict[str, int], given: set[str],
                     table_line: int) -> list[Problem]:
     rules = config.rules
     found = []
-    if config.game == "db21" and rules.db21_paytable is None:
+    if config.game == "db21" and "db21_paytable" not in given:
         found.append(Problem("header", table_line,
                              "a db21 table must declare `option db21.paytable=N`"))
     if config.game == "switch" and rules.blackjack not in (None, "1:1"):
