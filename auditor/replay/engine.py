@@ -65,6 +65,7 @@ class _RoundReplay:
         self.state = state
         self.view = view
         self.wager_index: dict[tuple[str, str, bool], Wager] = {}
+        self.seats_reported: set[str] = set()
 
     # ---- helpers ----
     def problem(self, line: int, message: str, target: str | None = None) -> None:
@@ -75,14 +76,16 @@ class _RoundReplay:
     def count(self, card: str, line: int) -> None:
         self.view.card_counts.append((card, self.state.count_card(card), line))
 
-    def seat_exists(self, target: str, line: int) -> bool:
-        if target == "dealer":
-            return True
-        if seat_number(target) > self.state.config.seats:
-            self.problem(line, f"{target} names seat {seat_of(target)}, but the table has "
+    def note_seat(self, target: str, line: int) -> None:
+        """A seat beyond the table's count is reported once a round; its statements are
+        still replayed as recorded, so that nothing false follows from refusing them."""
+        if target == "dealer" or seat_number(target) <= self.state.config.seats:
+            return
+        seat = seat_of(target)
+        if seat not in self.seats_reported:
+            self.seats_reported.add(seat)
+            self.problem(line, f"{target} names seat {seat}, but the table has "
                                f"{self.state.config.seats} seats", target)
-            return False
-        return True
 
     def hand(self, name: str, line: int, statement: str) -> Hand | None:
         hand = self.view.hands.get(name)
@@ -129,8 +132,7 @@ class _RoundReplay:
 
     # ---- seats and wagers ----
     def on_sit(self, index: int, event: ev.Sit) -> None:
-        if not self.seat_exists(event.seat, event.line):
-            return
+        self.note_seat(event.seat, event.line)
         seats = self.state.seats
         if event.seat in seats and seats[event.seat].player is not None:
             self.problem(event.line, f"`sit` on {event.seat}, which {seats[event.seat].player} "
@@ -156,8 +158,7 @@ class _RoundReplay:
             self.problem(event.line, f"a {kind} wager must name a "
                                      f"{'hand' if wants_hand else 'seat'}, not {target}", target)
             return
-        if not self.seat_exists(target, event.line):
-            return
+        self.note_seat(target, event.line)
         self.state.seats.setdefault(seat_of(target), SeatState(None))
         if kind == "insurance" and (target not in self.view.hands
                                     or self.view.hands[target].main is None):
@@ -205,8 +206,7 @@ class _RoundReplay:
             self.problem(event.line, f"`deal` to {event.target}: cards are dealt to a hand",
                          event.target)
             return
-        if not self.seat_exists(event.target, event.line):
-            return
+        self.note_seat(event.target, event.line)
         hand = view.hands.get(event.target) or self.new_hand(event.target)
         hand.cards.append(card)
         hand.recount()
