@@ -186,7 +186,7 @@ class _RoundJudge:
                     result.facts.setdefault(check.citation, []).extend(facts)
         if not found:
             return False
-        found = most_specific(found)
+        found = one_per_statement(most_specific(found))
         result.findings.extend(found)
         return bool(found)
 
@@ -214,6 +214,26 @@ def most_specific(findings: list[Finding]) -> list[Finding]:
             best[finding.subject] = max(best.get(finding.subject, rank), rank)
     return [f for f in findings
             if f.subject is None or specificity(f.citation) == best[f.subject]]
+
+
+def one_per_statement(findings: list[Finding]) -> list[Finding]:
+    """One statement, one finding per citation: the reasons of a check against the same
+    statement and hand (a surrender both unoffered and late) are one fault, said in one
+    sentence. Payout findings stand alone: each carries its own money."""
+    kept: list[Finding] = []
+    where: dict[tuple, int] = {}
+    for finding in findings:
+        key = (finding.citation, finding.line, finding.seat, finding.hand)
+        if finding.expected is not None or key not in where:
+            if finding.expected is None:
+                where[key] = len(kept)
+            kept.append(finding)
+            continue
+        first = kept[where[key]]
+        message = f"{first.message.rstrip('.')}; and {finding.message}"
+        evidence = tuple(sorted(set(first.evidence) | set(finding.evidence)))
+        kept[where[key]] = first.model_copy(update={"message": message, "evidence": evidence})
+    return kept
 
 
 def _source_lines(path: str, rounds: list[tuple[RoundRecord, TableState]]) -> dict[int, str]:

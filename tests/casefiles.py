@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,8 +34,9 @@ class Case:
     def test_id(self) -> str:
         return f"{self.citation}-{self.kind}-{self.name}"
 
-    def expected(self) -> set[tuple[str, str | None, int]]:
-        found = set()
+    def expected(self) -> Counter:
+        """The marked findings, counted: a citation marked twice on a line is two findings."""
+        found: Counter = Counter()
         current = None
         for number, line in enumerate(self.text.splitlines(), start=1):
             if match := _ROUND.match(line):
@@ -42,7 +44,7 @@ class Case:
             marker = _MARKER.search(line)
             if marker:
                 for citation in marker.group(1).split():
-                    found.add((citation, current, number))
+                    found[(citation, current, number)] += 1
             if _END.match(line):
                 current = None
         return found

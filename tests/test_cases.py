@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from casefiles import Case, load_cases
 
@@ -15,7 +17,7 @@ def test_case(case: Case, tmp_path) -> None:
     record = tmp_path / "case.bjh"
     record.write_text(case.text, encoding="utf-8")
     result = audit_file(str(record), keep_evidence=False)
-    found = {(f.citation, f.round, f.line) for f in result.findings}
+    found = Counter((f.citation, f.round, f.line) for f in result.findings)
     assert found == case.expected(), "\n".join(
         f"{f.citation} round {f.round} line {f.line}: {f.message}" for f in result.findings)
     if case.kind == "violating":

@@ -301,12 +301,12 @@ class SplitPairs(Check):
                 yield self.finding(
                     view, line, f"The split of {hand.parent} placed {money_text(hand.main.amount)}"
                     f" on {hand.name}; the wager must equal the original {money_text(original)}.",
-                    hand=hand.name).model_copy(update={"subject": f"split-wager:{line}"})
+                    hand=hand.parent).model_copy(update={"subject": f"split-wager:{line}"})
             splits_seen[hand.root] = splits_seen.get(hand.root, 0) + 1
             if splits_seen[hand.root] > limit:
                 yield self.finding(view, line, f"{hand.root} was split "
                                    f"{splits_seen[hand.root]} times; the house allows {limit}.",
-                                   hand=hand.name)
+                                   hand=hand.parent)
         for hand in view.hands.values():
             for late in hand.late_cards:
                 if late.reason == "split ace":

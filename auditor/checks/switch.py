@@ -699,8 +699,9 @@ class DealerWaitsForPlayers(Check):
     Violating: `draw 7c` while s5h2 has neither stood nor gone over 21.
     Compliant: `stand s5h2`, then `draw 7c`.
     Reading: a hand is complete as bjh-format.md §5 says (a hand at 21 once play has moved
-    on); hands without a main wager are not waited for. One finding per early draw; a draw
-    that is also on a standing total (20:18:15:28) is reported here only.
+    on); hands without a main wager are not waited for. The dealer playing out of turn is
+    one fault: one finding, on the first early draw (the draws after it follow from it);
+    that draw, if it is also on a standing total (20:18:15:28), is reported here only.
     """
 
     citation = "20:18:15:30.09(17)"
@@ -717,6 +718,7 @@ class DealerWaitsForPlayers(Check):
                                f"{waiting} still had to be played; the dealer plays only after "
                                "every player hand is complete.",
                                ).model_copy(update={"subject": f"draw:{draw.card.line}"})
+            return
 
 
 @register
