@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from auditor.reader import Problem
 
 
+WAGER_NAMES = {"supermatch": "super match", "db21": "DB21"}
+
+
 def seat_of(target: str) -> str:
     """`s3h1` and `s3` -> `s3`."""
     return target[:2]
@@ -88,7 +91,9 @@ class Wager:
 
     @property
     def label(self) -> str:
-        return f"{'tip ' if self.tip else ''}{self.kind} wager on {self.target}"
+        """How an inspector names the wager: `tip DB21 wager on s3`."""
+        kind = WAGER_NAMES.get(self.kind, self.kind)
+        return f"{'tip ' if self.tip else ''}{kind} wager on {self.target}"
 
 
 @dataclass(slots=True)
