@@ -203,9 +203,14 @@ def rewrite_settle(stmt: Stmt, wager: Wager, outcome: str, amount: int) -> None:
     stmt.words = tuple(words)
 
 
+def insert_after(builder: RoundBuilder, stmt: Stmt, anchor: Stmt) -> None:
+    """Put a statement not yet in the round right after `anchor`."""
+    builder.stmts.insert(builder.stmts.index(anchor) + 1, stmt)
+
+
 def move_after(builder: RoundBuilder, stmt: Stmt, anchor: Stmt) -> None:
     builder.stmts.remove(stmt)
-    builder.stmts.insert(builder.stmts.index(anchor) + 1, stmt)
+    insert_after(builder, stmt, anchor)
 
 
 def insert_before_end(builder: RoundBuilder, stmt: Stmt) -> None:
@@ -711,19 +716,15 @@ class TipWithoutSuperMatch(Injector):
         seat = builder.rng.choice(seats)
         tip = Wager("supermatch", seat.name, 100, True, None)
         tip.bet = Stmt("bet", (seat.name, "supermatch", "1", "tip"), meta=tip)
-        move_after_new(builder, tip.bet, seat.hands[-1].wager.bet)
+        insert_after(builder, tip.bet, seat.hands[-1].wager.bet)
         kind = super_match_kind(seat.first_four)
         odds = SUPER_MATCH[8 if builder.spec.decks >= 8 else 6].get(kind, 0)
         outcome, amount = ("win", 100 * odds) if kind else ("lose", 100)
         tip.settle = Stmt("settle", (seat.name, "supermatch", outcome, money(amount), "tip"),
                           meta=tip)
-        move_after_new(builder, tip.settle, builder.dealer_stmts[1])  # the end of the deal
+        insert_after(builder, tip.settle, builder.dealer_stmts[1])  # the end of the deal
         builder.mark(tip.bet, f"a tip on {seat.name}'s super match, which the player left bare")
         return True
-
-
-def move_after_new(builder: RoundBuilder, stmt: Stmt, anchor: Stmt) -> None:
-    builder.stmts.insert(builder.stmts.index(anchor) + 1, stmt)
 
 
 @injector
