@@ -228,6 +228,3 @@ class Unreadable(Event):
     message: str
     text: str
 
-
-PLAYER_DECISIONS = (Switch, Hit, Stand, Double, Split, Surrender)
-"""Statements that are a player's decision on a hand (30.09(8), (16); 30.10(8))."""

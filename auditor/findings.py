@@ -54,7 +54,3 @@ class Finding(BaseModel):
         """The JSON form: the catalog's fields first, then the context."""
         return self.model_dump(mode="json")
 
-
-def money(expected: Decimal, actual: Decimal) -> dict[str, Decimal]:
-    """expected, actual and difference (actual − expected; positive: the player was over-paid)."""
-    return {"expected": expected, "actual": actual, "difference": actual - expected}

@@ -51,7 +51,6 @@ class Header:
 
 BODY_EVENTS = (ev.Shoe, ev.Shuffle, ev.Cut, ev.CutCard, ev.Burn, ev.DealerChange, ev.Note,
                ev.Close)
-INSIDE_ROUND_TOO = (ev.Burn, ev.CutCard, ev.Note, ev.Shuffle, ev.Cut)
 ENDS_OPEN_ROUND = (ev.RoundStart, ev.Shoe, ev.DealerChange, ev.Close)
 HEADER_EVENTS = (ev.Version, ev.Casino, ev.Table, ev.Option)
 
