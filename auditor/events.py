@@ -227,4 +227,3 @@ class Unreadable(Event):
     column: int
     message: str
     text: str
-

@@ -53,4 +53,3 @@ class Finding(BaseModel):
     def as_dict(self) -> dict[str, Any]:
         """The JSON form: the catalog's fields first, then the context."""
         return self.model_dump(mode="json")
-
