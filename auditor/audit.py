@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -248,7 +248,14 @@ def _source_lines(path: str, rounds: list[tuple[RoundRecord, TableState]]) -> di
 
 
 def audit_paths(paths: list[str], jobs: int | None = None,
-                progress: Callable[[FileResult], None] | None = None) -> AuditResult:
+                progress: Callable[[FileResult], None] | None = None,
+                meanwhile: Callable[[], None] | None = None) -> AuditResult:
+    """Audit every file and merge the results in input order, whatever `jobs` is.
+
+    With several jobs the largest files go first, so that one large file left for last
+    does not keep one worker busy while the other waits; `meanwhile` is work the parent
+    does while its workers audit (loading the output modules, say).
+    """
     jobs = max(1, jobs or os.cpu_count() or 1)
     if jobs == 1 or len(paths) < 2:
         results = []
@@ -256,14 +263,27 @@ def audit_paths(paths: list[str], jobs: int | None = None,
             results.append(audit_file(path))
             if progress:
                 progress(results[-1])
-    else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
-            results = []
-            for outcome in pool.map(audit_file, paths):
-                results.append(outcome)
-                if progress:
-                    progress(outcome)
-    return merge(results)
+        if meanwhile:
+            meanwhile()
+        return merge(results)
+    by_size = sorted(range(len(paths)), key=lambda i: -_size(paths[i]))
+    with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
+        futures = {pool.submit(audit_file, paths[i]): i for i in by_size}
+        if meanwhile:
+            meanwhile()
+        done: dict[int, FileResult] = {}
+        for future in as_completed(futures):
+            done[futures[future]] = future.result()
+            if progress:
+                progress(done[futures[future]])
+    return merge([done[i] for i in range(len(paths))])
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0  # audit_file reports it
 
 
 def merge(results: list[FileResult]) -> AuditResult:

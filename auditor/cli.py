@@ -63,11 +63,6 @@ def main(argv: list[str] | None = None) -> int:
 def run_audit(arguments: argparse.Namespace, console: Console,
               argv: list[str] | None) -> int:
     from auditor.audit import audit_paths, collect_paths
-    from auditor.output.files import write_atomic
-    from auditor.output.html_report import to_html
-    from auditor.output.json_report import to_json
-    from auditor.output.tables import findings_frame, summary_csv, to_csv
-    from auditor.rulebase import rule_base_version
 
     errors = Console(stderr=True, highlight=False)
     if arguments.jobs is not None and arguments.jobs < 1:
@@ -79,7 +74,15 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         return EXIT_ERROR
     started = datetime.now(UTC)
     with progress_bar(console, len(paths), enabled=not arguments.quiet) as advance:
-        result = audit_paths(paths, jobs=arguments.jobs, progress=advance)
+        # The output modules (pandas, Jinja) load in the parent while workers audit.
+        result = audit_paths(paths, jobs=arguments.jobs, progress=advance,
+                             meanwhile=_load_outputs)
+    from auditor.output.files import write_atomic
+    from auditor.output.html_report import to_html
+    from auditor.output.json_report import to_json
+    from auditor.output.tables import findings_frame, summary_csv, to_csv
+    from auditor.rulebase import rule_base_version
+
     run = {
         "version": __version__,
         "rule_base": rule_base_version(),
@@ -97,6 +100,13 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     if not arguments.quiet:
         print_summary(console, result, out)
     return result.exit_code
+
+
+def _load_outputs() -> None:
+    import auditor.output.html_report
+    import auditor.output.json_report
+    import auditor.output.tables
+    import auditor.rulebase  # noqa: F401
 
 
 @contextmanager
