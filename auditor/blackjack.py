@@ -19,14 +19,25 @@ def value(card: str) -> int:
 
 def total(cards: Iterable[str]) -> tuple[int, bool]:
     """(best total, soft): an ace counts eleven when that does not take the hand over 21."""
+    return best_total(*hard_total(cards))
+
+
+def hard_total(cards: Iterable[str]) -> tuple[int, bool]:
+    """(the count with every ace as one, whether there is an ace)."""
     count = 0
     aces = False
     for card in cards:
         count += VALUE[card[0]]
         aces = aces or card[0] == "A"
-    if aces and count <= 11:
-        return count + 10, True
-    return count, False
+    return count, aces
+
+
+def best_total(hard: int, has_ace: bool) -> tuple[int, bool]:
+    """(best total, soft) from the hard count: one ace counts eleven if the hand stays 21
+    or under."""
+    if has_ace and hard <= 11:
+        return hard + 10, True
+    return hard, False
 
 
 def is_two_card_21(cards: list[str]) -> bool:

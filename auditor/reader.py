@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import InvalidOperation
+from itertools import chain
 
 from pydantic import ValidationError
 
@@ -73,12 +74,12 @@ def read_structure(events: Iterable[ev.Event]) -> Iterator[Item]:
     yield header
     if first_body is None:
         return
-    yield from _body(_chain(first_body, stream), header.config)
+    yield from _body(chain((first_body,), stream), header.config)
 
 
-def _chain(first: ev.Event, rest: Iterator[ev.Event]) -> Iterator[ev.Event]:
-    yield first
-    yield from rest
+# Inside a round most events are the round's own: one set lookup on the exact type (no
+# event class is subclassed) tells them from the few that end or break the round.
+_BREAKS_ROUND = frozenset((ev.RoundEnd, *ENDS_OPEN_ROUND, *HEADER_EVENTS))
 
 
 def _body(events: Iterable[ev.Event], config: TableConfig) -> Iterator[Item]:
@@ -86,21 +87,21 @@ def _body(events: Iterable[ev.Event], config: TableConfig) -> Iterator[Item]:
     seen_shoe = False
     for event in events:
         if current is not None:
-            if isinstance(event, ev.RoundEnd):
+            kind = type(event)
+            if kind not in _BREAKS_ROUND:
+                current.events.append(event)
+                current.last_line = event.line
+                continue
+            if kind is ev.RoundEnd:
                 current.end_line = current.last_line = event.line
                 yield current
                 current = None
                 continue
-            if isinstance(event, ENDS_OPEN_ROUND):
-                yield _unclosed(current)
-                current = None
-            elif isinstance(event, HEADER_EVENTS):
+            if kind in HEADER_EVENTS:
                 yield Problem("header", event.line, _out_of_place(event, "after the header"))
                 continue
-            else:
-                current.events.append(event)
-                current.last_line = event.line
-                continue
+            yield _unclosed(current)  # a statement that ends an open round
+            current = None
         if isinstance(event, ev.RoundStart):
             current = RoundRecord(event, last_line=event.line)
             if not seen_shoe:

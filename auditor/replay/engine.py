@@ -66,6 +66,7 @@ class _RoundReplay:
         self.view = view
         self.wager_index: dict[tuple[str, str, bool], Wager] = {}
         self.seats_reported: set[str] = set()
+        self.seats = state.config.seats
 
     # ---- helpers ----
     def problem(self, line: int, message: str, target: str | None = None) -> None:
@@ -79,7 +80,7 @@ class _RoundReplay:
     def note_seat(self, target: str, line: int) -> None:
         """A seat beyond the table's count is reported once a round; its statements are
         still replayed as recorded, so that nothing false follows from refusing them."""
-        if target == "dealer" or seat_number(target) <= self.state.config.seats:
+        if target == "dealer" or seat_number(target) <= self.seats:
             return
         seat = seat_of(target)
         if seat not in self.seats_reported:
@@ -117,8 +118,7 @@ class _RoundReplay:
             hand.late_cards.append(LateCard(Card(card, line, index), hand.complete_reason or ""))
         elif hand.split_aces and len(hand.cards) >= 2:
             hand.late_cards.append(LateCard(Card(card, line, index), "split ace"))
-        hand.cards.append(Card(card, line, index))
-        hand.recount()
+        hand.add(Card(card, line, index))
         if hand.bust_line is None and hand.total > 21:
             hand.bust_line = line
             self.set_complete(hand, index, "over 21")
@@ -159,7 +159,9 @@ class _RoundReplay:
                                      f"{'hand' if wants_hand else 'seat'}, not {target}", target)
             return
         self.note_seat(target, event.line)
-        self.state.seats.setdefault(seat_of(target), SeatState(None))
+        seat = seat_of(target)
+        if seat not in self.state.seats:
+            self.state.seats[seat] = SeatState(None)
         if kind == "insurance" and (target not in self.view.hands
                                     or self.view.hands[target].main is None):
             self.problem(event.line, f"insurance on {target}, which has no main wager", target)
@@ -191,28 +193,27 @@ class _RoundReplay:
 
     # ---- cards ----
     def on_deal(self, index: int, event: ev.Deal) -> None:
+        # The commonest statement: written out rather than through the helpers.
         view = self.view
-        self.count(event.card, event.line)
+        code, target, line = event.card, event.target, event.line
+        view.card_counts.append((code, self.state.count_card(code), line))
         if view.first_card_index is None:
             view.first_card_index = index
         view.deal_end_index = index
-        card = Card(event.card, event.line, index)
-        if event.target == "dealer":
-            view.dealer.cards.append(card)
-            view.dealer.recount()
+        card = Card(code, line, index)
+        if target == "dealer":
+            view.dealer.add(card)
             view.dealer.dealt += 1
             return
-        if not self.is_hand(event.target):
-            self.problem(event.line, f"`deal` to {event.target}: cards are dealt to a hand",
-                         event.target)
+        if len(target) <= 2:
+            self.problem(line, f"`deal` to {target}: cards are dealt to a hand", target)
             return
-        self.note_seat(event.target, event.line)
-        hand = view.hands.get(event.target) or self.new_hand(event.target)
-        hand.cards.append(card)
-        hand.recount()
+        self.note_seat(target, line)
+        hand = view.hands.get(target) or self.new_hand(target)
+        hand.add(card)
         hand.dealt += 1
-        if hand.name[2:] in ("h1", "h2") and hand.dealt <= 2:
-            view.seat_first_four.setdefault(hand.seat, []).append(event.card)
+        if hand.dealt <= 2 and target[2:] in ("h1", "h2"):
+            view.seat_first_four.setdefault(hand.seat, []).append(code)
 
     def on_hit(self, index: int, event: ev.Hit) -> None:
         self.count(event.card, event.line)
@@ -339,13 +340,12 @@ class _RoundReplay:
     def on_draw(self, index: int, event: ev.Draw) -> None:
         self.count(event.card, event.line)
         dealer = self.view.dealer
-        before, soft = blackjack.total(dealer.card_codes)
+        before, soft = dealer.total, dealer.soft
         waiting = tuple(h.name for h in self.view.hands.values()
                         if h.main is not None and not self.complete(h))
         card = Card(event.card, event.line, index)
         dealer.draws.append(DealerDraw(card, before, soft, waiting))
-        dealer.cards.append(card)
-        dealer.recount()
+        dealer.add(card)
 
     # ---- everything else ----
     def on_light(self, index: int, event: ev.Light) -> None:

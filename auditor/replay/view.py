@@ -112,8 +112,32 @@ class LateCard:
     reason: str  # stood, doubled, surrendered, over 21, split ace
 
 
+class CountedCards:
+    """The total of a hand's cards, kept as cards are added (a player's or the dealer's)."""
+
+    __slots__ = ()
+    cards: list[Card]
+    total: int
+    soft: bool
+    hard: int
+    has_ace: bool
+
+    def add(self, card: Card) -> None:
+        """Append a card and update the total without counting the hand again."""
+        self.cards.append(card)
+        rank = card.card[0]
+        self.hard += blackjack.VALUE[rank]
+        self.has_ace = self.has_ace or rank == "A"
+        self.total, self.soft = blackjack.best_total(self.hard, self.has_ace)
+
+    def recount(self) -> None:
+        """Count the hand again after a card was taken out or replaced."""
+        self.hard, self.has_ace = blackjack.hard_total([c.card for c in self.cards])
+        self.total, self.soft = blackjack.best_total(self.hard, self.has_ace)
+
+
 @dataclass(slots=True)
-class Hand:
+class Hand(CountedCards):
     name: str
     seat: str
     cards: list[Card] = field(default_factory=list)
@@ -139,13 +163,13 @@ class Hand:
     played_before_parent_line: int | None = None  # :25, first action while parent incomplete
     misdealt: bool = False
     switched: bool = False  # its seat switched (Blackjack Switch)
-    # The best total and whether it is soft: kept by the engine's `recount` after every
-    # change to `cards` (they are read dozens of times a round).
+    # The best total and whether it is soft: kept by `add` and `recount` after every change
+    # to `cards` (they are read dozens of times a round). `hard` counts aces as one.
     total: int = 0
     soft: bool = False
+    hard: int = 0
+    has_ace: bool = False
 
-    def recount(self) -> None:
-        self.total, self.soft = blackjack.total([c.card for c in self.cards])
 
     @property
     def card_codes(self) -> list[str]:
@@ -179,7 +203,7 @@ class DealerDraw:
 
 
 @dataclass(slots=True)
-class DealerHand:
+class DealerHand(CountedCards):
     cards: list[Card] = field(default_factory=list)
     dealt: int = 0
     draws: list[DealerDraw] = field(default_factory=list)
@@ -191,10 +215,10 @@ class DealerHand:
     # record with neither, the turn follows the last player decision (or the peek, or the
     # initial deal, where no decision was taken), and this is that statement's index.
     turn_index: int | None = None
-    total: int = 0  # kept by the engine's `recount`, as for a player's hand
-
-    def recount(self) -> None:
-        self.total = blackjack.total([c.card for c in self.cards])[0]
+    total: int = 0  # kept by `add` and `recount`, as for a player's hand
+    soft: bool = False
+    hard: int = 0
+    has_ace: bool = False
 
     @property
     def card_codes(self) -> list[str]:
