@@ -234,7 +234,9 @@ class DealerHand(CountedCards):
 
     @property
     def natural(self) -> bool:
-        return self.dealt >= 2 and blackjack.is_two_card_21(self.card_codes[:2]) and not self.draws
+        if self.dealt < 2 or self.draws:
+            return False
+        return blackjack.is_two_card_21([self.cards[0].card, self.cards[1].card])
 
     @property
     def busted(self) -> bool:
