@@ -51,19 +51,19 @@ def summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     if frame.empty:
         return pd.DataFrame(columns=[column, "findings", "high", "medium", "low",
                                      "under_paid", "over_paid"])
-    data = frame.assign(
-        under=frame["difference"].where(frame["difference"] < 0, 0).fillna(0).abs(),
-        over=frame["difference"].where(frame["difference"] > 0, 0).fillna(0),
-        key=frame[column].fillna("(none)"))
-    grouped = data.groupby("key", sort=False)
-    table = pd.DataFrame({
-        "findings": grouped.size(),
-        "high": grouped["severity"].apply(lambda s: int((s == "high").sum())),
-        "medium": grouped["severity"].apply(lambda s: int((s == "medium").sum())),
-        "low": grouped["severity"].apply(lambda s: int((s == "low").sum())),
-        "under_paid": grouped["under"].sum().round(2),
-        "over_paid": grouped["over"].sum().round(2),
-    }).reset_index().rename(columns={"key": column})
+    difference = frame["difference"]
+    severity = frame["severity"]
+    data = pd.DataFrame({
+        "key": frame[column].fillna("(none)"),
+        "high": severity == "high", "medium": severity == "medium", "low": severity == "low",
+        "under": difference.where(difference < 0, 0).fillna(0).abs(),
+        "over": difference.where(difference > 0, 0).fillna(0)})
+    # One vectorised aggregation (a count of True is the number of findings of a severity).
+    table = data.groupby("key", sort=False).agg(
+        findings=("high", "size"), high=("high", "sum"), medium=("medium", "sum"),
+        low=("low", "sum"), under_paid=("under", "sum"), over_paid=("over", "sum"))
+    table[["under_paid", "over_paid"]] = table[["under_paid", "over_paid"]].round(2)
+    table = table.reset_index().rename(columns={"key": column})
     if column == "citation":
         table = table.sort_values("citation", key=lambda c: c.map(citation_sort_key))
     else:
