@@ -10,9 +10,12 @@ report's own stylesheet and script, read from the package.
 from __future__ import annotations
 
 import base64
+import gc
 import hashlib
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
@@ -41,10 +44,14 @@ _TIME = re.compile(r"^\s*(\d\d:\d\d:\d\d(?:\.\d+)?)\s+(.*)$")
 _SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
+@cache
 def environment() -> Environment:
+    """One per process, so each template is compiled once (compiling the seven of them costs
+    more than rendering a small report). They are package files that do not change while the
+    process runs: no reload checks."""
     environment = Environment(loader=FileSystemLoader(templates_dir()),
                               autoescape=select_autoescape(default=True, default_for_string=True),
-                              trim_blocks=True, lstrip_blocks=True)
+                              trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     environment.filters["money"] = money
     environment.filters["signed"] = signed
     environment.filters["count"] = count
@@ -53,8 +60,29 @@ def environment() -> Environment:
 
 def to_html(result: AuditResult, run: dict[str, Any], *,
             lean_replays_over: int = LEAN_REPLAYS_OVER) -> str:
-    context = report_context(result, run, lean_replays_over=lean_replays_over)
+    with collector_paused():
+        return render(report_context(result, run, lean_replays_over=lean_replays_over))
+
+
+def render(context: dict[str, Any]) -> str:
     return environment().get_template("report.html.j2").render(**context)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while the report is built. The report's model
+    is hundreds of thousands of small objects that all live until the page is rendered, so
+    each full collection they trigger walks them and the audit's whole evidence again and
+    frees nothing: for a report of 700 findings that was half its time. The model is freed by
+    reference counting before the collector resumes, which so never walks it at all; the
+    few cycles the rendering leaves are collected once it runs again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def report_context(result: AuditResult, run: dict[str, Any], *,
