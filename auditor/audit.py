@@ -85,6 +85,27 @@ def collect_paths(arguments: Iterable[str]) -> list[str]:
     return paths
 
 
+REPLAYS_PER_CITATION = 10
+"""Rounds of one file replayed step by step for the report, per citation: the first ones in
+record order. Every finding is still reported with its lines; the cap keeps memory bounded by
+the kinds of fault in a file rather than by how often they recur (a replay holds about
+0.15 MiB), and keeps the printed report readable."""
+
+
+class _ReplayPicker:
+    """Which rounds with findings get a step-by-step replay (REPLAYS_PER_CITATION)."""
+
+    def __init__(self) -> None:
+        self.replayed: Counter = Counter()
+
+    def wants(self, findings: list[Finding]) -> bool:
+        citations = {f.citation for f in findings}
+        if all(self.replayed[c] >= REPLAYS_PER_CITATION for c in citations):
+            return False
+        self.replayed.update(citations)
+        return True
+
+
 def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
     source = SourceFile(path)
     summary = InputSummary(path=path)
@@ -102,8 +123,9 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
     last_date: str | None = None
     dealers: dict[str, None] = {}
     evidence_rounds: list[tuple[RoundRecord, TableState]] = []
-    # Most items are rounds: they are tested first. Memory stays flat on clean input:
-    # nothing is kept per round but what a finding needs.
+    picker = _ReplayPicker()
+    # Most items are rounds: they are tested first. Memory stays flat: nothing is kept per
+    # round but its findings, and the rounds to replay (bounded per citation).
     for item in read_structure(parse_lines(source.lines())):
         if isinstance(item, RoundRecord):
             before = state.clone() if keep_evidence else None
@@ -117,7 +139,8 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
                     last_date = date
             if view.dealer_id:
                 dealers[view.dealer_id] = None
-            if judge(view) and before is not None:
+            found = len(result.findings)
+            if judge(view) and before is not None and picker.wants(result.findings[found:]):
                 evidence_rounds.append((item, before))
         elif isinstance(item, Header):
             state = TableState(item.config)
