@@ -54,15 +54,13 @@ def summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     difference = frame["difference"]
     severity = frame["severity"]
     data = pd.DataFrame({
-        "key": frame[column].fillna("(none)"),
+        "key": frame[column].fillna("(none)"), "findings": 1,
         "high": severity == "high", "medium": severity == "medium", "low": severity == "low",
-        "under": difference.where(difference < 0, 0).fillna(0).abs(),
-        "over": difference.where(difference > 0, 0).fillna(0)})
-    # One vectorised aggregation (a count of True is the number of findings of a severity).
-    table = data.groupby("key", sort=False).agg(
-        findings=("high", "size"), high=("high", "sum"), medium=("medium", "sum"),
-        low=("low", "sum"), under_paid=("under", "sum"), over_paid=("over", "sum"))
-    table[["under_paid", "over_paid"]] = table[["under_paid", "over_paid"]].round(2)
+        "under_paid": difference.where(difference < 0, 0).fillna(0).abs(),
+        "over_paid": difference.where(difference > 0, 0).fillna(0)})
+    # One vectorised sum of every column: the findings, each severity (a count of True),
+    # and the money (rounding leaves the counts alone).
+    table = data.groupby("key", sort=False).sum().round(2)
     table = table.reset_index().rename(columns={"key": column})
     if column == "citation":
         table = table.sort_values("citation", key=lambda c: c.map(citation_sort_key))
