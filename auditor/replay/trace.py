@@ -8,7 +8,7 @@ from typing import Any
 from auditor.reader import RoundRecord
 from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
-from auditor.replay.view import RoundView
+from auditor.replay.view import Hand, RoundView, Wager
 
 
 @dataclass
@@ -25,37 +25,72 @@ def trace_round(before: TableState, record: RoundRecord, file: str,
     last = record.end_line or record.last_line
     lines = [(n, source[n]) for n in range(record.start.line, last + 1) if n in source]
     evidence = RoundEvidence(file, record.round_id, record.start.line, lines)
+    snapshot = Snapshots()
+    steps = evidence.steps
 
     def step(event, view: RoundView) -> None:
-        evidence.steps[event.line] = snapshot(view)
+        steps[event.line] = snapshot(view)
 
     replay_round(before.clone(), record, file, on_step=step)
     return evidence
 
 
-def snapshot(view: RoundView) -> dict[str, Any]:
-    """Hands with their cards and totals, the dealer's cards, every wager's state, and the
-    named players in their seats."""
-    hands = []
-    for hand in view.hands.values():
-        status = ("over 21" if hand.busted else hand.complete_reason
+class Snapshots:
+    """The table after each statement of one round: hands with their cards and totals, the
+    dealer's cards, every wager's state, and the named players in their seats.
+
+    A statement changes little of the table, so what did not change is shared with the
+    step before: a hand's entry until its cards or status change, a wager's until it is
+    settled (or its amount grows), the seated players until someone sits or leaves. Steps
+    are read, never changed.
+    """
+
+    def __init__(self) -> None:
+        self.hands: dict[tuple, dict[str, Any]] = {}
+        self.wagers: dict[tuple, dict[str, Any]] = {}
+        self.players: tuple[int, dict[str, str]] | None = None
+
+    def __call__(self, view: RoundView) -> dict[str, Any]:
+        dealer = view.dealer
+        return {"hands": [self.hand(h) for h in view.hands.values()],
+                "dealer": {"cards": [c.card for c in dealer.cards],
+                           "total": dealer.total if dealer.cards else None,
+                           "revealed": dealer.reveal_line is not None},
+                "wagers": [self.wager(w) for w in view.wagers],
+                "players": self.seated(view)}
+
+    def hand(self, hand: Hand) -> dict[str, Any]:
+        status = ("over 21" if hand.total > 21 else hand.complete_reason
                   or ("blackjack" if hand.natural else ""))
-        hands.append({"hand": hand.name, "cards": hand.card_codes, "total": hand.total,
-                      "soft": hand.soft, "status": status,
-                      "doubled": str(hand.doubled) if hand.doubled else ""})
-    dealer = view.dealer
-    wagers = [{"wager": w.label, "amount": str(w.amount),
-               "settled": (f"{w.settlement.outcome} {w.settlement.amount}"
-                           if w.settlement else ""),
-               "target": w.target, "kind": w.kind, "tip": w.tip} for w in view.wagers]
-    players = dict(view.occupied_before)  # seat -> player, as the round's sits and leaves left it
-    for change in view.seat_changes:
-        if change.kind == "sit":
-            players[change.seat] = change.player
-        else:
-            players.pop(change.seat, None)
-    return {"hands": hands,
-            "dealer": {"cards": dealer.card_codes, "total": dealer.total if dealer.cards else None,
-                       "revealed": dealer.reveal_line is not None},
-            "wagers": wagers,
-            "players": {seat: player for seat, player in sorted(players.items()) if player}}
+        key = (id(hand), hand.changes, status, hand.doubled)
+        entry = self.hands.get(key)
+        if entry is None:
+            entry = self.hands[key] = {
+                "hand": hand.name, "cards": [c.card for c in hand.cards], "total": hand.total,
+                "soft": hand.soft, "status": status,
+                "doubled": str(hand.doubled) if hand.doubled else ""}
+        return entry
+
+    def wager(self, wager: Wager) -> dict[str, Any]:
+        key = (id(wager), wager.amount, len(wager.settlements))
+        entry = self.wagers.get(key)
+        if entry is None:
+            settlement = wager.settlement
+            entry = self.wagers[key] = {
+                "wager": wager.label, "amount": str(wager.amount),
+                "settled": f"{settlement.outcome} {settlement.amount}" if settlement else "",
+                "target": wager.target, "kind": wager.kind, "tip": wager.tip}
+        return entry
+
+    def seated(self, view: RoundView) -> dict[str, str]:
+        changes = len(view.seat_changes)
+        if self.players is None or self.players[0] != changes:
+            players = dict(view.occupied_before)  # seat -> player, as sits and leaves left it
+            for change in view.seat_changes:
+                if change.kind == "sit":
+                    players[change.seat] = change.player
+                else:
+                    players.pop(change.seat, None)
+            self.players = (changes, {seat: player for seat, player in sorted(players.items())
+                                      if player})
+        return self.players[1]

@@ -121,9 +121,11 @@ class CountedCards:
     soft: bool
     hard: int
     has_ace: bool
+    changes: int
 
     def add(self, card: Card) -> None:
         """Append a card and update the total without counting the hand again."""
+        self.changes += 1
         self.cards.append(card)
         rank = card.card[0]
         self.hard += blackjack.VALUE[rank]
@@ -132,6 +134,7 @@ class CountedCards:
 
     def recount(self) -> None:
         """Count the hand again after a card was taken out or replaced."""
+        self.changes += 1
         self.hard, self.has_ace = blackjack.hard_total([c.card for c in self.cards])
         self.total, self.soft = blackjack.best_total(self.hard, self.has_ace)
 
@@ -164,11 +167,13 @@ class Hand(CountedCards):
     misdealt: bool = False
     switched: bool = False  # its seat switched (Blackjack Switch)
     # The best total and whether it is soft: kept by `add` and `recount` after every change
-    # to `cards` (they are read dozens of times a round). `hard` counts aces as one.
+    # to `cards` (they are read dozens of times a round). `hard` counts aces as one;
+    # `changes` counts the changes to `cards`, so that a reader can tell they are the same.
     total: int = 0
     soft: bool = False
     hard: int = 0
     has_ace: bool = False
+    changes: int = 0
 
 
     @property
@@ -219,6 +224,7 @@ class DealerHand(CountedCards):
     soft: bool = False
     hard: int = 0
     has_ace: bool = False
+    changes: int = 0
 
     @property
     def card_codes(self) -> list[str]:
