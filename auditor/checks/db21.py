@@ -26,9 +26,16 @@ DB21 = frozenset({"db21"})
 
 def _judged_db21(view: RoundView) -> list[Wager]:
     """DB21 wagers whose outcome the rules decide: placed in time, on a seat with a main wager."""
-    with_main = {w.seat for w in view.wagers_of("main")}
-    return [w for w in view.wagers_of("db21", tip=None)
-            if not w.after_first_card and w.seat in with_main]
+    db21 = [w for w in view.wagers if w.kind == "db21" and not w.after_first_card]
+    if not db21:
+        return db21
+    with_main = _seats_with_main(view)
+    return [w for w in db21 if w.seat in with_main]
+
+
+def _seats_with_main(view: RoundView) -> set[str]:
+    """Seats holding a personal (not tip) main wager."""
+    return {w.seat for w in view.wagers if w.kind == "main" and not w.tip}
 
 
 def _remaining(view: RoundView, kinds: tuple[str, ...]) -> list[Wager]:
@@ -42,7 +49,7 @@ def _remaining(view: RoundView, kinds: tuple[str, ...]) -> list[Wager]:
     done = view.dealer.done_index
     if done is None:
         return []
-    judged = {id(w) for w in _judged_db21(view)}
+    judged = {id(w) for w in _judged_db21(view)} if "db21" in kinds else set()
     found = []
     for wager in view.wagers:
         if (wager.kind not in kinds or wager.tip or wager.settlement is None
@@ -78,8 +85,11 @@ class WagerNeedsMainBet(Check):
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        with_main = {w.seat for w in view.wagers_of("main")}
-        for wager in view.wagers_of("db21", tip=None):
+        db21 = [w for w in view.wagers if w.kind == "db21"]
+        if not db21:
+            return
+        with_main = _seats_with_main(view)
+        for wager in db21:
             if wager.seat not in with_main:
                 yield self.finding(view, wager.line, f"The {wager.label} was taken on a seat "
                                    "with no blackjack wager.", seat=wager.seat)
@@ -108,8 +118,8 @@ class PastPosting(Check):
         if view.first_card_index is None:
             return
         first = view.events[view.first_card_index].line
-        for wager in view.wagers_of("db21", tip=None):
-            if (wager.after_first_card and wager.settlements
+        for wager in view.wagers:
+            if (wager.after_first_card and wager.kind == "db21" and wager.settlements
                     and not settled_void_in_full(wager)):
                 settlement = wager.settlements[0]
                 yield self.finding(
@@ -192,7 +202,9 @@ class TuckBustedHand(Check):
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        seats = {w.seat for w in view.wagers_of("db21", tip=None) if not w.after_first_card}
+        seats = {w.seat for w in view.wagers if w.kind == "db21" and not w.after_first_card}
+        if not seats:
+            return
         for hand in view.hands.values():
             if hand.seat not in seats or hand.bust_line is None or hand.main is None:
                 continue

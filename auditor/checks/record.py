@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import itemgetter
 
 from auditor.checks.base import Check, FileView, register
 from auditor.findings import Finding
@@ -88,6 +89,9 @@ class ReferenceCheck(_ProblemCheck):
     kind = "reference"
 
 
+_COUNT = itemgetter(1)  # of a `card_counts` entry (card, count, line)
+
+
 @register
 class CardCountCheck(Check):
     """A card appears more often since the shoe came into play than the decks hold.
@@ -109,6 +113,8 @@ class CardCountCheck(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         decks = view.config.decks
+        if max(map(_COUNT, view.card_counts), default=0) <= decks:
+            return  # the common case, found without a Python-level loop
         reported: set[str] = set()
         for card, count, line in view.card_counts:
             if count > decks and card not in reported:
@@ -148,6 +154,8 @@ class UnsettledCheck(Check):
     def round(self, view: RoundView) -> Iterator[Finding]:
         end = view.end_line or view.last_line
         for wager in view.wagers:
+            if len(wager.settlements) == 1:
+                continue  # settled once, as it should be
             if not wager.settlements:
                 yield self.finding(view, end, f"the {wager.label} (line {wager.line}) reaches "
                                               "the end of the round without a settlement",

@@ -46,10 +46,12 @@ class WagerTiming(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         config = view.config
+        table_limits = (config.minimum, config.maximum)
+        side_limits = (config.rules.sidebet_min, config.rules.sidebet_max)
         for wager in view.wagers:
             if not wager.initial:
                 continue
-            if (wager.kind in ("main", "supermatch") and wager.after_first_card
+            if (wager.after_first_card and wager.kind in ("main", "supermatch")
                     and wager.settlements and not settled_void_in_full(wager)):
                 settlement = wager.settlements[0]
                 yield self.finding(
@@ -61,10 +63,7 @@ class WagerTiming(Check):
                               *(s.line for s in wager.settlements)])
             if wager.tip or wager.kind == "insurance":
                 continue
-            if wager.kind == "main":
-                low, high = config.minimum, config.maximum
-            else:
-                low, high = config.rules.sidebet_min, config.rules.sidebet_max
+            low, high = table_limits if wager.kind == "main" else side_limits
             if low is not None and wager.amount < low:
                 yield self.finding(view, wager.line, f"The {wager.label} of "
                                    f"{money_text(wager.amount)} is under the posted minimum of "
@@ -111,18 +110,22 @@ class MainPayout(Check):
     games = GAMES - {"switch"}
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        dealer_trade = next((t.card.index for t in view.trades if t.target == "dealer"), None)
-        for wager in view.wagers_of("main", tip=None):
-            hand = view.hands.get(wager.target)
+        hands = view.hands
+        for wager in view.wagers:
+            if wager.kind != "main":
+                continue
+            hand = hands.get(wager.target)
             if hand is None or hand.surrendered_line is not None:
                 continue
             if wager.initial and wager.after_first_card:
                 continue  # a late wager owes a return as void: 20:18:15:03 judges it
-            stake = wager.amount + (hand.doubled if not wager.tip else Decimal(0))
+            stake = wager.amount + hand.doubled if not wager.tip else wager.amount
             wrong = wrongly_settled(wager, stake)
             if wrong is None:
                 continue
             settlement, expected = wrong
+            dealer_trade = next((t.card.index for t in view.trades if t.target == "dealer"),
+                                None)
             if dealer_trade is not None and settlement.index < dealer_trade:
                 continue  # right when paid; the dealer's later trade is 30.02(9)'s fault
             yield payout_finding(self, view, wager, settlement, expected, stake,
@@ -179,7 +182,9 @@ class Insurance(Check):
     severity = "high"
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        for wager in view.wagers_of("insurance", tip=None):
+        for wager in view.wagers:
+            if wager.kind != "insurance":
+                continue
             hand = view.hands.get(wager.target)
             insured = hand.main.amount if hand and hand.main else None
             if not wager.tip and insured is not None and wager.amount > insured / 2:
@@ -191,6 +196,10 @@ class Insurance(Check):
             if wrong is not None:
                 settlement, expected = wrong
                 yield payout_finding(self, view, wager, settlement, expected, wager.amount)
+
+
+# The two-card totals each `double` option allows.
+DOUBLE_TOTALS = {"any": range(2, 22), "9-11": range(9, 12), "10-11": range(10, 12)}
 
 
 @register
@@ -218,7 +227,6 @@ class DoubleDown(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         rules = view.config.rules
-        allowed = {"any": range(2, 22), "9-11": range(9, 12), "10-11": range(10, 12)}
         for hand in view.hands.values():
             if hand.double_line is None:
                 continue
@@ -229,7 +237,7 @@ class DoubleDown(Check):
             again = any(late.reason == "doubled" and late.card.line == line
                         for late in hand.late_cards)
             if not again:
-                yield from self._the_double(view, hand, allowed[rules.double])
+                yield from self._the_double(view, hand, DOUBLE_TOTALS[rules.double])
             for late in hand.late_cards:
                 if late.reason == "doubled":
                     yield self.finding(
@@ -286,8 +294,9 @@ class SplitPairs(Check):
     def round(self, view: RoundView) -> Iterator[Finding]:
         limit = min(view.config.rules.splits, 3)
         splits_seen: dict[str, int] = {}
-        new_hands = sorted((h for h in view.hands.values() if h.parent is not None),
-                           key=lambda h: h.split_line or 0)
+        new_hands = [h for h in view.hands.values() if h.parent is not None]
+        if len(new_hands) > 1:
+            new_hands.sort(key=lambda h: h.split_line or 0)
         for hand in new_hands:
             line = hand.split_line
             pair = hand.split_from_cards
@@ -350,6 +359,8 @@ class DealerDrawsOut(Check):
         dealer = view.dealer
         if not view.dealer_had_to_play or len(dealer.cards) < 2:
             return
+        if dealer.total > 17:
+            return  # the common stop, told by the total the replay keeps
         if not blackjack.dealer_must_draw(dealer.card_codes, view.config.hits_soft_17):
             return
         if drew_past_a_standing_total(view):

@@ -65,8 +65,7 @@ class DecksAndTwoHands(Check):
             f"{view.config.decks} decks; it must be dealt from six or eight."))
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        for seat in facts.playing_seats(view):
-            wagered = facts.personal_main_wagers(view, seat)
+        for seat, wagered in facts.of(view).seat_wagers.items():
             if len(wagered) != 1:
                 continue
             (hand, wager), = wagered.items()
@@ -107,17 +106,19 @@ class EqualWagers(Check):
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        for seat in facts.playing_seats(view):
-            wagered = facts.personal_main_wagers(view, seat)
+        for seat, wagered in facts.of(view).seat_wagers.items():
             if len(wagered) != 2:
                 continue
-            first, second = sorted(wagered.values(), key=lambda w: w.index)
-            if first.amount != second.amount:
-                yield self.finding(view, second.line, f"{seat} wagered "
-                                   f"{money_text(first.amount)} on {first.target} and "
-                                   f"{money_text(second.amount)} on {second.target}; the wagers "
-                                   "on both hands must be equal.", seat=seat,
-                                   hand=second.target, evidence=[first.line])
+            first, second = wagered.values()
+            if first.amount == second.amount:
+                continue
+            if second.index < first.index:
+                first, second = second, first
+            yield self.finding(view, second.line, f"{seat} wagered "
+                               f"{money_text(first.amount)} on {first.target} and "
+                               f"{money_text(second.amount)} on {second.target}; the wagers "
+                               "on both hands must be equal.", seat=seat,
+                               hand=second.target, evidence=[first.line])
 
 
 @register
@@ -142,10 +143,13 @@ class TipNeedsPersonalWager(Check):
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
+        tips = [w for w in view.wagers if w.tip]
+        if not tips:
+            return  # most rounds hold no tip at all
         for kind, area in (("main", "hand"), ("supermatch", "super match of")):
-            personal = {w.target for w in view.wagers_of(kind)}
-            for tip in view.wagers_of(kind, tip=True):
-                if tip.target not in personal:
+            personal = {w.target for w in view.wagers if w.kind == kind and not w.tip}
+            for tip in tips:
+                if tip.kind == kind and tip.target not in personal:
                     yield self.finding(view, tip.line, f"A tip was wagered on the {area} "
                                        f"{tip.target}, where the player has no wager of their "
                                        "own.", seat=tip.seat, hand=tip.hand)
@@ -182,6 +186,8 @@ class Misdeal(Check):
     def round(self, view: RoundView) -> Iterator[Finding]:
         misdeals = facts.of(view).misdeals
         yield from self._counts(view, misdeals)
+        if not misdeals:
+            return  # no wager is voided by a misdeal, or wrongly by a neighbour's
         for wager in view.wagers:
             if len(wager.settlements) != 1:
                 continue  # record:unsettled
@@ -255,25 +261,36 @@ class SuperMatchBeforeMain(Check):
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
+        last_super: dict[str, Settlement] = {}  # seat -> the last of its super matches resolved
+        for wager in view.wagers:
+            if wager.kind == "supermatch" and wager.settlements:
+                settlement = wager.settlements[0]
+                known = last_super.get(wager.seat)
+                if settlement.outcome != "void" and (known is None
+                                                     or settlement.index > known.index):
+                    last_super[wager.seat] = settlement
+        if not last_super:
+            return
+        early_main: dict[str, Settlement] = {}  # seat -> its first main resolved before that
+        for wager in view.wagers:
+            super_match = last_super.get(wager.seat)
+            if wager.kind != "main" or super_match is None or not wager.settlements:
+                continue
+            settlement = wager.settlements[0]
+            known = early_main.get(wager.seat)
+            if (settlement.outcome != "void" and settlement.index < super_match.index
+                    and (known is None or settlement.index < known.index)):
+                early_main[wager.seat] = settlement
+        if not early_main:
+            return  # the common case: every super match was resolved first
         late = {w.seat for w in _mistimed_super_match(view)}
-        for seat in sorted({w.seat for w in view.wagers_of("supermatch", tip=None)},
-                           key=seat_number):
+        for seat in sorted(early_main, key=seat_number):
             if seat in late:
                 continue
-            supers = [s for w in view.wagers_of("supermatch", tip=None) if w.seat == seat
-                      for s in w.settlements[:1] if s.outcome != "void"]
-            if not supers:
-                continue
-            last_super = max(supers, key=lambda s: s.index)
-            mains = sorted((s for w in view.wagers_of("main", tip=None) if w.seat == seat
-                            for s in w.settlements[:1]
-                            if s.outcome != "void" and s.index < last_super.index),
-                           key=lambda s: s.index)
-            if mains:
-                yield self.finding(view, mains[0].line, f"A main wager of {seat} was settled "
-                                   f"before its super match wager (line {last_super.line}); the "
-                                   "super match is collected or paid first.", seat=seat,
-                                   evidence=[last_super.line])
+            yield self.finding(view, early_main[seat].line, f"A main wager of {seat} was "
+                               f"settled before its super match wager (line "
+                               f"{last_super[seat].line}); the super match is collected or "
+                               "paid first.", seat=seat, evidence=[last_super[seat].line])
 
 
 @register
@@ -411,7 +428,9 @@ class InsuranceOnAce(Check):
         up = view.dealer.up
         if up is None or up.card[0] == "A":
             return
-        for wager in view.wagers_of("insurance", tip=None):
+        for wager in view.wagers:
+            if wager.kind != "insurance":
+                continue
             yield self.finding(view, wager.line, f"Insurance was taken on {wager.target} with "
                                f"the dealer's {up.card} up; insurance is offered only on an "
                                "ace.", hand=wager.target, evidence=[up.line])
@@ -456,6 +475,8 @@ class SwitchedBlackjack(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         for wager, hand, settlement in facts.of(view).judged_mains:
+            if not hand.switched:
+                continue  # the common case, told before the call
             how = _switched_blackjack(view, hand, wager, settlement)
             if how is None:
                 continue
@@ -531,10 +552,10 @@ class MainPayout(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         for wager, hand, settlement in facts.of(view).judged_mains:
-            if hand.busted or _switched_blackjack(view, hand, wager, settlement) is not None:
+            wrong = wrongly_settled(wager)  # the cheap test first: most are right
+            if wrong is None or hand.busted:
                 continue
-            wrong = wrongly_settled(wager)
-            if wrong is None:
+            if _switched_blackjack(view, hand, wager, settlement) is not None:
                 continue
             settlement, expected = wrong
             yield self.finding(view, settlement.line, payout_sentence(wager, settlement, expected),
@@ -611,7 +632,9 @@ class BustCollectedAtOnce(Check):
             hand = view.hands[name]
             bust = _bust_index(hand)
             deadline = _next_action_elsewhere(view, hand, bust)
-            for wager, settlement in sorted(settled, key=lambda pair: pair[0].tip):
+            if len(settled) > 1:
+                settled.sort(key=lambda pair: pair[0].tip)  # the player's own wager first
+            for wager, settlement in settled:
                 problems = []
                 if settlement.outcome != "lose":
                     problems.append(f"{recorded_text(settlement)} instead of being collected")
@@ -644,12 +667,18 @@ def _bust_index(hand: Hand) -> int:
 
 
 def _next_action_elsewhere(view: RoundView, hand: Hand, after: int) -> int | None:
-    """The next decision on another hand (or a switch), or the dealer's next reveal or draw."""
-    candidates = [d.index for d in view.decisions if d.index > after and d.target != hand.name]
+    """The next decision on another hand (or a switch), or the dealer's next reveal or draw.
+
+    Decisions and draws are kept in record order: the first of each after `after` is enough."""
+    decision = next((d.index for d in view.decisions
+                     if d.index > after and d.target != hand.name), None)
+    candidates = [] if decision is None else [decision]
     dealer = view.dealer
     if dealer.reveal_index is not None and dealer.reveal_index > after:
         candidates.append(dealer.reveal_index)
-    candidates.extend(d.card.index for d in dealer.draws if d.card.index > after)
+    draw = next((d.card.index for d in dealer.draws if d.card.index > after), None)
+    if draw is not None:
+        candidates.append(draw)
     return min(candidates) if candidates else None
 
 
