@@ -4,6 +4,7 @@ record text (notes, IDs, player names) is shown as text and never as markup."""
 from __future__ import annotations
 
 import base64
+import gc
 import hashlib
 import html
 import json
@@ -17,7 +18,13 @@ from markupsafe import escape
 
 from auditor.audit import AuditResult, InputSummary, audit_paths
 from auditor.findings import Finding
-from auditor.output.html_report import display_entity, report_context, to_html
+from auditor.output.html_report import (
+    display_entity,
+    environment,
+    load_templates,
+    report_context,
+    to_html,
+)
 from auditor.replay.trace import RoundEvidence
 from auditor.rulebase import rule_entries
 
@@ -437,3 +444,25 @@ def test_large_groups_are_collapsed_and_small_ones_open(tmp_path: Path) -> None:
     assert '<details class="group sevline-high" id="c-0" data-group="0">' in page
     assert re.search(r'<details class="group[^"]*" id="c-0" data-group="0" open>',
                      to_html(result, RUN))
+
+
+def test_templates_loaded_beforehand_are_not_compiled_again(monkeypatch) -> None:
+    environment.cache_clear()
+    load_templates()
+
+    def compile_again(*arguments, **keywords):
+        raise AssertionError("a template was compiled while the report was rendered")
+
+    monkeypatch.setattr(environment(), "compile", compile_again)
+    assert "report-data" in to_html(synthetic_result("T1"), RUN)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_garbage_collector_is_left_as_it_was(enabled: bool) -> None:
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        to_html(synthetic_result("T1"), RUN)
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
