@@ -50,13 +50,16 @@ def wrongly_settled(wager: Wager, stake: Decimal | None = None
                     ) -> tuple[Settlement, Expected] | None:
     """The wager's one settlement and its expectation, if they differ in money (with
     `stake`, a push or void is held to returning the whole stake; see `settled_net`)."""
-    if wager.expected is None or len(wager.settlements) != 1:
+    expected = wager.expected
+    if expected is None or len(wager.settlements) != 1:
         return None  # unsettled or settled twice: record:unsettled says so
     settlement = wager.settlements[0]
     net = settled_net(settlement, stake)
-    if cents_match(net, wager.expected.net) or (net == 0 and wager.expected.net == 0):
+    if net == expected.net:
+        return None  # the common case, told without the rounding rule
+    if cents_match(net, expected.net) or (net == 0 and expected.net == 0):
         return None
-    return settlement, wager.expected
+    return settlement, expected
 
 
 def payout_sentence(wager: Wager, settlement: Settlement, expected: Expected) -> str:

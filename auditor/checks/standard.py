@@ -234,8 +234,8 @@ class DoubleDown(Check):
                 continue  # the ace had its one card: the double's card is 20:18:15:25's
             line = hand.double_line
             # A second double of one hand: its card is the fault, reported below.
-            again = any(late.reason == "doubled" and late.card.line == line
-                        for late in hand.late_cards)
+            again = bool(hand.late_cards) and any(
+                late.reason == "doubled" and late.card.line == line for late in hand.late_cards)
             if not again:
                 yield from self._the_double(view, hand, DOUBLE_TOTALS[rules.double])
             for late in hand.late_cards:
@@ -254,12 +254,11 @@ class DoubleDown(Check):
                                f"{money_text(hand.doubled)}, more than its original "
                                f"{money_text(original)} wager.", hand=hand.name)
         count = hand.double_cards_before
-        total = blackjack.total(hand.card_codes[:count])[0]
         if count != 2:
             yield self.finding(view, line, f"{hand.name} doubled holding {count} "
                                f"card{'s' if count != 1 else ''}; a double is taken on the "
                                "first two cards.", hand=hand.name)
-        elif total not in allowed:
+        elif (total := blackjack.total(hand.card_codes[:2])[0]) not in allowed:
             yield self.finding(view, line, f"{hand.name} doubled on {total}; the house allows "
                                f"doubling on {rules.double} only.", hand=hand.name)
         if rules.das == "no" and (hand.parent is not None or hand.was_split):
