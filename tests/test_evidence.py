@@ -3,9 +3,11 @@ finding is still reported: memory follows the kinds of fault, not how often they
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from auditor.audit import REPLAYS_PER_CITATION, audit_file
+from auditor.audit import REPLAYS_PER_CITATION, audit_file, audit_paths
+from auditor.output.html_report import to_html
 
 HEADER = """\
 bjh 1
@@ -80,3 +82,20 @@ def test_replays_are_kept_for_the_first_rounds_of_each_citation(tmp_path: Path) 
         assert evidence.start_line == start
         assert evidence.lines[0] == (start, f"round {evidence.round_id} time="
                                             f"10:{int(evidence.round_id):02d}:00 dealer=D-2001")
+
+
+def test_the_report_says_why_a_round_is_not_replayed(tmp_path: Path) -> None:
+    rounds = REPLAYS_PER_CITATION + 4
+    late = REPLAYS_PER_CITATION + 3
+    result = audit_paths([str(record(tmp_path, rounds, late))], jobs=1)
+    run = {"version": "9.9.9", "rule_base": "abcdef012345", "command": "auditor audit",
+           "started": "2026-11-21T10:00:00+00:00", "finished": "2026-11-21T10:00:01+00:00"}
+    page = to_html(result, run)
+    items = re.findall(r'<li class="finding" id="f-\d+">.*?</li>', page, re.DOTALL)
+    assert len(items) == len(result.findings)
+    not_replayed = sorted(int(re.search(r"round <b>(\d+)</b>", item).group(1))
+                          for item in items if "This round is not replayed" in item)
+    # The wager's citation past its first rounds; round `late` is replayed for its draw.
+    assert not_replayed == [n for n in range(REPLAYS_PER_CITATION + 1, rounds + 1)
+                            if n != late]
+    assert "No replay of this round was recorded" not in page

@@ -14,7 +14,7 @@ import gc
 import hashlib
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -25,7 +25,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from auditor.audit import AuditResult
+from auditor.audit import REPLAYS_PER_CITATION, AuditResult
 from auditor.checks.base import GAMES, citation_sort_key, registry
 from auditor.findings import SEVERITIES, Finding
 from auditor.output.tables import findings_frame, summary_by
@@ -116,6 +116,8 @@ def report_context(result: AuditResult, run: dict[str, Any], *,
         "charts": build_charts(summaries),
         "groups": groups,
         "replays": replays,
+        "replays_per_citation": REPLAYS_PER_CITATION,
+        "replays_full": replays_full(replay_of.values()),
         "coverage": build_coverage(result, findings),
         "provenance": build_provenance(result, run, findings),
         "facets": build_facets(findings, groups),
@@ -497,6 +499,16 @@ def build_replays(result: AuditResult, findings: list[Finding], numbers: dict[in
         for finding in members[id(evidence)]:
             replay_of[id(finding)] = replay
     return replays, replay_of
+
+
+def replays_full(replays: Iterable[dict[str, Any]]) -> set[tuple[str, str]]:
+    """(file, citation) pairs whose replays reached REPLAYS_PER_CITATION: a round of theirs
+    without a replay was left out by that limit (audit.py), not for want of a record."""
+    rounds: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for replay in replays:
+        for finding in replay["findings"]:
+            rounds[(replay["file"], finding["citation"])].add(replay["id"])
+    return {key for key, ids in rounds.items() if len(ids) >= REPLAYS_PER_CITATION}
 
 
 def _evidence_of(finding: Finding, index: dict[tuple[str, str], list[RoundEvidence]]
