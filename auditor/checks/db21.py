@@ -52,8 +52,9 @@ def _remaining(view: RoundView, kinds: tuple[str, ...]) -> list[Wager]:
     judged = {id(w) for w in _judged_db21(view)} if "db21" in kinds else set()
     found = []
     for wager in view.wagers:
-        if (wager.kind not in kinds or wager.tip or wager.settlement is None
-                or wager.settlement.index <= done):
+        if wager.kind not in kinds or wager.tip or not wager.settlements:
+            continue
+        if wager.settlements[0].index <= done:
             continue
         if wager.expected is None or wager.expected.outcome == "void":
             continue

@@ -293,7 +293,13 @@ class SplitPairs(Check):
     def round(self, view: RoundView) -> Iterator[Finding]:
         limit = min(view.config.rules.splits, 3)
         splits_seen: dict[str, int] = {}
-        new_hands = [h for h in view.hands.values() if h.parent is not None]
+        new_hands: list[Hand] = []
+        irregular: list[Hand] = []  # a late card, or played before its first hand: rare
+        for hand in view.hands.values():
+            if hand.parent is not None:
+                new_hands.append(hand)
+            if hand.late_cards or hand.played_before_parent_line is not None:
+                irregular.append(hand)
         if len(new_hands) > 1:
             new_hands.sort(key=lambda h: h.split_line or 0)
         for hand in new_hands:
@@ -315,7 +321,7 @@ class SplitPairs(Check):
                 yield self.finding(view, line, f"{hand.root} was split "
                                    f"{splits_seen[hand.root]} times; the house allows {limit}.",
                                    hand=hand.parent)
-        for hand in view.hands.values():
+        for hand in irregular:
             for late in hand.late_cards:
                 if late.reason == "split ace":
                     yield self.finding(view, late.card.line, f"{hand.name}, a split ace, received "
