@@ -26,7 +26,15 @@ from auditor.findings import Finding
 from auditor.parser import parse_lines
 from auditor.reader import Problem
 from auditor.replay import switch as facts
-from auditor.replay.view import Hand, RoundView, Settlement, Wager, seat_number
+from auditor.replay.view import (
+    Decision,
+    Hand,
+    RoundView,
+    Settlement,
+    Wager,
+    seat_number,
+    seat_of,
+)
 from auditor.source import SourceFile
 
 SWITCH = frozenset({"switch"})
@@ -368,9 +376,11 @@ def _mistimed_super_match(view: RoundView) -> list[Wager]:
 def _super_match_timing(view: RoundView) -> Iterator[tuple[Wager, Settlement, str]]:
     derived = facts.of(view)
     end, first = derived.deal_end_index, derived.first_decision_index
-    for wager in view.wagers_of("supermatch", tip=None):
-        settlement = wager.settlement
-        if settlement is None or settlement.outcome == "void":
+    for wager in view.wagers:
+        if wager.kind != "supermatch" or not wager.settlements:
+            continue
+        settlement = wager.settlements[0]
+        if settlement.outcome == "void":
             continue
         if end is None or settlement.index < end:
             yield wager, settlement, "before the initial deal was complete"
@@ -704,20 +714,22 @@ class Rotation(Check):
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        furthest: tuple[int, str, int] | None = None  # seat number, seat, line it began
+        furthest = 0  # the highest seat number that has begun (seats are s1 to s9)
+        began: Decision | None = None  # that seat's first decision
         reported: set[str] = set()
         for decision in view.decisions:
-            seat = decision.target[:2]
-            number = seat_number(seat)
-            if furthest is not None and number < furthest[0] and seat not in reported:
+            number = seat_number(decision.target)
+            if number > furthest:
+                furthest, began = number, decision
+            elif number < furthest:
+                seat = seat_of(decision.target)
+                if seat in reported:
+                    continue
                 reported.add(seat)
                 yield self.finding(view, decision.line, f"{seat} acted ({decision.kind} "
-                                   f"{decision.target}) after {furthest[1]} had begun (line "
-                                   f"{furthest[2]}); play moves from the dealer's left in "
-                                   "rotation.", seat=seat, evidence=[furthest[2]])
-            if furthest is None or number > furthest[0]:
-                furthest = (number, seat, decision.line)
-
+                                   f"{decision.target}) after {seat_of(began.target)} had begun "
+                                   f"(line {began.line}); play moves from the dealer's left in "
+                                   "rotation.", seat=seat, evidence=[began.line])
 
 @register
 class DealerWaitsForPlayers(Check):
