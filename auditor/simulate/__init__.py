@@ -12,8 +12,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from auditor.simulate.table import Session, SpecError, TableSpec, table_spec
+if TYPE_CHECKING:
+    from auditor.simulate.table import SpecError, TableSpec, table_spec
 
 __all__ = ["SimulationResult", "SpecError", "TableSpec", "simulate", "table_spec"]
 
@@ -27,11 +29,23 @@ class SimulationResult:
     uncovered: list[str] = field(default_factory=list)  # checks of the game with no injector
 
 
+def __getattr__(name: str) -> Any:
+    """The simulator's table is loaded on first use: `auditor audit` builds the command
+    line, `simulate` included, without loading the simulator itself."""
+    if name in ("SpecError", "TableSpec", "table_spec"):
+        from auditor.simulate import table
+
+        return getattr(table, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def simulate(out_dir: str | Path, spec: TableSpec, *, tables: int = 1,
              rounds: int | None = None, hours: float | None = None, seed: str | int = 1,
              faults: float = 0.0, start: date = date(2026, 11, 20),
              start_seconds: int = 18 * 3600) -> SimulationResult:
     """Write `tables` records of `spec`'s game, each `rounds` rounds or `hours` long."""
+    from auditor.simulate.table import Session, SpecError, TableSpec
+
     if (rounds is None) == (hours is None):
         raise SpecError("give either a number of rounds or a number of hours")
     if not 0.0 <= faults <= 1.0:
