@@ -330,7 +330,6 @@ class RoundView:
     wagers: list[Wager] = field(default_factory=list)
     dealer: DealerHand = field(default_factory=DealerHand)
     decisions: list[Decision] = field(default_factory=list)
-    insurance_lines: list[int] = field(default_factory=list)
     first_card_index: int | None = None
     deal_end_index: int | None = None  # the last `deal` of the initial deal
     seat_first_four: dict[str, list[str]] = field(default_factory=dict)  # before any switch
