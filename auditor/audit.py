@@ -296,9 +296,9 @@ def audit_paths(paths: list[str], jobs: int | None = None,
             meanwhile()
         done: dict[int, FileResult] = {}
         for future in as_completed(futures):
-            done[futures[future]] = future.result()
+            result = done[futures[future]] = future.result()
             if progress:
-                progress(done[futures[future]])
+                progress(result)
     return merge([done[i] for i in range(len(paths))])
 
 

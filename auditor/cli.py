@@ -103,10 +103,9 @@ def run_audit(arguments: argparse.Namespace, console: Console,
 
 
 def _load_outputs() -> None:
-    """What the reports need, loaded and compiled (pandas, Jinja's templates)."""
-    import auditor.output.json_report
-    import auditor.output.tables
-    import auditor.rulebase  # noqa: F401
+    """What the reports need, loaded and compiled (pandas, Jinja's templates): the HTML
+    report imports the tables and the rule base too."""
+    import auditor.output.json_report  # noqa: F401
     from auditor.output.html_report import load_templates
 
     load_templates()

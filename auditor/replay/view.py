@@ -123,6 +123,10 @@ class CountedCards:
     has_ace: bool
     changes: int
 
+    @property
+    def card_codes(self) -> list[str]:
+        return [c.card for c in self.cards]
+
     def add(self, card: Card) -> None:
         """Append a card and update the total without counting the hand again."""
         self.changes += 1
@@ -175,11 +179,6 @@ class Hand(CountedCards):
     has_ace: bool = False
     changes: int = 0
 
-
-    @property
-    def card_codes(self) -> list[str]:
-        return [c.card for c in self.cards]
-
     @property
     def busted(self) -> bool:
         return self.total > 21
@@ -225,10 +224,6 @@ class DealerHand(CountedCards):
     hard: int = 0
     has_ace: bool = False
     changes: int = 0
-
-    @property
-    def card_codes(self) -> list[str]:
-        return [c.card for c in self.cards]
 
     @property
     def up(self) -> Card | None:
