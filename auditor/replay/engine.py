@@ -376,14 +376,30 @@ class _RoundReplay:
 
     def on_marker(self, index: int, event: ev.Tuck | ev.Discard | ev.Misdeal) -> None:
         kind = type(event).__name__.lower()
-        target = event.target if isinstance(event, ev.Misdeal) else event.hand
-        if kind != "misdeal" and self.hand(target, event.line, kind) is None:
+        if isinstance(event, ev.Misdeal):
+            target = self.misdeal_target(event)
+        elif self.hand(event.hand, event.line, kind) is None:
             return
+        else:
+            target = event.hand
         self.view.markers.append(Marker(kind, target, event.line, index))
         if kind == "misdeal":
             for hand in self.view.hands.values():
                 if target in ("dealer", hand.seat):
                     hand.misdealt = True
+
+    def misdeal_target(self, event: ev.Misdeal) -> str:
+        """The seat (or `dealer`) a misdeal is declared for. The format names a seat; a
+        hand is reported and read as a misdeal of its seat, the closest the record comes."""
+        target = event.target
+        self.note_seat(target, event.line)
+        if self.is_hand(target):
+            seat = seat_of(target)
+            self.problem(event.line, f"`misdeal {target}` names a hand, but a misdeal is "
+                                     f"declared for a seat or the dealer: read as a misdeal "
+                                     f"of {seat}", target)
+            return seat
+        return target
 
     def on_burn(self, index: int, event: ev.Burn) -> None:
         self.count(event.card, event.line)
