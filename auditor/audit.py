@@ -177,7 +177,8 @@ class _RoundJudge:
     """The checks of one file's game, applied to each replayed round.
 
     What does not change from round to round is worked out once: which checks look at
-    rounds with an unreadable line, and which gather facts across files (`collect`).
+    rounds with an unreadable line, and which gather facts across files (`collect`, from
+    every round).
     `applied` (rounds judged per citation) is counted once per file, not per check and round.
     """
 
@@ -185,7 +186,7 @@ class _RoundJudge:
         self.checks = checks
         self.result = result
         self.unreadable_checks = [c for c in checks if c.judges_unreadable_rounds]
-        self.collecting = {id(c) for c in checks if type(c).collect is not Check.collect}
+        self.collecting = [c for c in checks if type(c).collect is not Check.collect]
         self.audited = 0
         self.unreadable = 0
 
@@ -200,13 +201,12 @@ class _RoundJudge:
             result.summary.rounds_audited += 1
             checks = self.checks
         found: list[Finding] = []
-        collecting = self.collecting
         for check in checks:
             found.extend(check.round(view))
-            if id(check) in collecting:
-                facts = check.collect(view)
-                if facts:
-                    result.facts.setdefault(check.citation, []).extend(facts)
+        for check in self.collecting:  # every round, readable or not (`Check.collect`)
+            facts = check.collect(view)
+            if facts:
+                result.facts.setdefault(check.citation, []).extend(facts)
         if not found:
             return False
         found = one_per_statement(most_specific(found))

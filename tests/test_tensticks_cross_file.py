@@ -192,3 +192,23 @@ def test_an_undated_fact_takes_the_date_of_its_file() -> None:
     wrong, twice = check.audit(facts)
     assert (wrong.file, wrong.line, twice.file, twice.line) == ("t41", 30, "t40", 40)
     assert "punched 5" in wrong.message and "already been surrendered" in twice.message
+
+
+def test_a_card_punched_in_a_round_with_an_unreadable_line_is_still_followed(
+        tmp_path: Path) -> None:
+    """Round 1 of T31 has a line that cannot be read, so its rules are not judged; its
+    punches are still recorded statements, and T32's hand-ins are judged against them."""
+    damaged = FIRST_TABLE.replace("22:01:15 stand s5h1\n", "22:01:15 stand s5h1\n"
+                                  "22:01:16 hit s5h1 ZZ\n")
+    first, second = tmp_path / "t31-2026-11-20.bjh", tmp_path / "t32-2026-11-21.bjh"
+    first.write_text(damaged, encoding="utf-8")
+    second.write_text(SECOND_TABLE, encoding="utf-8")
+    result = audit_paths([str(first), str(second)], jobs=1)
+    assert _found(result.findings) == [
+        ("record:syntax", str(first), "T31", "1", _line(damaged, "hit s5h1 ZZ"), None),
+        (CARD, str(second), "T32", "1", _line(SECOND_TABLE, "sit s6 player=P-9"), "s6"),
+        (CARD, str(second), "T32", "2", _line(SECOND_TABLE, "sit s1 player=P-8"), "s1"),
+        (CARD, str(second), "T32", "3", _line(SECOND_TABLE, "sit s4 player=P-7 punchcard=PC-7 "
+                                                            "punches=5"), "s4"),
+    ]
+    assert "punched 1 at table T31" in result.findings[1].message

@@ -61,6 +61,8 @@ class Check:
         return ()
 
     def collect(self, view: RoundView) -> list[Any]:
+        """Facts for `audit`, from every round, even one with an unreadable line: a fact is
+        a statement as recorded (a card punched), not a judgement of the round."""
         return []
 
     def audit(self, facts: list[Any]) -> Iterable[Finding]:

@@ -546,10 +546,11 @@ class PunchedPlayersCard(Check):
     `sit s5 player=P-1 punchcard=PC-9 punches=6`.
     Reading: the lights held are the seat's last recorded count, what the player started
     with if no light followed, and zero after a prize. Cards are followed across every file
-    of the audit in time order (the round's date and the statement's time); a card handed
-    in that was punched outside the audited records is not a finding, but a second hand-in
-    of it is. Handing a card in surrenders it; a new punch of the same card makes it good
-    again. The prior approval of the card's form is not in a record.
+    of the audit in time order (the round's date and the statement's time), from every
+    round, even one with an unreadable line; a card handed in that was punched outside the
+    audited records is not a finding, but a second hand-in of it is. Handing a card in
+    surrenders it; a new punch of the same card makes it good again. The prior approval of
+    the card's form is not in a record.
     """
 
     citation = "20:18:15:30.02(¶11)"
