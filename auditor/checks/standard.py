@@ -390,7 +390,9 @@ class DealerDrawsOnStandingTotal(Check):
     Reading: a `draw` records a card counted into the dealer's hand, so a draw on a
     standing total (17 to 21; a soft 17 only where `soft17=stand`) is the fault, one
     finding per such draw. The settlements are still judged on the cards as recorded, and
-    the dealer's later drawing on the hand as recorded (20:18:15:26).
+    the dealer's later drawing on the hand as recorded (20:18:15:26). A draw after the
+    dealer has gone over 21 is outside the section's words (17 to 21) and the catalog's,
+    and changes no result; it is not reported.
     """
 
     citation = "20:18:15:28"
