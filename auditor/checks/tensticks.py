@@ -284,9 +284,11 @@ class BonusPrize(Check):
     the player has no light yet, and zero after a prize. A light at or over the required
     count needs a prize for that seat in the same round (one finding per seat and round, on
     the first such light); a light whose count is itself wrong owes a prize only if it
-    should have shown the required count too (the wrong count is the one finding). A prize
-    paid too early is reported with the player's net expected 0 and actual the amount paid;
-    a wrong amount with the designated prize as expected.
+    should have shown the required count too, and a prize paid after it is earned if either
+    its recorded or its right count reached the required (the wrong count is the one
+    finding). A light lit after the prize does not count toward it. A prize paid too early
+    is reported with the player's net expected 0 and actual the amount paid; a wrong amount
+    with the designated prize as expected.
     """
 
     citation = "20:18:15:30.02(6)"
@@ -298,8 +300,15 @@ class BonusPrize(Check):
         required = _required(view)
         designated = view.config.rules.tensticks_prize
         prizes = view.markers_of("prize")
+        lights = tensticks.facts(view).lights
         for prize in prizes:
             held = prize.held or 0
+            # a wrong count lit before the prize is its own finding ((5), (7), (8)); the
+            # prize is judged on the count that light should have shown, if that is more
+            earlier = [e for e in lights if e.light.seat == prize.target
+                       and e.light.index < prize.index]
+            if earlier:
+                held = max(held, earlier[-1].expected)
             amount = prize.amount or Decimal(0)
             if held < required:
                 yield self.finding(view, prize.line, f"The bonus prize of {money_text(amount)} "
@@ -313,7 +322,7 @@ class BonusPrize(Check):
                                    expected=designated, actual=amount)
         paid = {prize.target for prize in prizes}
         reported: set[str] = set()
-        for expected in tensticks.facts(view).lights:
+        for expected in lights:
             light = expected.light
             # a count that is wrong itself ((5), (7), (8)) does not also owe a prize
             reached = min(light.count, expected.expected) >= required
