@@ -329,9 +329,10 @@ class PlayOutForDb21(Check):
     Violating: s1h1 busts, `bet s1 db21 10` stands, the dealer reveals 14 and stops.
     Compliant: the dealer draws to 17 or more under the `soft17` option.
     Reading: the house rules are the `soft17` option; a stop on a hard 17 or more is
-    compliant. The player's hands are those holding a main wager; a DB21 wager is live
-    when it was placed in time on a seat with a main wager and not settled before the
-    dealer's turn began (the reveal, or as 20:18:15:26 reads a record without one). The
+    compliant. The player's hands are those holding a main wager; a DB21 wager, a dealer's
+    tip among them ("at least one DB21 wager"), is live when it was placed in time on a seat
+    with a main wager and not settled before the dealer's turn began (the reveal, or as
+    20:18:15:26 reads a record without one). The
     finding stands where 20:18:15:26's would and replaces it for the same stop.
     """
 
@@ -344,7 +345,7 @@ class PlayOutForDb21(Check):
         played = [h for h in view.hands.values() if h.main is not None]
         if not played or not all(h.busted for h in played) or len(view.dealer.cards) < 2:
             return
-        live = [w for w in _judged_db21(view) if not w.tip and not (
+        live = [w for w in _judged_db21(view) if not (
             w.settlement is not None and w.settlement.index < (view.dealer.turn_index or 0))]
         if not live:
             return

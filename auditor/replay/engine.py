@@ -434,11 +434,11 @@ class _RoundReplay:
 
     def _live_at(self, wager: Wager, moment: int) -> bool:
         """A wager that still depends on the dealer's hand at `moment` (bjh-format.md §5)."""
-        if wager.tip or (wager.settlement is not None and wager.settlement.index < moment):
+        if wager.settlement is not None and wager.settlement.index < moment:
             return False
-        if wager.kind == "db21":
+        if wager.kind == "db21":  # a dealer's tip on the bust too: 30.10(11) says any wager
             return self.view.game == "db21" and not wager.after_first_card
-        if wager.kind != "main":
+        if wager.kind != "main" or wager.tip:
             return False
         hand = self.view.hands.get(wager.target)
         return hand is not None and bool(hand.cards) and not (
