@@ -19,6 +19,7 @@ from auditor.checks.judging import (
     net_text,
     payout_sentence,
     recorded_text,
+    settled_net,
     settled_void_in_full,
     wrongly_settled,
 )
@@ -551,8 +552,9 @@ class MainPayout(Check):
     (bjh-format.md §5); every other hand standing against a dealer 22 pushes. Otherwise
     hands win even money, push or lose as in standard blackjack; against a dealer
     blackjack a doubled hand loses only its original wager and a split's new hand is
-    returned (20:18:15:24, :25, with `peek=no`). A switched 21 treated as a blackjack is
-    (10); a hand over 21 is (15); a surrender is 20:18:15:30; a misdeal is (4).
+    returned (20:18:15:24, :25, with `peek=no`). A push returns the hand's whole stake, a
+    double included, and is judged on the amount returned. A switched 21 treated as a
+    blackjack is (10); a hand over 21 is (15); a surrender is 20:18:15:30; a misdeal is (4).
     """
 
     citation = "20:18:15:30.09(13)"
@@ -562,14 +564,17 @@ class MainPayout(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         for wager, hand, settlement in facts.of(view).judged_mains:
-            wrong = wrongly_settled(wager)  # the cheap test first: most are right
+            # a push returns the whole stake, a double included (bjh-format.md §5)
+            stake = wager.amount + hand.doubled if not wager.tip else wager.amount
+            wrong = wrongly_settled(wager, stake)  # the cheap test first: most are right
             if wrong is None or hand.busted:
                 continue
             if _switched_blackjack(view, hand, wager, settlement) is not None:
                 continue
             settlement, expected = wrong
             yield self.finding(view, settlement.line, payout_sentence(wager, settlement, expected),
-                               hand=hand.name, expected=expected.net, actual=settlement.net,
+                               hand=hand.name, expected=expected.net,
+                               actual=settled_net(settlement, stake),
                                evidence=[c.line for c in hand.cards + view.dealer.cards]
                                ).model_copy(update={"subject": _settle_subject(wager)})
 
