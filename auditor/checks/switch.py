@@ -313,8 +313,9 @@ class SuperMatchOutcome(Check):
     Compliant: `settle s2 supermatch win 5` (a pair, 1 to 1).
     Reading: the four cards are the two first cards of h1 and h2 as dealt, before any
     switch; a match is by rank (a king and a queen are no pair). A push or void where the
-    wager wins or loses is a wrong outcome too. A win paid at the wrong odds is
-    20:18:15:30.09(18); a misdealt seat's wager is (4).
+    wager wins or loses is a wrong outcome too, and so is a loss collected for more or less
+    than the whole wager (bjh-format.md §5: a smaller `lose` returned the rest). A win paid
+    at the wrong odds is 20:18:15:30.09(18); a misdealt seat's wager is (4).
     """
 
     citation = "20:18:15:30.09(6)"
@@ -325,8 +326,9 @@ class SuperMatchOutcome(Check):
     def round(self, view: RoundView) -> Iterator[Finding]:
         for wager, settlement in facts.of(view).judged_super_matches:
             expected = wager.expected
-            if settlement.outcome == expected.outcome:
-                continue
+            if settlement.outcome == expected.outcome and (
+                    expected.outcome != "lose" or cents_match(settlement.net, expected.net)):
+                continue  # a win's amount is (18)'s
             cards = " ".join(view.seat_first_four.get(wager.seat, []))
             yield self.finding(view, settlement.line, f"The {wager.label} "
                                f"{recorded_text(settlement)}; the first four cards ({cards}) "
