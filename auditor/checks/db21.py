@@ -10,6 +10,7 @@ from auditor.checks.base import Check, register
 from auditor.checks.judging import (
     drew_past_a_standing_total,
     kept_net,
+    late_addition_finding,
     money_text,
     next_action_index,
     payout_finding,
@@ -107,7 +108,9 @@ class PastPosting(Check):
     Compliant: the same late wager settled `void 10`.
     Reading: the first card is the round's first `deal`. Returned means settled `void`
     for the wager's full amount. A late wager with no settlement at all is record:unsettled
-    alone. Its settlement is not judged again under (5) or (12).
+    alone. Chips added to a DB21 wager after the first card are no bet too: the wager is
+    judged on what was placed in time, and a settlement wrong for that is one finding on
+    the added chips. Its settlement is not judged again under (5) or (12).
     """
 
     citation = "20:18:15:30.10(4)"
@@ -120,6 +123,10 @@ class PastPosting(Check):
             return
         first = view.events[view.first_card_index].line
         for wager in view.wagers:
+            if wager.kind == "db21" and wager.late_additions:
+                late = late_addition_finding(self, view, wager, wager.amount)
+                if late is not None:
+                    yield late
             if (wager.after_first_card and wager.kind == "db21" and wager.settlements
                     and not settled_void_in_full(wager)):
                 settlement = wager.settlements[0]
@@ -157,9 +164,9 @@ class Outcome(Check):
             if no_table:
                 yield from self._won_at_unknown_odds(view, wager)
                 continue
-            wrong = wrongly_settled(wager, wager.amount)
+            wrong = None if wager.late_additions else wrongly_settled(wager, wager.amount)
             if wrong is None:
-                continue
+                continue  # right, or (with chips added late) (4)'s
             settlement, expected = wrong
             if settlement.outcome == "win" and expected.outcome == "win":
                 continue  # the odds are (12)'s
@@ -382,9 +389,9 @@ class PayTable(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         for wager in _judged_db21(view):
-            wrong = wrongly_settled(wager, wager.amount)
+            wrong = None if wager.late_additions else wrongly_settled(wager, wager.amount)
             if wrong is None:
-                continue
+                continue  # right, or (with chips added late) (4)'s
             settlement, expected = wrong
             if settlement.outcome != "win" or expected.outcome != "win":
                 continue

@@ -122,3 +122,28 @@ def payout_finding(check: Check, view: RoundView, wager: Wager, settlement: Sett
         seat=wager.seat, hand=hand, expected=expected.net,
         actual=settled_net(settlement, stake), evidence=evidence,
     ).model_copy(update={"subject": f"settle:{wager.target}:{wager.kind}"})
+
+
+def late_addition_finding(check: Check, view: RoundView, wager: Wager,
+                          stake: Decimal) -> Finding | None:
+    """Chips added to a wager placed in time, after the round's first card, are no bet and
+    returned (20:18:15:03, 30.10(4)): the wager is judged on what was placed in time. A
+    settlement wrong for that is the late chips' fault, one finding on the first addition
+    (the payout checks leave such a wager alone); a right one means they were returned."""
+    if not wager.late_additions or view.first_card_index is None:
+        return None
+    wrong = wrongly_settled(wager, stake)
+    if wrong is None:
+        return None
+    settlement, expected = wrong
+    added = sum(amount for amount, _ in wager.late_additions)
+    first_card = view.events[view.first_card_index].line
+    lines = [line for _, line in wager.late_additions]
+    return check.finding(
+        view, lines[0], f"{money_text(added)} was added to the {wager.label} after the first "
+        f"card (line {first_card}) and the wager {recorded_text(settlement)}; chips placed "
+        f"late are no bet, and on the {money_text(wager.amount)} placed in time it should "
+        f"{net_text(expected.net)}: {expected.why}.", seat=wager.seat, hand=wager.hand,
+        expected=expected.net, actual=settled_net(settlement, stake),
+        evidence=[first_card, wager.line, *lines[1:], settlement.line],
+    ).model_copy(update={"subject": f"settle:{wager.target}:{wager.kind}"})

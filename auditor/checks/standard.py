@@ -10,6 +10,7 @@ from auditor.checks.base import GAMES, Check, register
 from auditor.checks.judging import (
     drew_past_a_standing_total,
     kept_net,
+    late_addition_finding,
     money_text,
     on_standing_total,
     payout_finding,
@@ -36,7 +37,9 @@ class WagerTiming(Check):
     `sidebet.min`/`sidebet.max` for super match and DB21 wagers; tips are the dealer's
     wagers and are not held to them. A late DB21 wager is 20:18:15:30.10(4). A split's new
     wager is not an initial wager. A late wager is returned when it is settled `void` for
-    its full amount; a late wager never settled is record:unsettled's alone. The wager's
+    its full amount; a late wager never settled is record:unsettled's alone. Chips added
+    to a wager after the first card are no bet too: the wager is judged on what was placed
+    in time, and a settlement wrong for that is one finding on the added chips. The wager's
     result is not judged again under 20:18:15:06 (one fault, one finding).
     """
 
@@ -51,6 +54,12 @@ class WagerTiming(Check):
         for wager in view.wagers:
             if not wager.initial:
                 continue
+            if wager.late_additions and wager.kind in ("main", "supermatch"):
+                hand = view.hands.get(wager.target)
+                stake = wager.amount + (hand.doubled if hand and not wager.tip else 0)
+                late = late_addition_finding(self, view, wager, stake)
+                if late is not None:
+                    yield late
             if (wager.after_first_card and wager.kind in ("main", "supermatch")
                     and wager.settlements and not settled_void_in_full(wager)):
                 settlement = wager.settlements[0]
@@ -117,8 +126,8 @@ class MainPayout(Check):
             hand = hands.get(wager.target)
             if hand is None or hand.surrendered_line is not None:
                 continue
-            if wager.initial and wager.after_first_card:
-                continue  # a late wager owes a return as void: 20:18:15:03 judges it
+            if wager.initial and (wager.after_first_card or wager.late_additions):
+                continue  # late chips are no bet: 20:18:15:03 judges the wager
             stake = wager.amount + hand.doubled if not wager.tip else wager.amount
             wrong = wrongly_settled(wager, stake)
             if wrong is None:

@@ -169,6 +169,11 @@ class _RoundReplay:
         key = (target, kind, event.tip)
         existing = self.wager_index.get(key)
         if existing is not None:
+            if self.view.first_card_index is not None and not existing.after_first_card:
+                # chips added after the first card: the wager stays what was placed in time,
+                # and the late chips are kept apart for the checks of late wagers
+                existing.late_additions.append((event.amount, event.line))
+                return
             self.problem(event.line, f"a second bet on the {existing.label}, first placed at "
                                      f"line {existing.line}", target)
             existing.amount += event.amount

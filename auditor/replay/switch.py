@@ -143,7 +143,7 @@ def _judged_settlements(view: RoundView) -> tuple[list[tuple[Wager, Hand, Settle
     mains, supers = [], []
     for wager in view.wagers:
         if (len(wager.settlements) != 1 or wager.expected is None or late_bet(wager)
-                or misdeal_concerns(view, wager)):
+                or wager.late_additions or misdeal_concerns(view, wager)):
             continue
         if wager.kind == "main":
             hand = view.hands.get(wager.target)

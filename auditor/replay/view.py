@@ -76,6 +76,7 @@ class Wager:
     initial: bool = True  # placed by `bet`; False for the new wager of a split
     settlements: list[Settlement] = field(default_factory=list)
     expected: Expected | None = None
+    late_additions: list[tuple[Decimal, int]] = field(default_factory=list)  # (amount, line)
     seat: str = field(init=False)  # `s3` of `s3h1`: read by most checks, so kept
 
     def __post_init__(self) -> None:
