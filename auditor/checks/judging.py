@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from auditor.blackjack import cents_match
-from auditor.replay.view import DealerDraw, Expected, RoundView, Settlement, Wager
+from auditor.replay.view import DealerDraw, Expected, Hand, RoundView, Settlement, Wager
 
 if TYPE_CHECKING:
     from auditor.checks.base import Check
@@ -44,6 +44,14 @@ def settled_net(settlement: Settlement, stake: Decimal | None = None) -> Decimal
     if stake is not None and settlement.outcome in ("push", "void"):
         return settlement.amount - stake
     return settlement.net
+
+
+def stake_of(wager: Wager, hand: Hand | None) -> Decimal:
+    """What a wager put at risk: a player's main wager with its hand's double; a tip, a
+    side wager or a wager without a hand, its amount."""
+    if hand is None or wager.tip:
+        return wager.amount
+    return wager.amount + hand.doubled
 
 
 def wrongly_settled(wager: Wager, stake: Decimal | None = None

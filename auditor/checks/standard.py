@@ -16,6 +16,7 @@ from auditor.checks.judging import (
     payout_finding,
     recorded_text,
     settled_void_in_full,
+    stake_of,
     stop_line,
     wrongly_settled,
 )
@@ -55,8 +56,7 @@ class WagerTiming(Check):
             if not wager.initial:
                 continue
             if wager.late_additions and wager.kind in ("main", "supermatch"):
-                hand = view.hands.get(wager.target)
-                stake = wager.amount + (hand.doubled if hand and not wager.tip else 0)
+                stake = stake_of(wager, view.hands.get(wager.target))
                 late = late_addition_finding(self, view, wager, stake)
                 if late is not None:
                     yield late
@@ -128,7 +128,7 @@ class MainPayout(Check):
                 continue
             if wager.initial and (wager.after_first_card or wager.late_additions):
                 continue  # late chips are no bet: 20:18:15:03 judges the wager
-            stake = wager.amount + hand.doubled if not wager.tip else wager.amount
+            stake = stake_of(wager, hand)
             wrong = wrongly_settled(wager, stake)
             if wrong is None:
                 continue

@@ -21,6 +21,7 @@ from auditor.checks.judging import (
     recorded_text,
     settled_net,
     settled_void_in_full,
+    stake_of,
     wrongly_settled,
 )
 from auditor.findings import Finding
@@ -567,7 +568,7 @@ class MainPayout(Check):
     def round(self, view: RoundView) -> Iterator[Finding]:
         for wager, hand, settlement in facts.of(view).judged_mains:
             # a push returns the whole stake, a double included (bjh-format.md §5)
-            stake = wager.amount + hand.doubled if not wager.tip else wager.amount
+            stake = stake_of(wager, hand)
             wrong = wrongly_settled(wager, stake)  # the cheap test first: most are right
             if wrong is None or hand.busted:
                 continue
