@@ -34,6 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--jobs", type=int, default=None, metavar="N",
                        help="files audited in parallel (default: the machine's cores)")
     audit.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    audit.add_argument("--store", default=None, metavar="PATH_OR_URL",
+                       help="the run store this audit is recorded in: a SQLite file or a "
+                            "database URL such as postgresql+psycopg://user@host/db "
+                            "(default: history.sqlite in the --out folder)")
 
     rules = commands.add_parser("rules", help="the rule base: what checks each citation")
     rules.add_argument("action", nargs="?", choices=["list", "show"], default="list")
@@ -41,8 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--markdown", action="store_true", help="print the list as Markdown")
 
     from auditor.simulate.command import add_parser as add_simulate
+    from auditor.store_cli import add_parsers as add_store_commands
 
     add_simulate(commands)
+    add_store_commands(commands)
     return parser
 
 
@@ -57,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
         from auditor.simulate.command import run as run_simulate
 
         return run_simulate(arguments, console)
+    if arguments.command in ("runs", "report", "diff"):
+        from auditor.store_cli import run_command
+
+        return run_command(arguments, console, Console(stderr=True, highlight=False))
     return run_audit(arguments, console, argv)
 
 
@@ -72,29 +82,34 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     if not paths:
         errors.print("auditor: no *.bjh files under " + ", ".join(arguments.paths))
         return EXIT_ERROR
-    started = datetime.now(UTC)
-    with progress_bar(console, len(paths), enabled=not arguments.quiet) as advance:
-        # The output modules (pandas, Jinja) load in the parent while workers audit.
-        result = audit_paths(paths, jobs=arguments.jobs, progress=advance,
-                             meanwhile=_load_outputs)
-    from auditor.output.files import write_atomic
-    from auditor.output.html_report import to_html
-    from auditor.output.json_report import to_json
-    from auditor.output.tables import findings_frame, summary_csv, to_csv
     from auditor.rulebase import rule_base_version
+    from auditor.store import StoreError, begin_run, finish_run, open_store, record_result
 
+    out = Path(arguments.out)
     run = {
         "version": __version__,
         "rule_base": rule_base_version(),
         "command": "auditor " + shlex.join(argv if argv is not None else sys.argv[1:]),
-        "started": started.isoformat(timespec="seconds"),
-        "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    out = Path(arguments.out)
-    write_atomic(out / "findings.json", to_json(result, run))
-    write_atomic(out / "findings.csv", to_csv(result.findings))
-    write_atomic(out / "summary.csv", summary_csv(findings_frame(result.findings)))
-    write_atomic(out / "report.html", to_html(result, run))
+    try:
+        store = open_store(arguments.store or str(out / "history.sqlite"))
+    except StoreError as error:
+        errors.print(f"auditor: {error}")
+        return EXIT_ERROR
+    # Recorded as begun before the audit: a run killed half-way stays marked unfinished.
+    run_id = begin_run(store, run, {"paths": arguments.paths, "jobs": arguments.jobs})
+    with progress_bar(console, len(paths), enabled=not arguments.quiet) as advance:
+        # The output modules (pandas, Jinja) load in the parent while workers audit.
+        result = audit_paths(paths, jobs=arguments.jobs, progress=advance,
+                             meanwhile=_load_outputs)
+    from auditor.output.render import write_outputs
+
+    run["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
+    record_result(store, run_id, result)
+    write_outputs(result, run, out)
+    finish_run(store, run_id, run, result.exit_code)
+    store.dispose()
     for summary in result.unreadable:
         errors.print(f"auditor: cannot audit {summary.error}")
     if not arguments.quiet:

@@ -15,3 +15,32 @@ def shared_dir() -> Path:
         if (candidate / "spec").is_dir():
             return candidate
     pytest.skip("../shared is not beside the checkout")
+
+
+@pytest.fixture(scope="session")
+def postgres_socket():
+    """A PostgreSQL server of the session's own (tests/postgres.py); skipped with the reason
+    where none can be had, failed instead under CI, which installs one."""
+    import os
+
+    from postgres import running_server, server_binaries
+
+    if server_binaries() is None:
+        reason = "no PostgreSQL server: scripts/install-postgres.sh installs Debian's package"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with running_server() as socket:
+        yield socket
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path):
+    """An empty run store of each kind: a SQLite file, and a database on the session's
+    PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "history.sqlite")
+    from postgres import create_database
+
+    socket = request.getfixturevalue("postgres_socket")
+    return create_database(socket, f"bjh_{abs(hash(request.node.nodeid)) % 10**12}")

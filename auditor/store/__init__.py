@@ -1,0 +1,23 @@
+"""The run store: every audit kept in a database (SQLite by default, PostgreSQL for a floor).
+
+`open_store` gives an engine at the current schema; `runs` records and reads runs. Only the
+parent process of an audit writes here: workers never touch the database.
+"""
+
+from auditor.store.engine import StoreError, open_store, store_url
+from auditor.store.runs import (
+    RunRow,
+    begin_run,
+    diff_runs,
+    finding_documents,
+    finish_run,
+    latest_run_over,
+    list_runs,
+    load_result,
+    record_result,
+    run_document,
+)
+
+__all__ = ["RunRow", "StoreError", "begin_run", "diff_runs", "finding_documents",
+           "finish_run", "latest_run_over", "list_runs", "load_result", "open_store",
+           "record_result", "run_document", "store_url"]

@@ -1,0 +1,292 @@
+"""Runs in the store: recording an audit as it goes, listing runs, reading one back.
+
+A run is recorded in three steps so that a killed audit leaves a trace: `begin_run` (status
+`running`), `record_result` (inputs, findings, coverage, replays), `finish_run` (status
+`finished`, the exit code and the finishing time). A run that never finished keeps the
+status `running`; it is listed as unfinished and never taken as a baseline.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Engine, case, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from auditor.audit import AuditResult, InputSummary
+from auditor.findings import Finding
+from auditor.replay.trace import RoundEvidence
+from auditor.store import schema
+
+RUNNING, FINISHED = "running", "finished"
+_BATCH = 1000  # rows inserted per statement
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def begin_run(engine: Engine, run: dict[str, Any], settings: dict[str, Any]) -> int:
+    """Record that a run has begun; its ID."""
+    with engine.begin() as connection:
+        row = connection.execute(insert(schema.runs).values(
+            tool_version=run["version"], rule_base=run["rule_base"], command=run["command"],
+            started=run["started"], status=RUNNING, settings=_json(settings),
+            document=_json(run), extras=_json({})).returning(schema.runs.c.id)).one()
+    return row.id
+
+
+def record_result(engine: Engine, run_id: int, result: AuditResult) -> None:
+    """The run's inputs, findings, coverage and replays, in one transaction."""
+    with engine.begin() as connection:
+        for position, summary in enumerate(result.inputs):
+            input_id = _input_id(connection, summary) if summary.sha256 else None
+            connection.execute(insert(schema.run_inputs).values(
+                run_id=run_id, position=position, input_id=input_id, path=summary.path,
+                rounds_audited=summary.rounds_audited, error=summary.error,
+                document=_json(summary.model_dump(mode="json"))))
+        for batch in _batches(_finding_rows(run_id, result.findings)):
+            connection.execute(insert(schema.findings), batch)
+        coverage = [{"run_id": run_id, "citation": citation, "rounds": rounds}
+                    for citation, rounds in result.applied.items()]
+        if coverage:
+            connection.execute(insert(schema.coverage), coverage)
+        replays = ({"run_id": run_id, "position": position, "round_key": key,
+                    "document": _json(_evidence_document(evidence))}
+                   for position, (key, evidence) in enumerate(result.evidence.items()))
+        for batch in _batches(replays):
+            connection.execute(insert(schema.replays), batch)
+
+
+def finish_run(engine: Engine, run_id: int, run: dict[str, Any], exit_code: int,
+               extras: dict[str, Any] | None = None) -> None:
+    with engine.begin() as connection:
+        connection.execute(update(schema.runs).where(schema.runs.c.id == run_id).values(
+            status=FINISHED, finished=run["finished"], exit_code=exit_code,
+            document=_json(run), extras=_json(extras or {})))
+
+
+def _input_id(connection, summary: InputSummary) -> int:
+    """The row of this content, added the first time it is audited."""
+    table = schema.inputs
+    found = connection.execute(
+        select(table.c.id).where(table.c.sha256 == summary.sha256)).scalar()
+    if found is not None:
+        return found
+    values = dict(sha256=summary.sha256, table_id=summary.table, game=summary.game,
+                  casino=getattr(summary, "casino", None),
+                  licence=getattr(summary, "licence", None),
+                  first_date=summary.first_date, last_date=summary.last_date,
+                  lines=summary.lines, rounds=summary.rounds)
+    try:
+        with connection.begin_nested():
+            return connection.execute(
+                insert(table).values(**values).returning(table.c.id)).scalar_one()
+    except IntegrityError:  # another audit added the same content meanwhile
+        return connection.execute(
+            select(table.c.id).where(table.c.sha256 == summary.sha256)).scalar_one()
+
+
+def _cents(amount: Decimal | None) -> int | None:
+    return None if amount is None else int(amount.scaleb(2))
+
+
+def _finding_rows(run_id: int, findings: Iterable[Finding]) -> Iterator[dict[str, Any]]:
+    for position, finding in enumerate(findings):
+        yield {
+            "run_id": run_id, "position": position,
+            "finding_id": getattr(finding, "id", None), "citation": finding.citation,
+            "severity": finding.severity, "file": finding.file, "line": finding.line,
+            "round_id": finding.round, "table_id": finding.table, "dealer": finding.dealer,
+            "date": finding.date, "expected_cents": _cents(finding.expected),
+            "actual_cents": _cents(finding.actual),
+            "difference_cents": _cents(finding.difference),
+            "waived": getattr(finding, "waiver", None) is not None,
+            "baseline": getattr(finding, "baseline", None),
+            "document": _json(finding.as_dict()),
+        }
+
+
+def _batches(rows: Iterable[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == _BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _evidence_document(evidence: RoundEvidence) -> dict[str, Any]:
+    return {"file": evidence.file, "round_id": evidence.round_id,
+            "start_line": evidence.start_line, "lines": evidence.lines,
+            "steps": {str(line): step for line, step in evidence.steps.items()}}
+
+
+def _evidence(document: dict[str, Any]) -> RoundEvidence:
+    return RoundEvidence(document["file"], document["round_id"], document["start_line"],
+                         [(number, text) for number, text in document["lines"]],
+                         {int(line): step for line, step in document["steps"].items()})
+
+
+# ---- reading runs back ----
+
+@dataclass(frozen=True)
+class RunRow:
+    """One run as `auditor runs` lists it."""
+
+    id: int
+    started: str
+    finished: str | None
+    status: str
+    exit_code: int | None
+    command: str
+    inputs: int
+    rounds: int
+    findings: int
+    high: int
+    medium: int
+    low: int
+    waived: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def list_runs(engine: Engine, run_ids: Iterable[int] | None = None) -> list[RunRow]:
+    """Every run (or those named), oldest first, with its counts."""
+    runs, inputs, findings = schema.runs, schema.run_inputs, schema.findings
+    input_counts = (select(inputs.c.run_id, func.count().label("inputs"),
+                           func.coalesce(func.sum(schema.inputs.c.rounds), 0).label("rounds"))
+                    .select_from(inputs.outerjoin(schema.inputs,
+                                                  inputs.c.input_id == schema.inputs.c.id))
+                    .group_by(inputs.c.run_id).subquery())
+    def how_many(condition) -> Any:
+        return func.sum(case((condition, 1), else_=0))
+
+    severity = findings.c.severity
+    finding_counts = (select(
+        findings.c.run_id, func.count().label("findings"),
+        how_many(severity == "high").label("high"),
+        how_many(severity == "medium").label("medium"),
+        how_many(severity == "low").label("low"),
+        how_many(findings.c.waived.is_(True)).label("waived"))
+        .group_by(findings.c.run_id).subquery())
+    query = (select(runs.c.id, runs.c.started, runs.c.finished, runs.c.status,
+                    runs.c.exit_code, runs.c.command,
+                    func.coalesce(input_counts.c.inputs, 0),
+                    func.coalesce(input_counts.c.rounds, 0),
+                    *(func.coalesce(finding_counts.c[name], 0)
+                      for name in ("findings", "high", "medium", "low", "waived")))
+             .select_from(runs.outerjoin(input_counts, input_counts.c.run_id == runs.c.id)
+                          .outerjoin(finding_counts, finding_counts.c.run_id == runs.c.id))
+             .order_by(runs.c.id))
+    if run_ids is not None:
+        query = query.where(runs.c.id.in_(list(run_ids)))
+    with engine.connect() as connection:
+        return [RunRow(*(int(v) if isinstance(v, Decimal) else v for v in row))
+                for row in connection.execute(query)]
+
+
+def run_document(engine: Engine, run_id: int) -> dict[str, Any]:
+    """The run as findings.json's "auditor" object; KeyError if there is no such run."""
+    with engine.connect() as connection:
+        row = connection.execute(select(schema.runs.c.document, schema.runs.c.extras)
+                                 .where(schema.runs.c.id == run_id)).one_or_none()
+    if row is None:
+        raise KeyError(run_id)
+    return json.loads(row.document)
+
+
+def run_inputs_documents(engine: Engine, run_id: int) -> list[dict[str, Any]]:
+    """The run's inputs in their order, as findings.json shows them."""
+    with engine.connect() as connection:
+        return [json.loads(text) for text in connection.execute(
+            select(schema.run_inputs.c.document).where(schema.run_inputs.c.run_id == run_id)
+            .order_by(schema.run_inputs.c.position)).scalars()]
+
+
+def run_extras(engine: Engine, run_id: int) -> dict[str, Any]:
+    with engine.connect() as connection:
+        text = connection.execute(select(schema.runs.c.extras)
+                                  .where(schema.runs.c.id == run_id)).scalar_one()
+    return json.loads(text)
+
+
+def finding_documents(engine: Engine, run_id: int) -> Iterator[dict[str, Any]]:
+    """The run's findings in their order, as findings.json shows them, read in batches."""
+    table = schema.findings
+    query = (select(table.c.document).where(table.c.run_id == run_id)
+             .order_by(table.c.position).execution_options(yield_per=_BATCH))
+    with engine.connect() as connection:
+        for document in connection.execute(query).scalars():
+            yield json.loads(document)
+
+
+def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any]]:
+    """A stored run as the audit held it: what the output formats are rendered from."""
+    run = run_document(engine, run_id)
+    inputs = [InputSummary.model_validate(document)
+              for document in run_inputs_documents(engine, run_id)]
+    with engine.connect() as connection:
+        applied = Counter({row.citation: row.rounds for row in connection.execute(
+            select(schema.coverage).where(schema.coverage.c.run_id == run_id))})
+        evidence = {row.round_key: _evidence(json.loads(row.document))
+                    for row in connection.execute(
+                        select(schema.replays).where(schema.replays.c.run_id == run_id)
+                        .order_by(schema.replays.c.position))}
+    findings = [Finding.model_validate(document)
+                for document in finding_documents(engine, run_id)]
+    return AuditResult(inputs, findings, applied, evidence), run
+
+
+def run_inputs_sha256(engine: Engine, run_id: int) -> frozenset[str]:
+    with engine.connect() as connection:
+        return frozenset(connection.execute(
+            select(schema.inputs.c.sha256).join(
+                schema.run_inputs, schema.run_inputs.c.input_id == schema.inputs.c.id)
+            .where(schema.run_inputs.c.run_id == run_id)).scalars())
+
+
+def latest_run_over(engine: Engine, sha256s: Iterable[str],
+                    before: int | None = None) -> int | None:
+    """The latest finished run (before run `before`, if given) whose inputs are exactly these
+    contents: what `--baseline last` compares with."""
+    wanted = frozenset(sha256s)
+    runs = schema.runs
+    query = select(runs.c.id).where(runs.c.status == FINISHED).order_by(runs.c.id.desc())
+    if before is not None:
+        query = query.where(runs.c.id < before)
+    with engine.connect() as connection:
+        candidates = list(connection.execute(query).scalars())
+    for run_id in candidates:
+        if run_inputs_sha256(engine, run_id) == wanted:
+            return run_id
+    return None
+
+
+def diff_runs(engine: Engine, earlier: int, later: int) -> dict[str, list[dict[str, Any]]]:
+    """Findings of `later` that are new or persisting against `earlier`, and those of
+    `earlier` that are resolved, matched by stable ID with multiplicity."""
+    remaining = Counter(d.get("id") for d in finding_documents(engine, earlier))
+    new, persisting = [], []
+    for document in finding_documents(engine, later):
+        key = document.get("id")
+        if key is not None and remaining[key] > 0:
+            remaining[key] -= 1
+            persisting.append(document)
+        else:
+            new.append(document)
+    resolved = []
+    for document in finding_documents(engine, earlier):
+        key = document.get("id")
+        if remaining[key] > 0:
+            remaining[key] -= 1
+            resolved.append(document)
+    return {"new": new, "persisting": persisting, "resolved": resolved}

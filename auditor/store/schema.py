@@ -1,0 +1,100 @@
+"""The run store's tables (SQLAlchemy Core). The schema's history is in migrations/versions:
+change a table here and add a migration there, never one without the other."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+runs = Table(
+    "runs", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tool_version", String(40), nullable=False),
+    Column("rule_base", String(80), nullable=False),
+    Column("command", Text, nullable=False),
+    # UTC times as ISO 8601 text, exactly as findings.json shows them.
+    Column("started", String(40), nullable=False),
+    Column("finished", String(40)),
+    # running: begun and not (yet) finished, or killed; finished: every output written.
+    Column("status", String(16), nullable=False),
+    Column("exit_code", Integer),
+    Column("settings", Text, nullable=False),  # JSON: how the audit was asked for
+    Column("document", Text, nullable=False),  # JSON: the run as findings.json's "auditor"
+    # JSON: the other top-level parts of findings.json that belong to the run as a whole
+    # (waivers and their use, findings resolved since a baseline).
+    Column("extras", Text, nullable=False),
+)
+
+inputs = Table(
+    "inputs", metadata,
+    # One row per distinct content: re-auditing a file adds a run, never a second input.
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("sha256", String(64), nullable=False, unique=True),
+    Column("table_id", String(200)),
+    Column("casino", Text),
+    Column("licence", String(200)),
+    Column("game", String(20)),
+    Column("first_date", String(10)),
+    Column("last_date", String(10)),
+    Column("lines", BigInteger),
+    Column("rounds", BigInteger),
+)
+
+run_inputs = Table(
+    "run_inputs", metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("position", Integer, primary_key=True),  # the input's place in the run
+    Column("input_id", Integer, ForeignKey("inputs.id")),  # None: the file could not be read
+    Column("path", Text, nullable=False),
+    Column("rounds_audited", BigInteger),
+    Column("error", Text),
+    Column("document", Text, nullable=False),  # JSON: the input as findings.json shows it
+)
+
+findings = Table(
+    "findings", metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("position", Integer, primary_key=True),  # the finding's place in the run's order
+    Column("finding_id", String(64), index=True),  # the stable ID
+    Column("citation", String(40), nullable=False, index=True),
+    Column("severity", String(8), nullable=False),
+    Column("file", Text, nullable=False),
+    Column("line", Integer),
+    Column("round_id", String(200)),
+    Column("table_id", String(200)),
+    Column("dealer", String(200)),
+    Column("date", String(10)),
+    # Amounts in cents: exact, and summable by SQL on every backend.
+    Column("expected_cents", BigInteger),
+    Column("actual_cents", BigInteger),
+    Column("difference_cents", BigInteger),
+    Column("waived", Boolean, nullable=False, default=False),
+    Column("baseline", String(16)),
+    Column("document", Text, nullable=False),  # JSON: the finding as findings.json shows it
+)
+
+coverage = Table(
+    "coverage", metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("citation", String(40), primary_key=True),
+    Column("rounds", BigInteger, nullable=False),
+)
+
+replays = Table(
+    "replays", metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("round_key", Text, nullable=False),
+    Column("document", Text, nullable=False),  # JSON: the round replayed step by step
+)

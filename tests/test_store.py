@@ -1,0 +1,142 @@
+"""The run store, against a real SQLite file and a real PostgreSQL server: runs recorded,
+inputs kept once, outputs rendered again byte for byte, unfinished runs, newer schemas,
+concurrent writers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select, text
+
+from auditor.cli import main
+from auditor.store import StoreError, latest_run_over, list_runs, open_store, schema
+from auditor.store.engine import MIGRATIONS
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_logs"
+OUTPUTS = ("findings.json", "findings.csv", "summary.csv", "report.html")
+
+
+def audit(store: str, out: Path, *paths: Path) -> int:
+    return main(["audit", *map(str, paths), "--out", str(out), "--store", store, "--quiet",
+                 "--jobs", "1"])
+
+
+def test_two_runs_recorded_with_their_counts_and_each_input_kept_once(store_url, tmp_path):
+    one_file = SAMPLES / "db21-t07-2026-11-20.bjh"
+    assert audit(store_url, tmp_path / "night1", SAMPLES) == 1
+    assert audit(store_url, tmp_path / "night2", one_file) == 1
+    engine = open_store(store_url)
+    runs = list_runs(engine)
+    assert [(r.id, r.status, r.exit_code, r.inputs, r.rounds, r.findings, r.high, r.medium,
+             r.low, r.waived) for r in runs] == [
+        (1, "finished", 1, 8, 194, 37, 23, 13, 1, 0),
+        (2, "finished", 1, 1, 30, 3, 1, 2, 0, 0)]
+    with engine.connect() as connection:
+        contents = connection.execute(select(func.count()).select_from(schema.inputs)).scalar()
+        places = connection.execute(select(func.count()).select_from(schema.run_inputs)).scalar()
+    assert (contents, places) == (8, 9)  # the file audited twice is one input of two runs
+    engine.dispose()
+
+
+def test_a_stored_run_is_rendered_again_byte_for_byte(store_url, tmp_path):
+    audit(store_url, tmp_path / "first", SAMPLES)
+    audit(store_url, tmp_path / "second", SAMPLES / "switch-t03-2026-11-20.bjh")
+    assert main(["report", "1", "--store", store_url, "--out", str(tmp_path / "again")]) == 0
+    for name in OUTPUTS:
+        assert (tmp_path / "again" / name).read_bytes() == \
+            (tmp_path / "first" / name).read_bytes(), name
+
+
+def test_the_cli_lists_and_shows_runs_as_json(store_url, tmp_path, capsys):
+    audit(store_url, tmp_path / "out", SAMPLES / "switch-t03-2026-11-20.bjh")
+    capsys.readouterr()
+    assert main(["runs", "--store", store_url, "--json"]) == 0
+    import json
+
+    listed = json.loads(capsys.readouterr().out)
+    assert [(r["id"], r["status"], r["inputs"]) for r in listed] == [(1, "finished", 1)]
+    assert main(["runs", "show", "1", "--store", store_url, "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert [i["path"] for i in shown["inputs"]] == [str(SAMPLES / "switch-t03-2026-11-20.bjh")]
+    assert main(["runs", "show", "7", "--store", store_url]) == 2
+
+
+def test_a_newer_schema_is_refused_with_a_plain_message(store_url, tmp_path, capsys):
+    open_store(store_url).dispose()
+    engine = open_store(store_url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    engine.dispose()
+    with pytest.raises(StoreError, match=r"written by a newer auditor.*9999"):
+        open_store(store_url)
+    assert audit(store_url, tmp_path / "out", SAMPLES) == 2
+    assert "newer auditor" in capsys.readouterr().err
+
+
+def test_the_migrations_build_exactly_the_tables_the_code_uses(store_url):
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    engine = open_store(store_url)
+    with engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), schema.metadata)
+    engine.dispose()
+    assert differences == []
+    assert (MIGRATIONS / "versions").is_dir()
+
+
+def _simulated(tmp_path: Path, rounds: int) -> Path:
+    folder = tmp_path / "simulated"
+    assert main(["simulate", "--out", str(folder), "--game", "standard", "--tables", "4",
+                 "--rounds", str(rounds // 4), "--seed", "7", "--quiet"]) == 0
+    return folder
+
+
+def test_a_killed_run_is_marked_unfinished_and_never_a_baseline(store_url, tmp_path):
+    records = _simulated(tmp_path, 20_000)
+    assert audit(store_url, tmp_path / "whole", records) in (0, 1)
+    command = [sys.executable, "-m", "auditor", "audit", str(records), "--out",
+               str(tmp_path / "killed"), "--store", store_url, "--quiet", "--jobs", "1"]
+    process = subprocess.Popen(command, cwd=ROOT)
+    engine = open_store(store_url)
+    deadline = time.monotonic() + 60
+    while len(list_runs(engine)) < 2:  # the second run has begun: kill it mid-audit
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    runs = list_runs(engine)
+    assert [(r.id, r.status, r.finished) for r in runs][1] == (2, "running", None)
+    with engine.connect() as connection:
+        contents = set(connection.execute(select(schema.inputs.c.sha256)).scalars())
+    assert latest_run_over(engine, contents) == 1  # the killed run is passed over
+    engine.dispose()
+
+
+def test_two_audits_write_one_sqlite_store_at_once(tmp_path):
+    store = str(tmp_path / "history.sqlite")
+    open_store(store).dispose()
+    records = _simulated(tmp_path, 4_000)
+    shutil.copytree(SAMPLES, tmp_path / "samples")
+    commands = [[sys.executable, "-m", "auditor", "audit", str(folder), "--out",
+                 str(tmp_path / f"out{index}"), "--store", store, "--quiet", "--jobs", "1"]
+                for index, folder in enumerate((records, tmp_path / "samples"))]
+    processes = [subprocess.Popen(c, cwd=ROOT, stderr=subprocess.PIPE) for c in commands]
+    codes = [p.wait(timeout=300) for p in processes]
+    errors = [p.stderr.read().decode() for p in processes]
+    assert codes[1] == 1 and codes[0] in (0, 1), errors
+    engine = open_store(store)
+    runs = sorted(list_runs(engine), key=lambda r: r.inputs)
+    assert [(r.status, r.inputs) for r in runs] == [("finished", 4), ("finished", 8)]
+    assert [r.findings for r in runs if r.inputs == 8] == [37]
+    with engine.connect() as connection:
+        assert connection.execute(text("PRAGMA integrity_check")).scalar() == "ok"
+    engine.dispose()
