@@ -7,10 +7,11 @@ files (`collect`/`audit`) see their facts after every file is done.
 
 from __future__ import annotations
 
+import bisect
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,6 +91,52 @@ REPLAYS_PER_CITATION = 10
 record order. Every finding is still reported with its lines; the cap keeps memory bounded by
 the kinds of fault in a file rather than by how often they recur (a replay holds about
 0.15 MiB), and keeps the printed report readable."""
+
+
+REPLAYS_PER_CITATION_IN_RUN = 20
+"""Rounds replayed step by step that a whole run keeps, per citation: the first ones in input
+order, then record order, whatever order the files were audited in. A fault repeated on
+every table of a month then neither fills the report nor the memory of the run."""
+
+
+class ReplaySelection:
+    """Which replays a run keeps (REPLAYS_PER_CITATION_IN_RUN), decided as files finish in any
+    order: each citation holds its first rounds by (input place, line), and a replay is kept
+    while one of its citations holds it."""
+
+    def __init__(self, limit: int = REPLAYS_PER_CITATION_IN_RUN) -> None:
+        self.limit = limit
+        self.held: dict[str, list[tuple[int, int, str]]] = {}
+
+    def offer(self, place: int, result: FileResult) -> tuple[list[str], set[str]]:
+        """The keys of this file's replays to keep, and those kept before that are now out."""
+        before = self.kept()
+        for key, citations in _citations_by_replay(result).items():
+            entry = (place, result.evidence[key].start_line, key)
+            for citation in citations:
+                held = self.held.setdefault(citation, [])
+                bisect.insort(held, entry)
+                del held[self.limit:]
+        after = self.kept()
+        return [key for key in result.evidence if key in after], before - after
+
+    def kept(self) -> set[str]:
+        return {key for held in self.held.values() for _, _, key in held}
+
+
+def _citations_by_replay(result: FileResult) -> dict[str, set[str]]:
+    """The citations of the findings each replayed round of a file shows."""
+    by_round: dict[str, list[tuple[str, RoundEvidence]]] = {}
+    for key, evidence in result.evidence.items():
+        by_round.setdefault(evidence.round_id, []).append((key, evidence))
+    citations: dict[str, set[str]] = {key: set() for key in result.evidence}
+    for finding in result.findings:
+        for key, evidence in by_round.get(finding.round or "", ()):
+            last = evidence.lines[-1][0] if evidence.lines else evidence.start_line
+            if finding.line is not None and evidence.start_line <= finding.line <= last:
+                citations[key].add(finding.citation)
+                break
+    return citations
 
 
 class _ReplayPicker:
@@ -270,35 +317,46 @@ def _source_lines(path: str, rounds: list[tuple[RoundRecord, TableState]]) -> di
     return lines
 
 
-def audit_paths(paths: list[str], jobs: int | None = None,
-                progress: Callable[[FileResult], None] | None = None,
-                meanwhile: Callable[[], None] | None = None) -> AuditResult:
-    """Audit every file and merge the results in input order, whatever `jobs` is.
+def audit_each(paths: list[str], jobs: int | None = None,
+               meanwhile: Callable[[], None] | None = None
+               ) -> Iterator[tuple[int, FileResult]]:
+    """Audit every file; yield (its place in `paths`, its result) as each is done.
 
     With several jobs the largest files go first, so that one large file left for last
-    does not keep one worker busy while the other waits; `meanwhile` is work the parent
-    does while its workers audit (loading the output modules, say).
+    does not keep one worker busy while the other waits, and results come in the order
+    they finish; `meanwhile` is work the parent does while its workers audit (loading the
+    output modules, say). A caller that needs input order (every output does) sorts by
+    place: `RunTotals` and the run store do.
     """
     jobs = max(1, jobs or os.cpu_count() or 1)
     if jobs == 1 or len(paths) < 2:
-        results = []
-        for path in paths:
-            results.append(audit_file(path))
-            if progress:
-                progress(results[-1])
+        for index, path in enumerate(paths):
+            yield index, audit_file(path)
         if meanwhile:
             meanwhile()
-        return merge(results)
+        return
     by_size = sorted(range(len(paths)), key=lambda i: -_size(paths[i]))
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
-        futures = {pool.submit(audit_file, paths[i]): i for i in by_size}
+        pending = {pool.submit(audit_file, paths[i]): i for i in by_size}
         if meanwhile:
             meanwhile()
-        done: dict[int, FileResult] = {}
-        for future in as_completed(futures):
-            result = done[futures[future]] = future.result()
-            if progress:
-                progress(result)
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                # Forgotten once handed over: a finished future holds its whole result
+                # (`as_completed` keeps every future to the end, so every result too).
+                yield pending.pop(future), future.result()
+
+
+def audit_paths(paths: list[str], jobs: int | None = None,
+                progress: Callable[[FileResult], None] | None = None,
+                meanwhile: Callable[[], None] | None = None) -> AuditResult:
+    """Audit every file and merge the results in input order, whatever `jobs` is."""
+    done: dict[int, FileResult] = {}
+    for index, result in audit_each(paths, jobs, meanwhile):
+        done[index] = result
+        if progress:
+            progress(result)
     return merge([done[i] for i in range(len(paths))])
 
 
@@ -309,20 +367,52 @@ def _size(path: str) -> int:
         return 0  # audit_file reports it
 
 
+class RunTotals:
+    """What a run needs of each file once the file's findings and replays are gone: the
+    inputs in their places, the rounds judged per citation, and the facts that the checks
+    judging across files see at the end (`cross_file_findings`)."""
+
+    def __init__(self, paths: list[str]) -> None:
+        self.inputs: list[InputSummary | None] = [None] * len(paths)
+        self.applied: Counter = Counter()
+        self._facts: dict[int, dict[str, list]] = {}
+
+    def add(self, index: int, result: FileResult) -> None:
+        self.inputs[index] = result.summary
+        self.applied.update(result.applied)
+        if result.facts:
+            self._facts[index] = result.facts
+
+    def cross_file_findings(self) -> list[Finding]:
+        """The findings of the checks that judge across files, from every file's facts taken
+        in input order."""
+        facts: dict[str, list] = {}
+        for index in sorted(self._facts):
+            for citation, items in self._facts[index].items():
+                facts.setdefault(citation, []).extend(items)
+        checks = registry()
+        return [finding for citation, items in facts.items()
+                for finding in checks[citation].audit(items)]
+
+    def place_of(self) -> dict[str, int]:
+        """Each input's place by its path (the order of every output)."""
+        return {summary.path: index for index, summary in enumerate(self.inputs)
+                if summary is not None}
+
+
 def merge(results: list[FileResult]) -> AuditResult:
+    totals = RunTotals([r.summary.path for r in results])
     findings: list[Finding] = []
-    applied: Counter = Counter()
     evidence: dict[str, RoundEvidence] = {}
-    facts: dict[str, list] = {}
-    for result in results:
+    replays = ReplaySelection()
+    for index, result in enumerate(results):
+        totals.add(index, result)
         findings.extend(result.findings)
-        applied.update(result.applied)
-        evidence.update(result.evidence)
-        for citation, items in result.facts.items():
-            facts.setdefault(citation, []).extend(items)
-    checks = registry()
-    for citation, items in facts.items():
-        findings.extend(checks[citation].audit(items))
-    order = {r.summary.path: i for i, r in enumerate(results)}
+        kept, dropped = replays.offer(index, result)
+        evidence.update((key, result.evidence[key]) for key in kept)
+        for key in dropped:
+            del evidence[key]
+    findings.extend(totals.cross_file_findings())
+    order = totals.place_of()
     findings.sort(key=lambda f: (order.get(f.file, len(order)), *f.sort_key()))
-    return AuditResult([r.summary for r in results], findings, applied, evidence)
+    return AuditResult([r.summary for r in results], findings, totals.applied, evidence)

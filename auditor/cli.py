@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_audit(arguments: argparse.Namespace, console: Console,
               argv: list[str] | None) -> int:
-    from auditor.audit import audit_paths, collect_paths
+    from auditor.audit import audit_each, collect_paths
 
     errors = Console(stderr=True, highlight=False)
     if arguments.jobs is not None and arguments.jobs < 1:
@@ -83,7 +83,14 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         errors.print("auditor: no *.bjh files under " + ", ".join(arguments.paths))
         return EXIT_ERROR
     from auditor.rulebase import rule_base_version
-    from auditor.store import StoreError, begin_run, finish_run, open_store, record_result
+    from auditor.store import (
+        RunRecorder,
+        StoreError,
+        begin_run,
+        finish_run,
+        load_result,
+        open_store,
+    )
 
     out = Path(arguments.out)
     run = {
@@ -99,14 +106,20 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         return EXIT_ERROR
     # Recorded as begun before the audit: a run killed half-way stays marked unfinished.
     run_id = begin_run(store, run, {"paths": arguments.paths, "jobs": arguments.jobs})
+    recorder = RunRecorder(store, run_id, paths)
     with progress_bar(console, len(paths), enabled=not arguments.quiet) as advance:
+        # Each file's results go to the store as the file is done: the parent keeps none.
         # The output modules (pandas, Jinja) load in the parent while workers audit.
-        result = audit_paths(paths, jobs=arguments.jobs, progress=advance,
-                             meanwhile=_load_outputs)
+        for place, file_result in audit_each(paths, jobs=arguments.jobs,
+                                             meanwhile=_load_outputs):
+            recorder.add(place, file_result)
+            if advance:
+                advance(file_result)
+        recorder.close()
     from auditor.output.render import write_outputs
 
     run["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
-    record_result(store, run_id, result)
+    result, _ = load_result(store, run_id)
     write_outputs(result, run, out)
     finish_run(store, run_id, run, result.exit_code)
     store.dispose()

@@ -6,6 +6,7 @@ parent process of an audit writes here: workers never touch the database.
 
 from auditor.store.engine import StoreError, open_store, store_url
 from auditor.store.runs import (
+    RunRecorder,
     RunRow,
     begin_run,
     diff_runs,
@@ -18,6 +19,6 @@ from auditor.store.runs import (
     run_document,
 )
 
-__all__ = ["RunRow", "StoreError", "begin_run", "diff_runs", "finding_documents",
+__all__ = ["RunRecorder", "RunRow", "StoreError", "begin_run", "diff_runs", "finding_documents",
            "finish_run", "latest_run_over", "list_runs", "load_result", "open_store",
            "record_result", "run_document", "store_url"]

@@ -9,6 +9,7 @@ status `running`; it is listed as unfinished and never taken as a baseline.
 from __future__ import annotations
 
 import json
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -18,8 +19,9 @@ from typing import Any
 from sqlalchemy import Engine, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from auditor.audit import AuditResult, InputSummary
+from auditor.audit import AuditResult, FileResult, InputSummary, ReplaySelection, RunTotals
 from auditor.findings import Finding
+from auditor.output.tables import shift_of
 from auditor.replay.trace import RoundEvidence
 from auditor.store import schema
 
@@ -41,26 +43,85 @@ def begin_run(engine: Engine, run: dict[str, Any], settings: dict[str, Any]) -> 
     return row.id
 
 
+class RunRecorder:
+    """Records a run's files as each one finishes, in any order, so that the parent holds no
+    file's findings or replays once they are stored: what it keeps is `RunTotals` (inputs,
+    rounds judged, cross-file facts) and which replays the run keeps (`ReplaySelection`).
+    `close` adds the findings that judge across files and the coverage."""
+
+    def __init__(self, engine: Engine, run_id: int, paths: list[str]) -> None:
+        self.engine = engine
+        self.run_id = run_id
+        self.totals = RunTotals(paths)
+        self.replays = ReplaySelection()
+        self.recorded = 0  # findings so far: the next one's position
+
+    def add(self, place: int, result: FileResult) -> None:
+        self.totals.add(place, result)
+        kept, dropped = self.replays.offer(place, result)
+        findings = sorted(result.findings, key=Finding.sort_key)
+        with self.engine.begin() as connection:
+            _record_input(connection, self.run_id, place, result.summary)
+            self._record_findings(connection, findings, {result.summary.path: place})
+            if dropped:
+                table = schema.replays
+                connection.execute(table.delete().where(
+                    table.c.run_id == self.run_id, table.c.round_key.in_(sorted(dropped))))
+            rows = ({"run_id": self.run_id, "round_key": key, "input_position": place,
+                     "start_line": result.evidence[key].start_line,
+                     "document": _compressed(_evidence_document(result.evidence[key]))}
+                    for key in kept)
+            for batch in _batches(rows):
+                connection.execute(insert(schema.replays), batch)
+
+    def close(self) -> None:
+        """The findings judged across files, and the rounds each citation judged."""
+        places = self.totals.place_of()
+        with self.engine.begin() as connection:
+            self._record_findings(connection, self.totals.cross_file_findings(), places)
+            coverage = [{"run_id": self.run_id, "citation": citation, "rounds": rounds}
+                        for citation, rounds in self.totals.applied.items()]
+            if coverage:
+                connection.execute(insert(schema.coverage), coverage)
+
+    def _record_findings(self, connection, findings: list[Finding],
+                         places: dict[str, int]) -> None:
+        rows = (_finding_row(self.run_id, self.recorded + number, finding,
+                             places.get(finding.file, len(places)))
+                for number, finding in enumerate(findings))
+        for batch in _batches(rows):
+            connection.execute(insert(schema.findings), batch)
+        self.recorded += len(findings)
+
+
 def record_result(engine: Engine, run_id: int, result: AuditResult) -> None:
-    """The run's inputs, findings, coverage and replays, in one transaction."""
+    """A whole audit's merged result (inputs, findings, coverage, replays) in one go."""
+    places = {summary.path: place for place, summary in enumerate(result.inputs)}
     with engine.begin() as connection:
-        for position, summary in enumerate(result.inputs):
-            input_id = _input_id(connection, summary) if summary.sha256 else None
-            connection.execute(insert(schema.run_inputs).values(
-                run_id=run_id, position=position, input_id=input_id, path=summary.path,
-                rounds_audited=summary.rounds_audited, error=summary.error,
-                document=_json(summary.model_dump(mode="json"))))
-        for batch in _batches(_finding_rows(run_id, result.findings)):
+        for place, summary in enumerate(result.inputs):
+            _record_input(connection, run_id, place, summary)
+        rows = (_finding_row(run_id, number, finding, places.get(finding.file, len(places)))
+                for number, finding in enumerate(result.findings))
+        for batch in _batches(rows):
             connection.execute(insert(schema.findings), batch)
         coverage = [{"run_id": run_id, "citation": citation, "rounds": rounds}
                     for citation, rounds in result.applied.items()]
         if coverage:
             connection.execute(insert(schema.coverage), coverage)
-        replays = ({"run_id": run_id, "position": position, "round_key": key,
-                    "document": _json(_evidence_document(evidence))}
-                   for position, (key, evidence) in enumerate(result.evidence.items()))
+        replays = ({"run_id": run_id, "round_key": key, "start_line": evidence.start_line,
+                    "input_position": places.get(evidence.file, len(places)),
+                    "document": _compressed(_evidence_document(evidence))}
+                   for key, evidence in result.evidence.items())
         for batch in _batches(replays):
             connection.execute(insert(schema.replays), batch)
+
+
+def _record_input(connection, run_id: int, place: int, summary: InputSummary) -> None:
+    input_id = _input_id(connection, summary) if summary.sha256 else None
+    connection.execute(insert(schema.run_inputs).values(
+        run_id=run_id, position=place, input_id=input_id, path=summary.path,
+        rounds_audited=summary.rounds_audited, error=summary.error,
+        document=_json(summary.model_dump(mode="json"))))
 
 
 def finish_run(engine: Engine, run_id: int, run: dict[str, Any], exit_code: int,
@@ -96,20 +157,28 @@ def _cents(amount: Decimal | None) -> int | None:
     return None if amount is None else int(amount.scaleb(2))
 
 
-def _finding_rows(run_id: int, findings: Iterable[Finding]) -> Iterator[dict[str, Any]]:
-    for position, finding in enumerate(findings):
-        yield {
-            "run_id": run_id, "position": position,
-            "finding_id": getattr(finding, "id", None), "citation": finding.citation,
-            "severity": finding.severity, "file": finding.file, "line": finding.line,
-            "round_id": finding.round, "table_id": finding.table, "dealer": finding.dealer,
-            "date": finding.date, "expected_cents": _cents(finding.expected),
-            "actual_cents": _cents(finding.actual),
-            "difference_cents": _cents(finding.difference),
-            "waived": getattr(finding, "waiver", None) is not None,
-            "baseline": getattr(finding, "baseline", None),
-            "document": _json(finding.as_dict()),
-        }
+def order_key(finding: Finding) -> bytes:
+    """`Finding.sort_key` within one input as bytes that every backend compares as Python
+    compares the key: the line as 8 big-endian bytes, then citation, seat and hand in UTF-8
+    (byte order is code point order), each ended by a NUL (a prefix sorts first)."""
+    text = "\0".join((finding.citation, finding.seat or "", finding.hand or "")) + "\0"
+    return (finding.line or 0).to_bytes(8, "big") + text.encode("utf-8")
+
+
+def _finding_row(run_id: int, position: int, finding: Finding,
+                 input_position: int) -> dict[str, Any]:
+    return {
+        "run_id": run_id, "position": position, "input_position": input_position,
+        "order_key": order_key(finding), "finding_id": getattr(finding, "id", None),
+        "citation": finding.citation, "severity": finding.severity, "file": finding.file,
+        "line": finding.line, "round_id": finding.round, "table_id": finding.table,
+        "dealer": finding.dealer, "date": finding.date, "shift": shift_of(finding.time),
+        "expected_cents": _cents(finding.expected), "actual_cents": _cents(finding.actual),
+        "difference_cents": _cents(finding.difference),
+        "waived": getattr(finding, "waiver", None) is not None,
+        "baseline": getattr(finding, "baseline", None),
+        "document": _json(finding.as_dict()),
+    }
 
 
 def _batches(rows: Iterable[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
@@ -127,6 +196,35 @@ def _evidence_document(evidence: RoundEvidence) -> dict[str, Any]:
     return {"file": evidence.file, "round_id": evidence.round_id,
             "start_line": evidence.start_line, "lines": evidence.lines,
             "steps": {str(line): step for line, step in evidence.steps.items()}}
+
+
+def _compressed(document: dict[str, Any]) -> bytes:
+    return zlib.compress(_json(document).encode("utf-8"), 6)
+
+
+class _SharedEntries:
+    """A JSON object hook that gives equal objects one Python object, as the replay had them
+    before it was stored: a step shares with the step before it every hand, wager and seat
+    that did not change (`Snapshots`). Read back without it, a long replay takes ten times
+    the memory. Objects are compared by their items, nested objects by identity (they were
+    made one already) and lists by their contents."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple, dict[str, Any]] = {}
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        key = tuple((name, self._key(value)) for name, value in pairs)
+        found = self.seen.get(key)
+        if found is None:
+            found = self.seen[key] = dict(pairs)
+        return found
+
+    def _key(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            return ("object", id(value))
+        if isinstance(value, list):
+            return ("list", *map(self._key, value))
+        return value
 
 
 def _evidence(document: dict[str, Any]) -> RoundEvidence:
@@ -223,7 +321,8 @@ def finding_documents(engine: Engine, run_id: int) -> Iterator[dict[str, Any]]:
     """The run's findings in their order, as findings.json shows them, read in batches."""
     table = schema.findings
     query = (select(table.c.document).where(table.c.run_id == run_id)
-             .order_by(table.c.position).execution_options(yield_per=_BATCH))
+             .order_by(table.c.input_position, table.c.order_key, table.c.position)
+             .execution_options(yield_per=_BATCH))
     with engine.connect() as connection:
         for document in connection.execute(query).scalars():
             yield json.loads(document)
@@ -237,10 +336,13 @@ def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any
     with engine.connect() as connection:
         applied = Counter({row.citation: row.rounds for row in connection.execute(
             select(schema.coverage).where(schema.coverage.c.run_id == run_id))})
-        evidence = {row.round_key: _evidence(json.loads(row.document))
+        replays = schema.replays
+        evidence = {row.round_key: _evidence(json.loads(zlib.decompress(row.document),
+                                                        object_pairs_hook=_SharedEntries()))
                     for row in connection.execute(
-                        select(schema.replays).where(schema.replays.c.run_id == run_id)
-                        .order_by(schema.replays.c.position))}
+                        select(replays).where(replays.c.run_id == run_id)
+                        .order_by(replays.c.input_position, replays.c.start_line,
+                                  replays.c.round_key))}
     findings = [Finding.model_validate(document)
                 for document in finding_documents(engine, run_id)]
     return AuditResult(inputs, findings, applied, evidence), run

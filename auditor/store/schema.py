@@ -9,6 +9,7 @@ from sqlalchemy import (
     Column,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -65,7 +66,12 @@ run_inputs = Table(
 findings = Table(
     "findings", metadata,
     Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
-    Column("position", Integer, primary_key=True),  # the finding's place in the run's order
+    Column("position", Integer, primary_key=True),  # the order in which it was recorded
+    # The run's order of findings, as every output lists them: the input's place, then
+    # `order_key` (line, citation, seat, hand, compared byte by byte on every backend),
+    # then `position`.
+    Column("input_position", Integer, nullable=False),
+    Column("order_key", LargeBinary, nullable=False),
     Column("finding_id", String(64), index=True),  # the stable ID
     Column("citation", String(40), nullable=False, index=True),
     Column("severity", String(8), nullable=False),
@@ -75,6 +81,7 @@ findings = Table(
     Column("table_id", String(200)),
     Column("dealer", String(200)),
     Column("date", String(10)),
+    Column("shift", String(8)),
     # Amounts in cents: exact, and summable by SQL on every backend.
     Column("expected_cents", BigInteger),
     Column("actual_cents", BigInteger),
@@ -94,7 +101,9 @@ coverage = Table(
 replays = Table(
     "replays", metadata,
     Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
-    Column("position", Integer, primary_key=True),
-    Column("round_key", Text, nullable=False),
-    Column("document", Text, nullable=False),  # JSON: the round replayed step by step
+    Column("round_key", Text, primary_key=True),
+    Column("input_position", Integer, nullable=False),
+    Column("start_line", Integer, nullable=False),
+    # zlib-compressed JSON of the round replayed step by step (a twentieth of its size).
+    Column("document", LargeBinary, nullable=False),
 )

@@ -63,6 +63,8 @@ def upgrade() -> None:
         "findings",
         _run_key(),
         sa.Column("position", sa.Integer, primary_key=True),
+        sa.Column("input_position", sa.Integer, nullable=False),
+        sa.Column("order_key", sa.LargeBinary, nullable=False),
         sa.Column("finding_id", sa.String(64), index=True),
         sa.Column("citation", sa.String(40), nullable=False, index=True),
         sa.Column("severity", sa.String(8), nullable=False),
@@ -72,6 +74,7 @@ def upgrade() -> None:
         sa.Column("table_id", sa.String(200)),
         sa.Column("dealer", sa.String(200)),
         sa.Column("date", sa.String(10)),
+        sa.Column("shift", sa.String(8)),
         sa.Column("expected_cents", sa.BigInteger),
         sa.Column("actual_cents", sa.BigInteger),
         sa.Column("difference_cents", sa.BigInteger),
@@ -88,9 +91,10 @@ def upgrade() -> None:
     op.create_table(
         "replays",
         _run_key(),
-        sa.Column("position", sa.Integer, primary_key=True),
-        sa.Column("round_key", sa.Text, nullable=False),
-        sa.Column("document", sa.Text, nullable=False),
+        sa.Column("round_key", sa.Text, primary_key=True),
+        sa.Column("input_position", sa.Integer, nullable=False),
+        sa.Column("start_line", sa.Integer, nullable=False),
+        sa.Column("document", sa.LargeBinary, nullable=False),
     )
 
 
