@@ -140,3 +140,53 @@ def test_two_audits_write_one_sqlite_store_at_once(tmp_path):
     with engine.connect() as connection:
         assert connection.execute(text("PRAGMA integrity_check")).scalar() == "ok"
     engine.dispose()
+
+
+def test_findings_come_back_in_the_order_every_output_lists_them():
+    """`order_key` compares, byte by byte, as `Finding.sort_key` does within one input."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from auditor.findings import Finding
+    from auditor.store.runs import order_key
+
+    texts = st.text(alphabet=st.characters(blacklist_categories=("Cs",),
+                                           blacklist_characters="\0"), max_size=6)
+    findings = st.builds(
+        lambda line, citation, seat, hand: Finding(
+            citation=citation, rule="a.b", severity="low", file="f.bjh", line=line,
+            seat=seat, hand=hand, message="m"),
+        st.one_of(st.none(), st.integers(0, 2**40)), texts,
+        st.one_of(st.none(), texts), st.one_of(st.none(), texts))
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(findings, max_size=12))
+    def same_order(batch):
+        assert sorted(batch, key=order_key) == sorted(batch, key=Finding.sort_key)
+
+    same_order()
+
+
+def test_the_replays_a_run_keeps_do_not_depend_on_the_order_files_finish(tmp_path):
+    from auditor.audit import REPLAYS_PER_CITATION_IN_RUN, ReplaySelection, audit_file
+
+    assert main(["simulate", "--out", str(tmp_path), "--game", "switch", "--tables", "6",
+                 "--rounds", "1000", "--seed", "11", "--faults", "0.2", "--quiet"]) == 0
+    results = [audit_file(str(path)) for path in sorted(tmp_path.glob("*.bjh"))]
+    kept_by_order = []
+    for order in (range(6), reversed(range(6)), (3, 0, 5, 1, 4, 2)):
+        selection = ReplaySelection()
+        kept: set[str] = set()
+        for place in order:
+            new, dropped = selection.offer(place, results[place])
+            kept = (kept | set(new)) - dropped
+        assert kept == selection.kept()
+        kept_by_order.append(kept)
+    assert kept_by_order[0] == kept_by_order[1] == kept_by_order[2]
+    # every citation holds its first rounds in input order, and no more than the limit
+    held = ReplaySelection()
+    for place in range(6):
+        held.offer(place, results[place])
+    for rounds in held.held.values():
+        assert len(rounds) <= REPLAYS_PER_CITATION_IN_RUN
+    assert sum(len(r.evidence) for r in results) > len(kept_by_order[0])
