@@ -65,7 +65,8 @@ def run_command(arguments: argparse.Namespace, console: Console, errors: Console
         if arguments.command == "runs":
             return _list(engine, arguments.json, console)
         if arguments.command == "report":
-            return _report(engine, arguments.run, Path(arguments.out), console, errors)
+            return _report(engine, arguments.run, Path(arguments.out), arguments.json, console,
+                           errors)
         return _diff(engine, arguments.earlier, arguments.later, arguments.json, console,
                      errors)
     finally:
@@ -135,8 +136,9 @@ def _show(engine, run_id: int, as_json: bool, console: Console, errors: Console)
     return 0
 
 
-def _report(engine, run_id: int, out: Path, console: Console, errors: Console) -> int:
-    from auditor.output.render import write_outputs
+def _report(engine, run_id: int, out: Path, as_json: bool, console: Console,
+            errors: Console) -> int:
+    from auditor.output.render import OUTPUT_NAMES, write_outputs
     from auditor.store import load_result
 
     try:
@@ -145,8 +147,10 @@ def _report(engine, run_id: int, out: Path, console: Console, errors: Console) -
         errors.print(f"auditor: the store has no run {run_id}")
         return 2
     write_outputs(result, run, out)
-    console.print(f"Run {run_id} written to {out}: findings.json, findings.csv, summary.csv, "
-                  "report.html")
+    if as_json:
+        _print_json({"run": run_id, "files": [str(out / name) for name in OUTPUT_NAMES]})
+    else:
+        console.print(f"Run {run_id} written to {out}: {', '.join(OUTPUT_NAMES)}")
     return 0
 
 
