@@ -22,6 +22,7 @@ from auditor.audit import AuditResult, InputSummary
 from auditor.findings import Finding
 from auditor.replay.trace import RoundEvidence
 from auditor.store import schema
+from auditor.store.tallies import record_tallies
 
 RUNNING, FINISHED = "running", "finished"
 _BATCH = 1000  # rows inserted per statement
@@ -61,6 +62,7 @@ def record_result(engine: Engine, run_id: int, result: AuditResult) -> None:
                    for position, (key, evidence) in enumerate(result.evidence.items()))
         for batch in _batches(replays):
             connection.execute(insert(schema.replays), batch)
+        record_tallies(connection, run_id, result.tallies)  # what `auditor trends` reads
 
 
 def finish_run(engine: Engine, run_id: int, run: dict[str, Any], exit_code: int,
