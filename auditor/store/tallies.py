@@ -102,14 +102,15 @@ def latest_tallied_inputs(engine: Engine) -> list[TalliedInput]:
 
 
 def tally_rows(engine: Engine, table, inputs: list[TalliedInput], since: str | None,
-               until: str | None) -> Iterator[Any]:
-    """The rows of one tally table for these inputs, within the window of dates."""
+               until: str | None, dated: bool = True) -> Iterator[Any]:
+    """The rows of one tally table for these inputs, within the window of dates (`dated`:
+    the table has a date column)."""
     wanted = {(i.run_id, i.position) for i in inputs}
     for run_id in sorted({i.run_id for i in inputs}):
         query = select(table).where(table.c.run_id == run_id)
-        if since:
+        if dated and since:
             query = query.where(table.c.date >= since)
-        if until:
+        if dated and until:
             query = query.where(table.c.date <= until)
         query = query.order_by(table.c.position, table.c.item)
         with engine.connect() as connection:
