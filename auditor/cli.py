@@ -47,7 +47,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     from auditor.simulate.command import add_parser as add_simulate
     from auditor.store_cli import add_parsers as add_store_commands
-
     from auditor.trends.command import add_parser as add_trends
 
     add_simulate(commands)
