@@ -11,7 +11,9 @@ parent on `FileResult.tally` and is kept in the run store (auditor/store/tallies
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -23,9 +25,14 @@ if TYPE_CHECKING:
     from auditor.replay.view import RoundView
 
 SHIFTS = (("day", 6, 14), ("swing", 14, 22))  # local hours; anything else is "grave"
-CARD_EVENTS = (ev.Deal, ev.Hit, ev.Double, ev.Draw, ev.Trade, ev.Burn)
-# The statistics of the game math (auditor/trends/game_math.py says what each tests).
+CARD_EVENTS = frozenset({ev.Deal, ev.Hit, ev.Double, ev.Draw, ev.Trade, ev.Burn})
+# The statistics of the game math (auditor/trends/analysis.py says what each tests). Each
+# (dealer, date) keeps a list of counts, trials then hits: player naturals; dealer
+# naturals with an ace up, with a ten up; dealer busts with each up card, ace to ten.
 DEALER_BUST, DEALER_NATURAL, PLAYER_NATURAL = "dealer bust", "dealer natural", "player natural"
+GAME_SLOT_NAMES = {0: (PLAYER_NATURAL, None), 2: (DEALER_NATURAL, 1), 4: (DEALER_NATURAL, 10),
+                   **{6 + 2 * (up - 1): (DEALER_BUST, up) for up in range(1, 11)}}
+GAME_SLOTS = 26
 
 
 def shift_of(time: str | None) -> str | None:
@@ -39,11 +46,6 @@ def shift_of(time: str | None) -> str | None:
     return "grave"
 
 
-def card_value(card: str) -> int:
-    """1 for an ace, 10 for a ten-value card, else the pip value."""
-    return blackjack.VALUE[card[0]]
-
-
 @dataclass(slots=True)
 class ShuffledCards:
     """The cards of one shuffle, in the order they came out of the shoe (burns included),
@@ -52,8 +54,10 @@ class ShuffledCards:
 
     shoe_id: str | None
     date: str | None = None
-    cards: list[str] = field(default_factory=list)
-    lines: list[int] = field(default_factory=list)
+    # Two ASCII characters a card, and a machine integer a line: no Python object per card,
+    # so that a file's thousands of cards add nothing for the garbage collector to walk.
+    cards: bytearray = field(default_factory=bytearray)
+    lines: array = field(default_factory=lambda: array("l"))
     # (index of the first card dealt for the round, burns before it included; round ID)
     rounds: list[tuple[int, str]] = field(default_factory=list)
 
@@ -71,7 +75,8 @@ class Tally:
     # (finding line, seat, player): who sat at the seat a finding names, to join findings
     # (which carry no player) to dealer–player pairs
     seats: list[tuple[int, str, str]] = field(default_factory=list)
-    game: Counter = field(default_factory=Counter)  # (dealer, date, statistic, up, "trials"|"hits")
+    # (dealer, date) -> trials and hits of each statistic, in GAME_SLOTS places (see there)
+    game: dict[tuple, list[int]] = field(default_factory=dict)
     shuffles: list[ShuffledCards] = field(default_factory=list)
     _open: ShuffledCards | None = None  # the shuffle being dealt
     _pending: int = 0  # its first card not yet given to a round
@@ -86,8 +91,8 @@ class Tally:
 
     def add_round(self, view: RoundView, findings: list[Finding]) -> None:
         """One replayed round and the findings judged in it."""
-        config = view.config
         if self.table_id is None:
+            config = view.config
             self.site = config.licence or config.casino
             self.table_id, self.decks = config.table_id, config.decks
             self.hits_soft_17 = config.hits_soft_17
@@ -97,18 +102,18 @@ class Tally:
         for player in set(players.values()):
             self.pairs[dealer, player, date] += 1
         for finding in findings:
-            player = players.get(finding.seat) if finding.seat else None
-            if player is None and finding.seat:
-                player = view.occupied_before.get(finding.seat)
-            if player is not None and finding.line is not None:
-                self.seats.append((finding.line, finding.seat, player))
-        self._cards(view)
-        if not view.unreadable:
-            self._game(view, dealer, date)
+            if finding.seat and finding.line is not None:
+                player = players.get(finding.seat) or view.occupied_before.get(finding.seat)
+                if player is not None:
+                    self.seats.append((finding.line, finding.seat, player))
+        if view.unreadable:  # a card may be missing: the cards' sequence breaks here, and
+            self._close()  # the round's cards are not counted
+            return
+        self._cards_and_game(view, dealer, date)
 
-    # ---- cards in shoe order ----
+    # ---- one pass over the round's events: cards in shoe order, and the game math ----
     def _close(self) -> None:
-        if self._open is not None and len(self._open.cards) >= 2:
+        if self._open is not None and len(self._open.lines) >= 2:
             self.shuffles.append(self._open)
         self._open = None
 
@@ -116,71 +121,93 @@ class Tally:
         if self._open is None:
             self._open = ShuffledCards(view.shoe.shoe_id if view else None)
             self._pending = 0
-        self._open.cards.append(card)
+        self._open.cards += card.encode("ascii")
         self._open.lines.append(line)
 
-    def _cards(self, view: RoundView) -> None:
-        if view.unreadable:  # a card may be missing: the sequence breaks here
-            self._close()
-            return
+    def _cards_and_game(self, view: RoundView, dealer: str | None, date: str | None) -> None:
         marked = False
+        first_cards: dict[str, int] = {}  # hand -> value of its first dealt card, or -1
+        hands = naturals = 0
+        dealer_values: list[int] = []
+        value = blackjack.VALUE
         for event in view.events:
-            if isinstance(event, ev.Shuffle):  # the shoe ran dry mid-round
+            kind = type(event)
+            if kind is ev.Shuffle:  # the shoe ran dry mid-round
                 self._close()
                 marked = False
-            elif isinstance(event, CARD_EVENTS) and getattr(event, "card", None):
-                self._card(event.card, event.line, view)
-                if not marked:
-                    shuffled = self._open
-                    shuffled.rounds.append((self._pending, view.round_id))
-                    shuffled.shoe_id = shuffled.shoe_id or view.shoe.shoe_id
-                    shuffled.date = shuffled.date or view.date
-                    marked = True
+                continue
+            if kind not in CARD_EVENTS or not event.card:
+                continue
+            if self._open is None:
+                self._open = ShuffledCards(view.shoe.shoe_id)
+                self._pending = 0
+            shuffled = self._open
+            shuffled.cards += event.card.encode("ascii")
+            shuffled.lines.append(event.line)
+            if not marked:
+                shuffled.rounds.append((self._pending, view.round_id))
+                shuffled.shoe_id = shuffled.shoe_id or view.shoe.shoe_id
+                shuffled.date = shuffled.date or date
+                marked = True
+            if kind is ev.Deal:
+                target, points = event.target, value[event.card[0]]
+                if target == "dealer":
+                    dealer_values.append(points)
+                    continue
+                first = first_cards.get(target)
+                if first is None:
+                    first_cards[target] = points
+                elif first > 0:  # the second card: a natural is an ace and a ten-value
+                    hands += 1
+                    naturals += first + points == 11 and (first == 1 or points == 1)
+                    first_cards[target] = -1
         if self._open is not None:
-            self._pending = len(self._open.cards)
+            self._pending = len(self._open.lines)
+        counts = self.game.get((dealer, date))
+        if counts is None:
+            counts = self.game[dealer, date] = [0] * GAME_SLOTS
+        counts[0] += hands
+        counts[1] += naturals
+        if len(dealer_values) < 2:
+            return
+        up, hole = dealer_values[0], dealer_values[1]
+        natural = up + hole == 11 and (up == 1 or hole == 1)
+        if up == 1 or up == 10:
+            slot = 2 if up == 1 else 4
+            counts[slot] += 1
+            counts[slot + 1] += natural
+        hand = view.dealer
+        if natural or not view.dealer_had_to_play or any(
+                t.target == "dealer" for t in view.trades) or (
+                not hand.busted and blackjack.dealer_must_draw(hand.card_codes,
+                                                               self.hits_soft_17)):
+            return  # the dealer's hand did not end by the drawing rule: nothing to compare
+        slot = 6 + 2 * (up - 1)
+        counts[slot] += 1
+        counts[slot + 1] += hand.busted
 
     def finish(self) -> None:
         """The file is read: the last shuffle's cards are complete."""
         self._close()
 
-    # ---- game math ----
-    def _game(self, view: RoundView, dealer: str | None, date: str | None) -> None:
-        dealt: dict[str, list[str]] = {}
-        for event in view.events:
-            if isinstance(event, ev.Deal):
-                dealt.setdefault(event.target, []).append(event.card)
-        dealer_cards = dealt.pop("dealer", [])
-        game = self.game
-        for cards in dealt.values():
-            if len(cards) >= 2:
-                game[dealer, date, PLAYER_NATURAL, None, "trials"] += 1
-                game[dealer, date, PLAYER_NATURAL, None, "hits"] += blackjack.is_two_card_21(
-                    cards[:2])
-        if len(dealer_cards) < 2:
-            return
-        up = card_value(dealer_cards[0])
-        natural = blackjack.is_two_card_21(dealer_cards[:2])
-        if up in (1, 10):
-            game[dealer, date, DEALER_NATURAL, up, "trials"] += 1
-            game[dealer, date, DEALER_NATURAL, up, "hits"] += natural
-        hand = view.dealer
-        traded = any(t.target == "dealer" for t in view.trades)
-        if natural or traded or not view.dealer_had_to_play or (
-                not hand.busted and blackjack.dealer_must_draw(hand.card_codes,
-                                                               self.hits_soft_17)):
-            return  # the dealer's hand did not end by the drawing rule: nothing to compare
-        game[dealer, date, DEALER_BUST, up, "trials"] += 1
-        game[dealer, date, DEALER_BUST, up, "hits"] += hand.busted
+    def game_counts(self) -> Iterator[tuple[str | None, str | None, str, int | None, int,
+                                            int]]:
+        """(dealer, date, statistic, up card, trials, hits) for every count kept."""
+        for (dealer, date), counts in self.game.items():
+            for slot in range(0, GAME_SLOTS, 2):
+                if counts[slot]:
+                    statistic, up = GAME_SLOT_NAMES[slot]
+                    yield dealer, date, statistic, up, counts[slot], counts[slot + 1]
 
 
 def players_of(view: RoundView) -> dict[str, str]:
     """Seat -> the player who placed the seat's main wager in this round: the player seated
     when the wager was placed (a player who sits down in the round counts from then)."""
     seated: dict[str, str | None] = dict(view.occupied_before)
-    changes = sorted(view.seat_changes, key=lambda c: c.index)
+    changes = view.seat_changes  # (both lists are in the order of the round's events)
     players: dict[str, str] = {}
     position = 0
-    for wager in sorted(view.wagers, key=lambda w: w.index):
+    for wager in view.wagers:
         while position < len(changes) and changes[position].index < wager.index:
             change = changes[position]
             seated[change.seat] = change.player if change.kind == "sit" else None

@@ -187,3 +187,93 @@ def test_clean_floors_raise_no_flag(tmp_path) -> None:
                      if entries}
               for seed, rounds in CLEAN_FLOORS}
     assert raised == {seed: {} for seed, _ in CLEAN_FLOORS}
+
+
+# ---- trends.html in a real browser (Debian's chromium through playwright) ----
+
+from test_report_browser import ARGUMENTS, ARTIFACTS, CHROMIUM, Page, unavailable  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """Debian's chromium through playwright, as tests/test_chromium.py launches it
+    (skipped where missing, failed under CI=true)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover
+        unavailable("the playwright package is missing (pip install -e '.[test]')")
+    if not os.access(CHROMIUM, os.X_OK):
+        unavailable(f"{CHROMIUM} is missing: run scripts/install-browser.sh as root")
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGUMENTS)
+        yield instance
+        instance.close()
+
+
+HOSTILE_NAME = '"><img src=x onerror=window.__pwned=1>.bjh'
+HOSTILE_RECORD = """\
+bjh 1
+casino "<script>window.__pwned=1</script>"
+table T9 game=standard decks=6 min=10 max=500
+shoe 1 date=2026-11-22
+09:00:00 shuffle
+09:00:05 cut
+round 1 time=09:01:00 dealer=D-7
+09:01:00 sit s2 player=P-1
+09:01:01 bet s2h1 main 20
+09:01:02 deal s2h1 9c
+09:01:03 deal dealer 7d
+09:01:04 deal s2h1 8s
+09:01:05 deal dealer Kd
+09:01:06 stand s2h1
+09:01:07 reveal
+09:01:08 settle s2h1 main win 20
+end
+"""
+
+
+def test_trends_html_opens_with_its_flags_and_no_console_error(planted, chromium) -> None:
+    page = Page(chromium, planted["out"] / "trends.html")
+    try:
+        flags_text = page.page.inner_text("#flags")
+        items = page.page.locator("li.flag")
+        assert items.count() == sum(len(v) for v in planted["flags"].values())
+        assert f"dealer {CARELESS}" in flags_text
+        assert f"dealer {COLLUDING} and player {COLLUDER}" in flags_text
+        assert "Shuffle repeated:" in flags_text and "Does not prove:" in flags_text
+        # The stylesheet is allowed by its hash: a CSP refusal would be a console error,
+        # and the masthead would stay unstyled.
+        background = page.page.evaluate(
+            "getComputedStyle(document.querySelector('.masthead')).backgroundColor")
+        assert background == "rgb(18, 50, 79)"
+        assert page.page.locator("svg.chart rect.bar.flagged").count() >= 1
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.page.screenshot(path=str(ARTIFACTS / "trends.png"), full_page=True)
+        assert page.problems == []
+    finally:
+        page.context.close()
+
+
+def test_record_text_in_trends_html_is_text_never_markup(tmp_path, chromium) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / HOSTILE_NAME).write_text(HOSTILE_RECORD, encoding="utf-8")
+    store = str(tmp_path / "history.sqlite")
+    assert main(["audit", str(records), "--out", str(tmp_path / "out"), "--store", store,
+                 "--quiet", "--jobs", "1"]) == 1
+    out = tmp_path / "trends"
+    assert main(["trends", "--store", store, "--out", str(out), "--min-rounds", "1",
+                 "--min-pair-rounds", "1", "--quiet"]) == 0
+    document = json.loads((out / "trends.json").read_text(encoding="utf-8"))
+    assert [(e["unit"], e["findings"]) for e in document["pairs"]] == [
+        ({"kind": "pair", "dealer": "D-7", "player": "P-1"},
+         [f"{records / HOSTILE_NAME}:16"])]
+    page = Page(chromium, out / "trends.html")
+    try:
+        assert page.page.evaluate("window.__pwned") is None
+        body = page.page.inner_text("body")
+        assert "<script>window.__pwned=1</script> T9" in body  # the casino, as text
+        assert HOSTILE_NAME in body
+        assert page.problems == []
+    finally:
+        page.context.close()

@@ -8,7 +8,7 @@ with a tally, so that a night audited twice counts once (`latest_tallied_inputs`
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from auditor.tally import Tally
 _BATCH = 1000
 
 
-def _steps(lines: list[int]) -> str:
+def _steps(lines: Iterable[int]) -> str:
     """Line numbers as steps from the previous one: short, and exact."""
     previous, steps = 0, []
     for line in lines:
@@ -51,17 +51,16 @@ def _rows(run_id: int, position: int, tally: Tally) -> dict[Any, list[dict[str, 
     rows[schema.tally_seats] = [
         {**key, "item": item, "line": line, "seat": seat, "player": player}
         for item, (line, seat, player) in enumerate(tally.seats)]
-    game: dict[tuple, dict[str, int]] = {}
-    for (dealer, date, statistic, up, what), count in tally.game.items():
-        game.setdefault((dealer, date, statistic, up), {"trials": 0, "hits": 0})[what] = count
     rows[schema.tally_game] = [
         {**key, "item": item, "dealer": dealer, "date": date, "decks": tally.decks,
-         "hits_soft_17": tally.hits_soft_17, "statistic": statistic, "up": up, **counts}
-        for item, ((dealer, date, statistic, up), counts) in enumerate(game.items())]
+         "hits_soft_17": tally.hits_soft_17, "statistic": statistic, "up": up,
+         "trials": trials, "hits": hits}
+        for item, (dealer, date, statistic, up, trials, hits) in enumerate(
+            tally.game_counts())]
     rows[schema.tally_shuffles] = [
         {**key, "item": item, "site": tally.site, "table_id": tally.table_id,
          "shoe_id": shuffled.shoe_id, "date": shuffled.date, "decks": tally.decks,
-         "cards": "".join(shuffled.cards), "lines": _steps(shuffled.lines),
+         "cards": shuffled.cards.decode("ascii"), "lines": _steps(shuffled.lines),
          "rounds": json.dumps(shuffled.rounds, separators=(",", ":"))}
         for item, shuffled in enumerate(tally.shuffles)]
     return rows

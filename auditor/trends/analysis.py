@@ -313,13 +313,21 @@ def _spaced(cards: str) -> str:
     return " ".join(cards[i:i + 2] for i in range(0, len(cards), 2))
 
 
-def _chance(length: int, decks: int, windows: int) -> float:
+def _chance(length: int, decks: int, windows: int) -> tuple[float, float]:
     """The chance of two of `windows` windows from independently shuffled shoes agreeing on
     `length` cards: at most pairs × Π d/(52d−k) (each card matches with at most d copies
-    left of the 52d−k unseen)."""
-    log_match = sum(math.log(decks / (52 * decks - k)) for k in range(length))
+    left of the 52d−k unseen); and its base-10 logarithm, which stays readable where the
+    chance itself is too small for a float."""
     pairs = windows * (windows - 1) / 2
-    return float(-math.expm1(-pairs * math.exp(log_match))) if pairs else 0.0
+    if not pairs:
+        return 0.0, -math.inf
+    log_expected = math.log(pairs) + sum(math.log(decks / (52 * decks - k))
+                                         for k in range(length))
+    expected = math.exp(log_expected)
+    chance = float(-math.expm1(-expected))
+    if chance < 1e-300:  # below a float's exact range: 0, with the logarithm beside it
+        return 0.0, log_expected / math.log(10)
+    return chance, math.log10(chance)
 
 
 def _place(shuffle: tuple[TalliedInput, Any], index: int) -> dict[str, Any]:
@@ -386,7 +394,7 @@ def repeats(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
         while (a, x + length - width + 1, b, y + length - width + 1) in matches:
             length += 1
         decks = max(shuffles[a][1].decks or 8, shuffles[b][1].decks or 8)
-        chance = _chance(length, decks, windows)
+        chance, log10_chance = _chance(length, decks, windows)
         places = sorted([_place(shuffles[a], x), _place(shuffles[b], y)],
                         key=lambda p: (p["date"] or "", p["file"], p["line"]))
         entries.append({
@@ -394,6 +402,7 @@ def repeats(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
             "places": places,
             "cards": _spaced(shuffles[a][1].cards[2 * x:2 * (x + length)]),
             "counts": {"cards": length, "shuffles": len(shuffles), "windows": windows},
+            "log10_p": round(log10_chance, 1),
             "statistic": {"name": "cards repeated in order", "value": length},
             "p": chance, "q": chance, "status": FLAGGED if chance <= settings.fdr
             else NOT_FLAGGED,

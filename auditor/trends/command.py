@@ -107,8 +107,8 @@ def print_summary(console: Console, document: dict, raised: dict, out: Path) -> 
                       + (f" ({too_few} with too few rounds to judge)" if too_few else ""),
                       markup=False, highlight=False)
         for entry in raised[name]:
-            console.print(f"  FLAG {describe(entry)}  p={entry['p']:.3g} q={entry['q']:.3g}",
-                          markup=False, highlight=False)
+            console.print(f"  FLAG {describe(entry)}  {odds_text(entry)}", markup=False,
+                          highlight=False)
     console.print(f"Trends: {out / 'trends.html'}  (also trends.json)", markup=False,
                   highlight=False)
 
@@ -132,3 +132,10 @@ def describe(entry: dict) -> str:
                 f"z={entry['statistic']['value']}")
     return (f"{unit['kind']} {unit['key']}: {counts['findings']} findings in "
             f"{counts['rounds']:,} rounds, {counts['expected']:.1f} expected")
+
+
+def odds_text(entry: dict) -> str:
+    """p and q, or for a chance too small for a float its order of magnitude."""
+    if entry["p"] == 0 and "log10_p" in entry:
+        return f"p=q≈1e{entry['log10_p']:.0f}"
+    return f"p={entry['p']:.3g} q={entry['q']:.3g}"
