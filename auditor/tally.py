@@ -177,11 +177,15 @@ class Tally:
             counts[slot] += 1
             counts[slot + 1] += natural
         hand = view.dealer
+        hits_soft_17 = self.hits_soft_17
         if natural or not view.dealer_had_to_play or any(
                 t.target == "dealer" for t in view.trades) or (
-                not hand.busted and blackjack.dealer_must_draw(hand.card_codes,
-                                                               self.hits_soft_17)):
-            return  # the dealer's hand did not end by the drawing rule: nothing to compare
+                not hand.busted and blackjack.dealer_must_draw(hand.card_codes, hits_soft_17)
+        ) or any(d.total_before > 17 or (d.total_before == 17 and not (
+                d.soft_before and hits_soft_17)) for d in hand.draws):
+            # The hand did not end by the drawing rule (stopped early, drew on a standing
+            # total, traded): its end says nothing of the cards.
+            return
         slot = 6 + 2 * (up - 1)
         counts[slot] += 1
         counts[slot + 1] += hand.busted

@@ -85,12 +85,28 @@ def truth(night: Path) -> dict:
     return json.loads((night / "surveillance.truth.json").read_text(encoding="utf-8"))
 
 
+def tables_dealt_by(nights: list[Path], dealers: set[str]) -> set[str]:
+    """The tables (as trends names them) where any of these dealers dealt a round."""
+    tables = set()
+    for night in nights:
+        for record in night.glob("*.bjh"):
+            text = record.read_text(encoding="utf-8")
+            table = next(line.split()[1] for line in text.splitlines()
+                         if line.startswith("table "))
+            if any(f"dealer={dealer}\n" in text for dealer in dealers):
+                tables.add(f"RL-SIM-01 {table}")
+    return tables
+
+
 def test_the_careless_dealer_is_flagged_and_only_planted_dealers_are(planted) -> None:
     flagged = {(e["unit"]["kind"], e["unit"]["key"]) for e in planted["flags"]["outliers"]}
     assert ("dealer", CARELESS) in flagged
-    # The colluding dealer's over-payments are findings too: flagging that dealer is right.
-    # No other dealer, and no table, is flagged.
-    assert flagged <= {("dealer", CARELESS), ("dealer", COLLUDING)}
+    # The colluding dealer's over-payments are findings too: flagging that dealer is right,
+    # and so is flagging a table where a planted dealer dealt (its findings are there).
+    # No other dealer or table is flagged.
+    planted_tables = tables_dealt_by(planted["nights"], {CARELESS, COLLUDING})
+    assert flagged <= {("dealer", CARELESS), ("dealer", COLLUDING)} | {
+        ("table", table) for table in planted_tables}
     careless = next(e for e in planted["flags"]["outliers"] if e["unit"]["key"] == CARELESS)
     assert careless["counts"]["findings"] > 2 * careless["counts"]["expected"]
     assert careless["q"] <= 0.05 and careless["p"] <= careless["q"]

@@ -484,7 +484,7 @@ def trends_document(engine: Engine, settings: Settings, store: str) -> dict[str,
         "trends": {
             "version": __version__, "store": store,
             "window": {"since": settings.since, "until": settings.until},
-            "runs": sorted({i.run_id for i in floor.inputs}),
+            "runs": sorted({r.run_id for r in floor.rounds}),  # those with rounds in the window
             "inputs": len({(r.run_id, r.position) for r in floor.rounds}),
             "rounds": rate_tables["floor"]["rounds"],
             "findings": rate_tables["floor"]["findings"],

@@ -90,7 +90,9 @@ def print_summary(console: Console, document: dict, raised: dict, out: Path) -> 
     head = document["trends"]
     floor = document["rates"]["floor"]
     window = head["window"]
-    span = (f"{window['since'] or 'the first'} to {window['until'] or 'the last'} gaming date")
+    span = ("every gaming date" if not (window["since"] or window["until"]) else
+            f"gaming dates {window['since'] or 'from the first'} to "
+            f"{window['until'] or 'the last'}")
     console.print(f"Trends over {span}: {head['inputs']} input(s) of {len(head['runs'])} "
                   f"run(s), {head['rounds']:,} rounds, {head['findings']:,} findings "
                   f"({floor['findings_per_1000']} per 1,000 rounds; over-paid "
