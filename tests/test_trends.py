@@ -293,3 +293,84 @@ def test_record_text_in_trends_html_is_text_never_markup(tmp_path, chromium) -> 
         assert page.problems == []
     finally:
         page.context.close()
+
+
+# ---- the tally of one small record, counted by hand ----
+
+TALLIED = """\
+bjh 1
+casino "Test" licence=RL-9
+table T4 game=standard decks=6 min=10 max=500
+shoe S1 date=2026-11-22
+13:59:00 shuffle
+13:59:05 cut
+13:59:06 burn 4h
+round 1 time=13:59:30 dealer=D-1
+13:59:31 sit s1 player=P-1
+13:59:32 sit s3 player=P-3
+13:59:33 bet s1h1 main 20
+13:59:34 bet s3h1 main 20
+13:59:35 deal s1h1 Ac
+13:59:36 deal s3h1 9c
+13:59:37 deal dealer 6d
+13:59:38 deal s1h1 Kd
+13:59:39 deal s3h1 7s
+13:59:40 deal dealer Td
+13:59:41 settle s1h1 main win 30
+13:59:42 stand s3h1
+13:59:43 reveal
+13:59:44 draw 9h
+13:59:45 settle s3h1 main win 30
+end
+14:00:00 dealer D-2
+14:00:01 burn 2s
+round 2 time=14:00:10 dealer=D-2
+14:00:11 leave s3
+14:00:12 bet s1h1 main 20
+14:00:13 deal s1h1 5c
+14:00:14 deal dealer Ad
+14:00:15 deal s1h1 5d
+14:00:16 deal dealer Kh
+14:00:17 peek
+14:00:18 reveal
+14:00:19 settle s1h1 main lose 20
+end
+"""
+
+
+def test_the_tally_of_a_small_record(tmp_path) -> None:
+    from auditor.audit import audit_file
+
+    path = tmp_path / "tallied.bjh"
+    path.write_text(TALLIED, encoding="utf-8")
+    result = audit_file(str(path))
+    tally = result.tally
+    # s3's 16 against the dealer's bust is paid 30 for 20: one over-payment, line 23
+    assert [(f.citation, f.line, f.seat, str(f.difference)) for f in result.findings] == [
+        ("20:18:15:06", 23, "s3", "10")]
+    assert (tally.site, tally.table_id, tally.decks) == ("RL-9", "T4", 6)
+    assert dict(tally.rounds) == {("D-1", "2026-11-22", "day"): 1,
+                                  ("D-2", "2026-11-22", "swing"): 1}
+    assert dict(tally.pairs) == {("D-1", "P-1", "2026-11-22"): 1,
+                                 ("D-1", "P-3", "2026-11-22"): 1,
+                                 ("D-2", "P-1", "2026-11-22"): 1}
+    assert tally.seats == [(23, "s3", "P-3")]
+    assert sorted(tally.game_counts()) == [
+        ("D-1", "2026-11-22", "dealer bust", 6, 1, 1),
+        ("D-1", "2026-11-22", "player natural", None, 2, 1),
+        ("D-2", "2026-11-22", "dealer natural", 1, 1, 1),
+        ("D-2", "2026-11-22", "player natural", None, 1, 0)]
+    [shuffled] = tally.shuffles
+    assert shuffled.cards.decode() == "4hAc9c6dKd7sTd9h2s5cAd5dKh"
+    assert list(shuffled.lines) == [7, 13, 14, 15, 16, 17, 18, 22, 26, 30, 31, 32, 33]
+    assert shuffled.rounds == [(0, "1"), (8, "2")]  # each with the burn before it
+    assert (shuffled.shoe_id, shuffled.date) == ("S1", "2026-11-22")
+
+
+def test_floor_options_that_cannot_be_planted_are_refused(tmp_path, capsys) -> None:
+    base = ["simulate", "--rounds", "10", "--tables", "2", "--out", str(tmp_path),
+            "--quiet", "--faults", "0.1"]
+    assert main([*base, "--game", "switch", "--collude", "D-1001:P-1:0.5"]) == 2
+    assert "20:18:15:06" in capsys.readouterr().err
+    assert main([*base, "--game", "standard", "--careless", "D-2001:3"]) == 2
+    assert "not on the roster (D-1001 to D-1004)" in capsys.readouterr().err
