@@ -374,3 +374,26 @@ def test_floor_options_that_cannot_be_planted_are_refused(tmp_path, capsys) -> N
     assert "20:18:15:06" in capsys.readouterr().err
     assert main([*base, "--game", "standard", "--careless", "D-2001:3"]) == 2
     assert "not on the roster (D-1001 to D-1004)" in capsys.readouterr().err
+
+
+def test_trends_reads_a_sqlite_and_a_postgresql_store(store_url, tmp_path) -> None:
+    """The same small record through each kind of store: the over-payment joined to its
+    player, the rounds counted, and an empty window."""
+    path = tmp_path / "tallied.bjh"
+    path.write_text(TALLIED, encoding="utf-8")
+    engine = open_store(store_url)
+    empty = trends_document(engine, Settings(), store_url)
+    assert (empty["rates"]["floor"]["rounds"], empty["outliers"], empty["pairs"]) == (0, [], [])
+    engine.dispose()
+    assert main(["audit", str(path), "--out", str(tmp_path / "out"), "--store", store_url,
+                 "--quiet", "--jobs", "1"]) == 1
+    engine = open_store(store_url)
+    document = trends_document(engine, Settings(min_rounds=1, min_pair_rounds=1), store_url)
+    window = trends_document(engine, Settings(since="2026-11-23"), store_url)
+    engine.dispose()
+    assert [(e["unit"]["dealer"], e["unit"]["player"], e["counts"]["rounds"],
+             e["counts"]["over_paid"], e["findings"]) for e in document["pairs"]] == [
+        ("D-1", "P-3", 1, "10.00", [f"{path}:23"])]
+    assert [(r["key"], r["rounds"], r["findings"]) for r in document["rates"]["dealer"]] == [
+        ("D-1", 1, 1), ("D-2", 1, 0)]
+    assert window["rates"]["floor"]["rounds"] == 0

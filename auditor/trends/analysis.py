@@ -179,6 +179,8 @@ def rates(floor: Floor) -> dict[str, Any]:
                 "findings_per_1000": per_thousand(found["findings"][key], unit_rounds),
                 "over_paid_per_1000": money(round(1000 * found["over"][key] / unit_rounds))
                 if unit_rounds else None,
+                "under_paid_per_1000": money(round(1000 * found["under"][key] / unit_rounds))
+                if unit_rounds else None,
                 "floor_findings_per_1000": floor_row["findings_per_1000"]})
         document[dimension] = rows
     return document

@@ -93,6 +93,13 @@ def print_summary(console: Console, document: dict, raised: dict, out: Path) -> 
     span = ("every gaming date" if not (window["since"] or window["until"]) else
             f"gaming dates {window['since'] or 'from the first'} to "
             f"{window['until'] or 'the last'}")
+    if not head["rounds"]:
+        console.print(f"Trends over {span}: the store holds no tallied rounds there (runs "
+                      "recorded before this auditor kept tallies are passed over).",
+                      markup=False, highlight=False)
+        console.print(f"Trends: {out / 'trends.html'}  (also trends.json)", markup=False,
+                      highlight=False)
+        return
     console.print(f"Trends over {span}: {head['inputs']} input(s) of {len(head['runs'])} "
                   f"run(s), {head['rounds']:,} rounds, {head['findings']:,} findings "
                   f"({floor['findings_per_1000']} per 1,000 rounds; over-paid "
