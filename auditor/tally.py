@@ -57,7 +57,7 @@ class ShuffledCards:
     # Two ASCII characters a card, and a machine integer a line: no Python object per card,
     # so that a file's thousands of cards add nothing for the garbage collector to walk.
     cards: bytearray = field(default_factory=bytearray)
-    lines: array = field(default_factory=lambda: array("l"))
+    lines: array = field(default_factory=lambda: array("i"))
     # (index of the first card dealt for the round, burns before it included; round ID)
     rounds: list[tuple[int, str]] = field(default_factory=list)
 
