@@ -1,6 +1,7 @@
 """Tallies in the run store: written with a run's result, read back by `auditor trends`.
 
-`record_tallies` is called by `record_result` in the same transaction. Which tallies
+`record_tallies` is called by `record_result` in the same transaction (`record_tally` records
+one input's, for a recorder that stores each file as it finishes). Which tallies
 `trends` reads: for each distinct input content, the latest finished run that audited it
 with a tally, so that a night audited twice counts once (`latest_tallied_inputs`).
 """
@@ -66,12 +67,18 @@ def _rows(run_id: int, position: int, tally: Tally) -> dict[Any, list[dict[str, 
     return rows
 
 
+def record_tally(connection: Connection, run_id: int, position: int, tally: Tally) -> None:
+    """One input's tally, in the caller's transaction: with a run's whole result
+    (`record_tallies`) or as each file of the run is recorded."""
+    for table, rows in _rows(run_id, position, tally).items():
+        for start in range(0, len(rows), _BATCH):
+            connection.execute(insert(table), rows[start:start + _BATCH])
+
+
 def record_tallies(connection: Connection, run_id: int, tallies: list[Tally]) -> None:
     """Every input's tally (inputs that could not be read have an empty one)."""
     for position, tally in enumerate(tallies):
-        for table, rows in _rows(run_id, position, tally).items():
-            for start in range(0, len(rows), _BATCH):
-                connection.execute(insert(table), rows[start:start + _BATCH])
+        record_tally(connection, run_id, position, tally)
 
 
 @dataclass(frozen=True)
