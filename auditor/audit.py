@@ -27,6 +27,7 @@ from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
 from auditor.replay.trace import RoundEvidence, trace_round
 from auditor.source import SourceFile, UnreadableFile
+from auditor.tally import Tally
 
 
 class InputSummary(BaseModel):
@@ -50,6 +51,7 @@ class FileResult:
     facts: dict[str, list] = field(default_factory=dict)  # citation -> facts for audit()
     applied: Counter = field(default_factory=Counter)  # citation -> rounds judged
     evidence: dict[str, RoundEvidence] = field(default_factory=dict)  # round key -> evidence
+    tally: Tally = field(default_factory=Tally)  # denominators and card facts for `trends`
 
 
 @dataclass
@@ -58,6 +60,7 @@ class AuditResult:
     findings: list[Finding]
     applied: Counter
     evidence: dict[str, RoundEvidence]
+    tallies: list[Tally] = field(default_factory=list)  # one per input, in input order
 
     @property
     def unreadable(self) -> list[InputSummary]:
@@ -189,6 +192,7 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
             found = len(result.findings)
             if judge(view) and before is not None and picker.wants(result.findings[found:]):
                 evidence_rounds.append((item, before))
+            result.tally.add_round(view, result.findings[found:])
         elif isinstance(item, Header):
             state = TableState(item.config)
             file_view = FileView(path, item.config, list(item.problems))
@@ -198,6 +202,7 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
             file_view.problems.append(item)
         elif isinstance(item, ev.Event):
             state.apply(item)
+            result.tally.add_event(item)
             if isinstance(item, ev.Burn) and state.counts[item.card] > state.config.decks:
                 # a card burned between rounds counts too (record:card-count)
                 file_view.problems.append(Problem(
@@ -208,6 +213,7 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
     if summary.lines == 0:
         file_view.problems.insert(0, Problem("header", 1, "the file is empty"))
     judge.count_applied()
+    result.tally.finish()
     for check in judge.checks:
         result.findings.extend(check.file(file_view))
     summary.first_date, summary.last_date = first_date, last_date
@@ -415,4 +421,5 @@ def merge(results: list[FileResult]) -> AuditResult:
     findings.extend(totals.cross_file_findings())
     order = totals.place_of()
     findings.sort(key=lambda f: (order.get(f.file, len(order)), *f.sort_key()))
-    return AuditResult([r.summary for r in results], findings, totals.applied, evidence)
+    return AuditResult([r.summary for r in results], findings, totals.applied, evidence,
+                       [r.tally for r in results])

@@ -1,4 +1,5 @@
-"""The command line: `auditor audit`, `auditor rules`, `auditor simulate`."""
+"""The command line: `auditor audit`, `auditor rules`, `auditor simulate`, the run store's
+commands and `auditor trends`."""
 
 from __future__ import annotations
 
@@ -46,9 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from auditor.simulate.command import add_parser as add_simulate
     from auditor.store_cli import add_parsers as add_store_commands
+    from auditor.trends.command import add_parser as add_trends
 
     add_simulate(commands)
     add_store_commands(commands)
+    add_trends(commands)
     return parser
 
 
@@ -63,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         from auditor.simulate.command import run as run_simulate
 
         return run_simulate(arguments, console)
+    if arguments.command == "trends":
+        from auditor.trends.command import run as run_trends
+
+        return run_trends(arguments, console, Console(stderr=True, highlight=False))
     if arguments.command in ("runs", "report", "diff"):
         from auditor.store_cli import run_command
 

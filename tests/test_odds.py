@@ -2,7 +2,7 @@
 
 Samples come from the simulator's fast path (auditor/simulate/sampling.py): dealer hands
 and first-four cards dealt by the game's own code from a freshly shuffled shoe each time,
-the model that tests/exact_odds.py computes exactly. Every frequency must lie within three
+the model that auditor/trends/odds.py computes exactly. Every frequency must lie within three
 standard errors of its exact probability.
 
 Runtime on the project's machine: the default run deals one million dealer hands (six
@@ -19,15 +19,15 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from exact_odds import (
+
+from auditor.simulate.sampling import dealer_finals, super_match_counts
+from auditor.trends.odds import (
     FINALS,
     dealer_final_distribution,
     shoe_counts,
     super_match_probabilities,
     up_card_probability,
 )
-
-from auditor.simulate.sampling import dealer_finals, super_match_counts
 
 SAMPLES = 1_000_000
 SLOW = pytest.mark.skipif(os.environ.get("BJH_SLOW_TESTS") != "1",

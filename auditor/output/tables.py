@@ -6,10 +6,10 @@ import pandas as pd
 
 from auditor.checks.base import citation_sort_key
 from auditor.findings import FINDING_FIELDS, Finding
+from auditor.tally import shift_of  # one definition of the shifts, for the report and trends
 
 CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time"]
 
-SHIFTS = (("day", 6, 14), ("swing", 14, 22))  # local hours; anything else is "grave"
 SUMMARY_DIMENSIONS = ("citation", "table", "dealer", "shift")
 
 
@@ -20,17 +20,6 @@ def findings_frame(findings: list[Finding]) -> pd.DataFrame:
     frame["column"] = frame["column"].astype("Int64")
     frame["shift"] = frame["time"].map(shift_of)
     return frame
-
-
-def shift_of(time: str | None) -> str | None:
-    """The shift of a local time stamp: day 06-14, swing 14-22, grave 22-06."""
-    if not isinstance(time, str) or len(time) < 2 or not time[:2].isdigit():
-        return None
-    hour = int(time[:2])
-    for name, start, end in SHIFTS:
-        if start <= hour < end:
-            return name
-    return "grave"
 
 
 def to_csv(findings: list[Finding]) -> str:

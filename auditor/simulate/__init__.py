@@ -42,8 +42,9 @@ def __getattr__(name: str) -> Any:
 def simulate(out_dir: str | Path, spec: TableSpec, *, tables: int = 1,
              rounds: int | None = None, hours: float | None = None, seed: str | int = 1,
              faults: float = 0.0, start: date = date(2026, 11, 20),
-             start_seconds: int = 18 * 3600) -> SimulationResult:
-    """Write `tables` records of `spec`'s game, each `rounds` rounds or `hours` long."""
+             start_seconds: int = 18 * 3600, floor: Any = None) -> SimulationResult:
+    """Write `tables` records of `spec`'s game, each `rounds` rounds or `hours` long;
+    `floor` (surveillance.Floor) plants patterns across the tables."""
     from auditor.simulate.table import Session, SpecError, TableSpec
 
     if (rounds is None) == (hours is None):
@@ -69,6 +70,8 @@ def simulate(out_dir: str | Path, spec: TableSpec, *, tables: int = 1,
             session = Session(table, stream, name=name, seed=str(seed), start=start,
                               start_seconds=start_seconds, faults=faults,
                               injectors=injectors)
+            if floor is not None:
+                floor.attach(session, number, str(seed))
             result.rounds += session.run(rounds=rounds, hours=hours)
         result.lines += session.line
         result.planted.update(session.planted_count)
@@ -78,4 +81,6 @@ def simulate(out_dir: str | Path, spec: TableSpec, *, tables: int = 1,
         (out / f"{spec.game}-{table_id}.truth.json").write_text(
             json.dumps(truth, indent=1) + "\n", encoding="utf-8")
         result.files.append(path)
+    if floor is not None:
+        floor.write_truth(out)
     return result

@@ -42,6 +42,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", default="simulated", metavar="DIR",
                         help="where the records go (default: simulated)")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    from auditor.simulate.surveillance import add_arguments
+
+    add_arguments(parser)
 
 
 def run(arguments: argparse.Namespace, console: Console) -> int:
@@ -62,10 +65,15 @@ def run(arguments: argparse.Namespace, console: Console) -> int:
         spec = table_spec(arguments.game, table_id=arguments.table, decks=arguments.decks,
                           seats=arguments.seats, minimum=arguments.minimum,
                           maximum=arguments.maximum, options=options)
+        from auditor.simulate.surveillance import floor_from_arguments
+
+        start = date.fromisoformat(arguments.date)
+        floor = floor_from_arguments(arguments, arguments.game, arguments.tables,
+                                     start.toordinal(), arguments.faults)
         started = time.perf_counter()
         result = simulate(arguments.out, spec, tables=arguments.tables, rounds=arguments.rounds,
                           hours=arguments.hours, seed=arguments.seed, faults=arguments.faults,
-                          start=date.fromisoformat(arguments.date))
+                          start=start, floor=floor)
     except (SpecError, ValueError) as error:
         errors.print(f"auditor: {error}")
         return 2

@@ -4,7 +4,7 @@ Writing and auditing a million rounds takes minutes; these samplers deal only wh
 statistic needs, through the same `Shoe.draw` and `play_dealer` (and `super_match_kind`)
 that the round builder uses, from a freshly shuffled shoe for every sample. The model is
 therefore exactly "the first cards off a freshly shuffled N-deck shoe": the up card, the
-hole card and the dealer's draws, or a seat's four cards (tests/exact_odds.py computes the
+hole card and the dealer's draws, or a seat's four cards (auditor/trends/odds.py computes the
 same quantities exactly). In a full game the shoe is dealt down to the cut card, so later
 rounds see a depleted shoe; averaged over a shoe that changes the odds only by the tiny
 cut-card effect, which the fast path deliberately leaves out.

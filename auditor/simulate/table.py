@@ -159,6 +159,8 @@ def _copied(value: object) -> object:
 class Session:
     """One table, one record: header, shoes and rounds, written to `out` as they happen."""
 
+    surveillance = None  # a floor's planted patterns (surveillance.TableHooks), if any
+
     def __init__(self, spec: TableSpec, out: TextIO, *, name: str, seed: str,
                  start: date, start_seconds: int = 18 * 3600, faults: float = 0.0,
                  injectors: object = None) -> None:
@@ -244,8 +246,9 @@ class Session:
         return dealt
 
     def play_round(self) -> bool:
+        rate = self.surveillance.fault_rate(self) if self.surveillance else self.faults
         faulty = (self.injectors is not None and self.faults > 0
-                  and self.fault_rng.random() < self.faults)
+                  and self.fault_rng.random() < rate)
         if not faulty:
             return self.commit(*self.build(self.injectors_none()))
         saved = self.snapshot()
@@ -278,6 +281,8 @@ class Session:
     def build(self, injector) -> tuple[list[Stmt], RoundBuilder | None]:
         before = self.between_rounds(injector)
         builder = RoundBuilder(self, injector)
+        if self.surveillance:
+            self.surveillance.seat(self, builder)
         self.seat_changes(builder)
         planted = self.first_deal_fault
         self.first_deal_fault = None
@@ -292,6 +297,8 @@ class Session:
         return before, builder
 
     def commit(self, before: list[Stmt], builder: RoundBuilder | None) -> bool:
+        if self.surveillance and builder is not None:
+            self.surveillance.edit(self, builder)
         for stmt in before:
             self.write_stmt(stmt)
         if builder is None:
@@ -352,7 +359,8 @@ class Session:
         return Stmt("burn", (card,), 2)
 
     def change_dealer(self, stmts: list[Stmt], burn: bool) -> None:
-        self.dealer_id = f"D-{self.rng.randint(1000, 9999)}"
+        self.dealer_id = (self.surveillance.next_dealer(self) if self.surveillance
+                          else f"D-{self.rng.randint(1000, 9999)}")
         self.next_dealer_change = self.clock + self.rng.randint(40 * 60, 80 * 60)
         stmts.append(Stmt("dealer", (self.dealer_id,), 30))
         if burn and self.shoe.position < self.shoe.cut_position - 1:

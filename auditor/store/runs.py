@@ -24,6 +24,7 @@ from auditor.findings import Finding
 from auditor.output.tables import shift_of
 from auditor.replay.trace import RoundEvidence
 from auditor.store import schema
+from auditor.store.tallies import record_tallies, record_tally
 
 RUNNING, FINISHED = "running", "finished"
 _BATCH = 1000  # rows inserted per statement
@@ -62,6 +63,7 @@ class RunRecorder:
         findings = sorted(result.findings, key=Finding.sort_key)
         with self.engine.begin() as connection:
             _record_input(connection, self.run_id, place, result.summary)
+            record_tally(connection, self.run_id, place, result.tally)  # for `auditor trends`
             self._record_findings(connection, findings, {result.summary.path: place})
             if dropped:
                 table = schema.replays
@@ -114,6 +116,7 @@ def record_result(engine: Engine, run_id: int, result: AuditResult) -> None:
                    for key, evidence in result.evidence.items())
         for batch in _batches(replays):
             connection.execute(insert(schema.replays), batch)
+        record_tallies(connection, run_id, result.tallies)  # what `auditor trends` reads
 
 
 def _record_input(connection, run_id: int, place: int, summary: InputSummary) -> None:

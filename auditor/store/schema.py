@@ -107,3 +107,68 @@ replays = Table(
     # zlib-compressed JSON of the round replayed step by step (a twentieth of its size).
     Column("document", LargeBinary, nullable=False),
 )
+
+
+# ---- tallies: what `auditor trends` counts from each input of a run (auditor/tally.py) ----
+# Added by migration 0002. One set of rows per input (`position` in run_inputs); `item`
+# numbers the rows of one input. Dates are the rounds' gaming dates (YYYY-MM-DD), the
+# window `trends --since/--until` selects on.
+
+
+def _tally_key() -> list[Column]:
+    return [Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"),
+                   primary_key=True),
+            Column("position", Integer, primary_key=True),
+            Column("item", Integer, primary_key=True)]
+
+
+tally_rounds = Table(
+    "tally_rounds", metadata, *_tally_key(),
+    Column("site", String(200)),  # the table's licence, else its casino
+    Column("table_id", String(200)),
+    Column("dealer", String(200)),
+    Column("date", String(10), index=True),
+    Column("shift", String(8)),
+    Column("rounds", BigInteger, nullable=False),
+)
+
+tally_pairs = Table(
+    "tally_pairs", metadata, *_tally_key(),
+    Column("dealer", String(200)),
+    Column("player", String(200), nullable=False),
+    Column("date", String(10), index=True),
+    Column("rounds", BigInteger, nullable=False),  # rounds the player wagered at the dealer's
+)
+
+tally_seats = Table(
+    "tally_seats", metadata, *_tally_key(),
+    # Who sat at the seat a finding names (findings carry no player): joined on the
+    # finding's file (run_inputs.path), line and seat.
+    Column("line", Integer, nullable=False),
+    Column("seat", String(4), nullable=False),
+    Column("player", String(200), nullable=False),
+)
+
+tally_game = Table(
+    "tally_game", metadata, *_tally_key(),
+    Column("dealer", String(200)),
+    Column("date", String(10), index=True),
+    Column("decks", Integer),
+    Column("hits_soft_17", Boolean, nullable=False),
+    Column("statistic", String(20), nullable=False),  # dealer bust, dealer natural, …
+    Column("up", Integer),  # the dealer's up card: 1 an ace, 10 a ten-value card
+    Column("trials", BigInteger, nullable=False),
+    Column("hits", BigInteger, nullable=False),
+)
+
+tally_shuffles = Table(
+    "tally_shuffles", metadata, *_tally_key(),
+    Column("site", String(200)),
+    Column("table_id", String(200)),
+    Column("shoe_id", String(200)),
+    Column("date", String(10), index=True),
+    Column("decks", Integer),
+    Column("cards", Text, nullable=False),  # two characters a card, in the order dealt
+    Column("lines", Text, nullable=False),  # JSON: each card's line, as steps from the last
+    Column("rounds", Text, nullable=False),  # JSON: [index of a round's first card, round ID]
+)

@@ -1,4 +1,5 @@
-"""Exact probabilities to test the simulator's game against (tests/test_odds.py).
+"""Exact probabilities of the game: what the simulator is tested against (tests/test_odds.py)
+and what `auditor trends` compares each dealer's cards with (auditor/trends/game_math.py).
 
 The model, stated once: the dealer's up card, hole card and every card the dealer draws
 are the first cards off a freshly shuffled shoe of `decks` complete decks (dealt without
@@ -11,8 +12,10 @@ first four cards off a fresh shoe: any four distinct positions of a uniformly sh
 shoe hold a uniformly random 4-card subset, so the odds are counts of subsets.
 
 This is the model of the simulator's fast path (auditor/simulate/sampling.py), which deals
-every sample from a fresh shoe through the game's own dealing code. Everything here is
-exact rational arithmetic (`Fraction`).
+every sample from a fresh shoe through the game's own dealing code. In a record the cards
+come from part-dealt shoes; since a uniformly shuffled shoe's cards are exchangeable, the
+chance of a given card at a given place is the same, which is why `trends` can hold a
+dealer's cards to these values. Everything here is exact rational arithmetic (`Fraction`).
 """
 
 from __future__ import annotations
@@ -110,3 +113,21 @@ def super_match_probabilities(decks: int) -> dict[str | None, Fraction]:
         None: comb(13, 4) * per_rank ** 4,
     }
     return {hand: Fraction(count, subsets) for hand, count in ways.items()}
+
+
+def dealer_bust_without_natural(up: int, decks: int, hits_soft_17: bool) -> Fraction:
+    """P(the dealer goes over 21 | up card, no two-card 21): the hands a dealer plays out."""
+    found = dealer_final_distribution(up, decks, hits_soft_17)
+    return found["bust"] / (1 - found["blackjack"])
+
+
+def dealer_natural(up: int, decks: int) -> Fraction:
+    """P(a two-card 21 | up card): the hole card completes it."""
+    return dealer_final_distribution(up, decks, False)["blackjack"]
+
+
+def player_natural(decks: int) -> Fraction:
+    """P(a hand's first two cards are an ace and a ten-value card)."""
+    counts = shoe_counts(decks)
+    cards = 52 * decks
+    return 2 * Fraction(counts[0], cards) * Fraction(counts[9], cards - 1)

@@ -1,0 +1,151 @@
+"""Tallies in the run store: written with a run's result, read back by `auditor trends`.
+
+`record_tallies` is called by `record_result` in the same transaction (`record_tally` records
+one input's, for a recorder that stores each file as it finishes). Which tallies
+`trends` reads: for each distinct input content, the latest finished run that audited it
+with a tally, so that a night audited twice counts once (`latest_tallied_inputs`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Engine, and_, func, insert, select
+
+from auditor.store import schema
+from auditor.tally import Tally
+
+_BATCH = 1000
+
+
+def _steps(lines: Iterable[int]) -> str:
+    """Line numbers as steps from the previous one: short, and exact."""
+    previous, steps = 0, []
+    for line in lines:
+        steps.append(line - previous)
+        previous = line
+    return json.dumps(steps, separators=(",", ":"))
+
+
+def lines_of(steps: str) -> list[int]:
+    lines, line = [], 0
+    for step in json.loads(steps):
+        line += step
+        lines.append(line)
+    return lines
+
+
+def _rows(run_id: int, position: int, tally: Tally) -> dict[Any, list[dict[str, Any]]]:
+    key = {"run_id": run_id, "position": position}
+    rows: dict[Any, list[dict[str, Any]]] = {}
+    rows[schema.tally_rounds] = [
+        {**key, "item": item, "site": tally.site, "table_id": tally.table_id,
+         "dealer": dealer, "date": date, "shift": shift, "rounds": rounds}
+        for item, ((dealer, date, shift), rounds) in enumerate(tally.rounds.items())]
+    rows[schema.tally_pairs] = [
+        {**key, "item": item, "dealer": dealer, "player": player, "date": date,
+         "rounds": rounds}
+        for item, ((dealer, player, date), rounds) in enumerate(tally.pairs.items())]
+    rows[schema.tally_seats] = [
+        {**key, "item": item, "line": line, "seat": seat, "player": player}
+        for item, (line, seat, player) in enumerate(tally.seats)]
+    rows[schema.tally_game] = [
+        {**key, "item": item, "dealer": dealer, "date": date, "decks": tally.decks,
+         "hits_soft_17": tally.hits_soft_17, "statistic": statistic, "up": up,
+         "trials": trials, "hits": hits}
+        for item, (dealer, date, statistic, up, trials, hits) in enumerate(
+            tally.game_counts())]
+    rows[schema.tally_shuffles] = [
+        {**key, "item": item, "site": tally.site, "table_id": tally.table_id,
+         "shoe_id": shuffled.shoe_id, "date": shuffled.date, "decks": tally.decks,
+         "cards": shuffled.cards.decode("ascii"), "lines": _steps(shuffled.lines),
+         "rounds": json.dumps(shuffled.rounds, separators=(",", ":"))}
+        for item, shuffled in enumerate(tally.shuffles)]
+    return rows
+
+
+def record_tally(connection: Connection, run_id: int, position: int, tally: Tally) -> None:
+    """One input's tally, in the caller's transaction: with a run's whole result
+    (`record_tallies`) or as each file of the run is recorded."""
+    for table, rows in _rows(run_id, position, tally).items():
+        for start in range(0, len(rows), _BATCH):
+            connection.execute(insert(table), rows[start:start + _BATCH])
+
+
+def record_tallies(connection: Connection, run_id: int, tallies: list[Tally]) -> None:
+    """Every input's tally (inputs that could not be read have an empty one)."""
+    for position, tally in enumerate(tallies):
+        record_tally(connection, run_id, position, tally)
+
+
+@dataclass(frozen=True)
+class TalliedInput:
+    """An input content as `trends` reads it: from the latest finished run that tallied it."""
+
+    run_id: int
+    position: int
+    path: str
+
+
+def latest_tallied_inputs(engine: Engine) -> list[TalliedInput]:
+    """For each distinct input content, the latest finished run with a tally of it."""
+    runs, places, rounds = schema.runs, schema.run_inputs, schema.tally_rounds
+    tallied = (select(rounds.c.run_id, rounds.c.position).distinct()).subquery()
+    query = (select(places.c.input_id, places.c.run_id, places.c.position, places.c.path)
+             .join(runs, runs.c.id == places.c.run_id)
+             .join(tallied, and_(tallied.c.run_id == places.c.run_id,
+                                 tallied.c.position == places.c.position))
+             .where(runs.c.status == "finished", places.c.input_id.is_not(None))
+             .order_by(places.c.input_id, places.c.run_id.desc(), places.c.position))
+    chosen: dict[int, TalliedInput] = {}
+    with engine.connect() as connection:
+        for row in connection.execute(query):
+            chosen.setdefault(row.input_id, TalliedInput(row.run_id, row.position, row.path))
+    return sorted(chosen.values(), key=lambda i: (i.run_id, i.position))
+
+
+def tally_rows(engine: Engine, table, inputs: list[TalliedInput], since: str | None,
+               until: str | None, dated: bool = True) -> Iterator[Any]:
+    """The rows of one tally table for these inputs, within the window of dates (`dated`:
+    the table has a date column)."""
+    wanted = {(i.run_id, i.position) for i in inputs}
+    for run_id in sorted({i.run_id for i in inputs}):
+        query = select(table).where(table.c.run_id == run_id)
+        if dated and since:
+            query = query.where(table.c.date >= since)
+        if dated and until:
+            query = query.where(table.c.date <= until)
+        query = query.order_by(table.c.position, table.c.item)
+        with engine.connect() as connection:
+            for row in connection.execute(query.execution_options(yield_per=_BATCH)):
+                if (row.run_id, row.position) in wanted:
+                    yield row
+
+
+def finding_rows(engine: Engine, inputs: list[TalliedInput], since: str | None,
+                 until: str | None) -> Iterator[tuple[TalliedInput, Any]]:
+    """The findings of these inputs (matched on the run and the file's path) in the window;
+    findings with no date (about a whole file) are outside every window."""
+    findings = schema.findings
+    by_place = {(i.run_id, i.path): i for i in inputs}
+    for run_id in sorted({i.run_id for i in inputs}):
+        query = (select(findings).where(findings.c.run_id == run_id,
+                                        findings.c.date.is_not(None))
+                 .order_by(findings.c.position))
+        if since:
+            query = query.where(findings.c.date >= since)
+        if until:
+            query = query.where(findings.c.date <= until)
+        with engine.connect() as connection:
+            for row in connection.execute(query.execution_options(yield_per=_BATCH)):
+                place = by_place.get((run_id, row.file))
+                if place is not None:
+                    yield place, row
+
+
+def run_count(engine: Engine) -> int:
+    with engine.connect() as connection:
+        return connection.execute(select(func.count()).select_from(schema.runs)).scalar_one()

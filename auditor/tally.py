@@ -1,0 +1,223 @@
+"""What `auditor trends` needs from each replayed round, counted in the worker.
+
+Findings alone give no denominators: a rate per 1,000 rounds needs the rounds each dealer
+dealt, a dealer–player pair needs the rounds the player played at that dealer's table, the
+game math needs every up card and how the dealer's hand ended, and repeated shuffles need
+the cards in the order they came out of the shoe. A `Tally` records these facts from the
+read-only `RoundView` (and the shuffles and burns between rounds); like the replay, it
+records and never judges. One tally per file, small and picklable, travels back to the
+parent on `FileResult.tally` and is kept in the run store (auditor/store/tallies.py).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from auditor import blackjack
+from auditor import events as ev
+
+if TYPE_CHECKING:
+    from auditor.findings import Finding
+    from auditor.replay.view import RoundView
+
+SHIFTS = (("day", 6, 14), ("swing", 14, 22))  # local hours; anything else is "grave"
+CARD_EVENTS = frozenset({ev.Deal, ev.Hit, ev.Double, ev.Draw, ev.Trade, ev.Burn})
+# The statistics of the game math (auditor/trends/analysis.py says what each tests). Each
+# (dealer, date) keeps a list of counts, trials then hits: player naturals; dealer
+# naturals with an ace up, with a ten up; dealer busts with each up card, ace to ten.
+DEALER_BUST, DEALER_NATURAL, PLAYER_NATURAL = "dealer bust", "dealer natural", "player natural"
+GAME_SLOT_NAMES = {0: (PLAYER_NATURAL, None), 2: (DEALER_NATURAL, 1), 4: (DEALER_NATURAL, 10),
+                   **{6 + 2 * (up - 1): (DEALER_BUST, up) for up in range(1, 11)}}
+GAME_SLOTS = 26
+
+
+def shift_of(time: str | None) -> str | None:
+    """The shift of a local time stamp: day 06-14, swing 14-22, grave 22-06."""
+    if not isinstance(time, str) or len(time) < 2 or not time[:2].isdigit():
+        return None
+    hour = int(time[:2])
+    for name, start, end in SHIFTS:
+        if start <= hour < end:
+            return name
+    return "grave"
+
+
+@dataclass(slots=True)
+class ShuffledCards:
+    """The cards of one shuffle, in the order they came out of the shoe (burns included),
+    with the line of each, and where each round's cards begin: a repeated sequence is
+    reported at its first card's file, round and line."""
+
+    shoe_id: str | None
+    date: str | None = None
+    # Two ASCII characters a card, and a machine integer a line: no Python object per card,
+    # so that a file's thousands of cards add nothing for the garbage collector to walk.
+    cards: bytearray = field(default_factory=bytearray)
+    lines: array = field(default_factory=lambda: array("i"))
+    # (index of the first card dealt for the round, burns before it included; round ID)
+    rounds: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class Tally:
+    """The facts of one file, counted round by round (see the module's docstring)."""
+
+    site: str | None = None  # the table's identity: its licence, else its casino …
+    table_id: str | None = None  # … and its table ID
+    decks: int | None = None
+    hits_soft_17: bool = False
+    rounds: Counter = field(default_factory=Counter)  # (dealer, date, shift) -> rounds
+    pairs: Counter = field(default_factory=Counter)  # (dealer, player, date) -> rounds played
+    # (finding line, seat, player): who sat at the seat a finding names, to join findings
+    # (which carry no player) to dealer–player pairs
+    seats: list[tuple[int, str, str]] = field(default_factory=list)
+    # (dealer, date) -> trials and hits of each statistic, in GAME_SLOTS places (see there)
+    game: dict[tuple, list[int]] = field(default_factory=dict)
+    shuffles: list[ShuffledCards] = field(default_factory=list)
+    _open: ShuffledCards | None = None  # the shuffle being dealt
+    _pending: int = 0  # its first card not yet given to a round
+
+    def add_event(self, event: ev.Event) -> None:
+        """An event between rounds: a shuffle or a new shoe starts a new sequence, a burned
+        card belongs to it."""
+        if isinstance(event, (ev.Shuffle, ev.Shoe)):
+            self._close()
+        elif isinstance(event, ev.Burn):
+            self._card(event.card, event.line, None)
+
+    def add_round(self, view: RoundView, findings: list[Finding]) -> None:
+        """One replayed round and the findings judged in it."""
+        if self.table_id is None:
+            config = view.config
+            self.site = config.licence or config.casino
+            self.table_id, self.decks = config.table_id, config.decks
+            self.hits_soft_17 = config.hits_soft_17
+        dealer, date = view.dealer_id, view.date
+        self.rounds[dealer, date, shift_of(view.clock)] += 1
+        players = players_of(view)
+        for player in set(players.values()):
+            self.pairs[dealer, player, date] += 1
+        for finding in findings:
+            if finding.seat and finding.line is not None:
+                player = players.get(finding.seat) or view.occupied_before.get(finding.seat)
+                if player is not None:
+                    self.seats.append((finding.line, finding.seat, player))
+        if view.unreadable:  # a card may be missing: the cards' sequence breaks here, and
+            self._close()  # the round's cards are not counted
+            return
+        self._cards_and_game(view, dealer, date)
+
+    # ---- one pass over the round's events: cards in shoe order, and the game math ----
+    def _close(self) -> None:
+        if self._open is not None and len(self._open.lines) >= 2:
+            self.shuffles.append(self._open)
+        self._open = None
+
+    def _card(self, card: str, line: int, view: RoundView | None) -> None:
+        if self._open is None:
+            self._open = ShuffledCards(view.shoe.shoe_id if view else None)
+            self._pending = 0
+        self._open.cards += card.encode("ascii")
+        self._open.lines.append(line)
+
+    def _cards_and_game(self, view: RoundView, dealer: str | None, date: str | None) -> None:
+        marked = False
+        first_cards: dict[str, int] = {}  # hand -> value of its first dealt card, or -1
+        hands = naturals = 0
+        dealer_values: list[int] = []
+        value = blackjack.VALUE
+        for event in view.events:
+            kind = type(event)
+            if kind is ev.Shuffle:  # the shoe ran dry mid-round
+                self._close()
+                marked = False
+                continue
+            if kind not in CARD_EVENTS or not event.card:
+                continue
+            if self._open is None:
+                self._open = ShuffledCards(view.shoe.shoe_id)
+                self._pending = 0
+            shuffled = self._open
+            shuffled.cards += event.card.encode("ascii")
+            shuffled.lines.append(event.line)
+            if not marked:
+                shuffled.rounds.append((self._pending, view.round_id))
+                shuffled.shoe_id = shuffled.shoe_id or view.shoe.shoe_id
+                shuffled.date = shuffled.date or date
+                marked = True
+            if kind is ev.Deal:
+                target, points = event.target, value[event.card[0]]
+                if target == "dealer":
+                    dealer_values.append(points)
+                    continue
+                first = first_cards.get(target)
+                if first is None:
+                    first_cards[target] = points
+                elif first > 0:  # the second card: a natural is an ace and a ten-value
+                    hands += 1
+                    naturals += first + points == 11 and (first == 1 or points == 1)
+                    first_cards[target] = -1
+        if self._open is not None:
+            self._pending = len(self._open.lines)
+        counts = self.game.get((dealer, date))
+        if counts is None:
+            counts = self.game[dealer, date] = [0] * GAME_SLOTS
+        counts[0] += hands
+        counts[1] += naturals
+        if len(dealer_values) < 2:
+            return
+        up, hole = dealer_values[0], dealer_values[1]
+        natural = up + hole == 11 and (up == 1 or hole == 1)
+        if up == 1 or up == 10:
+            slot = 2 if up == 1 else 4
+            counts[slot] += 1
+            counts[slot + 1] += natural
+        hand = view.dealer
+        hits_soft_17 = self.hits_soft_17
+        if natural or not view.dealer_had_to_play or any(
+                t.target == "dealer" for t in view.trades) or (
+                not hand.busted and blackjack.dealer_must_draw(hand.card_codes, hits_soft_17)
+        ) or any(d.total_before > 17 or (d.total_before == 17 and not (
+                d.soft_before and hits_soft_17)) for d in hand.draws):
+            # The hand did not end by the drawing rule (stopped early, drew on a standing
+            # total, traded): its end says nothing of the cards.
+            return
+        slot = 6 + 2 * (up - 1)
+        counts[slot] += 1
+        counts[slot + 1] += hand.busted
+
+    def finish(self) -> None:
+        """The file is read: the last shuffle's cards are complete."""
+        self._close()
+
+    def game_counts(self) -> Iterator[tuple[str | None, str | None, str, int | None, int,
+                                            int]]:
+        """(dealer, date, statistic, up card, trials, hits) for every count kept."""
+        for (dealer, date), counts in self.game.items():
+            for slot in range(0, GAME_SLOTS, 2):
+                if counts[slot]:
+                    statistic, up = GAME_SLOT_NAMES[slot]
+                    yield dealer, date, statistic, up, counts[slot], counts[slot + 1]
+
+
+def players_of(view: RoundView) -> dict[str, str]:
+    """Seat -> the player who placed the seat's main wager in this round: the player seated
+    when the wager was placed (a player who sits down in the round counts from then)."""
+    seated: dict[str, str | None] = dict(view.occupied_before)
+    changes = view.seat_changes  # (both lists are in the order of the round's events)
+    players: dict[str, str] = {}
+    position = 0
+    for wager in view.wagers:
+        while position < len(changes) and changes[position].index < wager.index:
+            change = changes[position]
+            seated[change.seat] = change.player if change.kind == "sit" else None
+            position += 1
+        if wager.kind == "main" and not wager.tip and wager.initial:
+            player = seated.get(wager.seat)
+            if player is not None:
+                players.setdefault(wager.seat, player)
+    return players

@@ -1,0 +1,399 @@
+"""`auditor trends` on simulated floors: the planted careless dealer, colluding pair and
+repeated shoe are flagged, and the same floors without them raise no flag.
+
+A floor is 20 tables over 5 nights (80 rounds a table a night, 8,000 rounds), dealt by a
+roster of 40 dealers who move between tables from night to night, with planted faults on
+3% of rounds; each night is audited as one run into one SQLite store. The planted floor is
+audited night by night through the command line; the clean floors, to keep the suite fast,
+are recorded through the same functions without writing the four reports. Larger floors
+and more seeds run with BJH_SLOW_TESTS=1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from auditor.audit import audit_paths, collect_paths
+from auditor.cli import main
+from auditor.store import begin_run, finish_run, open_store, record_result
+from auditor.trends.analysis import FLAGGED, TOO_FEW, Settings, flags, trends_document
+
+SLOW = os.environ.get("BJH_SLOW_TESTS") == "1"
+TABLES, NIGHTS, ROUNDS = 20, 5, 80
+FAULTS = "0.03"
+CARELESS, COLLUDING, COLLUDER = "D-1003", "D-1017", "P-7770001"
+MIN_ROUNDS = "100"
+FIRST_NIGHT = date(2026, 11, 20)
+
+
+def simulate_floor(folder: Path, seed: str, planted: bool, rounds: int = ROUNDS) -> list[Path]:
+    """One folder a night; with `planted`, the careless dealer and the colluding pair every
+    night and the repeated shoe on the third."""
+    nights = []
+    for night in range(NIGHTS):
+        out = folder / f"night{night + 1}"
+        arguments = ["simulate", "--game", "standard", "--tables", str(TABLES), "--rounds",
+                     str(rounds), "--faults", FAULTS, "--seed", f"{seed}-{night}", "--date",
+                     (FIRST_NIGHT + timedelta(days=night)).isoformat(), "--out", str(out),
+                     "--quiet", "--roster"]
+        if planted:
+            arguments += ["--careless", f"{CARELESS}:4", "--collude",
+                          f"{COLLUDING}:{COLLUDER}:0.2"]
+            if night == 2:
+                arguments.append("--repeat-shoe")
+        assert main(arguments) == 0
+        nights.append(out)
+    return nights
+
+
+def record_nights(store: str, nights: list[Path]) -> None:
+    """Each night audited and recorded as a run, as `auditor audit` records it."""
+    engine = open_store(store)
+    for night in nights:
+        run = {"version": "test", "rule_base": "test", "command": f"audit {night.name}",
+               "started": "2026-11-24T00:00:00+00:00"}
+        run_id = begin_run(engine, run, {})
+        result = audit_paths(collect_paths([str(night)]), jobs=2)
+        record_result(engine, run_id, result)
+        finish_run(engine, run_id, {**run, "finished": "2026-11-24T00:01:00+00:00"},
+                   result.exit_code)
+    engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory) -> dict:
+    folder = tmp_path_factory.mktemp("planted")
+    nights = simulate_floor(folder, "floor", planted=True)
+    store = str(folder / "history.sqlite")
+    for night in nights:
+        assert main(["audit", str(night), "--out", str(folder / f"out-{night.name}"),
+                     "--store", store, "--quiet", "--jobs", "2"]) == 1
+    out = folder / "trends"
+    code = main(["trends", "--store", store, "--out", str(out), "--min-rounds", MIN_ROUNDS,
+                 "--quiet"])
+    document = json.loads((out / "trends.json").read_text(encoding="utf-8"))
+    return {"folder": folder, "nights": nights, "store": store, "out": out, "code": code,
+            "document": document, "flags": flags(document)}
+
+
+def truth(night: Path) -> dict:
+    return json.loads((night / "surveillance.truth.json").read_text(encoding="utf-8"))
+
+
+def tables_dealt_by(nights: list[Path], dealers: set[str]) -> set[str]:
+    """The tables (as trends names them) where any of these dealers dealt a round."""
+    tables = set()
+    for night in nights:
+        for record in night.glob("*.bjh"):
+            text = record.read_text(encoding="utf-8")
+            table = next(line.split()[1] for line in text.splitlines()
+                         if line.startswith("table "))
+            if any(f"dealer={dealer}\n" in text for dealer in dealers):
+                tables.add(f"RL-SIM-01 {table}")
+    return tables
+
+
+def test_the_careless_dealer_is_flagged_and_only_planted_dealers_are(planted) -> None:
+    flagged = {(e["unit"]["kind"], e["unit"]["key"]) for e in planted["flags"]["outliers"]}
+    assert ("dealer", CARELESS) in flagged
+    # The colluding dealer's over-payments are findings too: flagging that dealer is right,
+    # and so is flagging a table where a planted dealer dealt (its findings are there).
+    # No other dealer or table is flagged.
+    planted_tables = tables_dealt_by(planted["nights"], {CARELESS, COLLUDING})
+    assert flagged <= {("dealer", CARELESS), ("dealer", COLLUDING)} | {
+        ("table", table) for table in planted_tables}
+    careless = next(e for e in planted["flags"]["outliers"] if e["unit"]["key"] == CARELESS)
+    assert careless["counts"]["findings"] > 2 * careless["counts"]["expected"]
+    assert careless["q"] <= 0.05 and careless["p"] <= careless["q"]
+    assert "exact binomial" in careless["tested"] and "does not prove" in \
+        careless["not_proven"].lower()
+    assert planted["code"] == 1  # something is flagged
+
+
+def test_the_colluding_pair_is_flagged_with_exactly_the_planted_over_payments(planted) -> None:
+    flagged = planted["flags"]["pairs"]
+    assert [(e["unit"]["dealer"], e["unit"]["player"]) for e in flagged] == [
+        (COLLUDING, COLLUDER)]
+    planted_lines = set()
+    for night in planted["nights"]:
+        for record in sorted(night.glob("*.truth.json")):
+            if record.name == "surveillance.truth.json":
+                continue
+            for fault in json.loads(record.read_text(encoding="utf-8"))["faults"]:
+                if COLLUDER in fault["what"]:
+                    planted_lines.add(f"{night / fault['file']}:{fault['line']}")
+    assert len(planted_lines) >= 10
+    assert set(flagged[0]["findings"]) == planted_lines
+    assert flagged[0]["counts"]["over_payments"] == len(planted_lines)
+
+
+def test_the_repeated_shoe_is_flagged_at_both_places(planted) -> None:
+    repeats = planted["flags"]["repeats"]
+    assert len(repeats) == 1
+    where = truth(planted["nights"][2])["repeated_shoe"]
+    night = planted["nights"][2]
+    places = [(p["file"], p["round"]) for p in repeats[0]["places"]]
+    assert places == [(str(night / where["source"]["file"]), where["source"]["round"]),
+                      (str(night / where["target"]["file"]), where["target"]["round"])]
+    assert repeats[0]["unit"]["cards"] >= 12
+    assert repeats[0]["p"] < 1e-12
+
+
+def test_trends_json_entries_have_the_documented_fields(planted) -> None:
+    document = planted["document"]
+    assert set(document) == {"trends", "rates", "outliers", "pairs", "repeats", "game_math"}
+    for name in ("outliers", "pairs", "repeats", "game_math"):
+        for entry in document[name]:
+            assert {"unit", "counts", "statistic", "p", "q", "status", "tested",
+                    "not_proven"} <= set(entry), name
+            assert entry["status"] in (FLAGGED, "not flagged", TOO_FEW)
+            assert (entry["p"] is None) == (entry["status"] == TOO_FEW)
+    too_few = [e for e in document["outliers"] if e["status"] == TOO_FEW]
+    assert all(e["counts"]["rounds"] < int(MIN_ROUNDS) for e in too_few)
+    assert document["rates"]["floor"]["rounds"] == TABLES * NIGHTS * ROUNDS
+    assert isinstance(document["rates"]["floor"]["over_paid"], str)  # exact decimal money
+
+
+def test_a_window_of_dates_and_a_night_audited_twice(planted, tmp_path) -> None:
+    """--since/--until select gaming dates; a night audited again counts once."""
+    store = planted["store"]
+    again = planted["nights"][0]
+    assert main(["audit", str(again), "--out", str(tmp_path / "again"), "--store", store,
+                 "--quiet", "--jobs", "2"]) == 1
+    engine = open_store(store)
+    whole = trends_document(engine, Settings(min_rounds=int(MIN_ROUNDS)), store)
+    assert whole["rates"]["floor"]["rounds"] == TABLES * NIGHTS * ROUNDS
+    first = FIRST_NIGHT.isoformat()
+    one_day = trends_document(engine, Settings(since=first, until=first), store)
+    engine.dispose()
+    assert [row["key"] for row in one_day["rates"]["day"]] == [first]
+    assert one_day["rates"]["day"][0]["rounds"] == whole["rates"]["day"][0]["rounds"]
+    assert main(["trends", "--store", store, "--since", "2026-13-01", "--quiet"]) == 2
+    assert main(["trends", "--store", str(tmp_path / "none.sqlite"), "--quiet"]) == 2
+
+
+def clean_floor_flags(tmp_path: Path, seed: str, rounds: int = ROUNDS) -> dict:
+    nights = simulate_floor(tmp_path / seed, seed, planted=False, rounds=rounds)
+    store = str(tmp_path / f"{seed}.sqlite")
+    record_nights(store, nights)
+    engine = open_store(store)
+    document = trends_document(engine, Settings(min_rounds=int(MIN_ROUNDS)), store)
+    engine.dispose()
+    return flags(document)
+
+
+# (seed, rounds a table a night): two small floors always; four floors twice as long slow.
+CLEAN_FLOORS = [("quiet-1", ROUNDS), ("quiet-2", ROUNDS)] + (
+    [("quiet-3", 2 * ROUNDS), ("quiet-4", 2 * ROUNDS), ("quiet-5", 2 * ROUNDS),
+     ("quiet-6", 2 * ROUNDS)] if SLOW else [])
+
+
+def test_clean_floors_raise_no_flag(tmp_path) -> None:
+    """The same floors without the planted patterns. Each question controls its false
+    discovery rate at 5%: with nothing to find, a seed raises a false flag in a question
+    with chance at most 5%. We assert no flag at all on these seeds (checked), and state
+    that a rare false flag on another seed would not be a failure of the method."""
+    raised = {seed: {name: [e["unit"] for e in entries]
+                     for name, entries in clean_floor_flags(tmp_path, seed, rounds).items()
+                     if entries}
+              for seed, rounds in CLEAN_FLOORS}
+    assert raised == {seed: {} for seed, _ in CLEAN_FLOORS}
+
+
+# ---- trends.html in a real browser (Debian's chromium through playwright) ----
+
+from test_report_browser import ARGUMENTS, ARTIFACTS, CHROMIUM, Page, unavailable  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """Debian's chromium through playwright, as tests/test_chromium.py launches it
+    (skipped where missing, failed under CI=true)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover
+        unavailable("the playwright package is missing (pip install -e '.[test]')")
+    if not os.access(CHROMIUM, os.X_OK):
+        unavailable(f"{CHROMIUM} is missing: run scripts/install-browser.sh as root")
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGUMENTS)
+        yield instance
+        instance.close()
+
+
+HOSTILE_NAME = '"><img src=x onerror=window.__pwned=1>.bjh'
+HOSTILE_RECORD = """\
+bjh 1
+casino "<script>window.__pwned=1</script>"
+table T9 game=standard decks=6 min=10 max=500
+shoe 1 date=2026-11-22
+09:00:00 shuffle
+09:00:05 cut
+round 1 time=09:01:00 dealer=D-7
+09:01:00 sit s2 player=P-1
+09:01:01 bet s2h1 main 20
+09:01:02 deal s2h1 9c
+09:01:03 deal dealer 7d
+09:01:04 deal s2h1 8s
+09:01:05 deal dealer Kd
+09:01:06 stand s2h1
+09:01:07 reveal
+09:01:08 settle s2h1 main win 20
+end
+"""
+
+
+def test_trends_html_opens_with_its_flags_and_no_console_error(planted, chromium) -> None:
+    page = Page(chromium, planted["out"] / "trends.html")
+    try:
+        flags_text = page.page.inner_text("#flags")
+        items = page.page.locator("li.flag")
+        assert items.count() == sum(len(v) for v in planted["flags"].values())
+        assert f"dealer {CARELESS}" in flags_text
+        assert f"dealer {COLLUDING} and player {COLLUDER}" in flags_text
+        assert "Shuffle repeated:" in flags_text and "Does not prove:" in flags_text
+        # The stylesheet is allowed by its hash: a CSP refusal would be a console error,
+        # and the masthead would stay unstyled.
+        background = page.page.evaluate(
+            "getComputedStyle(document.querySelector('.masthead')).backgroundColor")
+        assert background == "rgb(18, 50, 79)"
+        assert page.page.locator("svg.chart rect.bar.flagged").count() >= 1
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.page.screenshot(path=str(ARTIFACTS / "trends.png"), full_page=True)
+        assert page.problems == []
+    finally:
+        page.context.close()
+
+
+def test_record_text_in_trends_html_is_text_never_markup(tmp_path, chromium) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / HOSTILE_NAME).write_text(HOSTILE_RECORD, encoding="utf-8")
+    store = str(tmp_path / "history.sqlite")
+    assert main(["audit", str(records), "--out", str(tmp_path / "out"), "--store", store,
+                 "--quiet", "--jobs", "1"]) == 1
+    out = tmp_path / "trends"
+    assert main(["trends", "--store", store, "--out", str(out), "--min-rounds", "1",
+                 "--min-pair-rounds", "1", "--quiet"]) == 0
+    document = json.loads((out / "trends.json").read_text(encoding="utf-8"))
+    assert [(e["unit"], e["findings"]) for e in document["pairs"]] == [
+        ({"kind": "pair", "dealer": "D-7", "player": "P-1"},
+         [f"{records / HOSTILE_NAME}:16"])]
+    page = Page(chromium, out / "trends.html")
+    try:
+        assert page.page.evaluate("window.__pwned") is None
+        body = page.page.inner_text("body")
+        assert "<script>window.__pwned=1</script> T9" in body  # the casino, as text
+        assert HOSTILE_NAME in body
+        assert page.problems == []
+    finally:
+        page.context.close()
+
+
+# ---- the tally of one small record, counted by hand ----
+
+TALLIED = """\
+bjh 1
+casino "Test" licence=RL-9
+table T4 game=standard decks=6 min=10 max=500
+shoe S1 date=2026-11-22
+13:59:00 shuffle
+13:59:05 cut
+13:59:06 burn 4h
+round 1 time=13:59:30 dealer=D-1
+13:59:31 sit s1 player=P-1
+13:59:32 sit s3 player=P-3
+13:59:33 bet s1h1 main 20
+13:59:34 bet s3h1 main 20
+13:59:35 deal s1h1 Ac
+13:59:36 deal s3h1 9c
+13:59:37 deal dealer 6d
+13:59:38 deal s1h1 Kd
+13:59:39 deal s3h1 7s
+13:59:40 deal dealer Td
+13:59:41 settle s1h1 main win 30
+13:59:42 stand s3h1
+13:59:43 reveal
+13:59:44 draw 9h
+13:59:45 settle s3h1 main win 30
+end
+14:00:00 dealer D-2
+14:00:01 burn 2s
+round 2 time=14:00:10 dealer=D-2
+14:00:11 leave s3
+14:00:12 bet s1h1 main 20
+14:00:13 deal s1h1 5c
+14:00:14 deal dealer Ad
+14:00:15 deal s1h1 5d
+14:00:16 deal dealer Kh
+14:00:17 peek
+14:00:18 reveal
+14:00:19 settle s1h1 main lose 20
+end
+"""
+
+
+def test_the_tally_of_a_small_record(tmp_path) -> None:
+    from auditor.audit import audit_file
+
+    path = tmp_path / "tallied.bjh"
+    path.write_text(TALLIED, encoding="utf-8")
+    result = audit_file(str(path))
+    tally = result.tally
+    # s3's 16 against the dealer's bust is paid 30 for 20: one over-payment, line 23
+    assert [(f.citation, f.line, f.seat, str(f.difference)) for f in result.findings] == [
+        ("20:18:15:06", 23, "s3", "10")]
+    assert (tally.site, tally.table_id, tally.decks) == ("RL-9", "T4", 6)
+    assert dict(tally.rounds) == {("D-1", "2026-11-22", "day"): 1,
+                                  ("D-2", "2026-11-22", "swing"): 1}
+    assert dict(tally.pairs) == {("D-1", "P-1", "2026-11-22"): 1,
+                                 ("D-1", "P-3", "2026-11-22"): 1,
+                                 ("D-2", "P-1", "2026-11-22"): 1}
+    assert tally.seats == [(23, "s3", "P-3")]
+    assert sorted(tally.game_counts()) == [
+        ("D-1", "2026-11-22", "dealer bust", 6, 1, 1),
+        ("D-1", "2026-11-22", "player natural", None, 2, 1),
+        ("D-2", "2026-11-22", "dealer natural", 1, 1, 1),
+        ("D-2", "2026-11-22", "player natural", None, 1, 0)]
+    [shuffled] = tally.shuffles
+    assert shuffled.cards.decode() == "4hAc9c6dKd7sTd9h2s5cAd5dKh"
+    assert list(shuffled.lines) == [7, 13, 14, 15, 16, 17, 18, 22, 26, 30, 31, 32, 33]
+    assert shuffled.rounds == [(0, "1"), (8, "2")]  # each with the burn before it
+    assert (shuffled.shoe_id, shuffled.date) == ("S1", "2026-11-22")
+
+
+def test_floor_options_that_cannot_be_planted_are_refused(tmp_path, capsys) -> None:
+    base = ["simulate", "--rounds", "10", "--tables", "2", "--out", str(tmp_path),
+            "--quiet", "--faults", "0.1"]
+    assert main([*base, "--game", "switch", "--collude", "D-1001:P-1:0.5"]) == 2
+    assert "20:18:15:06" in capsys.readouterr().err
+    assert main([*base, "--game", "standard", "--careless", "D-2001:3"]) == 2
+    assert "not on the roster (D-1001 to D-1004)" in capsys.readouterr().err
+
+
+def test_trends_reads_a_sqlite_and_a_postgresql_store(store_url, tmp_path) -> None:
+    """The same small record through each kind of store: the over-payment joined to its
+    player, the rounds counted, and an empty window."""
+    path = tmp_path / "tallied.bjh"
+    path.write_text(TALLIED, encoding="utf-8")
+    engine = open_store(store_url)
+    empty = trends_document(engine, Settings(), store_url)
+    assert (empty["rates"]["floor"]["rounds"], empty["outliers"], empty["pairs"]) == (0, [], [])
+    engine.dispose()
+    assert main(["audit", str(path), "--out", str(tmp_path / "out"), "--store", store_url,
+                 "--quiet", "--jobs", "1"]) == 1
+    engine = open_store(store_url)
+    document = trends_document(engine, Settings(min_rounds=1, min_pair_rounds=1), store_url)
+    window = trends_document(engine, Settings(since="2026-11-23"), store_url)
+    engine.dispose()
+    assert [(e["unit"]["dealer"], e["unit"]["player"], e["counts"]["rounds"],
+             e["counts"]["over_paid"], e["findings"]) for e in document["pairs"]] == [
+        ("D-1", "P-3", 1, "10.00", [f"{path}:23"])]
+    assert [(r["key"], r["rounds"], r["findings"]) for r in document["rates"]["dealer"]] == [
+        ("D-1", 1, 1), ("D-2", 1, 0)]
+    assert window["rates"]["floor"]["rounds"] == 0
