@@ -331,7 +331,7 @@ def test_coverage_lists_every_subsection_with_its_rounds(faulty) -> None:
 def test_summary_counts_by_citation_table_dealer_shift_and_money(faulty) -> None:
     page, result, _ = faulty
     summary = section(page, "summary")
-    assert "6 findings in 3 rounds." in summary
+    assert '6 findings</span> in <span data-figure="rounds">3 rounds</span>.' in summary
     assert "under-paid <strong>10.00</strong> and over-paid <strong>1,240.00</strong>" in summary
 
     def counted(heading: str) -> dict[str, int]:
@@ -343,7 +343,7 @@ def test_summary_counts_by_citation_table_dealer_shift_and_money(faulty) -> None
     assert counted("Findings by citation") == dict(Counter(f.citation for f in result.findings))
     assert counted("Findings by dealer") == {"D-2001": 1, "D-2002": 5}
     assert counted("Findings by shift") == {"day": 1, "swing": 5}
-    assert counted("Findings by table") == {"T12": 6}
+    assert counted("Findings by table") == {"RL-0042/T12": 6}  # licence and table ID
 
 
 def test_record_text_is_escaped_everywhere(faulty) -> None:
@@ -391,9 +391,12 @@ def test_ids_and_names_from_a_record_never_become_markup(payload: str) -> None:
     assert "<img" not in page and page.count("<script") == 2
     data = re.search(r'<script type="application/json" id="report-data">(.*?)</script>',
                      page, re.S).group(1)
-    assert "<" not in data and ">" not in data  # |tojson escapes them for a script context
-    facets = json.loads(data)["facets"]
-    assert facets == [[0, "high", payload, payload, "standard", "2026-11-21"]]
+    assert "<" not in data and ">" not in data and "&" not in data  # \u003c etc.
+    record = json.loads(data)["findings"][0]
+    assert {key: record[key] for key in ("g", "s", "k", "d", "m", "a", "r", "msg", "x")} == {
+        "g": 0, "s": "high", "k": payload, "d": payload, "m": "standard", "a": "2026-11-21",
+        "r": payload, "msg": f"Paid {payload}.", "x": "-5"}
+    assert json.loads(data)["files"] == [f"logs/{payload}.bjh"]
     escaped = escape(payload)
     assert escaped in section(page, "findings")  # table, dealer, round and message
     assert escaped in section(page, "provenance")  # the file and the command

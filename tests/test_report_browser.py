@@ -221,10 +221,11 @@ def test_filtering_by_a_citation_shows_its_findings_only(page, report) -> None:
     expect(page.locator("#filter-status")).to_have_text(
         f"Showing all {len(report['findings'])} findings")
     assert page.locator("details.group:visible").count() == len(counts)
-    # A table's row in the summary filters the findings to that table.
-    page.click("#summary a[data-filter='table'][data-value='T12']")
-    assert page.locator("#filters select[name=table]").input_value() == "T12"
-    assert visible_findings(page) == expected_visible(page, report, lambda f: f["table"] == "T12")
+    # A table's row in the summary filters the findings to that table (licence and ID).
+    page.click("#summary a[data-filter='table'][data-value='RL-0412/T12']")
+    assert page.locator("#filters input[name=table]").input_value() == "RL-0412/T12"
+    assert visible_findings(page) == expected_visible(
+        page, report, lambda f: f["table_key"] == "RL-0412/T12")
 
 
 def test_search_and_severity_narrow_the_findings(page, report) -> None:
