@@ -432,9 +432,13 @@
     var linked = dimension === "citation" || dimension === "table" || dimension === "dealer";
     var body = el("tbody");
     rows.forEach(function (row, index) {
+      var offPage = !table.all && index >= top;
+      /* A row neither on the screen's page nor among the printed top is not drawn: a
+         night's dealer table is hundreds of rows. */
+      if (offPage && !printed[row.key]) { return; }
       var tr = el("tr");
       if (!printed[row.key]) { tr.classList.add("beyond-top"); }
-      if (!table.all && index >= top) { tr.classList.add("beyond-page"); }
+      if (offPage) { tr.classList.add("beyond-page"); }
       var th = el("th"); th.scope = "row";
       if (linked && row.label !== "(none)") {
         var a = el("a", null, row.label);
