@@ -300,7 +300,8 @@ def test_the_report_reads_without_javascript(browser, report) -> None:
     assert not page.locator("#filters").is_visible()
     item = finding_id(report, "zz-faulty.bjh", 22)
     assert page.locator(f"#{item} .msg").is_visible()
-    assert page.locator("#replays tr.fault[data-l='22']").count() == 1
+    replay = page.locator(f"#{item} details.show-replay").get_attribute("data-replay")
+    assert page.locator(f"#{replay} tr.fault[data-l='22']").count() == 1
     page.click(f"#{item} details.show-replay > summary")
     link = page.locator(f"#{item} .slot a")
     assert link.is_visible()
@@ -309,7 +310,7 @@ def test_the_report_reads_without_javascript(browser, report) -> None:
     target.wait_for(state="visible")
     # Printed without JavaScript, closed sections print open all the same (CSS alone).
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
-    fault_row = page.locator("#replays tr.fault[data-l='22']")
+    fault_row = page.locator(f"#{replay} tr.fault[data-l='22']")
     assert not fault_row.is_visible()
     page.emulate_media(media="print")
     assert fault_row.is_visible()

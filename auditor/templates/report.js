@@ -448,7 +448,7 @@
         th.appendChild(a);
       } else { th.textContent = row.label; }
       tr.appendChild(th);
-      if (dimension === "citation") { tr.appendChild(el("td", null, row.title)); }
+      if (dimension === "citation") { tr.appendChild(el("td", "title", row.title)); }
       add(tr, add(el("td", "barcell"), bar(row, largest)), el("td", "num strong", row.findings),
           el("td", "num", row.high || ""), el("td", "num", row.medium || ""), el("td", "num", row.low || ""),
           el("td", "num under", row.under ? money(row.under) : ""), el("td", "num over", row.over ? money(row.over) : ""));
