@@ -587,3 +587,44 @@ def test_no_citation_header_is_left_at_a_page_foot(browser, report) -> None:
         assert group["citation"] in before and group["title"] in " ".join(before.split()), group
         assert group["first"] in after, group
     opened.close()
+
+
+def test_summary_tables_sort_by_any_column_and_show_their_top_rows(page, report) -> None:
+    table = page.locator("table.summary[data-dimension=dealer]")
+    dealers = Counter(f["dealer"] or "(none)" for f in report["findings"])
+    # By findings, most first (the default for dealers), then by name when clicked.
+    counts = [int(n) for n in table.locator("tbody tr:visible td.strong").all_inner_texts()]
+    assert counts == sorted(dealers.values(), reverse=True)[:15]
+    table.locator("thead th").first.click()
+    names = table.locator("tbody tr:visible th").all_inner_texts()
+    assert names == sorted(dealers)[:15]
+    table.locator("thead th").first.click()
+    assert table.locator("tbody tr:visible th").all_inner_texts() == \
+        sorted(dealers, reverse=True)[:15]
+    if len(dealers) > 15:
+        page.locator("table.summary[data-dimension=dealer] + button.show-rows").click()
+        assert table.locator("tbody tr:visible").count() == len(dealers)
+
+
+def test_on_a_phone_the_money_columns_fit_or_the_table_says_it_scrolls(browser, report) -> None:
+    opened = Page(browser, report["path"], width=390, height=844)
+    page = opened.page
+    # The tables that hold money: the summaries, and who was audited (limits).
+    wide = page.evaluate("""() => [...document.querySelectorAll('.table-wrap')]
+        .filter(w => w.querySelector('table.summary, table.identity')).filter(w => {
+        const table = w.querySelector('table');
+        const cue = w.querySelector('.scroll-cue');
+        return table && table.getBoundingClientRect().right > w.getBoundingClientRect().right + 1
+            && !(cue && cue.offsetParent !== null); })
+        .map(w => w.querySelector('table').className)""")
+    assert wide == []
+    for dimension in ("citation", "table", "dealer", "shift", "date"):
+        over = page.locator(f"table.summary[data-dimension={dimension}] td.over").first
+        box, wrap = over.bounding_box(), page.locator(
+            f"table.summary[data-dimension={dimension}]").bounding_box()
+        assert box["x"] + box["width"] <= wrap["x"] + wrap["width"] + 1
+        assert box["x"] + box["width"] <= 390
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("table.summary[data-dimension=citation]").screenshot(
+        path=str(ARTIFACTS / "report-phone-summary.png"))
+    opened.close()

@@ -557,7 +557,13 @@
       clearTimeout(timer);
       apply();
     });
-    form.addEventListener("reset", function () { setTimeout(apply, 0); });
+    form.addEventListener("reset", function () {
+      setTimeout(function () {
+        var replays = form.elements["print-replays"];
+        document.body.classList.toggle("print-without-replays", !!replays && !replays.checked);
+        apply();
+      }, 0);
+    });
     form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
     form.addEventListener("click", function (event) {
       var action = event.target && event.target.getAttribute("data-action");
