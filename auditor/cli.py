@@ -156,8 +156,8 @@ SUMMARY_HEADERS = ("citation", "findings", "high", "medium", "low", "under-paid"
 
 def print_summary(console: Console, result, out: Path) -> None:
     """The findings by citation with a total row, and the currency the money is in. On a
-    terminal a table; in a log (no terminal) plain columns as wide as their widest cell, so
-    no header or citation is ever cut to the console's width."""
+    terminal wide enough, a table; in a log (no terminal) or a narrow terminal, plain
+    columns as wide as their widest cell, so no header or citation is ever cut."""
     from auditor.output.tables import findings_frame, summary_by
 
     rounds = sum(i.rounds for i in result.inputs)
@@ -173,7 +173,10 @@ def print_summary(console: Console, result, out: Path) -> None:
                 for row, (under, over) in zip(table_rows, money, strict=True)]
         total = ["total", *(f"{sum(int(r[i]) for r in rows):,}" for i in range(1, 5)),
                  f"{sum(m[0] for m in money):,.2f}", f"{sum(m[1] for m in money):,.2f}"]
-        if console.is_terminal:
+        lines = [list(SUMMARY_HEADERS), *rows, total]
+        widths = [max(len(line[i]) for line in lines) for i in range(len(SUMMARY_HEADERS))]
+        framed = sum(widths) + max(0, 20 - widths[0]) + 3 * len(widths) + 1  # with borders
+        if console.is_terminal and framed <= console.width:
             table = Table(title="Findings by citation", show_footer=True)
             for index, header in enumerate(SUMMARY_HEADERS):
                 table.add_column(header, footer=total[index], no_wrap=True,
@@ -182,10 +185,8 @@ def print_summary(console: Console, result, out: Path) -> None:
             for row in rows:
                 table.add_row(*row)
             console.print(table)
-        else:
+        else:  # a log, or a terminal too narrow for the table: plain columns, nothing cut
             console.print("Findings by citation", markup=False)
-            lines = [list(SUMMARY_HEADERS), *rows, total]
-            widths = [max(len(line[i]) for line in lines) for i in range(len(SUMMARY_HEADERS))]
             for number, line in enumerate(lines):
                 if number == len(lines) - 1:
                     console.print("  ".join("-" * w for w in widths), markup=False)
