@@ -1,10 +1,16 @@
 """report.html: the inspector's report, one self-contained file (templates/report.html.j2).
 
-Python builds a plain model of the report (scope, summaries and chart geometry, findings
-grouped by citation, one replay per round, coverage, provenance); the templates only lay it
-out. Everything from a record (notes, IDs, player names, file names) reaches the page
-through Jinja's autoescaping and is never marked safe; the only `Markup` here is the
-report's own stylesheet and script, read from the package.
+Python builds a plain model of the report (who was audited, scope, summaries and chart
+geometry, findings grouped by citation, one replay per round, coverage, provenance); the
+templates only lay it out. Everything from a record (notes, IDs, player names, file names)
+reaches the page through Jinja's autoescaping and is never marked safe; the only `Markup`
+here is the report's own stylesheet and script, read from the package, and the page's data
+(`script_json`: JSON whose <, > and & are escaped, so it cannot leave its element).
+
+The page's data holds every finding in a compact record (what the filters and the
+recomputed summaries need, and what drawing it needs). Up to LAZY_OVER findings each one
+is markup too and the report reads without JavaScript; past it the findings and replays
+are only data, and the page's script draws those shown.
 """
 
 from __future__ import annotations
