@@ -13,13 +13,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, field_serializer
 
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
 from auditor.checks.base import Check, FileView, registry
+from auditor.config import TableConfig
 from auditor.findings import Finding
 from auditor.parser import parse_lines
 from auditor.reader import Header, Problem, RoundRecord, read_structure
@@ -42,6 +44,48 @@ class InputSummary(BaseModel):
     last_date: str | None = None
     dealers: list[str] = []
     error: str | None = None  # why the file could not be audited at all
+    casino: str | None = None
+    licence: str | None = None
+    # The rest of the table's identity, as its header declared it (None: no header read).
+    decks: int | None = None
+    seats: int | None = None
+    minimum: Decimal | None = None
+    maximum: Decimal | None = None
+    currency: str | None = None
+    house_rules: dict[str, str] = {}  # option key -> value in force, defaults made explicit
+
+    @field_serializer("minimum", "maximum")
+    def _limit(self, amount: Decimal | None) -> str | None:
+        return None if amount is None else str(amount)
+
+    @property
+    def table_key(self) -> str | None:
+        """The table's identity across the run: licence (or else casino) and table ID, so
+        equal table IDs of two casinos never merge. None when no header was read."""
+        return table_key(self.licence or self.casino, self.table)
+
+
+def table_key(owner: str | None, table: str | None) -> str | None:
+    if table is None:
+        return None
+    return f"{owner}/{table}" if owner else table
+
+
+def house_rules(config: TableConfig) -> dict[str, str]:
+    """The house rules a table was judged under: every option of its game with the value in
+    force, a default made explicit (`blackjack` is the game's odds when not declared)."""
+    rules: dict[str, str] = {}
+    for name, value in config.rules.model_dump().items():
+        key = name.replace("_", ".", 1) if name.startswith(("db21", "sidebet", "tensticks")) \
+            else name
+        game = key.split(".", 1)[0]
+        if game in ("db21", "tensticks") and game != config.game:
+            continue  # another game's option: nothing of this table
+        if key == "blackjack":
+            value = config.blackjack_odds
+        if value is not None:
+            rules[key] = str(value)
+    return rules
 
 
 @dataclass
@@ -196,7 +240,7 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
         elif isinstance(item, Header):
             state = TableState(item.config)
             file_view = FileView(path, item.config, list(item.problems))
-            summary.table, summary.game = item.config.table_id, item.config.game
+            describe_table(summary, item.config)
             judge = _RoundJudge([c for c in checks if c.applies_to(item.config.game)], result)
         elif isinstance(item, Problem):
             file_view.problems.append(item)
@@ -224,6 +268,15 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
             key = round_key(path, record.round_id, record.start.line)
             result.evidence[key] = trace_round(before, record, path, lines)
     return result
+
+
+def describe_table(summary: InputSummary, config: TableConfig) -> None:
+    """The header's identity of the table: who runs it, its game, shoe, limits and rules."""
+    summary.table, summary.game = config.table_id, config.game
+    summary.casino, summary.licence = config.casino, config.licence
+    summary.decks, summary.seats, summary.currency = config.decks, config.seats, config.currency
+    summary.minimum, summary.maximum = config.minimum, config.maximum
+    summary.house_rules = house_rules(config)
 
 
 class _RoundJudge:

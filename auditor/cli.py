@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from decimal import Decimal
 from pathlib import Path
 
 from rich.console import Console
@@ -20,6 +21,15 @@ from auditor import __version__
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
+AUDIT_EPILOG = """\
+exit codes:
+  0  no findings: every file was read and no round departs from the rules
+  1  findings: see report.html (findings.json, findings.csv, summary.csv)
+  2  an input could not be read, or the command was misused
+  3  the auditor itself failed (a bug: please report it with the input)
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="auditor", description="Audit BJH blackjack hand histories against "
@@ -27,8 +37,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"auditor {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    audit = commands.add_parser("audit", help="audit files and folders of *.bjh records")
-    audit.add_argument("paths", nargs="+", metavar="PATH")
+    audit = commands.add_parser(
+        "audit", help="audit files and folders of *.bjh records",
+        description="Audit BJH hand histories: every round replayed and judged against\n"
+                    "S.D. Admin. R. chapter 20:18:15 and the BJH format.",
+        epilog=AUDIT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    audit.add_argument("paths", nargs="+", metavar="PATH",
+                       help="a BJH record (any name), or a folder: every *.bjh file under it, "
+                            "subfolders included; give as many as you like")
     audit.add_argument("--out", default="reports", metavar="DIR",
                        help="where findings.json, findings.csv, summary.csv and report.html "
                             "go (default: reports)")
@@ -170,28 +186,63 @@ def progress_bar(console: Console, files: int, enabled: bool) -> Iterator:
         yield advance
 
 
+SUMMARY_HEADERS = ("citation", "findings", "high", "medium", "low", "under-paid", "over-paid")
+
+
 def print_summary(console: Console, result, out: Path) -> None:
+    """The findings by citation with a total row, and the currency the money is in. On a
+    terminal wide enough, a table; in a log (no terminal) or a narrow terminal, plain
+    columns as wide as their widest cell, so no header or citation is ever cut."""
     from auditor.output.tables import findings_frame, summary_by
 
     rounds = sum(i.rounds for i in result.inputs)
     audited = sum(i.rounds_audited for i in result.inputs)
     console.print(f"Audited {len(result.inputs)} file(s): {rounds} round(s) read, "
                   f"{audited} audited, {len(result.findings)} finding(s).")
-    frame = findings_frame(result.findings)
+    frame = findings_frame(result.findings, result.inputs)
     if not frame.empty:
-        table = Table(title="Findings by citation")
-        for column in ("citation", "findings", "high", "medium", "low", "under-paid",
-                       "over-paid"):
-            if column == "citation":  # never cut: it is what an inspector looks up
-                table.add_column(column, no_wrap=True, min_width=20)
-            else:
-                table.add_column(column, justify="right")
-        for row in summary_by(frame, "citation").itertuples(index=False):
-            table.add_row(row.citation, str(row.findings), str(row.high), str(row.medium),
-                          str(row.low), f"{row.under_paid:.2f}", f"{row.over_paid:.2f}")
-        console.print(table)
+        table_rows = list(summary_by(frame, "citation").itertuples(index=False))
+        money = [(Decimal(str(r.under_paid)), Decimal(str(r.over_paid))) for r in table_rows]
+        rows = [[row.citation, str(row.findings), str(row.high), str(row.medium), str(row.low),
+                 f"{under:,.2f}", f"{over:,.2f}"]
+                for row, (under, over) in zip(table_rows, money, strict=True)]
+        total = ["total", *(f"{sum(int(r[i]) for r in rows):,}" for i in range(1, 5)),
+                 f"{sum(m[0] for m in money):,.2f}", f"{sum(m[1] for m in money):,.2f}"]
+        lines = [list(SUMMARY_HEADERS), *rows, total]
+        widths = [max(len(line[i]) for line in lines) for i in range(len(SUMMARY_HEADERS))]
+        framed = sum(widths) + max(0, 20 - widths[0]) + 3 * len(widths) + 1  # with borders
+        if console.is_terminal and framed <= console.width:
+            table = Table(title="Findings by citation", show_footer=True)
+            for index, header in enumerate(SUMMARY_HEADERS):
+                table.add_column(header, footer=total[index], no_wrap=True,
+                                 min_width=max(len(header), 20 if index == 0 else 0),
+                                 justify="left" if index == 0 else "right")
+            for row in rows:
+                table.add_row(*row)
+            console.print(table)
+        else:  # a log, or a terminal too narrow for the table: plain columns, nothing cut
+            console.print("Findings by citation", markup=False)
+            for number, line in enumerate(lines):
+                if number == len(lines) - 1:
+                    console.print("  ".join("-" * w for w in widths), markup=False)
+                console.print("  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i])
+                                        for i, cell in enumerate(line)).rstrip(),
+                              markup=False, crop=False, overflow="ignore")
+        console.print(currency_note(result.inputs), markup=False)
     console.print(f"Report: {out / 'report.html'}  (also findings.json, findings.csv, "
                   "summary.csv)")
+
+
+def currency_note(inputs) -> str:
+    """The currency of the amounts: each table's own, as its header declared it."""
+    currencies = sorted({i.currency for i in inputs if i.currency})
+    undeclared = any(i.currency is None for i in inputs if not i.error)
+    if len(currencies) == 1 and not undeclared:
+        return f"Amounts in {currencies[0]}."
+    if not currencies:
+        return "Amounts in each table's currency (no table declared one)."
+    return (f"Amounts in each table's currency ({', '.join(currencies)}"
+            f"{', and some undeclared' if undeclared else ''}): the totals add them as they are.")
 
 
 if __name__ == "__main__":  # pragma: no cover

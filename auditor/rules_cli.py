@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.console import Console
 from rich.table import Table
 
@@ -54,12 +56,32 @@ def show_rules(action: str, citation: str | None, console: Console,
     return 0
 
 
+def resolve_citation(citation: str, citations: Iterable[str]) -> str | None:
+    """The rule base's citation for what a person types: the full form, or a short form
+    without the chapter (`30.10(4)`, `06`) and with or without the paragraph sign
+    (`30.02(11)` is `30.02(¶11)`); a record citation as written. None if it names none."""
+    def plain(text: str) -> str:
+        return text.replace("¶", "").replace(" ", "").removeprefix("20:18:15:").lower()
+
+    wanted = plain(citation)
+    for known in citations:
+        if plain(known) == wanted:
+            return known
+    return None
+
+
 def _show(citation: str | None, console: Console) -> int:
     entries = rule_entries()
-    if citation not in entries:
-        Console(stderr=True).print(f"auditor: no rule {citation!r}; `auditor rules` lists them")
+    errors = Console(stderr=True, highlight=False)
+    if not citation:
+        errors.print("usage: auditor rules show CITATION  (e.g. 20:18:15:06, 30.10(4), "
+                     "30.02(11), record:syntax); `auditor rules` lists them", markup=False)
         return 2
-    entry = entries[citation]
+    known = resolve_citation(citation, entries)
+    if known is None:
+        errors.print(f"auditor: no rule {citation}; `auditor rules` lists them", markup=False)
+        return 2
+    entry = entries[known]
     console.print(f"{entry.citation}  {entry.title}\n")
     console.print(f"The regulation: \"{entry.text.strip()}\"\n", markup=False)
     check = next((c for c in registry().values() if c.name == entry.check), None)

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs Debian's chromium for tests/test_report_browser.py (the report driven in a real
-# headless browser). Idempotent: does nothing when /usr/bin/chromium is already there.
+# headless browser), and poppler-utils for pdftotext. Idempotent: does nothing when both
+# are already there.
 # Playwright drives this browser; `playwright install` is never used (it downloads a build).
 set -euo pipefail
 
 BROWSER=/usr/bin/chromium
+# pdftotext (poppler-utils): the browser tests read the text of the report printed to PDF.
+PDFTOTEXT=/usr/bin/pdftotext
 
-if [ -x "$BROWSER" ]; then
-    echo "install-browser: $BROWSER is present ($("$BROWSER" --version 2>/dev/null || echo "version unknown"))"
+if [ -x "$BROWSER" ] && [ -x "$PDFTOTEXT" ]; then
+    echo "install-browser: $BROWSER is present ($("$BROWSER" --version 2>/dev/null || echo "version unknown")), and $PDFTOTEXT"
     exit 0
 fi
 
@@ -29,6 +32,7 @@ export DEBIAN_FRONTEND=noninteractive
 echo "install-browser: apt-get update"
 "${AS_ROOT[@]}" apt-get update -q
 # fonts-dejavu-core: the report's screenshots need a font with the glyphs it uses.
-echo "install-browser: apt-get install -y chromium fonts-dejavu-core"
-"${AS_ROOT[@]}" apt-get install -y -q --no-install-recommends chromium fonts-dejavu-core
+echo "install-browser: apt-get install -y chromium fonts-dejavu-core poppler-utils"
+"${AS_ROOT[@]}" apt-get install -y -q --no-install-recommends chromium fonts-dejavu-core \
+    poppler-utils
 echo "install-browser: installed $("$BROWSER" --version 2>/dev/null || echo "$BROWSER")"

@@ -39,5 +39,7 @@ def test_installed_package_audits_the_samples_like_the_checkout(tmp_path) -> Non
                              capture_output=True, text=True, check=True).stdout
     assert str(ROOT) not in located and "_data" in located
     here = audit_paths(collect_paths([str(ROOT / "sample_logs")]), jobs=1)
-    assert installed["findings"] == [f.as_dict() for f in here.findings]
+    keys = {i.path: i.table_key for i in here.inputs}  # findings.json adds the table's key
+    assert installed["findings"] == [{**f.as_dict(), "table_key": keys[f.file]}
+                                     for f in here.findings]
     assert [i["sha256"] for i in installed["inputs"]] == [i.sha256 for i in here.inputs]

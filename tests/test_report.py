@@ -238,6 +238,15 @@ def test_a_doubled_hand_shows_its_double_beside_its_wager() -> None:
     assert hand.wagers == ["main 25.00 + double 25.00 · lose 50.00"]
 
 
+def test_a_dealers_tip_on_a_doubled_hand_is_its_own_amount() -> None:
+    """The checks hold a tip to its own amount (judging.stake_of): the hand's double is
+    the player's main wager's, never the tip's."""
+    hand = display_entity("hand:s3h1", (("3d", "6h", "Kc"), 19, False, "doubled",
+                                        (("main", False, "75", "win 150"),
+                                         ("main", True, "1", "win 1")), "75"))
+    assert hand.wagers == ["main 75.00 + double 75.00 · win 150.00", "tip main 1.00 · win 1.00"]
+
+
 def test_a_large_audit_replays_each_round_as_aligned_text(tmp_path: Path) -> None:
     (tmp_path / "t12.bjh").write_text(faulty_record(), encoding="utf-8")
     result = audit_paths([str(tmp_path / "t12.bjh")], jobs=1)
@@ -331,7 +340,7 @@ def test_coverage_lists_every_subsection_with_its_rounds(faulty) -> None:
 def test_summary_counts_by_citation_table_dealer_shift_and_money(faulty) -> None:
     page, result, _ = faulty
     summary = section(page, "summary")
-    assert "6 findings in 3 rounds." in summary
+    assert '6 findings</span> in <span data-figure="rounds">3 rounds</span>.' in summary
     assert "under-paid <strong>10.00</strong> and over-paid <strong>1,240.00</strong>" in summary
 
     def counted(heading: str) -> dict[str, int]:
@@ -343,7 +352,7 @@ def test_summary_counts_by_citation_table_dealer_shift_and_money(faulty) -> None
     assert counted("Findings by citation") == dict(Counter(f.citation for f in result.findings))
     assert counted("Findings by dealer") == {"D-2001": 1, "D-2002": 5}
     assert counted("Findings by shift") == {"day": 1, "swing": 5}
-    assert counted("Findings by table") == {"T12": 6}
+    assert counted("Findings by table") == {"RL-0042/T12": 6}  # licence and table ID
 
 
 def test_record_text_is_escaped_everywhere(faulty) -> None:
@@ -391,9 +400,12 @@ def test_ids_and_names_from_a_record_never_become_markup(payload: str) -> None:
     assert "<img" not in page and page.count("<script") == 2
     data = re.search(r'<script type="application/json" id="report-data">(.*?)</script>',
                      page, re.S).group(1)
-    assert "<" not in data and ">" not in data  # |tojson escapes them for a script context
-    facets = json.loads(data)["facets"]
-    assert facets == [[0, "high", payload, payload, "standard", "2026-11-21"]]
+    assert "<" not in data and ">" not in data and "&" not in data  # \u003c etc.
+    record = json.loads(data)["findings"][0]
+    assert {key: record[key] for key in ("g", "s", "k", "d", "m", "a", "r", "msg", "x")} == {
+        "g": 0, "s": "high", "k": payload, "d": payload, "m": "standard", "a": "2026-11-21",
+        "r": payload, "msg": f"Paid {payload}.", "x": "-5"}
+    assert json.loads(data)["files"] == [f"logs/{payload}.bjh"]
     escaped = escape(payload)
     assert escaped in section(page, "findings")  # table, dealer, round and message
     assert escaped in section(page, "provenance")  # the file and the command
@@ -466,3 +478,37 @@ def test_the_garbage_collector_is_left_as_it_was(enabled: bool) -> None:
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_replays_are_capped_across_the_run_and_the_report_says_how_to_get_the_others(
+        tmp_path: Path, monkeypatch) -> None:
+    import auditor.output.html_report as html_report
+
+    monkeypatch.setattr(html_report, "REPLAYS_IN_REPORT", 1)
+    (tmp_path / "t12.bjh").write_text(faulty_record(), encoding="utf-8")
+    result = audit_paths([str(tmp_path / "t12.bjh")], jobs=1)
+    page = to_html(result, RUN)
+    replays = section(page, "replays")
+    assert replays.count('<details class="replay"') == 1
+    recorded = len({(f.file, f.round) for f in result.findings if f.round
+                    and f.citation != "record:syntax"})
+    assert f"1 round replayed here, of {recorded} rounds whose replay the audit recorded" \
+        in " ".join(replays.split())
+    findings = html.unescape(section(page, "findings"))
+    first = min(result.evidence.values(), key=lambda e: e.start_line)
+    replayed = {e.round_id for e in result.evidence.values()}
+    assert findings.count("This round's replay is left out of the report") == sum(
+        1 for f in result.findings if f.round in replayed and f.round != first.round_id)
+    assert f"To replay it, audit its file alone: auditor audit {tmp_path / 't12.bjh'}" \
+        in findings
+
+
+def test_an_undated_finding_says_so_and_is_counted_as_undated(tmp_path: Path) -> None:
+    record = faulty_record().replace("shoe 7 date=2026-11-21", "shoe 7")
+    page, result = render(tmp_path, {"t12.bjh": record})
+    assert all(f.date is None for f in result.findings)
+    findings = section(page, "findings")
+    assert findings.count("<b>undated</b>") == sum(1 for f in result.findings if f.round)
+    summary = section(page, "summary")
+    date_table = summary.split('data-dimension="date"')[1].split("</table>")[0]
+    assert re.search(r'<th scope="row">undated</th>', date_table)

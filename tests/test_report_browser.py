@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import subprocess
 import time
 from collections import Counter
 from decimal import Decimal
@@ -38,6 +40,7 @@ ARGUMENTS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgroun
 PWN = "<script>window.__pwned=1</script>"
 PWN_ATTRIBUTE = '"><img src=x onerror="window.__pwned=1">'
 ALERTS = "<script>alert(1)</script> \"><img src=x onerror=alert(1)>"
+OTHER_CASINO = ('casino "Report Casino" licence=RL-0042', 'casino "River Casino" licence=RL-0977')
 
 
 def quoted(text: str) -> str:
@@ -115,10 +118,15 @@ def report(tmp_path_factory) -> dict:
                                           encoding="utf-8")
     (folder / "zz-hostile.bjh").write_text(HOSTILE, encoding="utf-8")
     (folder / "zz-clean.bjh").write_text(CLEAN, encoding="utf-8")
+    # The faulty record again at another casino: its table T12 is not the sample's T12
+    # (licence RL-0412) nor the first copy's (RL-0042).
+    (folder / "zz-other-casino.bjh").write_text(
+        faulty_record(note="n", player="P-500").replace(*OTHER_CASINO), encoding="utf-8")
     out = tmp_path_factory.mktemp("report")
     assert main(["audit", str(folder), "--out", str(out), "--quiet", "--jobs", "1"]) == 1
     findings = json.loads((out / "findings.json").read_text(encoding="utf-8"))["findings"]
-    return {"path": out / "report.html", "findings": findings}
+    document = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    return {"path": out / "report.html", "findings": findings, "inputs": document["inputs"]}
 
 
 class Page:
@@ -221,10 +229,11 @@ def test_filtering_by_a_citation_shows_its_findings_only(page, report) -> None:
     expect(page.locator("#filter-status")).to_have_text(
         f"Showing all {len(report['findings'])} findings")
     assert page.locator("details.group:visible").count() == len(counts)
-    # A table's row in the summary filters the findings to that table.
-    page.click("#summary a[data-filter='table'][data-value='T12']")
-    assert page.locator("#filters select[name=table]").input_value() == "T12"
-    assert visible_findings(page) == expected_visible(page, report, lambda f: f["table"] == "T12")
+    # A table's row in the summary filters the findings to that table (licence and ID).
+    page.click("#summary a[data-filter='table'][data-value='RL-0412/T12']")
+    assert page.locator("#filters input[name=table]").input_value() == "RL-0412/T12"
+    assert visible_findings(page) == expected_visible(
+        page, report, lambda f: f["table_key"] == "RL-0412/T12")
 
 
 def test_search_and_severity_narrow_the_findings(page, report) -> None:
@@ -291,7 +300,8 @@ def test_the_report_reads_without_javascript(browser, report) -> None:
     assert not page.locator("#filters").is_visible()
     item = finding_id(report, "zz-faulty.bjh", 22)
     assert page.locator(f"#{item} .msg").is_visible()
-    assert page.locator("#replays tr.fault[data-l='22']").count() == 1
+    replay = page.locator(f"#{item} details.show-replay").get_attribute("data-replay")
+    assert page.locator(f"#{replay} tr.fault[data-l='22']").count() == 1
     page.click(f"#{item} details.show-replay > summary")
     link = page.locator(f"#{item} .slot a")
     assert link.is_visible()
@@ -300,7 +310,7 @@ def test_the_report_reads_without_javascript(browser, report) -> None:
     target.wait_for(state="visible")
     # Printed without JavaScript, closed sections print open all the same (CSS alone).
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
-    fault_row = page.locator("#replays tr.fault[data-l='22']")
+    fault_row = page.locator(f"#{replay} tr.fault[data-l='22']")
     assert not fault_row.is_visible()
     page.emulate_media(media="print")
     assert fault_row.is_visible()
@@ -457,3 +467,164 @@ def test_a_large_report_opens_and_filters_without_freezing(browser, tmp_path) ->
     assert timing["paint"] is not None and timing["paint"] < 3_000, report  # the summary
     assert timing["ready"] < 30_000, report  # generous: CI machines are shared
     assert filtered < 1_500, report
+
+
+# ---- who was audited, and the report as a case file -------------------------------------
+
+def pdf_pages(page, path: Path) -> list[str]:
+    """The page printed to an A4 PDF, and each printed page's text (pdftotext)."""
+    if not shutil.which("pdftotext"):
+        unavailable("pdftotext is missing: run scripts/install-browser.sh as root")
+    page.emulate_media(media="print")
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    page.pdf(path=str(path), format="A4", print_background=True)
+    page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    return text.split("\f")[:-1]
+
+
+def set_filter(page, name: str, value: str) -> None:
+    page.fill(f"#filters [name={name}]", value) if name in ("table", "dealer", "q") else \
+        page.select_option(f"#filters [name={name}]", value)
+    page.dispatch_event(f"#filters [name={name}]", "change")
+
+
+def test_the_licensee_and_the_house_rules_are_shown(page, report) -> None:
+    masthead = page.locator("header.masthead").inner_text()
+    assert "Deadwood Example Casino, licence RL-0412" in masthead
+    assert "Black Hills Grand, licence RL-0417" in masthead
+    assert "River Casino, licence RL-0977" in masthead
+    rows = page.locator("table.identity tbody tr")
+    t12 = [row for row in rows.all_inner_texts() if row.startswith("T12")]
+    assert len(t12) == 3  # one table ID, three licensees
+    sample = next(row for row in t12 if "RL-0412" in row)
+    assert "Deadwood Example Casino" in sample and "standard" in sample
+    assert "25.00 – 1,000.00" in sample and "USD" in sample
+    sample_input = next(i for i in report["inputs"] if i["table_key"] == "RL-0412/T12")
+    rules = ", ".join(f"{key} {value}" for key, value in sample_input["house_rules"].items())
+    assert rules in sample and "soft17" in rules and "blackjack 3:2" in rules
+
+
+def test_equal_table_ids_of_two_casinos_are_kept_apart(page, report) -> None:
+    by_table = page.locator("table.summary[data-dimension=table] tbody th a")
+    labels = by_table.all_inner_texts()
+    for key in ("RL-0412/T12", "RL-0042/T12", "RL-0977/T12"):
+        assert labels.count(key) == 1
+    options = page.eval_on_selector_all("#table-list option", "os => os.map(o => o.value)")
+    assert {"RL-0412/T12", "RL-0042/T12", "RL-0977/T12"} <= set(options)
+    set_filter(page, "table", "RL-0977/T12")
+    expect(page.locator("#filter-status")).to_contain_text("filtered")
+    shown = visible_findings(page)
+    assert shown == expected_visible(page, report, lambda f: f["table_key"] == "RL-0977/T12")
+    assert all(report["findings"][int(item[2:]) - 1]["file"].endswith("zz-other-casino.bjh")
+               for item in shown) and shown
+    # Typing part of a name keeps every table that holds it.
+    set_filter(page, "table", "T12")
+    assert visible_findings(page) == expected_visible(
+        page, report, lambda f: "T12" in (f["table_key"] or ""))
+
+
+def test_a_filtered_print_holds_only_the_shown_findings_their_replays_and_summary(
+        browser, report) -> None:
+    opened = Page(browser, report["path"], width=720)
+    page = opened.page
+    set_filter(page, "severity", "high")
+    set_filter(page, "table", "RL-0042/T12")
+    expect(page.locator("#filter-status")).to_contain_text("filtered")
+    chosen = [i for i, f in enumerate(report["findings"])
+              if f["severity"] == "high" and f["table_key"] == "RL-0042/T12"]
+    assert len(chosen) >= 3
+    replays = sorted(set(page.eval_on_selector_all(
+        "li.finding details.show-replay", "ds => ds.map(d => d.dataset.replay)")))
+    fingerprint = page.locator("header.masthead .fingerprint code").inner_text()
+    ARTIFACTS.mkdir(exist_ok=True)
+    pages = pdf_pages(page, ARTIFACTS / "report-filtered.pdf")
+    text = "\n".join(pages)
+    # A finding's head is its reference on a line of its own (a replay's note on a fault
+    # line starts with ▲ and names findings of the round, whether shown or not).
+    printed = {int(n) for n in re.findall(r"^F-(\d{4})\s+(?:high|medium|low)$", text,
+                                          re.I | re.M)}
+    assert printed == {i + 1 for i in chosen}
+    # Page 1 names the filters and counts what is printed, not the whole audit.
+    first = " ".join(pages[0].split())
+    assert (f"Filtered (severity high, table RL-0042/T12): this summary counts the "
+            f"{len(chosen)} findings shown, of {len(report['findings'])} in the audit.") in first
+    rounds = {(report["findings"][i]["file"], report["findings"][i]["round"]) for i in chosen}
+    assert f"{len(chosen)} findings in {len(rounds)} rounds." in first
+    assert "under-paid 10.00 and over-paid 1,240.00" in first
+    # Only the replays of the printed findings, and each page names the report.
+    printed_replays = {f"r-{n}" for n in re.findall(r"^Replay (\d+)$", text, re.M)}
+    assert printed_replays == set(replays)
+    assert all(f"report {fingerprint}" in p and re.search(rf"Page {n} of {len(pages)}", p)
+               for n, p in enumerate(pages, 1))
+    # Printed without replays: none.
+    page.emulate_media(media="screen")
+    page.uncheck("#filters [name=print-replays]")
+    pages = pdf_pages(page, ARTIFACTS / "report-filtered-no-replays.pdf")
+    assert not re.search(r"^Replay \d+$", "\n".join(pages), re.M)
+    opened.close()
+
+
+def test_no_citation_header_is_left_at_a_page_foot(browser, report) -> None:
+    opened = Page(browser, report["path"], width=720)
+    page = opened.page
+    page.uncheck("#filters [name=print-replays]")
+    groups = page.eval_on_selector_all("details.group", """gs => gs.map(g => ({
+        citation: g.querySelector('.g-cite').textContent,
+        title: g.querySelector('.g-title').textContent,
+        first: g.querySelector('li.finding .ref').textContent}))""")
+    pages = pdf_pages(page, ARTIFACTS / "report-print.pdf")
+    assert len(groups) > 5
+    for group in groups:
+        label = re.compile(r"the regulation(?: \(the record format\))?, "
+                           + re.escape(group["citation"]) + r"(?![.\d(])", re.I)
+        where = [(n, m) for n, p in enumerate(pages) for m in [label.search(p)] if m]
+        assert len(where) == 1, group
+        number, match = where[0]
+        before, after = pages[number][:match.start()], pages[number][match.end():]
+        # The header is on the page of its regulation, and so is the first finding.
+        assert group["citation"] in before and group["title"] in " ".join(before.split()), group
+        assert group["first"] in after, group
+    opened.close()
+
+
+def test_summary_tables_sort_by_any_column_and_show_their_top_rows(page, report) -> None:
+    table = page.locator("table.summary[data-dimension=dealer]")
+    dealers = Counter(f["dealer"] or "(none)" for f in report["findings"])
+    # By findings, most first (the default for dealers), then by name when clicked.
+    counts = [int(n) for n in table.locator("tbody tr:visible td.strong").all_inner_texts()]
+    assert counts == sorted(dealers.values(), reverse=True)[:15]
+    table.locator("thead th").first.click()
+    names = table.locator("tbody tr:visible th").all_inner_texts()
+    assert names == sorted(dealers)[:15]
+    table.locator("thead th").first.click()
+    assert table.locator("tbody tr:visible th").all_inner_texts() == \
+        sorted(dealers, reverse=True)[:15]
+    if len(dealers) > 15:
+        page.locator("table.summary[data-dimension=dealer] + button.show-rows").click()
+        assert table.locator("tbody tr:visible").count() == len(dealers)
+
+
+def test_on_a_phone_the_money_columns_fit_or_the_table_says_it_scrolls(browser, report) -> None:
+    opened = Page(browser, report["path"], width=390, height=844)
+    page = opened.page
+    # The tables that hold money: the summaries, and who was audited (limits).
+    wide = page.evaluate("""() => [...document.querySelectorAll('.table-wrap')]
+        .filter(w => w.querySelector('table.summary, table.identity')).filter(w => {
+        const table = w.querySelector('table');
+        const cue = w.querySelector('.scroll-cue');
+        return table && table.getBoundingClientRect().right > w.getBoundingClientRect().right + 1
+            && !(cue && cue.offsetParent !== null); })
+        .map(w => w.querySelector('table').className)""")
+    assert wide == []
+    for dimension in ("citation", "table", "dealer", "shift", "date"):
+        over = page.locator(f"table.summary[data-dimension={dimension}] td.over").first
+        box, wrap = over.bounding_box(), page.locator(
+            f"table.summary[data-dimension={dimension}]").bounding_box()
+        assert box["x"] + box["width"] <= wrap["x"] + wrap["width"] + 1
+        assert box["x"] + box["width"] <= 390
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("table.summary[data-dimension=citation]").screenshot(
+        path=str(ARTIFACTS / "report-phone-summary.png"))
+    opened.close()

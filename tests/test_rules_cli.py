@@ -39,3 +39,22 @@ def test_the_readme_shows_the_rule_base_as_generated() -> None:
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     assert markdown_table() in readme, "regenerate: auditor rules --markdown"
+
+
+def test_rules_show_takes_the_short_forms_of_a_citation(capsys) -> None:
+    for typed, citation in (("30.10(4)", "20:18:15:30.10(4)"),
+                            ("30.02(11)", "20:18:15:30.02(¶11)"),
+                            ("20:18:15:30.02(11)", "20:18:15:30.02(¶11)"),
+                            ("06", "20:18:15:06")):
+        assert main(["rules", "show", typed]) == 0
+        assert capsys.readouterr().out.startswith(citation + "  ")
+
+
+def test_rules_show_without_a_citation_prints_its_usage(capsys) -> None:
+    assert main(["rules", "show"]) == 2
+    printed = capsys.readouterr()
+    assert printed.out == ""
+    assert printed.err.startswith("usage: auditor rules show CITATION")
+    assert "None" not in printed.err
+    assert main(["rules", "show", "99.99"]) == 2
+    assert "auditor: no rule 99.99;" in capsys.readouterr().err

@@ -1,10 +1,16 @@
 """report.html: the inspector's report, one self-contained file (templates/report.html.j2).
 
-Python builds a plain model of the report (scope, summaries and chart geometry, findings
-grouped by citation, one replay per round, coverage, provenance); the templates only lay it
-out. Everything from a record (notes, IDs, player names, file names) reaches the page
-through Jinja's autoescaping and is never marked safe; the only `Markup` here is the
-report's own stylesheet and script, read from the package.
+Python builds a plain model of the report (who was audited, scope, summaries and chart
+geometry, findings grouped by citation, one replay per round, coverage, provenance); the
+templates only lay it out. Everything from a record (notes, IDs, player names, file names)
+reaches the page through Jinja's autoescaping and is never marked safe; the only `Markup`
+here is the report's own stylesheet and script, read from the package, and the page's data
+(`script_json`: JSON whose <, > and & are escaped, so it cannot leave its element).
+
+The page's data holds every finding in a compact record (what the filters and the
+recomputed summaries need, and what drawing it needs). Up to LAZY_OVER findings each one
+is markup too and the report reads without JavaScript; past it the findings and replays
+are only data, and the page's script draws those shown.
 """
 
 from __future__ import annotations
@@ -12,9 +18,10 @@ from __future__ import annotations
 import base64
 import gc
 import hashlib
+import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -28,7 +35,7 @@ from markupsafe import Markup
 from auditor.audit import REPLAYS_PER_CITATION, AuditResult
 from auditor.checks.base import GAMES, citation_sort_key, registry
 from auditor.findings import SEVERITIES, Finding
-from auditor.output.tables import findings_frame, summary_by
+from auditor.output.tables import findings_frame, shift_of, summary_by
 from auditor.replay.trace import RoundEvidence
 from auditor.resources import templates_dir
 from auditor.rulebase import load_rule_base, rule_entries
@@ -36,6 +43,16 @@ from auditor.rules_cli import coverage_rows
 
 PAGE_SIZE = 25  # findings shown at once in a citation's group (JS pagination)
 OPEN_FINDINGS_UP_TO = 60  # smaller audits open their groups and replays (readable without JS)
+# Past this many findings the page holds the findings and replays as compact data (a JSON
+# element) and its script draws only what is shown: 10,000 findings as markup were 300k
+# elements and 17 s to open. Up to it every finding is markup too, read without JavaScript.
+LAZY_OVER = 500
+# The report replays at most this many rounds of one citation across the run, and this many
+# in all (audit.py already keeps REPLAYS_PER_CITATION per file): every other round is named
+# with the command that replays it.
+REPLAYS_PER_CITATION_IN_RUN = 25
+REPLAYS_IN_REPORT = 400
+SUMMARY_TOP = 15  # rows of a long summary table shown (and printed) before "show all"
 # Past this many rounds replayed, each replay is one block of aligned text rather than a table:
 # a browser then opens a report of thousands of findings in seconds, not minutes.
 LEAN_REPLAYS_OVER = 300
@@ -97,10 +114,13 @@ def report_context(result: AuditResult, run: dict[str, Any], *,
                    lean_replays_over: int = LEAN_REPLAYS_OVER) -> dict[str, Any]:
     """Everything the templates show, computed once."""
     findings = result.findings
-    frame = findings_frame(findings)
+    frame = findings_frame(findings, result.inputs)
     numbers = {id(f): index + 1 for index, f in enumerate(findings)}
-    replays, replay_of = build_replays(result, findings, numbers, lean_replays_over)
-    groups = build_groups(findings, numbers, replay_of)
+    lazy = len(findings) > LAZY_OVER
+    replays, replay_of, replayed = build_replays(result, findings, numbers,
+                                                 0 if lazy else lean_replays_over)
+    keys = table_keys(result)
+    groups = build_groups(findings, numbers, replay_of, replayed, keys)
     summaries = build_summaries(frame)
     scope = build_scope(result)
     small = len(findings) <= OPEN_FINDINGS_UP_TO
@@ -117,14 +137,20 @@ def report_context(result: AuditResult, run: dict[str, Any], *,
         "groups": groups,
         "replays": replays,
         "replays_per_citation": REPLAYS_PER_CITATION,
-        "replays_full": replays_full(replay_of.values()),
         "coverage": build_coverage(result, findings),
         "provenance": build_provenance(result, run, findings),
-        "facets": build_facets(findings, groups),
+        "facets": build_facets(findings, keys),
         "open_groups": small,
         "open_replays": len(replays) <= OPEN_FINDINGS_UP_TO // 2,
         "lean_replays": len(replays) > lean_replays_over,
         "page_size": PAGE_SIZE,
+        "lazy": lazy,
+        "replays_recorded": replayed["recorded"],
+        "replays_per_citation_in_run": REPLAYS_PER_CITATION_IN_RUN,
+        "replays_in_report": REPLAYS_IN_REPORT,
+        "summary_top": SUMMARY_TOP,
+        "identity": build_identity(result),
+        "report_data": report_data(findings, groups, replays, keys, lazy, result),
         "stylesheet": _asset("report.css"),
         "script": _asset("report.js"),
         "page_style": page_style,
@@ -228,7 +254,7 @@ def build_scope(result: AuditResult) -> dict[str, Any]:
         "files": len(inputs),
         "readable_files": sum(1 for i in inputs if not i.error),
         "unreadable_files": [i for i in inputs if i.error],
-        "tables": sorted({i.table for i in inputs if i.table}),
+        "tables": sorted({i.table_key for i in inputs if i.table_key}),
         "games": sorted({i.game for i in inputs if i.game}),
         "first_date": dates[0] if dates else None,
         "last_date": dates[-1] if dates else None,
@@ -256,6 +282,8 @@ def build_summaries(frame) -> dict[str, list[dict[str, Any]]]:
                       if r["shift"] in SHIFT_ORDER else len(SHIFT_ORDER))
         for row in rows:
             row["label"] = str(row[column])
+            if column == "date" and row["label"] in ("(none)", "None"):
+                row["label"] = "undated"  # a shoe without date=: kept, and said so
             row["under_paid"] = Decimal(str(row["under_paid"]))
             row["over_paid"] = Decimal(str(row["over_paid"]))
             if column == "citation":
@@ -322,7 +350,7 @@ def money_bars(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def date_columns(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Findings per date as columns, by month when there are too many dates to read."""
-    dated = [r for r in rows if r["label"] not in ("(none)", "None")]
+    dated = [r for r in rows if r["label"] not in ("(none)", "None", "undated")]
     if len(dated) > 62:
         months: dict[str, dict[str, Any]] = {}
         for row in dated:
@@ -375,7 +403,8 @@ def check_reading(citation: str) -> str:
 
 
 def build_groups(findings: list[Finding], numbers: dict[int, int],
-                 replay_of: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+                 replay_of: dict[int, dict[str, Any]], replayed: dict[str, Any],
+                 keys: dict[str, str]) -> list[dict[str, Any]]:
     entries = rule_entries()
     by_citation: dict[str, list[Finding]] = defaultdict(list)
     for finding in findings:
@@ -398,14 +427,34 @@ def build_groups(findings: list[Finding], numbers: dict[int, int],
             "severity": members[0].severity,
             "severities": Counter(f.severity for f in members),
             "under_paid": under, "over_paid": over,
-            "findings": [finding_item(f, numbers[id(f)], replay_of.get(id(f)))
+            "findings": [finding_item(f, numbers[id(f)], replay_of.get(id(f)),
+                                      no_replay_text(f, replay_of, replayed), key_of(f, keys))
                          for f in members],
         })
     return groups
 
 
-def finding_item(finding: Finding, number: int, replay: dict[str, Any] | None
-                 ) -> dict[str, Any]:
+def no_replay_text(finding: Finding, replay_of: dict[int, dict[str, Any]],
+                   replayed: dict[str, Any]) -> str:
+    """Why a finding has no replay in the report, and how to get one: never silently."""
+    if id(finding) in replay_of:
+        return ""
+    if id(finding) in replayed["cut"]:
+        return (f"This round's replay is left out of the report, which replays at most "
+                f"{REPLAYS_PER_CITATION_IN_RUN} rounds of each citation and "
+                f"{REPLAYS_IN_REPORT} in all ({replayed['recorded']:,} were recorded). "
+                f"To replay it, audit its file alone: auditor audit {finding.file}")
+    if finding.round and (finding.file, finding.citation) in replayed["full"]:
+        return (f"This round is not replayed: the audit replays the first "
+                f"{REPLAYS_PER_CITATION} rounds of each citation in a file. The file's "
+                f"record holds it at line {finding.line}.")
+    if finding.round:
+        return "No replay of this round was recorded."
+    return "This finding concerns the file, not one round."
+
+
+def finding_item(finding: Finding, number: int, replay: dict[str, Any] | None,
+                 no_replay: str = "", table_key: str = "") -> dict[str, Any]:
     """One finding as the report shows it, with the record's line it stands on."""
     line = None
     if replay is not None and finding.line is not None:
@@ -414,20 +463,154 @@ def finding_item(finding: Finding, number: int, replay: dict[str, Any] | None
         "finding": finding, "number": number, "ref": f"F-{number:04d}", "id": f"f-{number}",
         "expected_words": net_words(finding.expected),
         "actual_words": net_words(finding.actual),
-        "replay": replay, "line_text": line,
+        "replay": replay, "line_text": line, "no_replay": no_replay, "table_key": table_key,
+        "finding_id": getattr(finding, "id", None),
     }
 
 
-def build_facets(findings: list[Finding], groups: list[dict[str, Any]]) -> dict[str, Any]:
-    """What the filters offer (for the selects) and each finding's values (for the JS)."""
-    citation_index = {g["citation"]: g["index"] for g in groups}
-    values = {"table": sorted({f.table for f in findings if f.table}),
-              "dealer": sorted({f.dealer for f in findings if f.dealer}),
-              "game": sorted({f.game for f in findings if f.game}),
-              "date": sorted({f.date for f in findings if f.date})}
-    rows = [[citation_index[f.citation], f.severity, f.table or "", f.dealer or "",
-             f.game or "", f.date or ""] for f in findings]
-    return {"values": values, "rows": rows}
+def table_keys(result: AuditResult) -> dict[str, str]:
+    """Each file's table identity (licence or casino, and table ID), by path."""
+    return {i.path: i.table_key for i in result.inputs if i.table_key}
+
+
+def key_of(finding: Finding, keys: dict[str, str]) -> str:
+    return keys.get(finding.file) or finding.table or ""
+
+
+def build_facets(findings: list[Finding], keys: dict[str, str]) -> dict[str, Any]:
+    """What the filters offer: tables (by identity), dealers, games and dates."""
+    return {"values": {"table": sorted({key_of(f, keys) for f in findings} - {""}),
+                       "dealer": sorted({f.dealer for f in findings if f.dealer}),
+                       "game": sorted({f.game for f in findings if f.game}),
+                       "date": sorted({f.date for f in findings if f.date})},
+            "undated": any(not f.date for f in findings)}
+
+
+def build_identity(result: AuditResult) -> dict[str, Any]:
+    """Who was audited and under which house rules: the licensees, and each table (by its
+    identity) with its game, shoe, seats, limits, currency and the rules in force."""
+    licensees: dict[tuple, dict[str, Any]] = {}
+    tables: dict[tuple, dict[str, Any]] = {}
+    for summary in result.inputs:
+        if summary.error or summary.table is None:
+            continue
+        owner = (summary.casino, summary.licence)
+        licensee = licensees.setdefault(owner, {"casino": summary.casino,
+                                                "licence": summary.licence, "tables": set()})
+        licensee["tables"].add(summary.table_key)
+        rules = ", ".join(f"{key} {value}" for key, value in summary.house_rules.items())
+        identity = (summary.table_key, summary.game, summary.decks, summary.seats,
+                    summary.minimum, summary.maximum, summary.currency, rules)
+        row = tables.setdefault(identity, {
+            "key": summary.table_key, "table": summary.table, "casino": summary.casino,
+            "licence": summary.licence, "game": summary.game, "decks": summary.decks,
+            "seats": summary.seats, "minimum": summary.minimum, "maximum": summary.maximum,
+            "currency": summary.currency, "rules": rules, "files": 0, "rounds": 0})
+        row["files"] += 1
+        row["rounds"] += summary.rounds
+    rows = sorted(tables.values(), key=lambda r: (r["key"], r["game"] or ""))
+    keyed = Counter(r["key"] for r in rows)
+    for row in rows:  # one table declared two ways in its files: say so on each row
+        row["varies"] = keyed[row["key"]] > 1
+    named = sorted(licensees.values(), key=lambda e: (e["casino"] or "", e["licence"] or ""))
+    for licensee in named:
+        licensee["tables"] = len(licensee["tables"])
+    currencies = sorted({r["currency"] for r in rows if r["currency"]})
+    return {"licensees": named, "tables": rows, "currencies": currencies,
+            "undeclared_currency": any(r["currency"] is None for r in rows)}
+
+
+def script_json(document: Any) -> Markup:
+    """JSON for a <script type="application/json"> element: <, > and & are written as
+    \\u003c, \\u003e and \\u0026, so no text of a record can close the element or open
+    another; JSON.parse reads them back as the characters they were."""
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return Markup(text)
+
+
+def _put(record: dict[str, Any], key: str, value: Any) -> None:
+    if value is not None and value != "" and value != ():
+        record[key] = value
+
+
+def finding_record(item: dict[str, Any], group: int, key: str, file: int,
+                   replay: int | None, texts: dict[str, int]) -> dict[str, Any]:
+    """One finding as the page's script reads it: what the filters and the summary count
+    (group, severity, table key, dealer, game, date, shift, money) and what it shows.
+    An object of short keys, absent when empty, so more fields (a waiver, a baseline) are
+    added without changing the others."""
+    f: Finding = item["finding"]
+    record: dict[str, Any] = {"n": item["number"], "g": group, "s": f.severity}
+    for name, value in (("k", key), ("d", f.dealer), ("m", f.game), ("a", f.date),
+                        ("h", shift_of(f.time)), ("r", f.round), ("t", f.table),
+                        ("o", f.hand or f.seat), ("tm", f.time), ("l", f.line),
+                        ("c", f.column), ("msg", f.message), ("id", item["finding_id"]),
+                        ("ev", list(f.evidence)), ("rp", replay)):
+        _put(record, name, value)
+    record["f"] = file
+    for name, amount in (("e", f.expected), ("u", f.actual), ("x", f.difference)):
+        if amount is not None:
+            record[name] = str(amount)
+    line = item["line_text"]
+    if line is not None:
+        record["lt"] = [line.time, line.text]
+    if item["no_replay"]:
+        record["nr"] = texts.setdefault(item["no_replay"], len(texts))
+    return record
+
+
+def replay_record(replay: dict[str, Any], file: int) -> dict[str, Any]:
+    """A lean replay as data: the summary's facts, and each row as aligned text with the
+    findings on it (fault rows with the whole table after them) and the evidence it shows."""
+    rows = []
+    for row in replay["rows"]:
+        entry: list[Any] = [row.line, row.plain]
+        if row.faults or row.supports:
+            entry.append(list(row.supports))
+        if row.faults:
+            entry.append([[ref["ref"], ref["id"], ref["severity"], ref["citation"],
+                           ref["message"]] for ref in row.faults])
+            entry.append(list(row.state_lines))
+        rows.append(entry)
+    return {"n": replay["number"], "f": file, "rd": replay["round"],
+            "a": replay["first_line"], "z": replay["last_line"], "k": replay["table"],
+            "dt": replay["date"], "dl": replay["dealer"],
+            "refs": [[ref["ref"], ref["id"], ref["severity"]] for ref in replay["findings"]],
+            "rows": rows}
+
+
+def report_data(findings: list[Finding], groups: list[dict[str, Any]],
+                replays: list[dict[str, Any]], keys: dict[str, str], lazy: bool,
+                result: AuditResult) -> Markup:
+    """The compact data behind the page's script: every finding (filters, recomputed
+    summaries, and, in a large report, drawing the shown ones), the citations, the files,
+    and in a large report the replays (drawn when opened)."""
+    files = [i.path for i in result.inputs]
+    file_index = {path: index for index, path in enumerate(files)}
+    replay_index = {replay["id"]: index for index, replay in enumerate(replays)}
+    texts: dict[str, int] = {}
+    records = []
+    for group in groups:
+        for item in group["findings"]:
+            f = item["finding"]
+            if f.file not in file_index:
+                file_index[f.file] = len(files)
+                files.append(f.file)
+            replay = item["replay"]
+            records.append(finding_record(
+                item, group["index"], item["table_key"], file_index[f.file],
+                replay_index[replay["id"]] if replay is not None else None, texts))
+    records.sort(key=lambda r: r["n"])
+    document = {
+        "pageSize": PAGE_SIZE, "lazy": lazy, "summaryTop": SUMMARY_TOP,
+        "groups": [{"citation": g["citation"], "title": g["title"]} for g in groups],
+        "files": files, "texts": list(texts), "findings": records,
+        "replays": [replay_record(r, file_index.get(r["file"], 0)) for r in replays]
+        if lazy else [],
+    }
+    return script_json(document)
 
 
 # ---- replays: one per round that holds a finding ----------------------------------------
@@ -476,8 +659,14 @@ def card_parts(code: str) -> Card:
 
 def build_replays(result: AuditResult, findings: list[Finding], numbers: dict[int, int],
                   lean_over: int = LEAN_REPLAYS_OVER
-                  ) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
-    """The replay of every round with a finding, made once per round, and each finding's."""
+                  ) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]], dict[str, Any]]:
+    """The replay of every round with a finding, made once per round, and each finding's.
+
+    Across the run at most REPLAYS_PER_CITATION_IN_RUN rounds of each citation and
+    REPLAYS_IN_REPORT in all, in record order: a bad night records thousands of rounds'
+    evidence, and a report of them all was 40 MB. The third value says how many rounds had
+    a recorded replay, which findings lost theirs to this cap (`cut`), and which (file,
+    citation) pairs reached the per-file cap of audit.py (`full`)."""
     index: dict[tuple[str, str], list[RoundEvidence]] = defaultdict(list)
     for evidence in result.evidence.values():
         index[(evidence.file, evidence.round_id)].append(evidence)
@@ -490,25 +679,30 @@ def build_replays(result: AuditResult, findings: list[Finding], numbers: dict[in
             members[id(evidence)].append(finding)
     order = {summary.path: position for position, summary in enumerate(result.inputs)}
     rounds = sorted(chosen.values(), key=lambda e: (order.get(e.file, len(order)), e.start_line))
+    per_file: Counter = Counter()
+    for evidence in rounds:
+        for citation in {f.citation for f in members[id(evidence)]}:
+            per_file[(evidence.file, citation)] += 1
+    full = {key for key, number in per_file.items() if number >= REPLAYS_PER_CITATION}
+    in_run: Counter = Counter()
+    kept, cut = [], set()
+    for evidence in rounds:
+        citations = {f.citation for f in members[id(evidence)]}
+        if len(kept) < REPLAYS_IN_REPORT and any(
+                in_run[c] < REPLAYS_PER_CITATION_IN_RUN for c in citations):
+            kept.append(evidence)
+            in_run.update(citations)
+        else:
+            cut.update(id(f) for f in members[id(evidence)])
     replays: list[dict[str, Any]] = []
     replay_of: dict[int, dict[str, Any]] = {}
-    lean = len(rounds) > lean_over
-    for position, evidence in enumerate(rounds):
+    lean = len(kept) > lean_over
+    for position, evidence in enumerate(kept):
         replay = replay_model(evidence, members[id(evidence)], numbers, position + 1, lean)
         replays.append(replay)
         for finding in members[id(evidence)]:
             replay_of[id(finding)] = replay
-    return replays, replay_of
-
-
-def replays_full(replays: Iterable[dict[str, Any]]) -> set[tuple[str, str]]:
-    """(file, citation) pairs whose replays reached REPLAYS_PER_CITATION: a round of theirs
-    without a replay was left out by that limit (audit.py), not for want of a record."""
-    rounds: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for replay in replays:
-        for finding in replay["findings"]:
-            rounds[(replay["file"], finding["citation"])].add(replay["id"])
-    return {key for key, ids in rounds.items() if len(ids) >= REPLAYS_PER_CITATION}
+    return replays, replay_of, {"recorded": len(rounds), "cut": cut, "full": full}
 
 
 def _evidence_of(finding: Finding, index: dict[tuple[str, str], list[RoundEvidence]]
@@ -660,7 +854,9 @@ def display_entity(key: str, raw: tuple) -> Entity:
             cards[1] = Card(cards[1].text, (cards[1].css + " d").strip())
         return Entity("Dealer", True, cards, total, False, "hole card down" if down else "", [])
     codes, total, soft, status, wagers, doubled = raw
-    texts = [_wager_text(*wager, doubled=doubled if wager[0] == "main" else "")
+    # A hand's double is added to its player's main wager, never to the dealer's tip on
+    # it: a tip's stake is its own amount (judging.stake_of, the auditor's reading).
+    texts = [_wager_text(*wager, doubled=doubled if wager[0] == "main" and not wager[1] else "")
              for wager in wagers]
     return Entity(key.split(":", 1)[1], False, [card_parts(code) for code in codes],
                   total if codes else None, soft, status, texts)

@@ -18,6 +18,7 @@ def write_outputs(result: AuditResult, run: dict[str, Any], out: Path) -> None:
     from auditor.output.tables import findings_frame, summary_csv, to_csv
 
     write_atomic(out / "findings.json", to_json(result, run))
-    write_atomic(out / "findings.csv", to_csv(result.findings))
-    write_atomic(out / "summary.csv", summary_csv(findings_frame(result.findings)))
+    write_atomic(out / "findings.csv", to_csv(result.findings, result.inputs))
+    write_atomic(out / "summary.csv", summary_csv(findings_frame(result.findings,
+                                                                 result.inputs)))
     write_atomic(out / "report.html", to_html(result, run))

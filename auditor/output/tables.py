@@ -1,6 +1,14 @@
-"""Findings as a pandas frame: the CSV export, and summaries by citation, table, dealer, shift."""
+"""Findings as a pandas frame: the CSV export, and summaries by citation, table, dealer, shift.
+
+A finding's table is known by the file it came from: the file's header names the casino,
+its licence and the table, and `table_key` (licence or else casino, "/", table ID) is the
+table's identity in every summary, so equal table IDs of two casinos never merge.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -8,13 +16,35 @@ from auditor.checks.base import citation_sort_key
 from auditor.findings import FINDING_FIELDS, Finding
 from auditor.tally import shift_of  # one definition of the shifts, for the report and trends
 
-CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time"]
+if TYPE_CHECKING:
+    from auditor.audit import InputSummary
+
+IDENTITY_COLUMNS = ["casino", "licence", "table_key", "currency"]
+CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time", *IDENTITY_COLUMNS]
 
 SUMMARY_DIMENSIONS = ("citation", "table", "dealer", "shift")
 
 
-def findings_frame(findings: list[Finding]) -> pd.DataFrame:
-    rows = [f.as_dict() for f in findings]
+def identities(inputs: Iterable[InputSummary]) -> dict[str, dict[str, str | None]]:
+    """Each file's table identity (casino, licence, table_key, currency), by path."""
+    return {i.path: {"casino": i.casino, "licence": i.licence, "table_key": i.table_key,
+                     "currency": i.currency} for i in inputs}
+
+
+def with_identity(row: dict, identity: dict[str, dict[str, str | None]]) -> dict:
+    """A finding's row with its file's table identity (a finding of a file with no header
+    keeps its own table ID as its key)."""
+    known = identity.get(row["file"])
+    if known is None:
+        return {**row, "casino": None, "licence": None, "table_key": row.get("table"),
+                "currency": None}
+    return {**row, **known, "table_key": known["table_key"] or row.get("table")}
+
+
+def findings_frame(findings: list[Finding], inputs: Iterable[InputSummary] = ()
+                   ) -> pd.DataFrame:
+    identity = identities(inputs)
+    rows = [with_identity(f.as_dict(), identity) for f in findings]
     frame = pd.DataFrame(rows, columns=[*CSV_COLUMNS, "evidence"])
     frame["line"] = frame["line"].astype("Int64")
     frame["column"] = frame["column"].astype("Int64")
@@ -22,8 +52,9 @@ def findings_frame(findings: list[Finding]) -> pd.DataFrame:
     return frame
 
 
-def to_csv(findings: list[Finding]) -> str:
-    return findings_frame(findings)[CSV_COLUMNS].to_csv(index=False, lineterminator="\n")
+def to_csv(findings: list[Finding], inputs: Iterable[InputSummary] = ()) -> str:
+    return findings_frame(findings, inputs)[CSV_COLUMNS].to_csv(index=False,
+                                                                lineterminator="\n")
 
 
 def summary_csv(frame: pd.DataFrame) -> str:
@@ -36,14 +67,16 @@ def summary_csv(frame: pd.DataFrame) -> str:
 
 
 def summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
-    """Findings counted by `column` and severity, with the money involved."""
+    """Findings counted by `column` and severity, with the money involved. A table is
+    counted by its identity (`table_key`), not its ID alone."""
+    source = "table_key" if column == "table" else column
     if frame.empty:
         return pd.DataFrame(columns=[column, "findings", "high", "medium", "low",
                                      "under_paid", "over_paid"])
     difference = frame["difference"]
     severity = frame["severity"]
     data = pd.DataFrame({
-        "key": frame[column].fillna("(none)"), "findings": 1,
+        "key": frame[source].fillna("(none)"), "findings": 1,
         "high": severity == "high", "medium": severity == "medium", "low": severity == "low",
         "under_paid": difference.where(difference < 0, 0).fillna(0).abs(),
         "over_paid": difference.where(difference > 0, 0).fillna(0)})

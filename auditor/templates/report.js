@@ -1,59 +1,163 @@
-/* The report's enhancements: filters, search, pagination, replays beside their findings,
-   and printing with everything open. The page reads in full without any of this. Record
-   text is only ever moved as DOM nodes or set with textContent, never parsed as HTML. */
+/* The report's enhancements: filters, search, pagination, sortable summaries recomputed for
+   the findings shown, replays beside their findings, and printing what is shown. A small
+   report reads in full without any of this; a large one (data.lazy) holds its findings and
+   replays only as data, and this script draws the ones shown. Record text is only ever set
+   with textContent or moved as DOM nodes, never parsed as HTML. */
 (function () {
   "use strict";
   var dataNode = document.getElementById("report-data");
   if (!dataNode) { return; }
   var data = JSON.parse(dataNode.textContent);
   var pageSize = data.pageSize || 25;
-  var rows = data.facets || [];
+  var top = data.summaryTop || 15;
+  var records = data.findings || [];
   var form = document.getElementById("filters");
   var status = document.getElementById("filter-status");
   var printNote = document.getElementById("print-filter");
-
-  var items = [];      // one per finding: its element, its group and its facets
-  var groups = [];     // one per citation: its element, its findings, the page shown
+  var SEVERITIES = ["high", "medium", "low"];
+  var SHIFTS = ["day", "swing", "grave", "(none)"];
   var i;
-  for (i = 0; i < rows.length; i++) {
-    var element = document.getElementById("f-" + (i + 1));
-    if (!element) { continue; }
-    items.push({ element: element, index: i, group: rows[i][0], severity: rows[i][1],
-                 table: rows[i][2], dealer: rows[i][3], game: rows[i][4], date: rows[i][5],
-                 text: null, match: true });
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    return node;
   }
+  function add(parent) {
+    for (var a = 1; a < arguments.length; a++) {
+      var child = arguments[a];
+      if (child === null || child === undefined) { continue; }
+      parent.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    }
+    return parent;
+  }
+  function plural(n, noun) { return n.toLocaleString("en") + " " + noun + (n === 1 ? "" : "s"); }
+  function cents(text) { return text ? Math.round(parseFloat(text) * 100) : 0; }
+  function money(amount) {
+    return (amount / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  }
+  function signed(text) {
+    var value = cents(text);
+    return value > 0 ? "+" + money(value) : value < 0 ? "\u2212" + money(-value) : money(0);
+  }
+  function netWords(text) {
+    var value = cents(text);
+    return value > 0 ? "paid to the player" : value < 0 ? "collected from the player" : "returned (push or void)";
+  }
+
+  var needsScript = document.getElementById("needs-js");
+  if (needsScript) { needsScript.hidden = true; }
+
+  /* ---- findings: one item per record; its element is the page's (small report) or drawn
+     when first shown (large report) ---- */
+  var items = records.map(function (record) {
+    return { r: record, element: data.lazy ? null : document.getElementById("f-" + record.n),
+             match: true, text: null };
+  });
+  var groups = [];
   var groupNodes = document.querySelectorAll("details.group");
   for (i = 0; i < groupNodes.length; i++) {
     var node = groupNodes[i];
     var list = node.querySelector("ol.findings");
-    var pager = document.createElement("div");
-    pager.className = "pager";
-    var more = document.createElement("button");
-    more.type = "button";
-    var all = document.createElement("button");
-    all.type = "button";
-    all.textContent = "Show all";
-    var info = document.createElement("span");
-    pager.appendChild(info); pager.appendChild(more); pager.appendChild(all);
+    var pager = el("div", "pager");
+    var more = el("button"); more.type = "button";
+    var all = el("button", null, "Show all"); all.type = "button";
+    var info = el("span");
+    add(pager, info, more, all);
     list.parentNode.insertBefore(pager, list.nextSibling);
     groups[Number(node.getAttribute("data-group"))] = {
-      element: node, items: [], shown: pageSize, pager: pager, more: more, all: all, info: info,
-      count: node.querySelector(".g-count")
+      element: node, list: list, items: [], shown: pageSize, pager: pager, more: more,
+      all: all, info: info, count: node.querySelector(".g-count"), matched: 0
     };
   }
-  items.forEach(function (item) { if (groups[item.group]) { groups[item.group].items.push(item); } });
+  items.forEach(function (item) { if (groups[item.r.g]) { groups[item.r.g].items.push(item); } });
   groups.forEach(function (group) {
     group.more.addEventListener("click", function () { group.shown += pageSize; paginate(group); });
     group.all.addEventListener("click", function () { group.shown = Infinity; paginate(group); });
   });
 
-  function plural(n, noun) { return n.toLocaleString("en") + " " + noun + (n === 1 ? "" : "s"); }
+  function facts(r) {
+    var p = el("p", "facts");
+    if (r.k || r.t) { add(p, "Table ", el("b", null, r.k || r.t), " \u00b7 "); }
+    if (r.r) { add(p, "round ", el("b", null, r.r), " \u00b7 "); }
+    if (r.o) { add(p, el("b", null, r.o), " \u00b7 "); }
+    if (r.a || r.r) { add(p, el("b", null, r.a || "undated"), r.tm ? " " + r.tm : "", " \u00b7 "); }
+    if (r.d) { add(p, "dealer ", el("b", null, r.d), " \u00b7 "); }
+    if (r.m) { add(p, r.m); }
+    return p;
+  }
 
+  function amounts(r) {
+    var table = el("table", "amounts"), body = el("tbody");
+    function row(label, value, words, className) {
+      var tr = el("tr", className);
+      var th = el("th", null, label); th.scope = "row";
+      add(tr, th, el("td", "num", value === undefined ? "" : signed(value)), words);
+      body.appendChild(tr);
+    }
+    row("Owed by the rules", r.e, el("td", "muted", r.e === undefined ? "" : netWords(r.e)));
+    row("Recorded", r.u, el("td", "muted", r.u === undefined ? "" : netWords(r.u)));
+    if (r.x !== undefined) {
+      var difference = cents(r.x);
+      row("Difference", r.x, el("td", null, difference < 0 ? "player under-paid " + money(-difference)
+        : difference > 0 ? "player over-paid " + money(difference) : "none"),
+        "diff" + (difference < 0 ? " under" : difference > 0 ? " over" : ""));
+    }
+    return add(table, body);
+  }
+
+  /* A finding as the template draws it (the same classes), from its record. */
+  function draw(r) {
+    var group = data.groups[r.g];
+    var li = el("li", "finding"); li.id = "f-" + r.n;
+    var text = el("div", "f-text");
+    var ref = el("a", "ref", "F-" + String(r.n).padStart(4, "0")); ref.href = "#f-" + r.n;
+    var head = add(el("p", "f-head"), ref, " ", el("span", "sev sev-" + r.s, r.s), " ",
+                   el("span", "f-cite", group.citation));
+    if (r.id) { add(head, " ", el("code", "f-id", r.id)); }
+    add(text, head, el("p", "msg", r.msg));
+    if (r.lt) {
+      var line = add(el("p", "fault-line"), el("span", "ln", r.l));
+      if (r.lt[0]) { add(line, " ", el("span", "tm", r.lt[0])); }
+      add(line, " ", el("code", null, r.lt[1]));
+      text.appendChild(line);
+    }
+    if (r.e !== undefined || r.u !== undefined) { text.appendChild(amounts(r)); }
+    text.appendChild(facts(r));
+    var where = add(el("p", "where"), el("span", "path", data.files[r.f]));
+    if (r.l !== undefined) {
+      add(where, ", line ", el("b", null, r.l));
+      if (r.c) { add(where, ", column " + r.c); }
+    }
+    if (r.ev) { add(where, "; evidence on line" + (r.ev.length > 1 ? "s " : " ") + r.ev.join(", ")); }
+    li.appendChild(text);
+    if (r.rp !== undefined) {
+      var replay = data.replays[r.rp];
+      var details = el("details", "show-replay");
+      details.setAttribute("data-replay", "r-" + replay.n);
+      details.setAttribute("data-line", r.l === undefined ? "" : String(r.l));
+      var link = el("a", null, "Replay " + replay.n); link.href = "#r-" + replay.n + "-steps";
+      add(details, el("summary", null, "Replay of round " + replay.rd),
+          add(el("div", "slot"), link, " in section 5 shows lines " + replay.a + "\u2013" + replay.z + " one by one."));
+      add(li, details, el("p", "print-only", "Replayed in section 5, replay " + replay.n + "."));
+    } else {
+      li.appendChild(el("p", "no-replay muted", data.texts[r.nr] || ""));
+    }
+    return li;
+  }
+
+  function elementOf(item) {
+    if (!item.element) { item.element = draw(item.r); }
+    return item.element;
+  }
+
+  /* ---- filters ---- */
   function criteria() {
     if (!form) { return {}; }
     var get = function (name) { return form.elements[name] ? form.elements[name].value : ""; };
-    return { citation: get("citation"), severity: get("severity"), table: get("table"),
-             dealer: get("dealer"), game: get("game"), from: get("from"), to: get("to"),
+    return { citation: get("citation"), severity: get("severity"), table: get("table").trim(),
+             dealer: get("dealer").trim(), game: get("game"), from: get("from"), to: get("to"),
              q: get("q").trim().toLowerCase() };
   }
 
@@ -62,7 +166,7 @@
   function clearFilters() {
     if (!form) { return; }
     Array.prototype.forEach.call(form.elements, function (field) {
-      if (field.name) { field.value = ""; }
+      if (field.name && field.type !== "checkbox") { field.value = ""; }
     });
   }
 
@@ -70,40 +174,68 @@
     return Object.keys(c).some(function (key) { return c[key] !== ""; });
   }
 
+  var known = { table: {}, dealer: {} };
+  records.forEach(function (r) { if (r.k) { known.table[r.k] = true; } if (r.d) { known.dealer[r.d] = true; } });
+
+  /* A table or dealer typed in full is that one; part of a name is every one holding it. */
+  function named(value, wanted, kind) {
+    if (!wanted) { return true; }
+    if (known[kind][wanted]) { return value === wanted; }
+    return (value || "").toLowerCase().indexOf(wanted.toLowerCase()) >= 0;
+  }
+
+  function searchText(item) {
+    if (item.text === null) {
+      var r = item.r;
+      item.text = [data.groups[r.g].citation, r.msg, r.k, r.r, r.o, data.files[r.f], r.l, r.d,
+                   r.a || "undated", r.m, r.id].join(" ").toLowerCase();
+    }
+    return item.text;
+  }
+
   function matches(item, c) {
-    if (c.citation !== "" && String(item.group) !== c.citation) { return false; }
-    if (c.severity && item.severity !== c.severity) { return false; }
-    if (c.table && item.table !== c.table) { return false; }
-    if (c.dealer && item.dealer !== c.dealer) { return false; }
-    if (c.game && item.game !== c.game) { return false; }
-    if (c.from && (!item.date || item.date < c.from)) { return false; }
-    if (c.to && (!item.date || item.date > c.to)) { return false; }
+    var r = item.r;
+    if (c.citation !== "" && String(r.g) !== c.citation) { return false; }
+    if (c.severity && r.s !== c.severity) { return false; }
+    if (!named(r.k, c.table, "table")) { return false; }
+    if (!named(r.d, c.dealer, "dealer")) { return false; }
+    if (c.game && r.m !== c.game) { return false; }
+    /* An undated finding (a shoe with no date=) is kept by every date filter. */
+    if (c.from && r.a && r.a < c.from) { return false; }
+    if (c.to && r.a && r.a > c.to) { return false; }
     if (c.q) {
-      if (item.text === null) { item.text = item.element.textContent.replace(/\s+/g, " ").toLowerCase(); }
-      var words = c.q.split(/\s+/);
+      var text = searchText(item), words = c.q.split(/\s+/);
       for (var w = 0; w < words.length; w++) {
-        if (item.text.indexOf(words[w]) < 0) { return false; }
+        if (text.indexOf(words[w]) < 0) { return false; }
       }
     }
     return true;
   }
 
   function paginate(group) {
-    var visible = 0, matched = 0;
+    var shown = [], matched = 0;
     group.items.forEach(function (item) {
       if (item.match) {
         matched += 1;
-        item.element.hidden = matched > group.shown;
-        if (!item.element.hidden) { visible += 1; }
-      } else {
-        item.element.hidden = true;
+        if (matched <= group.shown) { shown.push(elementOf(item)); }
       }
     });
-    group.pager.hidden = matched <= visible;
-    group.info.textContent = "Showing " + visible + " of " + matched;
-    group.more.textContent = "Show " + Math.min(pageSize, matched - visible) + " more";
+    group.list.replaceChildren.apply(group.list, shown);
+    group.pager.hidden = matched <= shown.length;
+    group.info.textContent = "Showing " + shown.length + " of " + matched;
+    group.more.textContent = "Show " + Math.min(pageSize, matched - shown.length) + " more";
     return matched;
   }
+
+  function describe(c) {
+    var parts = [];
+    if (c.citation !== "") { parts.push("citation " + data.groups[Number(c.citation)].citation); }
+    ["severity", "table", "dealer", "game", "from", "to"].forEach(function (key) { if (c[key]) { parts.push(key + " " + c[key]); } });
+    if (c.q) { parts.push("search \u201c" + c.q + "\u201d"); }
+    return parts.join(", ");
+  }
+
+  var current = { filtered: false, total: records.length, words: "" };
 
   function apply() {
     var c = criteria();
@@ -115,13 +247,14 @@
       group.matched = paginate(group);
       if (group.matched) { groupsMatched += 1; }
       group.element.hidden = filtered && group.matched === 0;
-      var all = group.items.length;
-      group.count.textContent = filtered ? group.matched + " of " + plural(all, "finding") : plural(all, "finding");
+      var count = group.items.length;
+      group.count.textContent = filtered ? group.matched + " of " + plural(count, "finding") : plural(count, "finding");
     });
     /* A narrow filter opens what it found: one citation, or few findings. */
     if (filtered && (total <= 60 || groupsMatched === 1)) {
       groups.forEach(function (group) { if (group.matched) { group.element.open = true; } });
     }
+    current = { filtered: filtered, total: total, words: filtered ? describe(c) : "" };
     if (status) {
       status.textContent = filtered
         ? "Showing " + plural(total, "finding") + " of " + items.length.toLocaleString("en") + " (filtered)"
@@ -129,34 +262,308 @@
     }
     if (printNote) {
       printNote.hidden = !filtered;
-      printNote.textContent = filtered ? "Printed with filters (" + describe(c) + "): " + total + " of " + items.length + " findings." : "";
+      printNote.textContent = filtered ? "Printed with filters (" + current.words + "): " + total + " of " + items.length + " findings." : "";
     }
+    summarise();
+    markReplays();
   }
 
-  function describe(c) {
-    var parts = [];
-    if (c.citation !== "") {
-      var option = form.elements.citation.selectedOptions[0];
-      parts.push("citation " + (option ? option.getAttribute("data-citation") : c.citation));
-    }
-    ["severity", "table", "dealer", "game", "from", "to"].forEach(function (key) { if (c[key]) { parts.push(key + " " + c[key]); } });
-    if (c.q) { parts.push("search \u201c" + c.q + "\u201d"); }
-    return parts.join(", ");
+  /* ---- the summary, counted from the findings shown ---- */
+  var figures = document.querySelectorAll("[data-figure]");
+  var originals = [];
+  for (i = 0; i < figures.length; i++) {
+    originals.push(Array.prototype.map.call(figures[i].childNodes, function (n) { return n.cloneNode(true); }));
   }
+  var summaryNote = document.getElementById("summary-filter");
+  var wholeRun = document.querySelectorAll(".whole-run");
+  var wholeRunNote = document.querySelector(".whole-run-note");
+
+  function figuresOf(shown) {
+    var result = { findings: shown.length, high: 0, medium: 0, low: 0, under: 0, over: 0, money: 0 };
+    var rounds = {};
+    shown.forEach(function (item) {
+      var r = item.r;
+      result[r.s] += 1;
+      if (r.r) { rounds[r.f + "\u0000" + r.r] = true; }
+      var difference = cents(r.x);
+      if (difference < 0) { result.under -= difference; }
+      if (difference > 0) { result.over += difference; }
+      if (difference) { result.money += 1; }
+    });
+    result.rounds = Object.keys(rounds).length;
+    return result;
+  }
+
+  function summarise() {
+    var shown = items.filter(function (item) { return item.match; });
+    var totals = current.filtered ? figuresOf(shown) : null;
+    for (var f = 0; f < figures.length; f++) {
+      var figure = figures[f], key = figure.getAttribute("data-figure");
+      if (!current.filtered) {
+        figure.replaceChildren.apply(figure, originals[f].map(function (n) { return n.cloneNode(true); }));
+        continue;
+      }
+      var text;
+      if (key === "findings") { text = plural(totals.findings, "finding"); }
+      else if (key === "rounds") { text = plural(totals.rounds, "round"); }
+      else if (key === "count") { text = totals.findings.toLocaleString("en"); }
+      else if (key === "under" || key === "over") { text = money(totals[key]); }
+      else if (key === "money") {
+        text = totals.money ? "Players were under-paid " + money(totals.under) + " and over-paid " + money(totals.over) +
+          " in " + plural(totals.money, "wrong settlement") + "." : "No finding shown involves a wrong amount of money.";
+      } else { text = String(totals[key]); }
+      figure.textContent = text;
+    }
+    if (summaryNote) {
+      summaryNote.hidden = !current.filtered;
+      summaryNote.textContent = current.filtered ? "Filtered (" + current.words + "): this summary counts the " +
+        plural(current.total, "finding") + " shown, of " + items.length.toLocaleString("en") + " in the audit." : "";
+    }
+    Array.prototype.forEach.call(wholeRun, function (part) { part.hidden = current.filtered; });
+    if (wholeRunNote) { wholeRunNote.hidden = !current.filtered; }
+    tables.forEach(function (table) { table.rows = rowsOf(table.dimension, shown); drawTable(table); });
+  }
+
+  function keyOf(dimension, r) {
+    if (dimension === "citation") { return r.g; }
+    if (dimension === "table") { return r.k || "(none)"; }
+    if (dimension === "dealer") { return r.d || "(none)"; }
+    if (dimension === "shift") { return r.h || "(none)"; }
+    return r.a || "undated";
+  }
+
+  function rowsOf(dimension, shown) {
+    var byKey = {}, rows = [];
+    shown.forEach(function (item) {
+      var key = keyOf(dimension, item.r);
+      var row = byKey[key];
+      if (!row) {
+        row = byKey[key] = { key: key, label: dimension === "citation" ? data.groups[key].citation : key,
+                             title: dimension === "citation" ? data.groups[key].title : "",
+                             findings: 0, high: 0, medium: 0, low: 0, under: 0, over: 0 };
+        rows.push(row);
+      }
+      row.findings += 1;
+      row[item.r.s] += 1;
+      var difference = cents(item.r.x);
+      if (difference < 0) { row.under -= difference; } else { row.over += difference; }
+    });
+    return rows;
+  }
+
+  /* Each summary table: sortable by any column, its top rows with "show all", and printed
+     as its top rows by findings and money with the rest left to summary.csv. */
+  var COLUMNS = ["label", "title", "bar", "findings", "high", "medium", "low", "under", "over"];
+  var tables = Array.prototype.map.call(document.querySelectorAll("table.summary[data-dimension]"), function (node) {
+    var dimension = node.getAttribute("data-dimension");
+    var columns = COLUMNS.filter(function (c) { return c !== "title" || dimension === "citation"; });
+    var table = { node: node, dimension: dimension, columns: columns, rows: [], all: false,
+                  sort: dimension === "table" || dimension === "dealer" ? { key: "findings", desc: true } : { key: "order", desc: false },
+                  note: node.parentNode.querySelector(".top-note"), button: el("button", "show-rows") };
+    table.button.type = "button";
+    table.button.addEventListener("click", function () { table.all = !table.all; drawTable(table); });
+    node.parentNode.insertBefore(table.button, node.nextSibling);
+    if (!table.note) {
+      table.note = el("p", "top-note");
+      node.parentNode.insertBefore(table.note, table.button.nextSibling);
+    }
+    var heads = node.querySelectorAll("thead th");
+    Array.prototype.forEach.call(heads, function (th, index) {
+      var key = columns[index] === "bar" ? "findings" : columns[index];
+      th.classList.add("sortable");
+      th.tabIndex = 0;
+      th.title = "Sort by this column";
+      var sort = function () {
+        var desc = key !== "label" && key !== "title";
+        table.sort = table.sort.key === key ? { key: key, desc: !table.sort.desc } : { key: key, desc: desc };
+        drawTable(table);
+      };
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", function (event) { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); sort(); } });
+    });
+    table.heads = heads;
+    return table;
+  });
+
+  function order(dimension, row) {
+    if (dimension === "citation") { return row.key; }
+    if (dimension === "shift") { var at = SHIFTS.indexOf(row.key); return at < 0 ? SHIFTS.length : at; }
+    return row.label;
+  }
+
+  function compare(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
+
+  function ranked(rows) {
+    return rows.slice().sort(function (a, b) {
+      return b.findings - a.findings || (b.under + b.over) - (a.under + a.over) || compare(a.label, b.label);
+    });
+  }
+
+  function bar(row, largest) {
+    var ns = "http://www.w3.org/2000/svg";
+    var svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", "0 0 100 10"); svg.setAttribute("preserveAspectRatio", "none");
+    svg.setAttribute("width", "100%"); svg.setAttribute("height", "12"); svg.setAttribute("aria-hidden", "true");
+    var x = 0;
+    SEVERITIES.forEach(function (severity) {
+      var width = 100 * row[severity] / largest;
+      if (width) {
+        var rect = document.createElementNS(ns, "rect");
+        rect.setAttribute("x", x.toFixed(2)); rect.setAttribute("y", "0");
+        rect.setAttribute("width", width.toFixed(2)); rect.setAttribute("height", "10");
+        rect.setAttribute("class", "fill-" + severity);
+        svg.appendChild(rect);
+      }
+      x += width;
+    });
+    return svg;
+  }
+
+  function drawTable(table) {
+    var dimension = table.dimension, key = table.sort.key, sign = table.sort.desc ? -1 : 1;
+    var rows = table.rows.slice().sort(function (a, b) {
+      var first = key === "order" ? compare(order(dimension, a), order(dimension, b))
+        : key === "label" || key === "title" ? compare(a[key], b[key]) : a[key] - b[key];
+      return sign * first || compare(order(dimension, a), order(dimension, b));
+    });
+    var printed = {};
+    ranked(table.rows).slice(0, top).forEach(function (row) { printed[row.key] = true; });
+    var largest = Math.max.apply(null, table.rows.map(function (r) { return r.findings; }).concat([1]));
+    var linked = dimension === "citation" || dimension === "table" || dimension === "dealer";
+    var body = el("tbody");
+    rows.forEach(function (row, index) {
+      var offPage = !table.all && index >= top;
+      /* A row neither on the screen's page nor among the printed top is not drawn: a
+         night's dealer table is hundreds of rows. */
+      if (offPage && !printed[row.key]) { return; }
+      var tr = el("tr");
+      if (!printed[row.key]) { tr.classList.add("beyond-top"); }
+      if (offPage) { tr.classList.add("beyond-page"); }
+      var th = el("th"); th.scope = "row";
+      if (linked && row.label !== "(none)") {
+        var a = el("a", null, row.label);
+        a.href = dimension === "citation" ? "#c-" + row.key : "#findings";
+        a.setAttribute("data-filter", dimension);
+        a.setAttribute("data-value", row.label);
+        th.appendChild(a);
+      } else { th.textContent = row.label; }
+      tr.appendChild(th);
+      if (dimension === "citation") { tr.appendChild(el("td", "title", row.title)); }
+      add(tr, add(el("td", "barcell"), bar(row, largest)), el("td", "num strong", row.findings),
+          el("td", "num", row.high || ""), el("td", "num", row.medium || ""), el("td", "num", row.low || ""),
+          el("td", "num under", row.under ? money(row.under) : ""), el("td", "num over", row.over ? money(row.over) : ""));
+      body.appendChild(tr);
+    });
+    var old = table.node.querySelector("tbody");
+    table.node.replaceChild(body, old);
+    Array.prototype.forEach.call(table.heads, function (th, index) {
+      var column = table.columns[index] === "bar" ? "findings" : table.columns[index];
+      th.setAttribute("aria-sort", column === key ? (table.sort.desc ? "descending" : "ascending") : "none");
+    });
+    var long = table.rows.length > top;
+    table.button.hidden = !long;
+    table.button.textContent = table.all ? "Show the top " + top : "Show all " + table.rows.length.toLocaleString("en");
+    table.note.hidden = !long;
+    table.note.textContent = long ? "Printed: the " + top + " rows with the most findings (and money) of " +
+      table.rows.length.toLocaleString("en") + "; summary.csv holds every row." : "";
+  }
+
+  /* ---- replays ---- */
+  var replayNodes = document.querySelectorAll("#replays details.replay");
+
+  /* Which replays print: with filters on, only those of the findings shown. */
+  function markReplays() {
+    var wanted = {};
+    items.forEach(function (item) { if (item.match && item.r.rp !== undefined) { wanted[item.r.rp] = true; } });
+    Array.prototype.forEach.call(replayNodes, function (node) {
+      node.classList.toggle("not-printed", current.filtered && !wanted[node.getAttribute("data-index")]);
+    });
+  }
+
+  /* A large report's replay, drawn from its data: the round as aligned text, the fault and
+     evidence lines marked, the whole table after each fault. */
+  function drawReplay(body, replay) {
+    var pre = el("pre", "lean");
+    replay.rows.forEach(function (row) {
+      var line = row[0], text = row[1], supports = row[2], faults = row[3], state = row[4];
+      if (faults) {
+        var span = el("span", "fault", text); span.setAttribute("data-l", line);
+        add(pre, span, "\n");
+        faults.forEach(function (fault) {
+          var a = el("a", null, fault[0]); a.href = "#" + fault[1];
+          add(pre, "    \u25b2 ", a, " " + fault[2] + " " + fault[3] + ": " + fault[4] + "\n");
+        });
+        add(pre, "      the table after line " + line + ":\n");
+        state.forEach(function (entry) { add(pre, "        " + entry + "\n"); });
+      } else if (supports && supports.length) {
+        var ev = el("span", "ev", text + "  \u2190 evidence, " + supports.join(", ")); ev.setAttribute("data-l", line);
+        add(pre, ev, "\n");
+      } else {
+        add(pre, text + "\n");
+      }
+    });
+    body.replaceChildren(pre);
+    body.setAttribute("data-drawn", "1");
+  }
+
+  function replayBody(id) {
+    var body = document.getElementById(id + "-steps");
+    if (body && data.lazy && !body.getAttribute("data-drawn")) {
+      var holder = body.closest("details.replay");
+      drawReplay(body, data.replays[Number(holder.getAttribute("data-index"))]);
+    }
+    return body;
+  }
+
+  /* A finding's replay: the round's replay (made once per round) is copied beside it, with
+     this finding's line outlined. */
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (!details.classList || !details.open) { return; }
+    if (details.classList.contains("replay")) { replayBody(details.id); return; }
+    if (!details.classList.contains("show-replay")) { return; }
+    var slot = details.querySelector(".slot");
+    if (!slot || slot.getAttribute("data-filled")) { return; }
+    var source = replayBody(details.getAttribute("data-replay"));
+    if (!source) { return; }
+    var copy = source.querySelector("table.steps, pre.lean").cloneNode(true);
+    var line = details.getAttribute("data-line");
+    var marked = copy.querySelectorAll("[data-l]");
+    for (var r = 0; r < marked.length; r++) {
+      if (marked[r].getAttribute("data-l") === line) { marked[r].classList.add("this"); }
+    }
+    slot.replaceChildren(copy);
+    slot.setAttribute("data-filled", "1");
+  }, true);
 
   if (form) {
     form.hidden = false;
     var timer = null;
     form.addEventListener("input", function (event) {
-      if (event.target && event.target.name === "q") {
+      var name = event.target && event.target.name;
+      if (name === "print-replays") { return; }
+      if (name === "q" || name === "table" || name === "dealer") {
         clearTimeout(timer);
         timer = setTimeout(apply, 150);
       } else {
         apply();
       }
     });
-    form.addEventListener("change", apply);
-    form.addEventListener("reset", function () { setTimeout(apply, 0); });
+    form.addEventListener("change", function (event) {
+      if (event.target && event.target.name === "print-replays") {
+        document.body.classList.toggle("print-without-replays", !event.target.checked);
+        return;
+      }
+      clearTimeout(timer);
+      apply();
+    });
+    form.addEventListener("reset", function () {
+      setTimeout(function () {
+        var replays = form.elements["print-replays"];
+        document.body.classList.toggle("print-without-replays", !!replays && !replays.checked);
+        apply();
+      }, 0);
+    });
     form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
     form.addEventListener("click", function (event) {
       var action = event.target && event.target.getAttribute("data-action");
@@ -165,7 +572,7 @@
     });
   }
 
-  /* A bar of a chart, or a citation of the coverage table, filters the findings. */
+  /* A row of a summary table, or a citation of the coverage table, filters the findings. */
   document.addEventListener("click", function (event) {
     var link = event.target.closest ? event.target.closest("[data-filter]") : null;
     if (!link || !form) { return; }
@@ -187,62 +594,53 @@
     document.getElementById("findings").scrollIntoView();
   });
 
-  /* A finding's replay: the round's replay (made once per round) is copied beside it, with
-     this finding's line outlined. */
-  document.addEventListener("toggle", function (event) {
-    var details = event.target;
-    if (!details.classList || !details.classList.contains("show-replay") || !details.open) { return; }
-    var slot = details.querySelector(".slot");
-    if (!slot || slot.getAttribute("data-filled")) { return; }
-    var source = document.getElementById(details.getAttribute("data-replay") + "-steps");
-    if (!source) { return; }
-    var copy = source.querySelector("table.steps, pre.lean").cloneNode(true);
-    var line = details.getAttribute("data-line");
-    var marked = copy.querySelectorAll("[data-l]");
-    for (var r = 0; r < marked.length; r++) {
-      if (marked[r].getAttribute("data-l") === line) { marked[r].classList.add("this"); }
-    }
-    slot.textContent = "";
-    slot.appendChild(copy);
-    slot.setAttribute("data-filled", "1");
-  }, true);
-
   /* Going to a finding or a replay opens what holds it and shows its page. */
   function reveal() {
     var id = decodeURIComponent(location.hash.slice(1));
     if (!id) { return; }
-    var target = document.getElementById(id);
-    if (!target) { return; }
-    var item = items.filter(function (it) { return it.element === target; })[0];
-    if (item && item.element.hidden) {
-      clearFilters();
-      apply();
-      var group = groups[item.group];
-      group.shown = group.items.indexOf(item) + 1;
+    var found = /^f-(\d+)$/.exec(id);
+    var item = found ? items[Number(found[1]) - 1] : null;
+    if (item && (!item.element || !item.element.isConnected)) {
+      if (!item.match) { clearFilters(); apply(); }
+      var group = groups[item.r.g];
+      var position = group.items.filter(function (it) { return it.match; }).indexOf(item);
+      group.shown = Math.max(group.shown, position + 1);
       paginate(group);
     }
+    if (/^r-\d+(-steps)?$/.test(id)) { replayBody(id.replace(/-steps$/, "")); }
+    var target = document.getElementById(id);
+    if (!target) { return; }
     for (var node = target; node; node = node.parentElement) {
       if (node.tagName === "DETAILS") { node.open = true; }
     }
-    if (target.tagName === "DETAILS") { target.open = true; }
     target.scrollIntoView();
   }
   window.addEventListener("hashchange", reveal);
 
-  /* Printing: every finding that the filters let through, everything open. */
+  /* Printing: what is shown. Every finding the filters let through (not only the page on
+     screen), everything open, and the replays of those findings unless left out. */
   var closed = [];
-  var hiddenByPage = [];
+  var paged = [];
   window.addEventListener("beforeprint", function () {
+    groups.forEach(function (group) {
+      if (group.shown !== Infinity && group.matched > group.shown) {
+        paged.push([group, group.shown]);
+        group.shown = Infinity;
+        paginate(group);
+      }
+    });
     closed = Array.prototype.filter.call(document.querySelectorAll("details:not([open])"),
       function (d) { return !d.classList.contains("show-replay"); });
     closed.forEach(function (d) { d.open = true; });
-    hiddenByPage = items.filter(function (item) { return item.match && item.element.hidden; });
-    hiddenByPage.forEach(function (item) { item.element.hidden = false; });
+    var withReplays = !document.body.classList.contains("print-without-replays");
+    Array.prototype.forEach.call(replayNodes, function (node) {
+      if (withReplays && !node.classList.contains("not-printed")) { replayBody(node.id); }
+    });
   });
   window.addEventListener("afterprint", function () {
     closed.forEach(function (d) { d.open = false; });
-    hiddenByPage.forEach(function (item) { item.element.hidden = true; });
-    closed = []; hiddenByPage = [];
+    paged.forEach(function (entry) { entry[0].shown = entry[1]; paginate(entry[0]); });
+    closed = []; paged = [];
   });
 
   apply();
