@@ -20,6 +20,7 @@ from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
 from auditor.checks.base import Check, FileView, registry
 from auditor.findings import Finding
+from auditor.identity import normalise_statement
 from auditor.parser import parse_lines
 from auditor.reader import Header, Problem, RoundRecord, read_structure
 from auditor.replay.engine import replay_round
@@ -35,6 +36,8 @@ class InputSummary(BaseModel):
     rounds: int = 0  # rounds read
     rounds_audited: int = 0  # rounds whose rules were judged (no unreadable line in them)
     table: str | None = None
+    casino: str | None = None
+    licence: str | None = None
     game: str | None = None
     first_date: str | None = None
     last_date: str | None = None
@@ -57,16 +60,13 @@ class AuditResult:
     findings: list[Finding]
     applied: Counter
     evidence: dict[str, RoundEvidence]
+    # Set after the audit by auditor/waivers.py and auditor/baseline.py.
+    waivers: list = field(default_factory=list)  # WaiverStatus, in the waiver file's order
+    resolved: list[dict] | None = None  # earlier findings now gone; None without a baseline
 
     @property
     def unreadable(self) -> list[InputSummary]:
         return [i for i in self.inputs if i.error]
-
-    @property
-    def exit_code(self) -> int:
-        if self.unreadable:
-            return 2
-        return 1 if self.findings else 0
 
 
 def round_key(file: str, round_id: str | None, line: int) -> str:
@@ -124,9 +124,10 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
     dealers: dict[str, None] = {}
     evidence_rounds: list[tuple[RoundRecord, TableState]] = []
     picker = _ReplayPicker()
+    texts = _LineTexts()
     # Most items are rounds: they are tested first. Memory stays flat: nothing is kept per
     # round but its findings, and the rounds to replay (bounded per citation).
-    for item in read_structure(parse_lines(source.lines())):
+    for item in read_structure(parse_lines(texts.keep(source.lines()))):
         if isinstance(item, RoundRecord):
             before = state.clone() if keep_evidence else None
             view = replay_round(state, item, path)
@@ -140,12 +141,16 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
             if view.dealer_id:
                 dealers[view.dealer_id] = None
             found = len(result.findings)
-            if judge(view) and before is not None and picker.wants(result.findings[found:]):
-                evidence_rounds.append((item, before))
+            if judge(view):
+                texts.attach(result.findings, found)
+                if before is not None and picker.wants(result.findings[found:]):
+                    evidence_rounds.append((item, before))
+            texts.forget(item.start.line, item.end_line or item.last_line)
         elif isinstance(item, Header):
             state = TableState(item.config)
             file_view = FileView(path, item.config, list(item.problems))
             summary.table, summary.game = item.config.table_id, item.config.game
+            summary.casino, summary.licence = item.config.casino, item.config.licence
             judge = _RoundJudge([c for c in checks if c.applies_to(item.config.game)], result)
         elif isinstance(item, Problem):
             file_view.problems.append(item)
@@ -161,8 +166,10 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
     if summary.lines == 0:
         file_view.problems.insert(0, Problem("header", 1, "the file is empty"))
     judge.count_applied()
+    found = len(result.findings)
     for check in judge.checks:
         result.findings.extend(check.file(file_view))
+    texts.attach(result.findings, found)
     summary.first_date, summary.last_date = first_date, last_date
     summary.dealers = list(dealers)
     if evidence_rounds:
@@ -171,6 +178,40 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
             key = round_key(path, record.round_id, record.start.line)
             result.evidence[key] = trace_round(before, record, path, lines)
     return result
+
+
+class _LineTexts:
+    """The texts of the lines findings may stand on, kept while the file streams, so that
+    each finding carries its statement (for its ID) without reading the file again.
+
+    A round's lines are dropped once the round is judged; what stays is the few lines
+    between rounds (header, shoes, notes), for the findings about the whole file. Blank and
+    comment lines are never findings' lines and are not kept."""
+
+    def __init__(self) -> None:
+        self.texts: dict[int, str] = {}
+
+    def keep(self, lines: Iterable[tuple[int, str | None, str | None]]) -> Iterable:
+        texts = self.texts
+        for number, text, problem in lines:
+            if text is None:
+                texts[number] = f"<{problem}>"
+            elif text and text.lstrip()[:1] not in ("", "#"):
+                texts[number] = text
+            yield number, text, problem
+
+    def attach(self, findings: list[Finding], start: int) -> None:
+        """Give findings[start:] their normalised statement."""
+        for index in range(start, len(findings)):
+            finding = findings[index]
+            text = self.texts.get(finding.line) if finding.line is not None else None
+            if text is not None:
+                statement = normalise_statement(text)
+                findings[index] = finding.model_copy(update={"statement": statement})
+
+    def forget(self, first: int, last: int) -> None:
+        for number in range(first, last + 1):
+            self.texts.pop(number, None)
 
 
 class _RoundJudge:

@@ -7,19 +7,31 @@ import pandas as pd
 from auditor.checks.base import citation_sort_key
 from auditor.findings import FINDING_FIELDS, Finding
 
-CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time"]
+CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time", "baseline",
+               "waived", "waiver_justification", "waiver_approved_by", "waiver_expires"]
 
 SHIFTS = (("day", 6, 14), ("swing", 14, 22))  # local hours; anything else is "grave"
 SUMMARY_DIMENSIONS = ("citation", "table", "dealer", "shift")
 
 
 def findings_frame(findings: list[Finding]) -> pd.DataFrame:
-    rows = [f.as_dict() for f in findings]
+    rows = [_row(f) for f in findings]
     frame = pd.DataFrame(rows, columns=[*CSV_COLUMNS, "evidence"])
     frame["line"] = frame["line"].astype("Int64")
     frame["column"] = frame["column"].astype("Int64")
     frame["shift"] = frame["time"].map(shift_of)
     return frame
+
+
+def _row(finding: Finding) -> dict:
+    """A finding's JSON form with its waiver flattened into columns."""
+    row = finding.as_dict()
+    waiver = row.pop("waiver", None) or {}
+    row["waived"] = finding.waiver is not None
+    row["waiver_justification"] = waiver.get("justification")
+    row["waiver_approved_by"] = waiver.get("approved_by")
+    row["waiver_expires"] = waiver.get("expires")
+    return row
 
 
 def shift_of(time: str | None) -> str | None:
