@@ -148,7 +148,8 @@ def test_cli_exit_codes_and_outputs(tmp_path) -> None:
     [finding] = document["findings"]
     assert finding["citation"] == "20:18:15:06" and finding["round"] == "1"
     assert (finding["expected"], finding["actual"], finding["difference"]) == (10.0, 15.0, 5.0)
-    assert (out / "findings.csv").read_text().splitlines()[0].startswith("id,citation,rule,severity")
+    header = (out / "findings.csv").read_text().splitlines()[0]
+    assert header.startswith("id,citation,rule,severity")
     missing = str(tmp_path / "nowhere.bjh")
     assert main(["audit", missing, clean, "--out", str(out), "--quiet"]) == 2
     document = json.loads((out / "findings.json").read_text())

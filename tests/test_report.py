@@ -393,7 +393,7 @@ def test_ids_and_names_from_a_record_never_become_markup(payload: str) -> None:
                      page, re.S).group(1)
     assert "<" not in data and ">" not in data  # |tojson escapes them for a script context
     facets = json.loads(data)["facets"]
-    assert facets == [[0, "high", payload, payload, "standard", "2026-11-21"]]
+    assert facets == [[0, "high", payload, payload, "standard", "2026-11-21", "open", ""]]
     escaped = escape(payload)
     assert escaped in section(page, "findings")  # table, dealer, round and message
     assert escaped in section(page, "provenance")  # the file and the command

@@ -121,6 +121,10 @@ def report_context(result: AuditResult, run: dict[str, Any], *,
         "coverage": build_coverage(result, findings),
         "provenance": build_provenance(result, run, findings),
         "facets": build_facets(findings, groups),
+        "waivers": result.waivers,
+        "waived": sum(1 for f in findings if f.waiver is not None),
+        "resolved": result.resolved,
+        "baseline": result.resolved is not None,
         "open_groups": small,
         "open_replays": len(replays) <= OPEN_FINDINGS_UP_TO // 2,
         "lean_replays": len(replays) > lean_replays_over,
@@ -426,7 +430,8 @@ def build_facets(findings: list[Finding], groups: list[dict[str, Any]]) -> dict[
               "game": sorted({f.game for f in findings if f.game}),
               "date": sorted({f.date for f in findings if f.date})}
     rows = [[citation_index[f.citation], f.severity, f.table or "", f.dealer or "",
-             f.game or "", f.date or ""] for f in findings]
+             f.game or "", f.date or "", "waived" if f.waiver else "open", f.baseline or ""]
+            for f in findings]
     return {"values": values, "rows": rows}
 
 

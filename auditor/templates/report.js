@@ -20,6 +20,7 @@
     if (!element) { continue; }
     items.push({ element: element, index: i, group: rows[i][0], severity: rows[i][1],
                  table: rows[i][2], dealer: rows[i][3], game: rows[i][4], date: rows[i][5],
+                 waiver: rows[i][6], baseline: rows[i][7],
                  text: null, match: true });
   }
   var groupNodes = document.querySelectorAll("details.group");
@@ -54,6 +55,7 @@
     var get = function (name) { return form.elements[name] ? form.elements[name].value : ""; };
     return { citation: get("citation"), severity: get("severity"), table: get("table"),
              dealer: get("dealer"), game: get("game"), from: get("from"), to: get("to"),
+             status: get("status"),
              q: get("q").trim().toLowerCase() };
   }
 
@@ -76,6 +78,8 @@
     if (c.table && item.table !== c.table) { return false; }
     if (c.dealer && item.dealer !== c.dealer) { return false; }
     if (c.game && item.game !== c.game) { return false; }
+    if (c.status === "waived" || c.status === "open") { if (item.waiver !== c.status) { return false; } }
+    else if (c.status && item.baseline !== c.status) { return false; }
     if (c.from && (!item.date || item.date < c.from)) { return false; }
     if (c.to && (!item.date || item.date > c.to)) { return false; }
     if (c.q) {
@@ -139,7 +143,7 @@
       var option = form.elements.citation.selectedOptions[0];
       parts.push("citation " + (option ? option.getAttribute("data-citation") : c.citation));
     }
-    ["severity", "table", "dealer", "game", "from", "to"].forEach(function (key) { if (c[key]) { parts.push(key + " " + c[key]); } });
+    ["severity", "table", "dealer", "game", "status", "from", "to"].forEach(function (key) { if (c[key]) { parts.push(key + " " + c[key]); } });
     if (c.q) { parts.push("search \u201c" + c.q + "\u201d"); }
     return parts.join(", ");
   }
