@@ -266,12 +266,12 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
                       f"waiver(s); {len(status['expired'])} expired (not applied), "
                       f"{len(status['unused'])} unused.")
         for waiver in status["expired"]:
-            console.print(f"  EXPIRED waiver {waiver.index} (line {waiver.line}, "
-                          f"{waiver.matched_on}) ended {waiver.expires}: {waiver.matches} "
-                          "finding(s) not waived")
+            console.print(f"  EXPIRED waiver {waiver.index} (line {waiver.line}: "
+                          f"{_criteria(waiver.matched_on)}) ended {waiver.expires}: "
+                          f"{waiver.matches} finding(s) not waived")
         for waiver in status["unused"]:
-            console.print(f"  unused waiver {waiver.index} (line {waiver.line}, "
-                          f"{waiver.matched_on}) matched no finding")
+            console.print(f"  unused waiver {waiver.index} (line {waiver.line}: "
+                          f"{_criteria(waiver.matched_on)}) matched no finding")
     if result.resolved is not None:
         new = sum(1 for f in result.findings if f.baseline == "new")
         console.print(f"Against the baseline: {new} new, {len(result.findings) - new} "
@@ -292,6 +292,10 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
             console.print(f"  … and {len(shown) - 20} more (--verbose lists every finding)")
     console.print(f"Report: {out / 'report.html'}  (also findings.json, findings.csv, "
                   "summary.csv)")
+
+
+def _criteria(matched_on: dict[str, str]) -> str:
+    return ", ".join(f"{key} {value}" for key, value in matched_on.items())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -174,3 +174,14 @@ def test_a_bad_settings_file_is_an_error(tmp_path, capsys, content, message) -> 
     assert main(["audit", str(DB21), "--config", str(config), "--quiet"]) == EXIT_ERROR
     error = capsys.readouterr().err
     assert "auditor: settings:" in error and message in error
+
+
+def test_help_documents_the_flags_the_id_recipe_and_the_exit_codes(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = capsys.readouterr().out
+    for expected in ("--waivers FILE", "--ignore-waivers", "--baseline PATH",
+                     "--fail-on {low,medium,high,never}", "--fail-on-new", "--config FILE",
+                     "finding IDs:", "occurrence", "END of its expires day, UTC",
+                     "exit codes:", "  2  an input", "  3  the auditor itself failed"):
+        assert expected in text, expected

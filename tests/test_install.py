@@ -11,6 +11,7 @@ import venv
 from pathlib import Path
 
 from auditor.audit import audit_paths, collect_paths
+from auditor.identity import apply_identity
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,5 +40,6 @@ def test_installed_package_audits_the_samples_like_the_checkout(tmp_path) -> Non
                              capture_output=True, text=True, check=True).stdout
     assert str(ROOT) not in located and "_data" in located
     here = audit_paths(collect_paths([str(ROOT / "sample_logs")]), jobs=1)
+    apply_identity(here)
     assert installed["findings"] == [f.as_dict() for f in here.findings]
     assert [i["sha256"] for i in installed["inputs"]] == [i.sha256 for i in here.inputs]
