@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,21 +184,20 @@ class _LineTexts:
     """The texts of the lines findings may stand on, kept while the file streams, so that
     each finding carries its statement (for its ID) without reading the file again.
 
-    A round's lines are dropped once the round is judged; what stays is the few lines
-    between rounds (header, shoes, notes), for the findings about the whole file. Blank and
-    comment lines are never findings' lines and are not kept."""
+    Every line is kept as it passes (the least work per line); a round's lines are dropped
+    once the round is judged, and the blank and comment lines between rounds then too.
+    What stays is the few statements between rounds (header, shoes, notes), for the
+    findings about the whole file."""
 
     def __init__(self) -> None:
-        self.texts: dict[int, str] = {}
+        self.texts: dict[int, str | None] = {}
+        self.after = 1  # lines before this one are settled
 
-    def keep(self, lines: Iterable[tuple[int, str | None, str | None]]) -> Iterable:
+    def keep(self, lines: Iterable[tuple[int, str | None, str | None]]) -> Iterator:
         texts = self.texts
-        for number, text, problem in lines:
-            if text is None:
-                texts[number] = f"<{problem}>"
-            elif text and text.lstrip()[:1] not in ("", "#"):
-                texts[number] = text
-            yield number, text, problem
+        for line in lines:
+            texts[line[0]] = line[1]  # None for an unreadable line: its ID uses the message
+            yield line
 
     def attach(self, findings: list[Finding], start: int) -> None:
         """Give findings[start:] their normalised statement."""
@@ -210,8 +209,14 @@ class _LineTexts:
                 findings[index] = finding.model_copy(update={"statement": statement})
 
     def forget(self, first: int, last: int) -> None:
+        texts = self.texts
+        for number in range(self.after, first):
+            text = texts.get(number)
+            if text is not None and text.lstrip()[:1] in ("", "#"):
+                del texts[number]
         for number in range(first, last + 1):
-            self.texts.pop(number, None)
+            texts.pop(number, None)
+        self.after = max(self.after, last + 1)
 
 
 class _RoundJudge:
