@@ -201,11 +201,14 @@ class _LineTexts:
 
     def attach(self, findings: list[Finding], start: int) -> None:
         """Give findings[start:] their normalised statement."""
+        texts = self.texts
         for index in range(start, len(findings)):
             finding = findings[index]
-            text = self.texts.get(finding.line) if finding.line is not None else None
-            if text is not None:
-                statement = normalise_statement(text)
+            if finding.line in texts:
+                text = texts[finding.line]
+                # An unreadable line has no text: "" says so (its ID uses the message), so
+                # the parent does not look for it again.
+                statement = normalise_statement(text) if text is not None else ""
                 findings[index] = finding.model_copy(update={"statement": statement})
 
     def forget(self, first: int, last: int) -> None:
