@@ -23,6 +23,7 @@ from auditor import events as ev
 from auditor.checks.base import Check, FileView, registry
 from auditor.config import TableConfig
 from auditor.findings import Finding
+from auditor.identity import normalise_statement
 from auditor.parser import parse_lines
 from auditor.reader import Header, Problem, RoundRecord, read_structure
 from auditor.replay.engine import replay_round
@@ -39,6 +40,8 @@ class InputSummary(BaseModel):
     rounds: int = 0  # rounds read
     rounds_audited: int = 0  # rounds whose rules were judged (no unreadable line in them)
     table: str | None = None
+    casino: str | None = None
+    licence: str | None = None
     game: str | None = None
     first_date: str | None = None
     last_date: str | None = None
@@ -105,16 +108,13 @@ class AuditResult:
     applied: Counter
     evidence: dict[str, RoundEvidence]
     tallies: list[Tally] = field(default_factory=list)  # one per input, in input order
+    # Set after the audit by auditor/waivers.py and auditor/baseline.py.
+    waivers: list = field(default_factory=list)  # WaiverStatus, in the waiver file's order
+    resolved: list[dict] | None = None  # earlier findings now gone; None without a baseline
 
     @property
     def unreadable(self) -> list[InputSummary]:
         return [i for i in self.inputs if i.error]
-
-    @property
-    def exit_code(self) -> int:
-        if self.unreadable:
-            return 2
-        return 1 if self.findings else 0
 
 
 def round_key(file: str, round_id: str | None, line: int) -> str:
@@ -218,9 +218,10 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
     dealers: dict[str, None] = {}
     evidence_rounds: list[tuple[RoundRecord, TableState]] = []
     picker = _ReplayPicker()
+    texts = _LineTexts()
     # Most items are rounds: they are tested first. Memory stays flat: nothing is kept per
     # round but its findings, and the rounds to replay (bounded per citation).
-    for item in read_structure(parse_lines(source.lines())):
+    for item in read_structure(parse_lines(texts.keep(source.lines()))):
         if isinstance(item, RoundRecord):
             before = state.clone() if keep_evidence else None
             view = replay_round(state, item, path)
@@ -234,8 +235,11 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
             if view.dealer_id:
                 dealers[view.dealer_id] = None
             found = len(result.findings)
-            if judge(view) and before is not None and picker.wants(result.findings[found:]):
-                evidence_rounds.append((item, before))
+            if judge(view):
+                texts.attach(result.findings, found)
+                if before is not None and picker.wants(result.findings[found:]):
+                    evidence_rounds.append((item, before))
+            texts.forget(item.start.line, item.end_line or item.last_line)
             result.tally.add_round(view, result.findings[found:])
         elif isinstance(item, Header):
             state = TableState(item.config)
@@ -258,8 +262,10 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
         file_view.problems.insert(0, Problem("header", 1, "the file is empty"))
     judge.count_applied()
     result.tally.finish()
+    found = len(result.findings)
     for check in judge.checks:
         result.findings.extend(check.file(file_view))
+    texts.attach(result.findings, found)
     summary.first_date, summary.last_date = first_date, last_date
     summary.dealers = list(dealers)
     if evidence_rounds:
@@ -277,6 +283,46 @@ def describe_table(summary: InputSummary, config: TableConfig) -> None:
     summary.decks, summary.seats, summary.currency = config.decks, config.seats, config.currency
     summary.minimum, summary.maximum = config.minimum, config.maximum
     summary.house_rules = house_rules(config)
+class _LineTexts:
+    """The texts of the lines findings may stand on, kept while the file streams, so that
+    each finding carries its statement (for its ID) without reading the file again.
+
+    Every line is kept as it passes (the least work per line); a round's lines are dropped
+    once the round is judged, and the blank and comment lines between rounds then too.
+    What stays is the few statements between rounds (header, shoes, notes), for the
+    findings about the whole file."""
+
+    def __init__(self) -> None:
+        self.texts: dict[int, str | None] = {}
+        self.after = 1  # lines before this one are settled
+
+    def keep(self, lines: Iterable[tuple[int, str | None, str | None]]) -> Iterator:
+        texts = self.texts
+        for line in lines:
+            texts[line[0]] = line[1]  # None for an unreadable line: its ID uses the message
+            yield line
+
+    def attach(self, findings: list[Finding], start: int) -> None:
+        """Give findings[start:] their normalised statement."""
+        texts = self.texts
+        for index in range(start, len(findings)):
+            finding = findings[index]
+            if finding.line in texts:
+                text = texts[finding.line]
+                # An unreadable line has no text: "" says so (its ID uses the message), so
+                # the parent does not look for it again.
+                statement = normalise_statement(text) if text is not None else ""
+                findings[index] = finding.model_copy(update={"statement": statement})
+
+    def forget(self, first: int, last: int) -> None:
+        texts = self.texts
+        for number in range(self.after, first):
+            text = texts.get(number)
+            if text is not None and text.lstrip()[:1] in ("", "#"):
+                del texts[number]
+        for number in range(first, last + 1):
+            texts.pop(number, None)
+        self.after = max(self.after, last + 1)
 
 
 class _RoundJudge:

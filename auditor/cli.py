@@ -17,17 +17,40 @@ from rich.console import Console
 from rich.table import Table
 
 from auditor import __version__
+from auditor.policy import FAIL_ON_LEVELS
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
-
 AUDIT_EPILOG = """\
+finding IDs:
+  Every finding has a stable ID, BJH- and 16 hex digits: the SHA-256 of the table's
+  identity (licence or else casino, and table ID), the gaming date, the round ID, the
+  citation, the seat and hand, the text of the line the finding stands on (no time stamp,
+  no comment, single spaces; the message for a finding with no line) and an occurrence
+  number for true repeats. Line numbers and file names are not part of it: inserting blank
+  lines, comments or notes, or renaming the file, keeps every ID. See README.md.
+
+waivers (--waivers FILE, TOML, one [[waiver]] table each):
+  Match on id, or any of citation, table (T07 or LICENCE/T07), dealer, file (name or
+  SHA-256), from/until (record dates); justification, approved_by and expires are
+  required. A waiver holds until the END of its expires day, UTC. Waived findings stay in
+  every output, marked; expired waivers are not applied and are reported; unused ones
+  are listed.
+
+settings: --config FILE, else [tool.bjh-auditor] in ./pyproject.toml, else
+  ./bjh-auditor.toml (keys: waivers, baseline, fail-on, fail-on-new, jobs, out; paths
+  relative to the file). Command-line flags win.
+
 exit codes:
-  0  no findings: every file was read and no round departs from the rules
-  1  findings: see report.html (findings.json, findings.csv, summary.csv)
-  2  an input could not be read, or the command was misused
+  0  no findings, or none that fails the run (see --fail-on)
+  1  findings: an unwaived finding at or above the --fail-on severity (with
+     --fail-on-new: a new one); see report.html, findings.json, findings.csv
+  2  an input could not be read, or the waiver file, the baseline or the settings; or
+     the command was misused
   3  the auditor itself failed (a bug: please report it with the input)
 """
+
+
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,11 +68,30 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("paths", nargs="+", metavar="PATH",
                        help="a BJH record (any name), or a folder: every *.bjh file under it, "
                             "subfolders included; give as many as you like")
-    audit.add_argument("--out", default="reports", metavar="DIR",
+    audit.add_argument("--out", default=None, metavar="DIR",
                        help="where findings.json, findings.csv, summary.csv and report.html "
                             "go (default: reports)")
     audit.add_argument("--jobs", type=int, default=None, metavar="N",
                        help="files audited in parallel (default: the machine's cores)")
+    audit.add_argument("--waivers", default=None, metavar="FILE",
+                       help="a TOML file of waivers: findings accepted for a reason until "
+                            "the end of a day, UTC")
+    audit.add_argument("--ignore-waivers", action="store_true",
+                       help="audit as if there were no waiver file")
+    audit.add_argument("--baseline", default=None, metavar="PATH|last",
+                       help="an earlier findings.json, or `last`: the latest finished run in "
+                            "the store over the same inputs; mark findings new or persisting "
+                            "and list the earlier ones now resolved")
+    audit.add_argument("--fail-on", default=None, choices=FAIL_ON_LEVELS,
+                       help="exit 1 only for unwaived findings of this severity or above "
+                            "(default: low; never: exit 0 whatever is found)")
+    audit.add_argument("--fail-on-new", action="store_true", default=None,
+                       help="with --baseline: only new findings fail the run")
+    audit.add_argument("--config", default=None, metavar="FILE",
+                       help="a settings file (default: [tool.bjh-auditor] in ./pyproject.toml, "
+                            "or ./bjh-auditor.toml)")
+    audit.add_argument("--verbose", action="store_true",
+                       help="print every finding's ID, severity, citation and place")
     audit.add_argument("--quiet", action="store_true", help="print nothing but errors")
     audit.add_argument("--store", default=None, metavar="PATH_OR_URL",
                        help="the run store this audit is recorded in: a SQLite file or a "
@@ -93,13 +135,63 @@ def main(argv: list[str] | None = None) -> int:
     return run_audit(arguments, console, argv)
 
 
+def exit_code(result, fail_on: str = "low", new_only: bool = False) -> int:
+    """The run's exit code: an unreadable input first, then the fail-on policy."""
+    from auditor.policy import failing
+
+    if result.unreadable:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if failing(result.findings, fail_on, new_only) else EXIT_CLEAN
+
+
+def last_run_findings(store, run_id: int, result) -> list[dict] | None:
+    """The findings of the latest finished run before `run_id` over exactly these inputs
+    (by SHA-256), as a baseline; None if there is none."""
+    from auditor.store import finding_documents, latest_run_over
+
+    contents = {summary.sha256 for summary in result.inputs if summary.sha256}
+    earlier = latest_run_over(store, contents, before=run_id)
+    return None if earlier is None else list(finding_documents(store, earlier))
+
+
 def run_audit(arguments: argparse.Namespace, console: Console,
               argv: list[str] | None) -> int:
     from auditor.audit import audit_each, collect_paths
+    from auditor.baseline import BaselineError, compare, load_baseline
+    from auditor.identity import apply_identity
+    from auditor.settings import SettingsError, find_settings
+    from auditor.waivers import WaiverFileError, apply_waivers, load_waivers
 
-    errors = Console(stderr=True, highlight=False)
-    if arguments.jobs is not None and arguments.jobs < 1:
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        settings = find_settings(arguments.config)
+    except SettingsError as error:
+        errors.print(f"auditor: settings: {error}")
+        return EXIT_ERROR
+    # A flag on the command line wins over the settings file.
+    out_folder = arguments.out or settings.out or "reports"
+    jobs = arguments.jobs if arguments.jobs is not None else settings.jobs
+    fail_on = arguments.fail_on or settings.fail_on or "low"
+    fail_on_new = bool(arguments.fail_on_new if arguments.fail_on_new is not None
+                       else settings.fail_on_new)
+    waivers_path = None if arguments.ignore_waivers else (arguments.waivers or settings.waivers)
+    baseline_path = arguments.baseline or settings.baseline
+    if jobs is not None and jobs < 1:
         errors.print("auditor: --jobs must be 1 or more")
+        return EXIT_ERROR
+    if fail_on_new and not baseline_path:
+        errors.print("auditor: --fail-on-new needs --baseline (what would be new?)")
+        return EXIT_ERROR
+    try:  # read before the audit: a bad waiver file or baseline costs no audit time
+        waivers = load_waivers(waivers_path) if waivers_path else None
+        # `last`: the latest finished run over the same inputs, found in the store below.
+        earlier = (load_baseline(baseline_path)
+                   if baseline_path and baseline_path != "last" else None)
+    except WaiverFileError as error:
+        errors.print(f"auditor: waivers: {error}")
+        return EXIT_ERROR
+    except BaselineError as error:
+        errors.print(f"auditor: baseline: {error}")
         return EXIT_ERROR
     paths = collect_paths(arguments.paths)
     if not paths:
@@ -113,9 +205,11 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         finish_run,
         load_result,
         open_store,
+        replace_findings,
+        run_extras_of,
     )
 
-    out = Path(arguments.out)
+    out = Path(out_folder)
     run = {
         "version": __version__,
         "rule_base": rule_base_version(),
@@ -123,34 +217,58 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     try:
-        store = open_store(arguments.store or str(out / "history.sqlite"))
+        store = open_store(arguments.store or settings.store or str(out / "history.sqlite"))
     except StoreError as error:
         errors.print(f"auditor: {error}")
         return EXIT_ERROR
+    if waivers_path:
+        run["waivers"] = str(waivers_path)
+    if baseline_path:
+        run["baseline"] = str(baseline_path)
+    run["fail_on"] = fail_on + (" (new findings only)" if fail_on_new else "")
     # Recorded as begun before the audit: a run killed half-way stays marked unfinished.
-    run_id = begin_run(store, run, {"paths": arguments.paths, "jobs": arguments.jobs})
+    run_id = begin_run(store, run, {"paths": arguments.paths, "jobs": jobs})
     recorder = RunRecorder(store, run_id, paths)
     with progress_bar(console, len(paths), enabled=not arguments.quiet) as advance:
         # Each file's results go to the store as the file is done: the parent keeps none.
         # The output modules (pandas, Jinja) load in the parent while workers audit.
-        for place, file_result in audit_each(paths, jobs=arguments.jobs,
-                                             meanwhile=_load_outputs):
+        for place, file_result in audit_each(paths, jobs=jobs, meanwhile=_load_outputs):
             recorder.add(place, file_result)
             if advance:
                 advance(file_result)
         recorder.close()
     from auditor.output.render import write_outputs
 
-    run["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     result, _ = load_result(store, run_id)
+    # Identity is computed once, for the whole run in record order, before waivers and the
+    # baseline look at the findings; the store then keeps the findings as judged.
+    apply_identity(result)
+    if waivers is not None:
+        apply_waivers(result, waivers, today=datetime.now(UTC).date())
+    if baseline_path == "last":
+        earlier = last_run_findings(store, run_id, result)
+        if earlier is None:
+            errors.print("auditor: --baseline last: the store has no earlier finished run over "
+                         "the same inputs; every finding is new")
+            earlier = []
+    if earlier is not None:
+        compare(result, earlier)
+    replace_findings(store, run_id, result)
+    run["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     write_outputs(result, run, out)
-    finish_run(store, run_id, run, result.exit_code)
+    code = exit_code(result, fail_on, fail_on_new)
+    finish_run(store, run_id, run, code, run_extras_of(result))
     store.dispose()
     for summary in result.unreadable:
         errors.print(f"auditor: cannot audit {summary.error}")
+    for waiver in result.waivers:
+        if waiver.status == "expired":  # loudly: someone counted on it
+            errors.print(f"auditor: waiver {waiver.index} ({waivers_path}, line {waiver.line}) "
+                         f"expired at the end of {waiver.expires} UTC and was not applied; it "
+                         f"would cover {waiver.matches} finding(s)")
     if not arguments.quiet:
-        print_summary(console, result, out)
-    return result.exit_code
+        print_summary(console, result, out, fail_on, fail_on_new, arguments.verbose)
+    return exit_code(result, fail_on, fail_on_new)
 
 
 def _load_outputs() -> None:
@@ -189,11 +307,14 @@ def progress_bar(console: Console, files: int, enabled: bool) -> Iterator:
 SUMMARY_HEADERS = ("citation", "findings", "high", "medium", "low", "under-paid", "over-paid")
 
 
-def print_summary(console: Console, result, out: Path) -> None:
-    """The findings by citation with a total row, and the currency the money is in. On a
-    terminal wide enough, a table; in a log (no terminal) or a narrow terminal, plain
-    columns as wide as their widest cell, so no header or citation is ever cut."""
+def print_summary(console: Console, result, out: Path, fail_on: str = "low",
+                  fail_on_new: bool = False, verbose: bool = False) -> None:
+    """The findings by citation with a total row, and the currency the money is in (on a
+    terminal wide enough, a table; in a log or a narrow terminal, plain columns as wide as
+    their widest cell, so no header or citation is ever cut); then waivers, the baseline
+    and what fails the run."""
     from auditor.output.tables import findings_frame, summary_by
+    from auditor.policy import failing
 
     rounds = sum(i.rounds for i in result.inputs)
     audited = sum(i.rounds_audited for i in result.inputs)
@@ -229,6 +350,38 @@ def print_summary(console: Console, result, out: Path) -> None:
                                         for i, cell in enumerate(line)).rstrip(),
                               markup=False, crop=False, overflow="ignore")
         console.print(currency_note(result.inputs), markup=False)
+    waived = sum(1 for f in result.findings if f.waiver is not None)
+    if result.waivers:
+        status = {name: [w for w in result.waivers if w.status == name]
+                  for name in ("applied", "expired", "unused")}
+        console.print(f"Waivers: {waived} finding(s) waived by {len(status['applied'])} "
+                      f"waiver(s); {len(status['expired'])} expired (not applied), "
+                      f"{len(status['unused'])} unused.")
+        for waiver in status["expired"]:
+            console.print(f"  EXPIRED waiver {waiver.index} (line {waiver.line}: "
+                          f"{_criteria(waiver.matched_on)}) ended {waiver.expires}: "
+                          f"{waiver.matches} finding(s) not waived")
+        for waiver in status["unused"]:
+            console.print(f"  unused waiver {waiver.index} (line {waiver.line}: "
+                          f"{_criteria(waiver.matched_on)}) matched no finding")
+    if result.resolved is not None:
+        new = sum(1 for f in result.findings if f.baseline == "new")
+        console.print(f"Against the baseline: {new} new, {len(result.findings) - new} "
+                      f"persisting, {len(result.resolved)} resolved.")
+    failed = failing(result.findings, fail_on, fail_on_new)
+    console.print(f"Failing the run (--fail-on {fail_on}"
+                  f"{', new only' if fail_on_new else ''}): {len(failed)} finding(s).")
+    shown = result.findings if verbose else [f for f in failed if f.severity == "high"]
+    if shown:
+        console.print("Findings:" if verbose else "High findings that fail the run:")
+        for finding in shown[:None if verbose else 20]:
+            marks = "".join([" waived" if finding.waiver else "",
+                             f" {finding.baseline}" if finding.baseline else ""])
+            place = f"{finding.file}:{finding.line}" if finding.line else finding.file
+            console.print(f"  {finding.id}  {finding.severity:<6} {finding.citation}  "
+                          f"{place}{marks}")
+        if not verbose and len(shown) > 20:
+            console.print(f"  … and {len(shown) - 20} more (--verbose lists every finding)")
     console.print(f"Report: {out / 'report.html'}  (also findings.json, findings.csv, "
                   "summary.csv)")
 
@@ -243,6 +396,10 @@ def currency_note(inputs) -> str:
         return "Amounts in each table's currency (no table declared one)."
     return (f"Amounts in each table's currency ({', '.join(currencies)}"
             f"{', and some undeclared' if undeclared else ''}): the totals add them as they are.")
+
+
+def _criteria(matched_on: dict[str, str]) -> str:
+    return ", ".join(f"{key} {value}" for key, value in matched_on.items())
 
 
 if __name__ == "__main__":  # pragma: no cover

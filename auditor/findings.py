@@ -12,13 +12,28 @@ SEVERITIES: tuple[Severity, ...] = ("high", "medium", "low")
 """high: money changed hands wrongly or a wager was unlawful; medium: the game was not
 conducted as the regulation says; low: the record itself is deficient."""
 
-FINDING_FIELDS = ("citation", "rule", "severity", "file", "line", "round", "table", "seat",
+FINDING_FIELDS = ("id", "citation", "rule", "severity", "file", "line", "round", "table", "seat",
                   "hand", "message", "expected", "actual", "difference")
+
+
+class Waiver(BaseModel):
+    """The waiver a finding is accepted under, as the outputs show it (auditor/waivers.py)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int  # the waiver's position in its file, 1 for the first [[waiver]]
+    name: str | None = None
+    justification: str
+    approved_by: str
+    expires: str  # YYYY-MM-DD; the waiver holds until the end of that day, UTC
+    matched_on: dict[str, str]  # what the waiver names: id, citation, table, dealer, file…
 
 
 class Finding(BaseModel):
     model_config = ConfigDict(frozen=True)
 
+    # The stable ID (auditor/identity.py), set in the parent once every file is merged.
+    id: str | None = None
     citation: str
     rule: str
     severity: Severity
@@ -42,6 +57,12 @@ class Finding(BaseModel):
     # What the fault is about (e.g. the settlement of one wager). Findings of one round on
     # the same subject are one fault: only the most specific citation is kept.
     subject: str | None = Field(default=None, exclude=True)
+    # The text of the line the finding stands on, normalised (auditor/identity.py), taken in
+    # the worker while the file streams: an input to the ID, not an output (the file and
+    # line already say where the statement is).
+    statement: str | None = Field(default=None, exclude=True)
+    waiver: Waiver | None = None  # set when an unexpired waiver covers the finding
+    baseline: Literal["new", "persisting"] | None = None  # set with --baseline
 
     @field_serializer("expected", "actual", "difference")
     def _money(self, amount: Decimal | None) -> float | None:

@@ -11,6 +11,7 @@ import venv
 from pathlib import Path
 
 from auditor.audit import audit_paths, collect_paths
+from auditor.identity import apply_identity
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,6 +40,7 @@ def test_installed_package_audits_the_samples_like_the_checkout(tmp_path) -> Non
                              capture_output=True, text=True, check=True).stdout
     assert str(ROOT) not in located and "_data" in located
     here = audit_paths(collect_paths([str(ROOT / "sample_logs")]), jobs=1)
+    apply_identity(here)
     keys = {i.path: i.table_key for i in here.inputs}  # findings.json adds the table's key
     assert installed["findings"] == [{**f.as_dict(), "table_key": keys[f.file]}
                                      for f in here.findings]

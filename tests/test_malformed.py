@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from auditor.audit import audit_file, audit_paths
-from auditor.cli import main
+from auditor.cli import EXIT_ERROR, exit_code, main
 
 HEADER = """bjh 1
 table T1 game=standard decks=6 min=5 max=500
@@ -132,7 +132,7 @@ def test_unreadable_files_are_named_and_the_others_still_audited(tmp_path, name,
     assert reason in (result.inputs[0].error or "")
     assert bad in result.inputs[0].error
     assert result.inputs[1].error is None and result.inputs[1].rounds_audited == 1
-    assert result.exit_code == 2
+    assert exit_code(result) == EXIT_ERROR
 
 
 def test_cli_exit_codes_and_outputs(tmp_path) -> None:
@@ -148,7 +148,8 @@ def test_cli_exit_codes_and_outputs(tmp_path) -> None:
     [finding] = document["findings"]
     assert finding["citation"] == "20:18:15:06" and finding["round"] == "1"
     assert (finding["expected"], finding["actual"], finding["difference"]) == (10.0, 15.0, 5.0)
-    assert (out / "findings.csv").read_text().splitlines()[0].startswith("citation,rule,severity")
+    header = (out / "findings.csv").read_text().splitlines()[0]
+    assert header.startswith("id,citation,rule,severity")
     missing = str(tmp_path / "nowhere.bjh")
     assert main(["audit", missing, clean, "--out", str(out), "--quiet"]) == 2
     document = json.loads((out / "findings.json").read_text())

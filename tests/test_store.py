@@ -190,3 +190,58 @@ def test_the_replays_a_run_keeps_do_not_depend_on_the_order_files_finish(tmp_pat
     for rounds in held.held.values():
         assert len(rounds) <= REPLAYS_PER_CITATION_IN_RUN
     assert sum(len(r.evidence) for r in results) > len(kept_by_order[0])
+
+
+def _corrected_night(tmp_path: Path) -> Path:
+    """The sample logs with one fault corrected: the surrender on line 455 of T11's record
+    collects half the wager, as it should."""
+    night = tmp_path / "night2"
+    shutil.copytree(SAMPLES, night)
+    record = night / "standard-t11-2026-11-20.bjh"
+    lines = record.read_text().split("\n")
+    assert "settle s3h1 main lose 50" in lines[454]
+    lines[454] = lines[454].replace("lose 50", "lose 25")
+    record.write_text("\n".join(lines))
+    return night
+
+
+def test_baseline_last_and_diff_compare_runs_by_stable_id(store_url, tmp_path, capsys):
+    import json
+
+    audit(store_url, tmp_path / "out1", SAMPLES)
+    first = json.loads((tmp_path / "out1" / "findings.json").read_text())["findings"]
+    fixed = next(f for f in first if f["file"].endswith("t11-2026-11-20.bjh")
+                 and f["line"] == 455)
+    night2 = _corrected_night(tmp_path)
+    assert main(["audit", str(night2), "--out", str(tmp_path / "out2"), "--store", store_url,
+                 "--quiet", "--jobs", "1", "--baseline", "last"]) == 1
+    second = json.loads((tmp_path / "out2" / "findings.json").read_text())
+    # night 2 has other contents (one file changed): `last` finds no run over the same inputs
+    assert second["resolved"] == [] and {f["baseline"] for f in second["findings"]} == {"new"}
+    assert main(["audit", str(night2), "--out", str(tmp_path / "out3"), "--store", store_url,
+                 "--quiet", "--jobs", "1", "--baseline", "last"]) == 1
+    third = json.loads((tmp_path / "out3" / "findings.json").read_text())
+    assert {f["baseline"] for f in third["findings"]} == {"persisting"}
+    capsys.readouterr()
+    assert main(["diff", "1", "3", "--store", store_url, "--json"]) == 0
+    difference = json.loads(capsys.readouterr().out)
+    assert difference["new"] == []
+    assert [f["id"] for f in difference["resolved"]] == [fixed["id"]]
+    assert sorted(f["id"] for f in difference["persisting"]) == sorted(
+        f["id"] for f in first if f["id"] != fixed["id"])
+
+
+def test_a_run_with_waivers_is_rendered_again_with_them(store_url, tmp_path):
+    waivers = tmp_path / "waivers.toml"
+    waivers.write_text('[[waiver]]\ncitation = "20:18:15:30.10(12)"\n'
+                       'justification = "pay table 1 misprinted; corrected on 2026-11-22"\n'
+                       'approved_by = "Surveillance director"\nexpires = "2099-12-31"\n')
+    assert main(["audit", str(SAMPLES), "--out", str(tmp_path / "run"), "--store", store_url,
+                 "--quiet", "--jobs", "1", "--waivers", str(waivers)]) == 1
+    assert main(["report", "1", "--store", store_url, "--out", str(tmp_path / "again")]) == 0
+    for name in OUTPUTS:
+        assert (tmp_path / "again" / name).read_bytes() == \
+            (tmp_path / "run" / name).read_bytes(), name
+    engine = open_store(store_url)
+    assert [(r.findings, r.waived) for r in list_runs(engine)] == [(37, 1)]
+    engine.dispose()

@@ -72,6 +72,7 @@ def environment() -> Environment:
     environment.filters["money"] = money
     environment.filters["signed"] = signed
     environment.filters["count"] = count
+    environment.globals["waiver_note"] = waiver_note
     return environment
 
 
@@ -140,6 +141,10 @@ def report_context(result: AuditResult, run: dict[str, Any], *,
         "coverage": build_coverage(result, findings),
         "provenance": build_provenance(result, run, findings),
         "facets": build_facets(findings, keys),
+        "waivers": result.waivers,
+        "waived": sum(1 for f in findings if f.waiver is not None),
+        "resolved": result.resolved,
+        "baseline": result.resolved is not None,
         "open_groups": small,
         "open_replays": len(replays) <= OPEN_FINDINGS_UP_TO // 2,
         "lean_replays": len(replays) > lean_replays_over,
@@ -520,6 +525,13 @@ def build_identity(result: AuditResult) -> dict[str, Any]:
             "undeclared_currency": any(r["currency"] is None for r in rows)}
 
 
+def waiver_note(waiver: Any) -> str:
+    """The sentence that says why a finding is waived, by whom, and until when."""
+    name = f" ({waiver.name})" if waiver.name else ""
+    return (f"Waived by waiver {waiver.index}{name}: {waiver.justification} — approved by "
+            f"{waiver.approved_by}; holds until the end of {waiver.expires} (UTC).")
+
+
 def script_json(document: Any) -> Markup:
     """JSON for a <script type="application/json"> element: <, > and & are written as
     \\u003c, \\u003e and \\u0026, so no text of a record can close the element or open
@@ -547,7 +559,8 @@ def finding_record(item: dict[str, Any], group: int, key: str, file: int,
                         ("h", shift_of(f.time)), ("r", f.round), ("t", f.table),
                         ("o", f.hand or f.seat), ("tm", f.time), ("l", f.line),
                         ("c", f.column), ("msg", f.message), ("id", item["finding_id"]),
-                        ("ev", list(f.evidence)), ("rp", replay)):
+                        ("ev", list(f.evidence)), ("rp", replay), ("b", f.baseline),
+                        ("w", waiver_note(f.waiver) if f.waiver else None)):
         _put(record, name, value)
     record["f"] = file
     for name, amount in (("e", f.expected), ("u", f.actual), ("x", f.difference)):

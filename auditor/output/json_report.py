@@ -30,5 +30,9 @@ def to_json(result: AuditResult, run: dict[str, Any]) -> str:
         "summary": summaries(result),
         "coverage": {citation: result.applied[citation]
                      for citation in sorted(result.applied, key=citation_sort_key)},
+        # Every waiver of the file with its status (applied, expired, unused) and matches.
+        "waivers": [waiver.model_dump(mode="json") for waiver in result.waivers],
+        # Earlier findings gone since the baseline; null when there was no baseline.
+        "resolved": result.resolved,
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

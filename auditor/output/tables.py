@@ -20,7 +20,10 @@ if TYPE_CHECKING:
     from auditor.audit import InputSummary
 
 IDENTITY_COLUMNS = ["casino", "licence", "table_key", "currency"]
-CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time", *IDENTITY_COLUMNS]
+WAIVER_COLUMNS = ["baseline", "waived", "waiver_justification", "waiver_approved_by",
+                  "waiver_expires"]
+CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time", *WAIVER_COLUMNS,
+               *IDENTITY_COLUMNS]
 
 SUMMARY_DIMENSIONS = ("citation", "table", "dealer", "shift")
 
@@ -44,12 +47,23 @@ def with_identity(row: dict, identity: dict[str, dict[str, str | None]]) -> dict
 def findings_frame(findings: list[Finding], inputs: Iterable[InputSummary] = ()
                    ) -> pd.DataFrame:
     identity = identities(inputs)
-    rows = [with_identity(f.as_dict(), identity) for f in findings]
+    rows = [with_identity(_row(f), identity) for f in findings]
     frame = pd.DataFrame(rows, columns=[*CSV_COLUMNS, "evidence"])
     frame["line"] = frame["line"].astype("Int64")
     frame["column"] = frame["column"].astype("Int64")
     frame["shift"] = frame["time"].map(shift_of)
     return frame
+
+
+def _row(finding: Finding) -> dict:
+    """A finding's JSON form with its waiver flattened into columns."""
+    row = finding.as_dict()
+    waiver = row.pop("waiver", None) or {}
+    row["waived"] = finding.waiver is not None
+    row["waiver_justification"] = waiver.get("justification")
+    row["waiver_approved_by"] = waiver.get("approved_by")
+    row["waiver_expires"] = waiver.get("expires")
+    return row
 
 
 def to_csv(findings: list[Finding], inputs: Iterable[InputSummary] = ()) -> str:

@@ -16,9 +16,11 @@ from auditor.store.runs import (
     list_runs,
     load_result,
     record_result,
+    replace_findings,
     run_document,
+    run_extras_of,
 )
 
 __all__ = ["RunRecorder", "RunRow", "StoreError", "begin_run", "diff_runs", "finding_documents",
            "finish_run", "latest_run_over", "list_runs", "load_result", "open_store",
-           "record_result", "run_document", "store_url"]
+           "record_result", "replace_findings", "run_document", "run_extras_of", "store_url"]

@@ -25,6 +25,7 @@ from auditor.output.tables import shift_of
 from auditor.replay.trace import RoundEvidence
 from auditor.store import schema
 from auditor.store.tallies import record_tallies, record_tally
+from auditor.waivers import WaiverStatus
 
 RUNNING, FINISHED = "running", "finished"
 _BATCH = 1000  # rows inserted per statement
@@ -180,7 +181,7 @@ def _finding_row(run_id: int, position: int, finding: Finding,
         "difference_cents": _cents(finding.difference),
         "waived": getattr(finding, "waiver", None) is not None,
         "baseline": getattr(finding, "baseline", None),
-        "document": _json(finding.as_dict()),
+        "document": _json(finding.as_dict()), "statement": finding.statement,
     }
 
 
@@ -346,9 +347,38 @@ def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any
                         select(replays).where(replays.c.run_id == run_id)
                         .order_by(replays.c.input_position, replays.c.start_line,
                                   replays.c.round_key))}
-    findings = [Finding.model_validate(document)
-                for document in finding_documents(engine, run_id)]
-    return AuditResult(inputs, findings, applied, evidence), run
+    table = schema.findings
+    query = (select(table.c.document, table.c.statement).where(table.c.run_id == run_id)
+             .order_by(table.c.input_position, table.c.order_key, table.c.position)
+             .execution_options(yield_per=_BATCH))
+    with engine.connect() as connection:
+        findings = [Finding.model_validate({**json.loads(row.document),
+                                            "statement": row.statement})
+                    for row in connection.execute(query)]
+    result = AuditResult(inputs, findings, applied, evidence)
+    extras = run_extras(engine, run_id)
+    result.waivers = [WaiverStatus.model_validate(w) for w in extras.get("waivers", [])]
+    result.resolved = extras.get("resolved")
+    return result, run
+
+
+def replace_findings(engine: Engine, run_id: int, result: AuditResult) -> None:
+    """The run's findings as finally judged (stable IDs, waivers, baseline marks), in place
+    of those recorded as each file finished: one transaction, in the run's order."""
+    places = {summary.path: place for place, summary in enumerate(result.inputs)}
+    with engine.begin() as connection:
+        connection.execute(schema.findings.delete().where(schema.findings.c.run_id == run_id))
+        rows = (_finding_row(run_id, number, finding, places.get(finding.file, len(places)))
+                for number, finding in enumerate(result.findings))
+        for batch in _batches(rows):
+            connection.execute(insert(schema.findings), batch)
+
+
+def run_extras_of(result: AuditResult) -> dict[str, Any]:
+    """What findings.json holds of the run beyond its inputs and findings: the waivers with
+    their use, and the findings resolved since the baseline."""
+    return {"waivers": [waiver.model_dump(mode="json") for waiver in result.waivers],
+            "resolved": result.resolved}
 
 
 def run_inputs_sha256(engine: Engine, run_id: int) -> frozenset[str]:

@@ -89,6 +89,9 @@ findings = Table(
     Column("waived", Boolean, nullable=False, default=False),
     Column("baseline", String(16)),
     Column("document", Text, nullable=False),  # JSON: the finding as findings.json shows it
+    # The normalised statement the finding stands on: what its stable ID is made from (not
+    # in findings.json, so kept beside it).
+    Column("statement", Text),
 )
 
 coverage = Table(

@@ -116,7 +116,11 @@
     var head = add(el("p", "f-head"), ref, " ", el("span", "sev sev-" + r.s, r.s), " ",
                    el("span", "f-cite", group.citation));
     if (r.id) { add(head, " ", el("code", "f-id", r.id)); }
-    add(text, head, el("p", "msg", r.msg));
+    if (r.w) { add(head, " ", el("span", "badge waived", "waived")); }
+    if (r.b) { add(head, " ", el("span", "badge baseline-" + r.b, r.b)); }
+    add(text, head);
+    if (r.w) { text.appendChild(el("p", "waiver-note", r.w)); }
+    add(text, el("p", "msg", r.msg));
     if (r.lt) {
       var line = add(el("p", "fault-line"), el("span", "ln", r.l));
       if (r.lt[0]) { add(line, " ", el("span", "tm", r.lt[0])); }
@@ -158,7 +162,7 @@
     var get = function (name) { return form.elements[name] ? form.elements[name].value : ""; };
     return { citation: get("citation"), severity: get("severity"), table: get("table").trim(),
              dealer: get("dealer").trim(), game: get("game"), from: get("from"), to: get("to"),
-             q: get("q").trim().toLowerCase() };
+             status: get("status"), q: get("q").trim().toLowerCase() };
   }
 
   /* Clears the filters without the form's reset event, whose deferred apply() would undo
@@ -200,6 +204,9 @@
     if (!named(r.k, c.table, "table")) { return false; }
     if (!named(r.d, c.dealer, "dealer")) { return false; }
     if (c.game && r.m !== c.game) { return false; }
+    /* Status: waived or open (not waived); new or persisting against the baseline. */
+    if (c.status === "waived" || c.status === "open") { if ((r.w ? "waived" : "open") !== c.status) { return false; } }
+    else if (c.status && r.b !== c.status) { return false; }
     /* An undated finding (a shoe with no date=) is kept by every date filter. */
     if (c.from && r.a && r.a < c.from) { return false; }
     if (c.to && r.a && r.a > c.to) { return false; }
@@ -230,7 +237,7 @@
   function describe(c) {
     var parts = [];
     if (c.citation !== "") { parts.push("citation " + data.groups[Number(c.citation)].citation); }
-    ["severity", "table", "dealer", "game", "from", "to"].forEach(function (key) { if (c[key]) { parts.push(key + " " + c[key]); } });
+    ["severity", "table", "dealer", "game", "status", "from", "to"].forEach(function (key) { if (c[key]) { parts.push(key + " " + c[key]); } });
     if (c.q) { parts.push("search \u201c" + c.q + "\u201d"); }
     return parts.join(", ");
   }

@@ -81,6 +81,7 @@ def upgrade() -> None:
         sa.Column("waived", sa.Boolean, nullable=False),
         sa.Column("baseline", sa.String(16)),
         sa.Column("document", sa.Text, nullable=False),
+        sa.Column("statement", sa.Text),
     )
     op.create_table(
         "coverage",

@@ -1,0 +1,62 @@
+"""Comparison with an earlier run: which findings are new, which persist, which are gone.
+
+The earlier run is its `findings.json`. Findings are matched by their stable ID, as many
+times as each ID occurs: two findings with one ID now against one earlier make one
+persisting and one new (IDs are unique within a run, so this only arises between runs of
+different rule bases or recipes).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from auditor.audit import AuditResult
+
+RESOLVED_FIELDS = ("id", "citation", "severity", "file", "line", "round", "table", "seat",
+                   "hand", "date", "message")
+"""What `resolved` keeps of each earlier finding: enough to recognise it."""
+
+
+class BaselineError(Exception):
+    """A baseline that cannot be used; the message says why."""
+
+
+def load_baseline(path: str | Path) -> list[dict[str, Any]]:
+    """The findings of an earlier findings.json, each with its ID."""
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise BaselineError(f"{path}: cannot be read ({error})") from error
+    except json.JSONDecodeError as error:
+        raise BaselineError(f"{path}: line {error.lineno}: not JSON ({error.msg})") from error
+    findings = document.get("findings") if isinstance(document, dict) else None
+    if not isinstance(findings, list) or not all(isinstance(f, dict) for f in findings):
+        raise BaselineError(f"{path}: not an auditor findings.json (no `findings` list)")
+    without = sum(1 for f in findings if not isinstance(f.get("id"), str))
+    if without:
+        raise BaselineError(f"{path}: {without} finding(s) without an `id`: it was written "
+                            "by an auditor older than stable finding IDs")
+    return findings
+
+
+def compare(result: AuditResult, earlier: list[dict[str, Any]]) -> None:
+    """Mark each finding new or persisting, and list the earlier findings now gone."""
+    remaining = Counter(f["id"] for f in earlier)
+    marked = []
+    for finding in result.findings:
+        if remaining[finding.id] > 0:
+            remaining[finding.id] -= 1
+            marked.append(finding.model_copy(update={"baseline": "persisting"}))
+        else:
+            marked.append(finding.model_copy(update={"baseline": "new"}))
+    result.findings = marked
+    resolved = []
+    for finding in earlier:  # what is left over of each ID, in the earlier order
+        if remaining[finding["id"]] > 0:
+            remaining[finding["id"]] -= 1
+            resolved.append({key: finding.get(key) for key in RESOLVED_FIELDS})
+    result.resolved = resolved
