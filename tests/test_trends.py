@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from auditor.audit import audit_paths, collect_paths
-from auditor.cli import main
+from auditor.cli import exit_code, main
+from auditor.identity import apply_identity
 from auditor.store import begin_run, finish_run, open_store, record_result
 from auditor.trends.analysis import FLAGGED, TOO_FEW, Settings, flags, trends_document
 
@@ -59,9 +60,10 @@ def record_nights(store: str, nights: list[Path]) -> None:
                "started": "2026-11-24T00:00:00+00:00"}
         run_id = begin_run(engine, run, {})
         result = audit_paths(collect_paths([str(night)]), jobs=2)
+        apply_identity(result)
         record_result(engine, run_id, result)
         finish_run(engine, run_id, {**run, "finished": "2026-11-24T00:01:00+00:00"},
-                   result.exit_code)
+                   exit_code(result))
     engine.dispose()
 
 
@@ -79,6 +81,15 @@ def planted(tmp_path_factory) -> dict:
     document = json.loads((out / "trends.json").read_text(encoding="utf-8"))
     return {"folder": folder, "nights": nights, "store": store, "out": out, "code": code,
             "document": document, "flags": flags(document)}
+
+
+def ids_by_place(*outs: Path) -> dict[str, str]:
+    """Each finding's stable ID by `file:line`, from the findings.json of audits."""
+    ids = {}
+    for out in outs:
+        for finding in json.loads((out / "findings.json").read_text())["findings"]:
+            ids[f"{finding['file']}:{finding['line']}"] = finding["id"]
+    return ids
 
 
 def truth(night: Path) -> dict:
@@ -128,7 +139,8 @@ def test_the_colluding_pair_is_flagged_with_exactly_the_planted_over_payments(pl
                 if COLLUDER in fault["what"]:
                     planted_lines.add(f"{night / fault['file']}:{fault['line']}")
     assert len(planted_lines) >= 10
-    assert set(flagged[0]["findings"]) == planted_lines
+    ids = ids_by_place(*(planted["folder"] / f"out-{night.name}" for night in planted["nights"]))
+    assert set(flagged[0]["findings"]) == {ids[place] for place in planted_lines}
     assert flagged[0]["counts"]["over_payments"] == len(planted_lines)
 
 
@@ -283,13 +295,14 @@ def test_record_text_in_trends_html_is_text_never_markup(tmp_path, chromium) -> 
     document = json.loads((out / "trends.json").read_text(encoding="utf-8"))
     assert [(e["unit"], e["findings"]) for e in document["pairs"]] == [
         ({"kind": "pair", "dealer": "D-7", "player": "P-1"},
-         [f"{records / HOSTILE_NAME}:16"])]
+         [ids_by_place(tmp_path / "out")[f"{records / HOSTILE_NAME}:16"]])]
     page = Page(chromium, out / "trends.html")
     try:
         assert page.page.evaluate("window.__pwned") is None
         body = page.page.inner_text("body")
         assert "<script>window.__pwned=1</script> T9" in body  # the casino, as text
-        assert HOSTILE_NAME in body
+        # pairs cite findings by stable ID, so the hostile file name is not on the page
+        assert document["pairs"][0]["findings"][0] in body
         assert page.problems == []
     finally:
         page.context.close()
@@ -393,7 +406,7 @@ def test_trends_reads_a_sqlite_and_a_postgresql_store(store_url, tmp_path) -> No
     engine.dispose()
     assert [(e["unit"]["dealer"], e["unit"]["player"], e["counts"]["rounds"],
              e["counts"]["over_paid"], e["findings"]) for e in document["pairs"]] == [
-        ("D-1", "P-3", 1, "10.00", [f"{path}:23"])]
+        ("D-1", "P-3", 1, "10.00", [ids_by_place(tmp_path / "out")[f"{path}:23"]])]
     assert [(r["key"], r["rounds"], r["findings"]) for r in document["rates"]["dealer"]] == [
         ("D-1", 1, 1), ("D-2", 1, 0)]
     assert window["rates"]["floor"]["rounds"] == 0

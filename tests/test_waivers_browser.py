@@ -56,7 +56,7 @@ def test_waived_and_new_findings_are_shown_marked_and_filterable(browser, report
     badge = page.locator(f"#{waived[0]} .badge.waived")
     assert badge.inner_text() == "waived"
     assert "Pay table reprinted" in page.locator(f"#{waived[0]} .waiver-note").inner_text()
-    assert page.locator(f"#{waived[0]} code.fid").inner_text() == findings[0]["id"]
+    assert page.locator(f"#{waived[0]} code.f-id").inner_text() == findings[0]["id"]
     page.select_option("#filters select[name=status]", "waived")
     assert visible_findings(page) == waived
     page.select_option("#filters select[name=status]", "open")
