@@ -245,7 +245,8 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
             state = TableState(item.config)
             file_view = FileView(path, item.config, list(item.problems))
             describe_table(summary, item.config)
-            judge = _RoundJudge([c for c in checks if c.applies_to(item.config.game)], result)
+            judge = _RoundJudge(checks_for(item.config.game, checks), result,
+                                judging=item.config.game is not None)
         elif isinstance(item, Problem):
             file_view.problems.append(item)
         elif isinstance(item, ev.Event):
@@ -325,6 +326,15 @@ class _LineTexts:
         self.after = max(self.after, last + 1)
 
 
+def checks_for(game: str | None, checks: Iterable[Check]) -> list[Check]:
+    """The checks that judge a file of this game; with no game known (the header names none
+    the format knows, or cannot be read), only the record checks, which judge the record
+    itself: never the rules of a guessed game."""
+    if game is None:
+        return [c for c in checks if c.citation.startswith("record:")]
+    return [c for c in checks if c.applies_to(game)]
+
+
 class _RoundJudge:
     """The checks of one file's game, applied to each replayed round.
 
@@ -334,9 +344,10 @@ class _RoundJudge:
     `applied` (rounds judged per citation) is counted once per file, not per check and round.
     """
 
-    def __init__(self, checks: list[Check], result: FileResult) -> None:
+    def __init__(self, checks: list[Check], result: FileResult, judging: bool = True) -> None:
         self.checks = checks
         self.result = result
+        self.judging = judging  # False: no game's rules apply, so no round counts as audited
         self.unreadable_checks = [c for c in checks if c.judges_unreadable_rounds]
         self.collecting = [c for c in checks if type(c).collect is not Check.collect]
         self.audited = 0
@@ -349,9 +360,10 @@ class _RoundJudge:
             self.unreadable += 1
             checks = self.unreadable_checks
         else:
+            checks = self.checks  # with no game known, the record checks alone
             self.audited += 1
-            result.summary.rounds_audited += 1
-            checks = self.checks
+            if self.judging:
+                result.summary.rounds_audited += 1
         found: list[Finding] = []
         for check in checks:
             found.extend(check.round(view))
@@ -422,6 +434,15 @@ def _source_lines(path: str, rounds: list[tuple[RoundRecord, TableState]]) -> di
     return lines
 
 
+class AuditFailure(Exception):
+    """The auditor itself failed on a file (a bug, not a fault of the record): the file is
+    named, the cause chained."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.path = path
+
+
 def audit_each(paths: list[str], jobs: int | None = None,
                meanwhile: Callable[[], None] | None = None
                ) -> Iterator[tuple[int, FileResult]]:
@@ -436,7 +457,11 @@ def audit_each(paths: list[str], jobs: int | None = None,
     jobs = max(1, jobs or os.cpu_count() or 1)
     if jobs == 1 or len(paths) < 2:
         for index, path in enumerate(paths):
-            yield index, audit_file(path)
+            try:
+                result = audit_file(path)
+            except Exception as error:
+                raise AuditFailure(path) from error
+            yield index, result
         if meanwhile:
             meanwhile()
         return
@@ -450,7 +475,12 @@ def audit_each(paths: list[str], jobs: int | None = None,
             for future in done:
                 # Forgotten once handed over: a finished future holds its whole result
                 # (`as_completed` keeps every future to the end, so every result too).
-                yield pending.pop(future), future.result()
+                place = pending.pop(future)
+                try:
+                    result = future.result()
+                except Exception as error:
+                    raise AuditFailure(paths[place]) from error
+                yield place, result
 
 
 def audit_paths(paths: list[str], jobs: int | None = None,

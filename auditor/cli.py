@@ -19,7 +19,8 @@ from rich.table import Table
 from auditor import __version__
 from auditor.policy import FAIL_ON_LEVELS
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_CRASH = 0, 1, 2, 3
+CRASH_LOG = "auditor-crash.log"
 
 AUDIT_EPILOG = """\
 finding IDs:
@@ -132,7 +133,35 @@ def main(argv: list[str] | None = None) -> int:
         from auditor.store_cli import run_command
 
         return run_command(arguments, console, Console(stderr=True, highlight=False))
-    return run_audit(arguments, console, argv)
+    return audit_guarded(arguments, console, argv)
+
+
+def audit_guarded(arguments: argparse.Namespace, console: Console,
+                  argv: list[str] | None) -> int:
+    """`run_audit`, with a failure of the auditor itself told apart from findings: one line
+    naming the file it was on, the traceback in --out's auditor-crash.log, exit 3."""
+    import traceback
+
+    from auditor.audit import AuditFailure
+
+    try:
+        return run_audit(arguments, console, argv)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as error:
+        where = (f"while auditing {error.path}" if isinstance(error, AuditFailure)
+                 else "after auditing the inputs")
+        log = Path(arguments.out or "reports") / CRASH_LOG
+        try:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            log.write_text(traceback.format_exc(), encoding="utf-8")
+            told = f"the traceback is in {log}"
+        except OSError:
+            told = "and the traceback could not be written"
+        cause = error.__cause__ or error
+        print(f"auditor: the auditor itself failed {where} ({type(cause).__name__}); "
+              f"{told}", file=sys.stderr)
+        return EXIT_CRASH
 
 
 def exit_code(result, fail_on: str = "low", new_only: bool = False) -> int:

@@ -38,7 +38,9 @@ class TableConfig(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     table_id: str = "?"
-    game: Game = "standard"
+    # None: the header names no game the format knows, or a value that decides which rules
+    # apply cannot be read; no game's rules are judged then (record:header).
+    game: Game | None = "standard"
     decks: int = Field(6, ge=1)
     seats: int = Field(7, ge=1, le=9)
     minimum: Decimal | None = None

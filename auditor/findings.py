@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
+CENT = Decimal("0.01")
 Severity = Literal["high", "medium", "low"]
 SEVERITIES: tuple[Severity, ...] = ("high", "medium", "low")
 """high: money changed hands wrongly or a wager was unlawful; medium: the game was not
@@ -65,8 +66,14 @@ class Finding(BaseModel):
     baseline: Literal["new", "persisting"] | None = None  # set with --baseline
 
     @field_serializer("expected", "actual", "difference")
-    def _money(self, amount: Decimal | None) -> float | None:
-        return None if amount is None else float(amount)
+    def _money(self, amount: Decimal | None) -> str | None:
+        """Exact decimal text ("-0.01", "30.00"), never a float: a float of a large amount
+        is not the amount. Two decimals, as amounts are written, unless a computed amount
+        (a blackjack at 3 to 2 on 25.05) has more: it is never rounded here."""
+        if amount is None:
+            return None
+        cents = amount.quantize(CENT)
+        return str(cents if cents == amount else amount)
 
     def sort_key(self) -> tuple:
         return (self.file, self.line or 0, self.citation, self.seat or "", self.hand or "")

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+from datetime import date
 from decimal import Decimal
 from functools import cache
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from auditor import events as ev
 from auditor.resources import data_dir
@@ -310,7 +312,16 @@ def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]]) -> Itera
         if found is not None:
             kind = found.lastgroup
             statement, time = found.group(kind, "TIME")
-            yield builders[kind](statement, number, time)
+            try:
+                event = builders[kind](statement, number, time)
+            except ValueError:  # an integer of thousands of digits
+                yield ev.Unreadable(number, None, 1, TOO_LONG_NUMBER, text)
+                continue
+            wrong = implausible(event)
+            if wrong is None:
+                yield event
+            else:
+                yield from _unreal(event, wrong, number, text)
         elif empty_match(text) is None:
             yield from _parse_chunk(lark_parser(), StatementBuilder(), [text], number)
 
@@ -343,19 +354,80 @@ def _parse_chunk(parser: Lark, builder: StatementBuilder, chunk: list[str],
         return []
     try:
         builder.line_offset = first - 1
-        return builder.transform(parser.parse("\n".join(chunk)))
-    except UnexpectedInput:
+        events = builder.transform(parser.parse("\n".join(chunk)))
+        if not any(implausible(event) for event in events):
+            return events
+    except (UnexpectedInput, VisitError):
         pass
     built: list[ev.Event] = []
     for index, text in enumerate(chunk):
         number = first + index
         try:
             builder.line_offset = number - 1
-            built.extend(builder.transform(parser.parse(text)))
+            for event in builder.transform(parser.parse(text)):
+                wrong = implausible(event)
+                built.extend([event] if wrong is None else _unreal(event, wrong, number, text))
         except UnexpectedInput as error:
             column, message = diagnose(text, error)
             built.append(ev.Unreadable(number, None, column, message, text))
+        except VisitError:  # an integer of thousands of digits
+            built.append(ev.Unreadable(number, None, 1, TOO_LONG_NUMBER, text))
     return built
+
+
+# ---- values the grammar's shapes let through but no record can mean ----
+
+TOO_LONG_NUMBER = "a number on this line is too long to be read"
+MAX_AMOUNT = Decimal(10) ** 15
+"""Amounts are read exactly up to 15 digits before the point (a thousand trillion): past
+that a line is unreadable, so that no sum or comparison of amounts can overflow the exact
+decimal arithmetic (28 significant digits) it is judged with."""
+_DATED = (ev.Shoe, ev.RoundStart)
+_AMOUNTS = (ev.Bet, ev.Settle, ev.Double, ev.Split, ev.Prize)
+
+
+def implausible(event: ev.Event) -> str | None:
+    """Why a statement that parses cannot be what it says (bjh-format.md §5, "Dates and
+    times"): a date that is not a calendar date, a clock outside 00:00:00–23:59:59.999, an
+    amount too large to judge exactly; None for every sound statement."""
+    time = event.time
+    if time is not None and not _real_clock(time):
+        return f"the time stamp {time} is not a time of day (00:00:00 to 23:59:59.999)"
+    kind = type(event)
+    if kind in _DATED:
+        if event.date is not None and not _real_date(event.date):
+            return f"date={event.date} is not a calendar date"
+        clock = getattr(event, "clock", None)
+        if clock is not None and not _real_clock(clock):
+            return f"time={clock} is not a time of day (00:00:00 to 23:59:59.999)"
+    elif kind in _AMOUNTS and event.amount >= MAX_AMOUNT:
+        return "an amount on this line is too large to be read (more than 15 digits)"
+    return None
+
+
+def _unreal(event: ev.Event, wrong: str, number: int, text: str) -> list[ev.Event]:
+    """The events of a statement with a value no record can mean: the line is unreadable
+    (record:syntax); but a `shoe` or `round` with an unreal date or time= still opens its
+    shoe or round, without that value, so that what follows is read in its place (the
+    round, holding an unreadable line, is replayed and not judged)."""
+    unreadable = ev.Unreadable(number, None, 1, wrong, text)
+    if type(event) in _DATED and (event.time is None or _real_clock(event.time)):
+        kept = replace(event, date=None, clock=None) if isinstance(event, ev.RoundStart) \
+            else replace(event, date=None)
+        return [kept, unreadable]
+    return [unreadable]
+
+
+def _real_clock(clock: str) -> bool:
+    return clock[:2] < "24" and clock[3:5] < "60" and clock[6:8] < "60"
+
+
+def _real_date(text: str) -> bool:
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 # ---- error messages for a line that does not parse ----

@@ -17,6 +17,8 @@ from pydantic import ValidationError
 from auditor import events as ev
 from auditor.config import HouseRules, TableConfig, option_field, validation_messages
 
+GAMES = ("standard", "switch", "db21", "tensticks")
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -205,7 +207,19 @@ def _table_fields(event: ev.Table, fields: dict[str, object]) -> list[Problem]:
 def _option(event: ev.Option, options: dict[str, str], lines: dict[str, int],
             given: set[str]) -> list[Problem]:
     """Judge one option as it is read: a bad value is reported once, here, and then left out
-    (it is neither a setting that a later line contradicts nor a missing option)."""
+    (it is neither a setting that a later line contradicts nor a missing option); the header
+    is then not trusted to say which rules apply (`_config`)."""
+    problems = _option_problems(event, options, lines, given)
+    if problems and option_field(event.key) is not None:
+        given.add(_UNREADABLE_RULE)
+    return problems
+
+
+_UNREADABLE_RULE = "an option's value"  # in `given`: a house rule could not be read
+
+
+def _option_problems(event: ev.Option, options: dict[str, str], lines: dict[str, int],
+                     given: set[str]) -> list[Problem]:
     name = option_field(event.key)
     if name is None:
         return [Problem("header", event.line, f"unknown option {event.key!r}")]
@@ -228,6 +242,12 @@ def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str,
             given: set[str], table_line: int) -> tuple[TableConfig, list[Problem]]:
     problems: list[Problem] = []
     rules = HouseRules(**options)  # each value was judged as it was read (`_option`)
+    game = fields.get("game")
+    if game is not None and game not in GAMES:
+        problems.append(Problem(
+            "header", table_line, f"the table's game {game} is not one the format knows "
+            f"({', '.join(GAMES)}): no game's rules are judged on its rounds"))
+        fields = {**fields, "game": None}
     try:
         config = TableConfig(rules=rules, **fields)
     except (ValidationError, InvalidOperation) as error:
@@ -235,9 +255,11 @@ def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str,
                     else [str(error)])
         problems.extend(Problem("header", table_line, f"table {m}") for m in messages)
         safe = {k: v for k, v in fields.items() if k in ("table_id", "casino", "licence")}
-        if fields.get("game") in ("standard", "switch", "db21", "tensticks"):
-            safe["game"] = fields["game"]
-        config = TableConfig(rules=rules, **safe)
+        # Never a guessed game: with a value of the `table` statement unreadable (an unknown
+        # game, decks out of range…), no game's rules are judged on the rounds.
+        config = TableConfig(rules=rules, game=None, **safe)
+    if config.game is not None and ("game" not in fields or _UNREADABLE_RULE in given):
+        config = config.model_copy(update={"game": None})
     problems.extend(_contradictions(config, lines, given, table_line))
     return config, problems
 

@@ -8,6 +8,7 @@ table's identity in every summary, so equal table IDs of two casinos never merge
 from __future__ import annotations
 
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -25,6 +26,7 @@ WAIVER_COLUMNS = ["baseline", "waived", "waiver_justification", "waiver_approved
 CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time", *WAIVER_COLUMNS,
                *IDENTITY_COLUMNS]
 
+CENT = Decimal("0.01")
 SUMMARY_DIMENSIONS = ("citation", "table", "dealer", "shift")
 
 
@@ -49,6 +51,8 @@ def findings_frame(findings: list[Finding], inputs: Iterable[InputSummary] = ()
     identity = identities(inputs)
     rows = [with_identity(_row(f), identity) for f in findings]
     frame = pd.DataFrame(rows, columns=[*CSV_COLUMNS, "evidence"])
+    for name in MONEY_COLUMNS:  # exact amounts: Decimal objects, summed exactly
+        frame[name] = frame[name].map(_amount, na_action="ignore").astype(object)
     frame["line"] = frame["line"].astype("Int64")
     frame["column"] = frame["column"].astype("Int64")
     frame["shift"] = frame["time"].map(shift_of)
@@ -67,8 +71,32 @@ def _row(finding: Finding) -> dict:
 
 
 def to_csv(findings: list[Finding], inputs: Iterable[InputSummary] = ()) -> str:
-    return findings_frame(findings, inputs)[CSV_COLUMNS].to_csv(index=False,
-                                                                lineterminator="\n")
+    frame = findings_frame(findings, inputs)[CSV_COLUMNS]
+    return spreadsheet_safe(frame).to_csv(index=False, lineterminator="\n")
+
+
+MONEY_COLUMNS = ("expected", "actual", "difference")
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _amount(text: str) -> Decimal:
+    return Decimal(text)
+
+
+def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """Text cells that a spreadsheet would read as a formula (starting with = + - @, a tab
+    or a carriage return) get a leading apostrophe, as OWASP advises for CSV exports;
+    record text such as a file name is untrusted. Amounts and counts stay numbers."""
+    def neutral(value: object) -> object:
+        if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+            return "'" + value
+        return value
+
+    safe = frame.copy()
+    for name in safe.columns:
+        if name not in MONEY_COLUMNS and not pd.api.types.is_numeric_dtype(safe[name]):
+            safe[name] = safe[name].map(neutral)
+    return safe
 
 
 def summary_csv(frame: pd.DataFrame) -> str:
@@ -89,14 +117,19 @@ def summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
                                      "under_paid", "over_paid"])
     difference = frame["difference"]
     severity = frame["severity"]
+    zero = Decimal(0)
     data = pd.DataFrame({
         "key": frame[source].fillna("(none)"), "findings": 1,
         "high": severity == "high", "medium": severity == "medium", "low": severity == "low",
-        "under_paid": difference.where(difference < 0, 0).fillna(0).abs(),
-        "over_paid": difference.where(difference > 0, 0).fillna(0)})
-    # One vectorised sum of every column: the findings, each severity (a count of True),
-    # and the money (rounding leaves the counts alone).
-    table = data.groupby("key", sort=False).sum().round(2)
+        "under_paid": difference.map(lambda d: -d if d is not None and d < 0 else zero,
+                                     na_action=None).astype(object),
+        "over_paid": difference.map(lambda d: d if d is not None and d > 0 else zero,
+                                    na_action=None).astype(object)})
+    # One sum of every column: the findings, each severity (a count of True), and the
+    # money, exactly (Decimal objects), written as text with two decimals.
+    table = data.groupby("key", sort=False).sum()
+    for name in ("under_paid", "over_paid"):
+        table[name] = table[name].map(lambda amount: str(Decimal(amount).quantize(CENT)))
     table = table.reset_index().rename(columns={"key": column})
     if column == "citation":
         table = table.sort_values("citation", key=lambda c: c.map(citation_sort_key))
