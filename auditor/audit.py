@@ -12,9 +12,9 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
 
 from pydantic import BaseModel, field_serializer
 
@@ -122,15 +122,46 @@ def round_key(file: str, round_id: str | None, line: int) -> str:
 
 
 def collect_paths(arguments: Iterable[str]) -> list[str]:
-    """Files as given, and `*.bjh` files under directories, in a stable order."""
+    """Files as given, and under folders every entry named like a record (`.bjh` in any
+    case), in a stable order; each file once, however it was named (a path, another
+    spelling, a link). An entry that cannot be audited (a dangling link, a FIFO, a device)
+    is kept, so that the audit lists it with its error rather than pass over it. Linked
+    folders are followed, each folder once, so a link loop ends."""
     paths: list[str] = []
+    seen: set[tuple[int, int] | str] = set()
+    folders: set[tuple[int, int]] = set()
     for argument in arguments:
-        path = Path(argument)
-        if path.is_dir():
-            paths.extend(str(p) for p in sorted(path.rglob("*.bjh")) if p.is_file())
-        else:
-            paths.append(argument)
+        found = _records_under(argument, folders) if os.path.isdir(argument) else [argument]
+        for path in found:
+            identity = _identity(path)
+            if identity not in seen:
+                seen.add(identity)
+                paths.append(path)
     return paths
+
+
+def _records_under(top: str, folders: set[tuple[int, int]]) -> list[str]:
+    found: list[str] = []
+    for folder, subfolders, names in os.walk(top, followlinks=True):
+        status = os.stat(folder)
+        if (status.st_dev, status.st_ino) in folders:
+            subfolders[:] = []
+            continue
+        folders.add((status.st_dev, status.st_ino))
+        subfolders.sort()
+        found.extend(os.path.join(folder, name) for name in sorted(names)
+                     if name.lower().endswith(".bjh"))
+    return found
+
+
+def _identity(path: str) -> tuple[int, int] | str:
+    """What makes two names one file: its device and inode, or for a name that leads to no
+    file, its resolved path."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return os.path.realpath(path)
+    return (status.st_dev, status.st_ino)
 
 
 REPLAYS_PER_CITATION = 10
@@ -466,21 +497,47 @@ def audit_each(paths: list[str], jobs: int | None = None,
             meanwhile()
         return
     by_size = sorted(range(len(paths)), key=lambda i: -_size(paths[i]))
-    with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
-        pending = {pool.submit(audit_file, paths[i]): i for i in by_size}
-        if meanwhile:
-            meanwhile()
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                # Forgotten once handed over: a finished future holds its whole result
-                # (`as_completed` keeps every future to the end, so every result too).
-                place = pending.pop(future)
-                try:
-                    result = future.result()
-                except Exception as error:
-                    raise AuditFailure(paths[place]) from error
-                yield place, result
+    yield from _audit_in_pools(paths, by_size, jobs, meanwhile)
+
+
+def _audit_in_pools(paths: list[str], order: list[int], jobs: int,
+                    meanwhile: Callable[[], None] | None) -> Iterator[tuple[int, FileResult]]:
+    """The files in worker processes. A worker that dies (the OOM killer, a kill -9) breaks
+    its pool: the files it left unfinished go to a fresh pool, each at most once more (which
+    of them killed the worker cannot be known, so each is charged); a file that breaks a
+    pool twice is given up, named with the reason, and every other file is still audited."""
+    tries: Counter = Counter()
+    todo = order
+    while todo:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+            pending = {pool.submit(audit_file, paths[i]): i for i in todo}
+            todo = []
+            if meanwhile:
+                meanwhile()
+                meanwhile = None
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    # Forgotten once handed over: a finished future holds its whole result
+                    # (`as_completed` keeps every future to the end, so every result too).
+                    place = pending.pop(future)
+                    try:
+                        result = future.result()
+                    except BrokenProcessPool:
+                        tries[place] += 1
+                        if tries[place] < 2:
+                            todo.append(place)
+                            continue
+                        result = _given_up(paths[place])
+                    except Exception as error:
+                        raise AuditFailure(paths[place]) from error
+                    yield place, result
+
+
+def _given_up(path: str) -> FileResult:
+    return FileResult(InputSummary(path=path, error=(
+        f"{path}: not audited: the worker process auditing it died twice (killed, or out "
+        "of memory)")))
 
 
 def audit_paths(paths: list[str], jobs: int | None = None,

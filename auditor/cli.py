@@ -222,6 +222,12 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     except BaselineError as error:
         errors.print(f"auditor: baseline: {error}")
         return EXIT_ERROR
+    from auditor.output.files import out_folder_problem
+
+    problem = out_folder_problem(Path(out_folder))
+    if problem:  # before the audit: a night's audit is never lost to a bad --out
+        errors.print(f"auditor: {problem}")
+        return EXIT_ERROR
     paths = collect_paths(arguments.paths)
     if not paths:
         errors.print("auditor: no *.bjh files under " + ", ".join(arguments.paths))

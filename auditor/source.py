@@ -9,6 +9,8 @@ only, so that the rest of the file is still audited.
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,10 +34,20 @@ class SourceFile:
 
     def open_check(self) -> None:
         path = Path(self.path)
-        if not path.exists():
-            raise UnreadableFile(f"{self.path}: no such file")
-        if path.is_dir():
+        try:
+            mode = os.stat(self.path).st_mode
+        except OSError:
+            if os.path.islink(self.path):
+                raise UnreadableFile(f"{self.path}: a link to nothing (dangling)") from None
+            raise UnreadableFile(f"{self.path}: no such file") from None
+        if stat.S_ISDIR(mode):
             raise UnreadableFile(f"{self.path}: is a directory, not a BJH file")
+        if not stat.S_ISREG(mode):
+            # Refused without opening: opening a FIFO would wait for a writer for ever.
+            kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a special file")
+            raise UnreadableFile(f"{self.path}: {kind}, not a regular file: not read")
         try:
             with path.open("rb") as handle:
                 head = handle.read(_SNIFF)

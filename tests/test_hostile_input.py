@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from auditor.cli import EXIT_CRASH, main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,3 +112,108 @@ def test_a_crash_of_the_auditor_exits_3_naming_the_file_with_the_traceback_in_a_
     assert error.count("\n") == 1 and str(record) in error and "auditor-crash.log" in error
     log = (tmp_path / "out" / "auditor-crash.log").read_text()
     assert "Traceback" in log and "RuntimeError: a bug in a check" in log
+
+
+def test_every_input_is_audited_once_and_none_is_passed_over(tmp_path):
+    import os
+
+    folder = tmp_path / "records"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "loop").mkdir()
+    (folder / "A.BJH").write_text(STANDARD.read_text())  # any case of .bjh
+    (folder / "sub" / "b.bjh").write_text(SWITCH.read_text())
+    os.symlink("../../records", folder / "loop" / "back")  # a loop of links ends
+    os.symlink("nowhere.bjh", folder / "dangling.bjh")
+    os.mkfifo(folder / "fifo.bjh")
+    os.symlink("sub", folder / "linked")
+    # the folder, a file inside it, and the same file by another spelling
+    code = main(["audit", str(folder), str(folder / "A.BJH"),
+                 str(folder / "sub" / ".." / "A.BJH"), "--out", str(tmp_path / "out"),
+                 "--quiet", "--jobs", "1"])
+    assert code == 2  # two entries could not be read
+    document = json.loads((tmp_path / "out" / "findings.json").read_text())
+    assert [(i["path"].removeprefix(str(folder) + "/"), i["error"] is None, i["rounds"])
+            for i in document["inputs"]] == [
+        ("A.BJH", True, 32), ("dangling.bjh", False, 0), ("fifo.bjh", False, 0),
+        ("linked/b.bjh", True, 28)]
+    errors = {i["path"].rsplit("/", 1)[1]: i["error"] for i in document["inputs"]}
+    assert "a link to nothing" in errors["dangling.bjh"]
+    assert "a FIFO, not a regular file" in errors["fifo.bjh"]
+
+
+def test_a_fifo_named_on_the_command_line_is_refused_not_waited_on(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    os.mkfifo(tmp_path / "pipe.bjh")
+    finished = subprocess.run(
+        [sys.executable, "-m", "auditor", "audit", str(tmp_path / "pipe.bjh"), "--out",
+         str(tmp_path / "out"), "--quiet"], cwd=ROOT, capture_output=True, text=True,
+        timeout=60)
+    assert finished.returncode == 2
+    assert "a FIFO, not a regular file" in finished.stderr
+
+
+@pytest.mark.parametrize("kind", ["a file", "a dangling link", "under a file"])
+def test_a_bad_out_folder_is_refused_before_the_audit(tmp_path, capsys, kind):
+    import os
+
+    (tmp_path / "report.txt").write_text("not a folder")
+    out = {"a file": tmp_path / "report.txt", "a dangling link": tmp_path / "gone",
+           "under a file": tmp_path / "report.txt" / "out"}[kind]
+    if kind == "a dangling link":
+        os.symlink(tmp_path / "nowhere", out)
+    code = main(["audit", str(STANDARD), "--out", str(out), "--quiet", "--jobs", "1"])
+    error = capsys.readouterr().err
+    assert code == 2 and error.startswith(f"auditor: --out {out}") and "Traceback" not in error
+    assert not (tmp_path / "history.sqlite").exists()  # nothing was audited or recorded
+
+
+def test_outputs_honour_the_umask(tmp_path):
+    import os
+
+    previous = os.umask(0o022)
+    try:
+        main(["audit", str(STANDARD), "--out", str(tmp_path / "out"), "--quiet", "--jobs", "1"])
+    finally:
+        os.umask(previous)
+    for name in ("findings.json", "findings.csv", "summary.csv", "report.html"):
+        assert (tmp_path / "out" / name).stat().st_mode & 0o777 == 0o644, name
+
+
+def _without_run_times(document: dict) -> dict:
+    return {key: value for key, value in document.items() if key != "auditor"}
+
+
+def test_a_killed_worker_costs_a_retry_never_the_run(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    records = tmp_path / "records"
+    assert main(["simulate", "--game", "standard", "--tables", "6", "--rounds", "2500",
+                 "--seed", "kill", "--faults", "0.02", "--out", str(records), "--quiet"]) == 0
+    assert main(["audit", str(records), "--out", str(tmp_path / "whole"), "--quiet",
+                 "--jobs", "1"]) == 1
+    process = subprocess.Popen(
+        [sys.executable, "-m", "auditor", "audit", str(records), "--out",
+         str(tmp_path / "killed"), "--quiet", "--jobs", "2"], cwd=ROOT,
+        stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    workers: list[str] = []
+    while not workers:  # a worker is auditing: kill it as the OOM killer would
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.2)
+        found = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True,
+                               text=True).stdout.split()
+        workers = found if len(found) >= 2 else []
+    time.sleep(0.5)
+    os.kill(int(workers[0]), signal.SIGKILL)
+    _, errors = process.communicate(timeout=300)
+    assert process.returncode == 1, errors
+    whole = json.loads((tmp_path / "whole" / "findings.json").read_text())
+    killed = json.loads((tmp_path / "killed" / "findings.json").read_text())
+    assert _without_run_times(killed) == _without_run_times(whole)

@@ -147,7 +147,8 @@ def test_cli_exit_codes_and_outputs(tmp_path) -> None:
     document = json.loads((out / "findings.json").read_text())
     [finding] = document["findings"]
     assert finding["citation"] == "20:18:15:06" and finding["round"] == "1"
-    assert (finding["expected"], finding["actual"], finding["difference"]) == (10.0, 15.0, 5.0)
+    assert (finding["expected"], finding["actual"], finding["difference"]) == (
+        "10.00", "15.00", "5.00")  # exact decimal text, never a float
     header = (out / "findings.csv").read_text().splitlines()[0]
     assert header.startswith("id,citation,rule,severity")
     missing = str(tmp_path / "nowhere.bjh")
@@ -195,9 +196,9 @@ def test_summaries_by_table_dealer_and_shift(tmp_path) -> None:
     summary = json.loads((out / "findings.json").read_text())["summary"]
     by_dealer = {row["dealer"]: (row["findings"], row["under_paid"], row["over_paid"])
                  for row in summary["dealer"]}
-    assert by_dealer == {"D1": (1, 0.0, 5.0), "D2": (1, 5.0, 0.0)}
+    assert by_dealer == {"D1": (1, "0.00", "5.00"), "D2": (1, "5.00", "0.00")}
     assert [(r["table"], r["findings"]) for r in summary["table"]] == [("T1", 2)]
     assert {r["shift"]: r["findings"] for r in summary["shift"]} == {"day": 1, "grave": 1}
     lines = (out / "summary.csv").read_text().splitlines()
     assert lines[0] == "dimension,key,findings,high,medium,low,under_paid,over_paid"
-    assert "dealer,D2,1,1,0,0,5.0,0.0" in lines
+    assert "dealer,D2,1,1,0,0,5.00,0.00" in lines

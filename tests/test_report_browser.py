@@ -51,8 +51,9 @@ def quoted(text: str) -> str:
 HOSTILE = f"""\
 bjh 1
 casino "{quoted(PWN)}" licence=RL-1
-table {PWN_ATTRIBUTE} game=standard decks=6 min=10 max=500
+table T-PWN game=standard decks=6 min=10 max=500
 shoe 1 date=2026-11-22
+dealer {PWN_ATTRIBUTE}
 09:00:00 shuffle
 09:00:05 cut
 round 1 time=09:01:00 dealer=D-7

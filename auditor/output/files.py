@@ -7,10 +7,39 @@ import tempfile
 from pathlib import Path
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it, so set back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def out_folder_problem(out: Path) -> str | None:
+    """Why the outputs could not be written to `out`, found before any audit time is spent:
+    a file or a dangling link in its place, or a folder that cannot be made or written."""
+    if out.is_symlink() and not out.exists():
+        return f"--out {out} is a link to nothing"
+    if out.exists() and not out.is_dir():
+        return f"--out {out} exists and is not a folder"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return f"--out {out} cannot be made ({error.strerror})"
+    try:
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as error:
+        return f"--out {out} cannot be written ({error.strerror})"
+    return None
+
+
 def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        # mkstemp makes the file private (0600); an output is as shareable as any file the
+        # user writes: the umask decides.
+        os.chmod(temporary, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
             stream.flush()
