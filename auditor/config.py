@@ -7,6 +7,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+MAX_AMOUNT = Decimal(10) ** 15
+"""Amounts are read exactly up to 15 digits before the point: past that a value is not
+read (record:syntax or record:header), so that no sum or comparison of amounts can overflow
+the exact decimal arithmetic (28 significant digits) it is judged with."""
+
 Game = Literal["standard", "switch", "db21", "tensticks"]
 
 
@@ -23,11 +28,11 @@ class HouseRules(BaseModel):
     splits: int = Field(3, ge=1, le=3)
     surrender: Literal["no", "late"] = "no"
     db21_paytable: int | None = Field(None, ge=1, le=4)
-    sidebet_min: Decimal | None = Field(None, ge=0)
-    sidebet_max: Decimal | None = Field(None, ge=0)
+    sidebet_min: Decimal | None = Field(None, ge=0, lt=MAX_AMOUNT)
+    sidebet_max: Decimal | None = Field(None, ge=0, lt=MAX_AMOUNT)
     tensticks_trade: Literal["yes", "no"] = "yes"
     tensticks_lights: int = Field(10, ge=1)
-    tensticks_prize: Decimal | None = Field(None, ge=0)
+    tensticks_prize: Decimal | None = Field(None, ge=0, lt=MAX_AMOUNT)
 
 
 OPTION_KEYS = {name.replace("_", ".", 1) if name.startswith(("db21", "sidebet", "tensticks"))
@@ -43,8 +48,8 @@ class TableConfig(BaseModel):
     game: Game | None = "standard"
     decks: int = Field(6, ge=1)
     seats: int = Field(7, ge=1, le=9)
-    minimum: Decimal | None = None
-    maximum: Decimal | None = None
+    minimum: Decimal | None = Field(None, lt=MAX_AMOUNT)
+    maximum: Decimal | None = Field(None, lt=MAX_AMOUNT)
     currency: str | None = None
     casino: str | None = None
     licence: str | None = None

@@ -22,6 +22,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from auditor import events as ev
+from auditor.config import MAX_AMOUNT
 from auditor.resources import data_dir
 
 try:  # lark-cython is a drop-in speed-up (about 1.4x); plain lark is the fallback.
@@ -378,10 +379,6 @@ def _parse_chunk(parser: Lark, builder: StatementBuilder, chunk: list[str],
 # ---- values the grammar's shapes let through but no record can mean ----
 
 TOO_LONG_NUMBER = "a number on this line is too long to be read"
-MAX_AMOUNT = Decimal(10) ** 15
-"""Amounts are read exactly up to 15 digits before the point (a thousand trillion): past
-that a line is unreadable, so that no sum or comparison of amounts can overflow the exact
-decimal arithmetic (28 significant digits) it is judged with."""
 _DATED = (ev.Shoe, ev.RoundStart)
 _AMOUNTS = (ev.Bet, ev.Settle, ev.Double, ev.Split, ev.Prize)
 

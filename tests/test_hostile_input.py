@@ -5,6 +5,7 @@ finding it expects by citation and line, and the exit code."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -217,3 +218,39 @@ def test_a_killed_worker_costs_a_retry_never_the_run(tmp_path):
     whole = json.loads((tmp_path / "whole" / "findings.json").read_text())
     killed = json.loads((tmp_path / "killed" / "findings.json").read_text())
     assert _without_run_times(killed) == _without_run_times(whole)
+
+
+def _complete_set(out: Path) -> str:
+    """The run folder `current` names, after checking that each output is whole."""
+    folder = os.path.realpath(out / "current")
+    document = json.loads((out / "findings.json").read_text())
+    assert document["auditor"]["finished"]
+    assert (out / "report.html").read_text().rstrip().endswith("</html>")
+    for name in ("findings.csv", "summary.csv"):
+        assert (out / name).read_text().endswith("\n")
+    for name in ("findings.json", "findings.csv", "summary.csv", "report.html"):
+        assert os.path.realpath(out / name) == os.path.join(folder, name)
+    return folder
+
+
+def test_a_kill_at_any_moment_leaves_one_complete_set_of_outputs(tmp_path):
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "out"
+    assert main(["audit", str(STANDARD), "--out", str(out), "--quiet", "--jobs", "1"]) == 1
+    sets = {_complete_set(out)}
+    chance = random.Random(12)
+    kills = 30 if os.environ.get("BJH_SLOW_TESTS") else 8
+    for _ in range(kills):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "auditor", "audit", str(ROOT / "sample_logs"), "--out",
+             str(out), "--quiet", "--jobs", "1"], cwd=ROOT, stderr=subprocess.DEVNULL)
+        time.sleep(chance.uniform(0.8, 3.0))
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        sets.add(_complete_set(out))  # the previous set or the new one, whole
+    assert len(os.listdir(out / ".runs")) <= 3 + 1  # old sets pruned (one may be half-made)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from auditor.audit import AuditResult
-from auditor.output.files import write_atomic
+from auditor.output.publish import publish
 
 OUTPUT_NAMES = ("findings.json", "findings.csv", "summary.csv", "report.html")
 
@@ -17,8 +17,10 @@ def write_outputs(result: AuditResult, run: dict[str, Any], out: Path) -> None:
     from auditor.output.json_report import to_json
     from auditor.output.tables import findings_frame, summary_csv, to_csv
 
-    write_atomic(out / "findings.json", to_json(result, run))
-    write_atomic(out / "findings.csv", to_csv(result.findings, result.inputs))
-    write_atomic(out / "summary.csv", summary_csv(findings_frame(result.findings,
-                                                                 result.inputs)))
-    write_atomic(out / "report.html", to_html(result, run))
+    # Published as one set (publish.py): a reader never finds files of two runs.
+    publish(out, {
+        "findings.json": lambda: to_json(result, run),
+        "findings.csv": lambda: to_csv(result.findings, result.inputs),
+        "summary.csv": lambda: summary_csv(findings_frame(result.findings, result.inputs)),
+        "report.html": lambda: to_html(result, run),
+    })

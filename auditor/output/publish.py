@@ -1,0 +1,73 @@
+"""Publishing a run's outputs as one set: a reader of the --out folder finds either the
+previous complete set or the new complete set, never files of two runs, whenever the writer
+is killed or the disk fills.
+
+Each run's files are written into a fresh folder `<out>/.runs/<UTC time>-<random>/`; one
+link, `<out>/current`, is then switched to it by an atomic rename; `<out>/findings.json` and
+the other names are links into `current/`, made once, so the paths readers know keep
+working. The last `KEEP` run folders stay; older ones are removed after the switch.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from auditor.output.files import write_atomic
+
+RUNS = ".runs"
+CURRENT = "current"
+KEEP = 3
+
+
+def publish(out: Path, files: dict[str, Callable[[], str]]) -> Path:
+    """Write each named file (its text made by the callable, one at a time, so only one is
+    in memory) into a fresh run folder, then make it the current set; the folder."""
+    runs = out / RUNS
+    runs.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+    folder = runs / f"{stamp}-{secrets.token_hex(4)}"
+    folder.mkdir()
+    for name, text in files.items():
+        write_atomic(folder / name, text())
+    _sync(folder)
+    _point(out / CURRENT, f"{RUNS}/{folder.name}")  # the switch: one rename
+    for name in files:  # the stable names, made once
+        link = out / name
+        if not (link.is_symlink() and os.readlink(link) == f"{CURRENT}/{name}"):
+            _point(link, f"{CURRENT}/{name}")
+    _sync(out)
+    _prune(runs, keep=folder.name)
+    return folder
+
+
+def _point(link: Path, target: str) -> None:
+    """Make `link` point at `target` in one step, whatever stood there (a file of an older
+    auditor, an older link): a new link is made beside it and renamed over it."""
+    temporary = link.with_name(f".{link.name}.{secrets.token_hex(4)}.tmp")
+    os.symlink(target, temporary)
+    try:
+        os.replace(temporary, link)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def _sync(folder: Path) -> None:
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _prune(runs: Path, keep: str) -> None:
+    """Remove run folders but the newest KEEP (the current one always stays)."""
+    folders = sorted(p.name for p in runs.iterdir() if p.is_dir())
+    for name in folders[:-KEEP]:
+        if name != keep:
+            shutil.rmtree(runs / name, ignore_errors=True)
