@@ -247,7 +247,8 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
     first_date: str | None = None
     last_date: str | None = None
     dealers: dict[str, None] = {}
-    evidence_rounds: list[tuple[RoundRecord, TableState]] = []
+    evidence_rounds: list[tuple[RoundRecord, TableState, list[int]]] = []
+    evidence_lines: dict[int, str] = {}  # the lines of the rounds to replay, as read
     picker = _ReplayPicker()
     texts = _LineTexts()
     # Most items are rounds: they are tested first. Memory stays flat: nothing is kept per
@@ -269,7 +270,12 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
             if judge(view):
                 texts.attach(result.findings, found)
                 if before is not None and picker.wants(result.findings[found:]):
-                    evidence_rounds.append((item, before))
+                    evidence_rounds.append((item, before, [f.line for f in result.findings[found:]
+                                                           if f.line is not None]))
+                    # Taken from the bytes being read (and hashed), never read again: a file
+                    # replaced while it is audited cannot put its lines beside this SHA-256.
+                    evidence_lines.update(texts.shown(item.start.line,
+                                                      item.end_line or item.last_line))
             texts.forget(item.start.line, item.end_line or item.last_line)
             result.tally.add_round(view, result.findings[found:])
         elif isinstance(item, Header):
@@ -300,11 +306,9 @@ def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
     texts.attach(result.findings, found)
     summary.first_date, summary.last_date = first_date, last_date
     summary.dealers = list(dealers)
-    if evidence_rounds:
-        lines = _source_lines(path, evidence_rounds)
-        for record, before in evidence_rounds:
-            key = round_key(path, record.round_id, record.start.line)
-            result.evidence[key] = trace_round(before, record, path, lines)
+    for record, before, faults in evidence_rounds:
+        key = round_key(path, record.round_id, record.start.line)
+        result.evidence[key] = trace_round(before, record, path, evidence_lines, faults)
     return result
 
 
@@ -326,13 +330,25 @@ class _LineTexts:
 
     def __init__(self) -> None:
         self.texts: dict[int, str | None] = {}
+        self.problems: dict[int, str] = {}  # why an unreadable line could not be read
         self.after = 1  # lines before this one are settled
 
     def keep(self, lines: Iterable[tuple[int, str | None, str | None]]) -> Iterator:
         texts = self.texts
         for line in lines:
             texts[line[0]] = line[1]  # None for an unreadable line: its ID uses the message
+            if line[1] is None:
+                self.problems[line[0]] = line[2] or "unreadable line"
             yield line
+
+    def shown(self, first: int, last: int) -> dict[int, str]:
+        """The lines first to last as a replay shows them (an unreadable one as <why>)."""
+        shown: dict[int, str] = {}
+        for number in range(first, last + 1):
+            if number in self.texts:
+                text = self.texts[number]
+                shown[number] = text if text is not None else f"<{self.problems[number]}>"
+        return shown
 
     def attach(self, findings: list[Finding], start: int) -> None:
         """Give findings[start:] their normalised statement."""
@@ -452,17 +468,6 @@ def one_per_statement(findings: list[Finding]) -> list[Finding]:
         evidence = tuple(sorted(set(first.evidence) | set(finding.evidence)))
         kept[where[key]] = first.model_copy(update={"message": message, "evidence": evidence})
     return kept
-
-
-def _source_lines(path: str, rounds: list[tuple[RoundRecord, TableState]]) -> dict[int, str]:
-    wanted = set()
-    for record, _ in rounds:
-        wanted.update(range(record.start.line, (record.end_line or record.last_line) + 1))
-    lines: dict[int, str] = {}
-    for number, text, problem in SourceFile(path).lines():
-        if number in wanted:
-            lines[number] = text if text is not None else f"<{problem}>"
-    return lines
 
 
 class AuditFailure(Exception):

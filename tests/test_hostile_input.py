@@ -254,3 +254,34 @@ def test_a_kill_at_any_moment_leaves_one_complete_set_of_outputs(tmp_path):
         process.wait()
         sets.add(_complete_set(out))  # the previous set or the new one, whole
     assert len(os.listdir(out / ".runs")) <= 3 + 1  # old sets pruned (one may be half-made)
+
+
+def test_a_run_of_unreadable_lines_is_one_finding_naming_the_range(tmp_path):
+    text = STANDARD.read_text().rstrip("\n") + "\n" + "\x01 not a statement\n" * 20_000
+    _, document = audited(tmp_path, text)
+    first = len(STANDARD.read_text().rstrip("\n").split("\n")) + 1
+    runs = [f for f in document["findings"] if f["line"] == first]
+    assert [(f["citation"], f["message"].split(";")[0]) for f in runs] == [
+        ("record:syntax", f"Lines {first}–{first + 19_999} (20,000 lines in a row) cannot "
+                          "be read")]
+    assert document["inputs"][0]["lines"] == first + 19_999  # every line counted
+
+
+def test_a_round_of_thousands_of_cards_keeps_its_replay_linear(tmp_path):
+    from auditor.replay.trace import STEPS_AT_MOST
+
+    cards = [rank + suit for rank in "A23456789TJQK" for suit in "cdhs"]
+    lines = ["bjh 1", 'casino "X" licence=RL-1', "table T1 game=standard decks=8 min=10 max=500",
+             "shoe 1 date=2026-11-22", "shuffle", "cut", "round 1 time=10:00:00 dealer=D-1",
+             "sit s1 player=P-1", "bet s1h1 main 20", "deal s1h1 2c", "deal dealer 7d",
+             "deal s1h1 3c", "deal dealer 9d"]
+    lines += [f"hit s1h1 {cards[i % 52]}" for i in range(4000)]
+    lines += ["reveal", "settle s1h1 main lose 20", "end"]
+    _, document = audited(tmp_path, "\n".join(lines) + "\n")
+    from auditor.audit import audit_file
+
+    evidence = next(iter(audit_file(str(tmp_path / "record.bjh")).evidence.values()))
+    assert len(evidence.lines) == len(lines) - 6  # every line of the round is shown
+    faults = {f["line"] for f in document["findings"] if f["round"] == "1"}
+    assert len(evidence.steps) <= STEPS_AT_MOST + 2 * len(faults)
+    assert (tmp_path / "out" / "report.html").stat().st_size < 10_000_000

@@ -36,16 +36,43 @@ class SyntaxCheck(_ProblemCheck):
     Regulation: none; BJH 1 (bjh-format.md §1-§5, §7) says what a statement is.
     Violating: `deal s3h1 10h` (a ten is `T`): the finding names column 15 and what was expected.
     Compliant: `deal s3h1 Th`.
-    Reading: the rest of the file is still read. A round holding an unreadable line is
-    replayed, so that seats and card counts stay right, but its rules are not judged: a
-    missing statement would make every later judgement of that round unsafe. The input
-    summary counts it as read, not audited.
+    Reading: the rest of the file is still read; outside rounds, consecutive unreadable
+    lines are one finding naming their range (every line still counted). A round holding
+    an unreadable line is replayed, so that seats and card counts stay right, but its rules
+    are not judged: a missing statement would make every later judgement of that round
+    unsafe. The input summary counts it as read, not audited.
     """
 
     citation = "record:syntax"
     name = "record.syntax"
     severity = "low"
     kind = "syntax"
+
+    def file(self, view: FileView) -> Iterator[Finding]:
+        """Outside rounds, a run of consecutive unreadable lines (a stretch of binary data,
+        a corrupted export) is one finding naming the range, every line of it counted:
+        200,000 such lines are not 200,000 findings to hold and print."""
+        run: list = []
+        for problem in view.problems:
+            if problem.kind != self.kind:
+                continue
+            if run and problem.line is not None and run[-1].line is not None \
+                    and problem.line == run[-1].line + 1:
+                run.append(problem)
+                continue
+            yield from self._run_finding(view, run)
+            run = [problem]
+        yield from self._run_finding(view, run)
+
+    def _run_finding(self, view: FileView, run: list) -> Iterator[Finding]:
+        if len(run) == 1:
+            yield self.file_finding(view, run[0])
+        elif run:
+            first, last = run[0], run[-1]
+            found = self.file_finding(view, first)
+            yield found.model_copy(update={"message": (
+                f"Lines {first.line}–{last.line} ({len(run):,} lines in a row) cannot be "
+                f"read; the first: {first.message}")})
 
 
 @register

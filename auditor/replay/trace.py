@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,19 +21,40 @@ class RoundEvidence:
     steps: dict[int, dict[str, Any]] = field(default_factory=dict)  # line -> table after it
 
 
+STEPS_AT_MOST = 120
+"""A round of more statements than this (a record gone wrong: thousands of cards to one
+hand) keeps the table after its first 80 and last 30 statements and around each line a
+finding stands on: each step holds every hand whole, so keeping them all would grow with
+the square of the round's length (one round of 4,000 cards: 2.6 GB and a 110 MB report).
+Every line is still shown; the others without the table after them."""
+
+
 def trace_round(before: TableState, record: RoundRecord, file: str,
-                source: dict[int, str]) -> RoundEvidence:
+                source: dict[int, str], faults: Iterable[int] = ()) -> RoundEvidence:
     last = record.end_line or record.last_line
     lines = [(n, source[n]) for n in range(record.start.line, last + 1) if n in source]
     evidence = RoundEvidence(file, record.round_id, record.start.line, lines)
     snapshot = Snapshots()
     steps = evidence.steps
+    kept = _steps_kept(record, faults)
 
     def step(event, view: RoundView) -> None:
-        steps[event.line] = snapshot(view)
+        if kept is None or event.line in kept:
+            steps[event.line] = snapshot(view)
 
     replay_round(before.clone(), record, file, on_step=step)
     return evidence
+
+
+def _steps_kept(record: RoundRecord, faults: Iterable[int]) -> set[int] | None:
+    """The lines whose step a long round keeps (STEPS_AT_MOST); None: every line."""
+    events = record.events
+    if len(events) <= STEPS_AT_MOST:
+        return None
+    kept = {e.line for e in events[:80]} | {e.line for e in events[-30:]}
+    for line in faults:
+        kept.update((line - 1, line))
+    return kept
 
 
 class Snapshots:
