@@ -85,9 +85,13 @@ class HeaderCheck(_ProblemCheck):
     Reading: a db21 table without `db21.paytable`, a switch table whose blackjack odds
     are not 1:1, a table minimum above its maximum, `sidebet.min` above `sidebet.max` and
     one option set twice to different values are contradictions; a header statement after
-    the body has begun is out of order. The audit goes on with the defaults of the format
-    for whatever was rejected. A house rule that the regulation forbids (such as 6 to 5 at
-    a six-deck table) is no header problem: the payouts are judged under 20:18:15:06.
+    the body has begun is out of order. No rules are judged on a guessed game: where the
+    header names a game the format does not know (`game=swatch`), names none, or a value
+    that decides which rules apply cannot be used (a `table` line that does not read,
+    `decks=` out of range, an option with a bad value or set twice two ways), the file's
+    rounds are read and its record findings reported, but no game's rules are judged (the
+    rule catalog's record:header). A house rule that the regulation forbids (such as 6 to
+    5 at a six-deck table) is no header problem: the payouts are judged under 20:18:15:06.
     """
 
     citation = "record:header"
