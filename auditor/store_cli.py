@@ -44,17 +44,25 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
 
 
-def run_command(arguments: argparse.Namespace, console: Console, errors: Console) -> int:
-    """Exit 0, or 2 with a plain message when the store or a run cannot be read."""
+def open_existing_store(location: str, errors: Console):
+    """The store at `location` for a command that reads it, or None with the reason said
+    (no store there, or one this auditor cannot read)."""
     from auditor.store import StoreError, open_store
 
-    if arguments.command != "report" and not _exists(arguments.store):
-        errors.print(f"auditor: no run store at {arguments.store}")
-        return 2
+    if not _exists(location):
+        errors.print(f"auditor: no run store at {location}")
+        return None
     try:
-        engine = open_store(arguments.store)
+        return open_store(location)
     except StoreError as error:
         errors.print(f"auditor: {error}")
+        return None
+
+
+def run_command(arguments: argparse.Namespace, console: Console, errors: Console) -> int:
+    """Exit 0, or 2 with a plain message when the store or a run cannot be read."""
+    engine = open_existing_store(arguments.store, errors)
+    if engine is None:
         return 2
     try:
         if arguments.command == "runs" and arguments.action == "show":

@@ -14,25 +14,7 @@ if [ -x "$BROWSER" ] && [ -x "$PDFTOTEXT" ]; then
     exit 0
 fi
 
-if [ "$(id -u)" -eq 0 ]; then
-    AS_ROOT=()
-elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-    AS_ROOT=(sudo -n)
-else
-    echo "install-browser: $BROWSER is missing and installing it needs root (apt-get)" >&2
-    exit 1
-fi
-
-if ! command -v apt-get >/dev/null 2>&1; then
-    echo "install-browser: $BROWSER is missing and this system has no apt-get" >&2
-    exit 1
-fi
-
-export DEBIAN_FRONTEND=noninteractive
-echo "install-browser: apt-get update"
-"${AS_ROOT[@]}" apt-get update -q
+. "$(dirname "$0")/apt-install.sh"
 # fonts-dejavu-core: the report's screenshots need a font with the glyphs it uses.
-echo "install-browser: apt-get install -y chromium fonts-dejavu-core poppler-utils"
-"${AS_ROOT[@]}" apt-get install -y -q --no-install-recommends chromium fonts-dejavu-core \
-    poppler-utils
+apt_install install-browser chromium fonts-dejavu-core poppler-utils
 echo "install-browser: installed $("$BROWSER" --version 2>/dev/null || echo "$BROWSER")"

@@ -10,22 +10,6 @@ if [ -n "$found" ] && [ -x "$found" ]; then
     exit 0
 fi
 
-if [ "$(id -u)" -eq 0 ]; then
-    AS_ROOT=()
-elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-    AS_ROOT=(sudo -n)
-else
-    echo "install-postgres: PostgreSQL is missing and installing it needs root (apt-get)" >&2
-    exit 1
-fi
-if ! command -v apt-get >/dev/null 2>&1; then
-    echo "install-postgres: PostgreSQL is missing and this system has no apt-get" >&2
-    exit 1
-fi
-
-export DEBIAN_FRONTEND=noninteractive
-echo "install-postgres: apt-get update"
-"${AS_ROOT[@]}" apt-get update -q
-echo "install-postgres: apt-get install -y postgresql"
-"${AS_ROOT[@]}" apt-get install -y -q --no-install-recommends postgresql
+. "$(dirname "$0")/apt-install.sh"
+apt_install install-postgres postgresql
 echo "install-postgres: installed $(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)"

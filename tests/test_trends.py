@@ -219,24 +219,8 @@ def test_clean_floors_raise_no_flag(tmp_path) -> None:
 
 # ---- trends.html in a real browser (Debian's chromium through playwright) ----
 
-from test_report_browser import ARGUMENTS, ARTIFACTS, CHROMIUM, Page, unavailable  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    """Debian's chromium through playwright, as tests/test_chromium.py launches it
-    (skipped where missing, failed under CI=true)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:  # pragma: no cover
-        unavailable("the playwright package is missing (pip install -e '.[test]')")
-    if not os.access(CHROMIUM, os.X_OK):
-        unavailable(f"{CHROMIUM} is missing: run scripts/install-browser.sh as root")
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGUMENTS)
-        yield instance
-        instance.close()
-
+from test_report_browser import ARTIFACTS, Page  # noqa: E402
+from test_report_browser import browser as browser  # noqa: E402  (the fixture)
 
 HOSTILE_NAME = '"><img src=x onerror=window.__pwned=1>.bjh'
 HOSTILE_RECORD = """\
@@ -260,8 +244,8 @@ end
 """
 
 
-def test_trends_html_opens_with_its_flags_and_no_console_error(planted, chromium) -> None:
-    page = Page(chromium, planted["out"] / "trends.html")
+def test_trends_html_opens_with_its_flags_and_no_console_error(planted, browser) -> None:
+    page = Page(browser, planted["out"] / "trends.html")
     try:
         flags_text = page.page.inner_text("#flags")
         items = page.page.locator("li.flag")
@@ -282,7 +266,7 @@ def test_trends_html_opens_with_its_flags_and_no_console_error(planted, chromium
         page.context.close()
 
 
-def test_record_text_in_trends_html_is_text_never_markup(tmp_path, chromium) -> None:
+def test_record_text_in_trends_html_is_text_never_markup(tmp_path, browser) -> None:
     records = tmp_path / "records"
     records.mkdir()
     (records / HOSTILE_NAME).write_text(HOSTILE_RECORD, encoding="utf-8")
@@ -296,7 +280,7 @@ def test_record_text_in_trends_html_is_text_never_markup(tmp_path, chromium) -> 
     assert [(e["unit"], e["findings"]) for e in document["pairs"]] == [
         ({"kind": "pair", "dealer": "D-7", "player": "P-1"},
          [ids_by_place(tmp_path / "out")[f"{records / HOSTILE_NAME}:16"]])]
-    page = Page(chromium, out / "trends.html")
+    page = Page(browser, out / "trends.html")
     try:
         assert page.page.evaluate("window.__pwned") is None
         body = page.page.inner_text("body")

@@ -44,7 +44,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int:
-    from auditor.store import StoreError, open_store
+    from auditor.store_cli import open_existing_store
 
     for name in ("since", "until"):
         value = getattr(arguments, name)
@@ -57,13 +57,8 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
     if not 0 < arguments.fdr < 1 or arguments.min_rounds < 1 or arguments.min_pair_rounds < 1:
         errors.print("auditor: --fdr is between 0 and 1, the minimums are 1 or more")
         return 2
-    if "://" not in arguments.store and not Path(arguments.store).exists():
-        errors.print(f"auditor: no run store at {arguments.store}")
-        return 2
-    try:
-        engine = open_store(arguments.store)
-    except StoreError as error:
-        errors.print(f"auditor: {error}")
+    engine = open_existing_store(arguments.store, errors)
+    if engine is None:
         return 2
     from auditor.trends.analysis import Settings, flags, trends_document
     from auditor.trends.html import to_html
