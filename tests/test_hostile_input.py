@@ -285,3 +285,50 @@ def test_a_round_of_thousands_of_cards_keeps_its_replay_linear(tmp_path):
     faults = {f["line"] for f in document["findings"] if f["round"] == "1"}
     assert len(evidence.steps) <= STEPS_AT_MOST + 2 * len(faults)
     assert (tmp_path / "out" / "report.html").stat().st_size < 10_000_000
+
+
+def test_a_full_disk_while_writing_leaves_the_previous_set_whole(tmp_path, capsys):
+    import subprocess
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=400k", "tmpfs", str(disk)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"a small filesystem cannot be mounted here: {mounted.stderr.strip()}")
+    try:
+        out, store = disk / "out", str(tmp_path / "history.sqlite")
+        assert main(["audit", str(STANDARD), "--out", str(out), "--store", store,
+                     "--quiet", "--jobs", "1"]) == 1
+        before = _complete_set(out)
+        # every sample log's outputs do not fit in what is left: the disk fills mid-set
+        code = main(["audit", str(ROOT / "sample_logs"), "--out", str(out), "--store", store,
+                     "--quiet", "--jobs", "1"])
+        assert code == EXIT_CRASH
+        assert _complete_set(out) == before  # the previous complete set, untouched
+        assert "OSError" in capsys.readouterr().err
+    finally:
+        subprocess.run(["umount", str(disk)], capture_output=True)
+
+
+def test_evidence_lines_come_from_the_bytes_that_were_hashed(tmp_path, monkeypatch):
+    """A file replaced while it is audited: the replay shows the lines that were read, the
+    ones whose SHA-256 is reported, never the new file's."""
+    from auditor.audit import audit_file
+    from auditor.source import SourceFile
+
+    record = tmp_path / "t11.bjh"
+    record.write_text(STANDARD.read_text())
+    original = STANDARD.read_text().split("\n")
+    lines = SourceFile.lines
+
+    def then_replaced(self):
+        yield from lines(self)
+        record.write_text("\n".join(text.upper() for text in original))
+
+    monkeypatch.setattr(SourceFile, "lines", then_replaced)
+    result = audit_file(str(record))
+    shown = [text for evidence in result.evidence.values() for _, text in evidence.lines]
+    assert shown and all(text == original[number - 1]
+                         for evidence in result.evidence.values()
+                         for number, text in evidence.lines)
