@@ -26,7 +26,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check auditor tests
 
 clean:
-	rm -rf $(VENV) reports/*.json reports/*.csv reports/*.html
+	rm -rf $(VENV) reports/*.json reports/*.csv reports/*.html reports/current reports/.runs \
+		reports/history.sqlite* reports/auditor-crash.log
 
 readme: $(STAMP)
 	$(BIN)/python scripts/update_readme.py

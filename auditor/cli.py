@@ -199,6 +199,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         return EXIT_ERROR
     # A flag on the command line wins over the settings file.
     out_folder = arguments.out or settings.out or "reports"
+    arguments.out = out_folder  # where a crash's traceback goes too (`audit_guarded`)
     jobs = arguments.jobs if arguments.jobs is not None else settings.jobs
     fail_on = arguments.fail_on or settings.fail_on or "low"
     fail_on_new = bool(arguments.fail_on_new if arguments.fail_on_new is not None
