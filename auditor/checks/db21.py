@@ -44,8 +44,8 @@ def _remaining(view: RoundView, kinds: tuple[str, ...]) -> list[Wager]:
 
     A busted or surrendered hand is not remaining even where it was collected late: its
     result never depended on the dealer. DB21 wagers count where the rules judge them
-    (in time, on a seat with a main wager). Tips are the dealer's wagers, not the
-    player's bets that (9) and (10) order, and are left out.
+    (in time, on a seat with a main wager). A tip is a wager of its kind here too
+    (bjh-format.md §5, "Tips"): a tip main or DB21 wager is ordered as the player's would be.
     """
     done = view.dealer.done_index
     if done is None:
@@ -53,7 +53,7 @@ def _remaining(view: RoundView, kinds: tuple[str, ...]) -> list[Wager]:
     judged = {id(w) for w in _judged_db21(view)} if "db21" in kinds else set()
     found = []
     for wager in view.wagers:
-        if wager.kind not in kinds or wager.tip or not wager.settlements:
+        if wager.kind not in kinds or not wager.settlements:
             continue
         if wager.settlements[0].index <= done:
             continue
@@ -253,7 +253,10 @@ class LosesBeforeRemainingHands(Check):
     natural settled after the dealer's hand is. The removal of the DB21 wagers is one
     procedure of the round: one finding, on the first DB21 settlement that comes after a
     remaining main wager was resolved, the others named as evidence. DB21 wagers placed
-    late or without a main wager are judged under (4) and (2) only; tips are not ordered.
+    late or without a main wager are judged under (4) and (2) only. A tip DB21 wager is
+    removed with the DB21 wagers, and a tip on a hand is a remaining main wager, as the
+    format says of tips (bjh-format.md §5, "Tips": settled in the order a player's wager
+    of that kind would be).
     """
 
     citation = "20:18:15:30.10(9)"
@@ -268,7 +271,7 @@ class LosesBeforeRemainingHands(Check):
         if not mains:
             return
         first_main = min(mains, key=lambda w: w.settlement.index)
-        late = sorted((w for w in _judged_db21(view) if not w.tip and w.settlement is not None
+        late = sorted((w for w in _judged_db21(view) if w.settlement is not None
                        and w.settlement.index > first_main.settlement.index),
                       key=lambda w: w.settlement.index)
         if late:
@@ -296,7 +299,8 @@ class CounterClockwiseResolution(Check):
     Reading: counter-clockwise is read, as in dealer practice, from the dealer's right to
     the dealer's left: descending seat number (bjh-format.md §5). The hands of one seat
     may be resolved in any order, but every remaining main wager of a seat comes before
-    its DB21 wager. Remaining wagers as in (9); a busted hand collected late is not one.
+    its DB21 wager. Remaining wagers as in (9), tips included as wagers of their kind
+    (bjh-format.md §5, "Tips"); a busted hand collected late is not one.
     The resolution order is one procedure of the round: one finding, on the first
     settlement out of order.
     """
