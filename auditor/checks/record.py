@@ -132,7 +132,9 @@ class CardCountCheck(Check):
     `shoe` or `shuffle` between them.
     Compliant: the same two cards at a two-deck table.
     Reading: counts start again at `shoe` and, because a shuffle brings the discards back
-    into play, at `shuffle` too. Burned and traded cards count, a card burned between
+    into play, at `shuffle` too; a shuffle inside a round (the cards ran out, 20:18:15:28)
+    starts them again from the cards on the layout, which are not in the shuffled stack
+    (bjh-format.md §5, "Running out of cards"). Burned and traded cards count, a card burned between
     rounds included. One finding per card and round, at the line where the count is first
     exceeded in the round; between rounds, one finding per `burn` over the count.
     """

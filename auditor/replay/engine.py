@@ -411,6 +411,14 @@ class _RoundReplay:
 
     def on_table_event(self, index: int, event: ev.Event) -> None:
         self.state.apply(event)
+        if type(event) is ev.Shuffle:
+            # Running out of cards (bjh-format.md §5): the cards on the layout are not in
+            # the shuffled stack, so counting starts again from them.
+            for hand in self.view.hands.values():
+                for card in hand.cards:
+                    self.state.count_card(card.card)
+            for card in self.view.dealer.cards:
+                self.state.count_card(card.card)
 
     def on_unreadable(self, index: int, event: ev.Unreadable) -> None:
         self.view.unreadable = True
