@@ -188,8 +188,10 @@ class TradeOfBonusCardOnly(Check):
     card dealt;" (20:18:15:30.02(4))
     Violating: s2h1 holds `9h 7d` and `trade s2h1 4c`.
     Compliant: s2h1 holds `9h Tc` and `trade s2h1 4c`; or keeps `Tc` as a ten.
-    Reading: only the bonus card may be traded; a hand that holds none gave up another card
-    (the last one, as the engine reads the record). The finding stands whatever the
+    Reading: only the bonus card may be traded; a hand that holds none gave up the last
+    card dealt to it (bjh-format.md §5, "A trade of a card that is not the bonus card"),
+    and its cards stand as if the card received had been dealt in that place. The finding
+    stands whatever the
     `tensticks.trade` option. The cards are then judged as recorded; its light is not
     judged as unearned.
     """
