@@ -25,7 +25,7 @@ from auditor.config import TableConfig
 from auditor.findings import Finding
 from auditor.identity import normalise_statement
 from auditor.parser import parse_lines
-from auditor.reader import Header, Problem, RoundRecord, read_structure
+from auditor.reader import Header, Problem, RoundRecord, read_body, read_structure
 from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
 from auditor.replay.trace import RoundEvidence, trace_round
@@ -218,98 +218,186 @@ def _citations_by_replay(result: FileResult) -> dict[str, set[str]]:
 
 
 class _ReplayPicker:
-    """Which rounds with findings get a step-by-step replay (REPLAYS_PER_CITATION)."""
+    """Which rounds with findings get a step-by-step replay (REPLAYS_PER_CITATION).
+
+    Offered the rounds of a file in record order, it takes a round while one of its
+    citations has fewer than the cap. A piece of a file (auditor/split.py) picks with a
+    picker of its own, which takes every round the whole file's picker would take and
+    maybe more (its counts can only be lower); offering the pieces' picks again, in
+    order, to one picker gives exactly the whole file's choice."""
 
     def __init__(self) -> None:
         self.replayed: Counter = Counter()
 
-    def wants(self, findings: list[Finding]) -> bool:
-        citations = {f.citation for f in findings}
+    def wants(self, citations: frozenset[str]) -> bool:
         if all(self.replayed[c] >= REPLAYS_PER_CITATION for c in citations):
             return False
         self.replayed.update(citations)
         return True
 
 
+class FileAudit:
+    """One file's audit as its lines stream by: header, rounds, then the file's own checks.
+
+    `audit_file` runs it over a whole file. A large file can also be audited in pieces that
+    begin at a `shoe` statement (auditor/split.py): each piece starts from the table's state
+    handed to it, `close_piece` ends it, and the first piece `absorb`s the others in order
+    before `finish` judges the file as a whole, so the result is the whole file's."""
+
+    def __init__(self, path: str, keep_evidence: bool = True) -> None:
+        self.path = path
+        self.keep_evidence = keep_evidence
+        self.summary = InputSummary(path=path)
+        self.result = FileResult(self.summary)
+        self.state: TableState | None = None
+        self.file_view: FileView | None = None
+        self.judge = _RoundJudge([], self.result)
+        self.first_date: str | None = None
+        self.last_date: str | None = None
+        self.dealers: dict[str, None] = {}
+        self.evidence_rounds: list[tuple[RoundRecord, TableState, list[int]]] = []
+        self.evidence_lines: dict[int, str] = {}  # the lines of the rounds to replay, as read
+        # (round key, citations) of each round replayed, in record order (see _ReplayPicker)
+        self.picks: list[tuple[str, frozenset[str]]] = []
+        self.picker = _ReplayPicker()
+        self.texts = _LineTexts()
+
+    def begin(self, config: TableConfig, problems: Iterable[Problem],
+              state: TableState | None = None) -> None:
+        """The table is known: from the header, or handed to a piece of the file."""
+        self.state = state if state is not None else TableState(config)
+        self.file_view = FileView(self.path, config, list(problems))
+        describe_table(self.summary, config)
+        self.judge = _RoundJudge(checks_for(config.game, registry().values()), self.result,
+                                 judging=config.game is not None)
+
+    def read(self, lines: Iterable[tuple[int, str | None, str | None]],
+             config: TableConfig | None = None) -> None:
+        """Audit the lines: a whole record, or (with the table's `config`) a piece that
+        begins with a body statement."""
+        events = parse_lines(self.texts.keep(lines))
+        items = read_structure(events) if config is None else read_body(events, config)
+        # Most items are rounds: they are tested first. Memory stays flat: nothing is kept
+        # per round but its findings, and the rounds to replay (bounded per citation).
+        for item in items:
+            if isinstance(item, RoundRecord):
+                self._round(item)
+            elif isinstance(item, Header):
+                self.begin(item.config, item.problems)
+            elif isinstance(item, Problem):
+                self.file_view.problems.append(item)
+            elif isinstance(item, ev.Event):
+                self._between_rounds(item)
+
+    def _round(self, item: RoundRecord) -> None:
+        state, result, texts = self.state, self.result, self.texts
+        before = state.clone() if self.keep_evidence else None
+        view = replay_round(state, item, self.path)
+        self.summary.rounds += 1
+        date = view.date
+        if date:
+            if self.first_date is None or date < self.first_date:
+                self.first_date = date
+            if self.last_date is None or date > self.last_date:
+                self.last_date = date
+        if view.dealer_id:
+            self.dealers[view.dealer_id] = None
+        found = len(result.findings)
+        if self.judge(view):
+            texts.attach(result.findings, found)
+            citations = frozenset(f.citation for f in result.findings[found:])
+            if before is not None and self.picker.wants(citations):
+                self.picks.append((round_key(self.path, item.round_id, item.start.line),
+                                   citations))
+                self.evidence_rounds.append((item, before, [
+                    f.line for f in result.findings[found:] if f.line is not None]))
+                # Taken from the bytes being read (and hashed), never read again: a file
+                # replaced while it is audited cannot put its lines beside this SHA-256.
+                self.evidence_lines.update(texts.shown(item.start.line,
+                                                       item.end_line or item.last_line))
+        texts.forget(item.start.line, item.end_line or item.last_line)
+        result.tally.add_round(view, result.findings[found:])
+
+    def _between_rounds(self, item: ev.Event) -> None:
+        state = self.state
+        state.apply(item)
+        self.result.tally.add_event(item)
+        if isinstance(item, ev.Burn) and state.counts[item.card] > state.config.decks:
+            # a card burned between rounds counts too (record:card-count)
+            self.file_view.problems.append(Problem(
+                "card-count", item.line, f"burned {item.card} is seen "
+                f"{state.counts[item.card]} times since the shoe came into play, more "
+                f"than the {state.config.decks}-deck shoe holds"))
+
+    def close_piece(self) -> None:
+        """The lines are all read: the replays of the rounds picked are traced (and their
+        rounds' states let go), the last shuffle's cards closed."""
+        self.result.tally.finish()
+        for record, before, faults in self.evidence_rounds:
+            key = round_key(self.path, record.round_id, record.start.line)
+            self.result.evidence[key] = trace_round(before, record, self.path,
+                                                    self.evidence_lines, faults)
+        self.evidence_rounds, self.evidence_lines = [], {}
+
+    def absorb(self, piece: FileAudit) -> None:
+        """The next piece of the same file, audited from the state this one ended in."""
+        result, other = self.result, piece.result
+        self.summary.rounds += piece.summary.rounds
+        self.summary.rounds_audited += piece.summary.rounds_audited
+        for date in (piece.first_date, piece.last_date):
+            if date and (self.first_date is None or date < self.first_date):
+                self.first_date = date
+            if date and (self.last_date is None or date > self.last_date):
+                self.last_date = date
+        self.dealers.update(piece.dealers)
+        result.findings.extend(other.findings)
+        for citation, facts in other.facts.items():
+            result.facts.setdefault(citation, []).extend(facts)
+        result.evidence.update(other.evidence)
+        self.picks.extend(piece.picks)
+        result.tally.absorb(other.tally)
+        self.file_view.problems.extend(piece.file_view.problems)
+        self.texts.texts.update(piece.texts.texts)
+        self.texts.problems.update(piece.texts.problems)
+        self.judge.audited += piece.judge.audited
+        self.judge.unreadable += piece.judge.unreadable
+        self.state = piece.state
+
+    def pick_replays(self) -> None:
+        """Of the pieces' replays, the ones the whole file's picker takes (_ReplayPicker)."""
+        picker = _ReplayPicker()
+        evidence = self.result.evidence
+        for key, citations in self.picks:
+            if not picker.wants(citations):
+                del evidence[key]
+
+    def finish(self, sha256: str, lines: int) -> FileResult:
+        """The file's own checks, its dates and dealers: the result is complete."""
+        summary, result, file_view = self.summary, self.result, self.file_view
+        summary.sha256, summary.lines = sha256, lines
+        if summary.lines == 0:
+            file_view.problems.insert(0, Problem("header", 1, "the file is empty"))
+        self.judge.count_applied()
+        found = len(result.findings)
+        for check in self.judge.checks:
+            result.findings.extend(check.file(file_view))
+        self.texts.attach(result.findings, found)
+        summary.first_date, summary.last_date = self.first_date, self.last_date
+        summary.dealers = list(self.dealers)
+        return result
+
+
 def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
     source = SourceFile(path)
-    summary = InputSummary(path=path)
-    result = FileResult(summary)
+    audit = FileAudit(path, keep_evidence)
     try:
         source.open_check()
     except UnreadableFile as error:
-        summary.error = str(error)
-        return result
-    checks = registry().values()
-    state: TableState | None = None
-    file_view: FileView | None = None
-    judge = _RoundJudge([], result)
-    first_date: str | None = None
-    last_date: str | None = None
-    dealers: dict[str, None] = {}
-    evidence_rounds: list[tuple[RoundRecord, TableState, list[int]]] = []
-    evidence_lines: dict[int, str] = {}  # the lines of the rounds to replay, as read
-    picker = _ReplayPicker()
-    texts = _LineTexts()
-    # Most items are rounds: they are tested first. Memory stays flat: nothing is kept per
-    # round but its findings, and the rounds to replay (bounded per citation).
-    for item in read_structure(parse_lines(texts.keep(source.lines()))):
-        if isinstance(item, RoundRecord):
-            before = state.clone() if keep_evidence else None
-            view = replay_round(state, item, path)
-            summary.rounds += 1
-            date = view.date
-            if date:
-                if first_date is None or date < first_date:
-                    first_date = date
-                if last_date is None or date > last_date:
-                    last_date = date
-            if view.dealer_id:
-                dealers[view.dealer_id] = None
-            found = len(result.findings)
-            if judge(view):
-                texts.attach(result.findings, found)
-                if before is not None and picker.wants(result.findings[found:]):
-                    evidence_rounds.append((item, before, [f.line for f in result.findings[found:]
-                                                           if f.line is not None]))
-                    # Taken from the bytes being read (and hashed), never read again: a file
-                    # replaced while it is audited cannot put its lines beside this SHA-256.
-                    evidence_lines.update(texts.shown(item.start.line,
-                                                      item.end_line or item.last_line))
-            texts.forget(item.start.line, item.end_line or item.last_line)
-            result.tally.add_round(view, result.findings[found:])
-        elif isinstance(item, Header):
-            state = TableState(item.config)
-            file_view = FileView(path, item.config, list(item.problems))
-            describe_table(summary, item.config)
-            judge = _RoundJudge(checks_for(item.config.game, checks), result,
-                                judging=item.config.game is not None)
-        elif isinstance(item, Problem):
-            file_view.problems.append(item)
-        elif isinstance(item, ev.Event):
-            state.apply(item)
-            result.tally.add_event(item)
-            if isinstance(item, ev.Burn) and state.counts[item.card] > state.config.decks:
-                # a card burned between rounds counts too (record:card-count)
-                file_view.problems.append(Problem(
-                    "card-count", item.line, f"burned {item.card} is seen "
-                    f"{state.counts[item.card]} times since the shoe came into play, more "
-                    f"than the {state.config.decks}-deck shoe holds"))
-    summary.sha256, summary.lines = source.sha256, source.line_count
-    if summary.lines == 0:
-        file_view.problems.insert(0, Problem("header", 1, "the file is empty"))
-    judge.count_applied()
-    result.tally.finish()
-    found = len(result.findings)
-    for check in judge.checks:
-        result.findings.extend(check.file(file_view))
-    texts.attach(result.findings, found)
-    summary.first_date, summary.last_date = first_date, last_date
-    summary.dealers = list(dealers)
-    for record, before, faults in evidence_rounds:
-        key = round_key(path, record.round_id, record.start.line)
-        result.evidence[key] = trace_round(before, record, path, evidence_lines, faults)
-    return result
+        audit.summary.error = str(error)
+        return audit.result
+    audit.read(source.lines())
+    audit.close_piece()
+    return audit.finish(source.sha256, source.line_count)
 
 
 def describe_table(summary: InputSummary, config: TableConfig) -> None:

@@ -76,7 +76,7 @@ def read_structure(events: Iterable[ev.Event]) -> Iterator[Item]:
     yield header
     if first_body is None:
         return
-    yield from _body(chain((first_body,), stream), header.config)
+    yield from read_body(chain((first_body,), stream), header.config)
 
 
 # Inside a round most events are the round's own: one set lookup on the exact type (no
@@ -84,7 +84,9 @@ def read_structure(events: Iterable[ev.Event]) -> Iterator[Item]:
 _BREAKS_ROUND = frozenset((ev.RoundEnd, *ENDS_OPEN_ROUND, *HEADER_EVENTS))
 
 
-def _body(events: Iterable[ev.Event], config: TableConfig) -> Iterator[Item]:
+def read_body(events: Iterable[ev.Event], config: TableConfig) -> Iterator[Item]:
+    """The body of a record from its first body statement on (a file's piece that begins
+    with `shoe` too: auditor/split.py)."""
     current: RoundRecord | None = None
     seen_shoe = False
     for event in events:

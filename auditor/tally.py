@@ -194,6 +194,23 @@ class Tally:
         """The file is read: the last shuffle's cards are complete."""
         self._close()
 
+    def absorb(self, other: Tally) -> None:
+        """The tally of the next piece of the same file (auditor/split.py): a piece begins
+        with a `shoe`, which closes the cards' sequence, so sequences never span two."""
+        if self.table_id is None:
+            self.site, self.table_id = other.site, other.table_id
+            self.decks, self.hits_soft_17 = other.decks, other.hits_soft_17
+        self.rounds.update(other.rounds)
+        self.pairs.update(other.pairs)
+        self.seats.extend(other.seats)
+        for key, counts in other.game.items():
+            mine = self.game.get(key)
+            if mine is None:
+                self.game[key] = list(counts)
+            else:
+                self.game[key] = [a + b for a, b in zip(mine, counts, strict=True)]
+        self.shuffles.extend(other.shuffles)
+
     def game_counts(self) -> Iterator[tuple[str | None, str | None, str, int | None, int,
                                             int]]:
         """(dealer, date, statistic, up card, trials, hits) for every count kept."""

@@ -137,12 +137,12 @@ class _RoundReplay:
         if event.seat in seats and seats[event.seat].player is not None:
             self.problem(event.line, f"`sit` on {event.seat}, which {seats[event.seat].player} "
                                      "still occupies (the new player replaces them)", event.seat)
-        seats[event.seat] = SeatState(event.player, player_start=event.punches or 0)
+        self.state.seat_player(event.seat, event.player, event.punches)
         self.view.seat_changes.append(SeatChange("sit", event.seat, event.player, event.line,
                                                  index, event.punchcard, event.punches, None))
 
     def on_leave(self, index: int, event: ev.Leave) -> None:
-        seat = self.state.seats.pop(event.seat, None)
+        seat = self.state.unseat(event.seat)
         if seat is None:
             self.problem(event.line, f"`leave` of {event.seat}, which no player occupies",
                          event.seat)
@@ -159,9 +159,7 @@ class _RoundReplay:
                                      f"{'hand' if wants_hand else 'seat'}, not {target}", target)
             return
         self.note_seat(target, event.line)
-        seat = seat_of(target)
-        if seat not in self.state.seats:
-            self.state.seats[seat] = SeatState(None)
+        self.state.seat_wagerer(seat_of(target))
         if kind == "insurance" and (target not in self.view.hands
                                     or self.view.hands[target].main is None):
             self.problem(event.line, f"insurance on {target}, which has no main wager", target)
@@ -364,20 +362,14 @@ class _RoundReplay:
             self.state.lights.get(event.seat, 0),
             None if seat.lit_since_sit else seat.player_start, not seat.lit_since_sit,
             seat.prize_since_light, seat.other_prize_since_light))
-        self.state.lights[event.seat] = event.count
-        seat.lit_since_sit = True
-        seat.prize_since_light = seat.other_prize_since_light = False
+        self.state.seat_lit(event.seat, event.count)
 
     def on_prize(self, index: int, event: ev.Prize) -> None:
         paid = self.state.seats.get(event.seat)
         held = paid.held(self.state.lights.get(event.seat, 0)) if paid else None
         self.view.markers.append(Marker("prize", event.seat, event.line, index, event.amount,
                                         held))
-        for name, seat in self.state.seats.items():
-            if name == event.seat:
-                seat.prize_since_light = True
-            else:
-                seat.other_prize_since_light = True
+        self.state.prize_paid(event.seat)
 
     def on_marker(self, index: int, event: ev.Tuck | ev.Discard | ev.Misdeal) -> None:
         kind = type(event).__name__.lower()

@@ -61,6 +61,43 @@ class TableState:
         self.counts[card] += 1
         return self.counts[card]
 
+    # ---- what a round changes that outlives it (auditor/split.py replays only these) ----
+    def seat_player(self, seat: str, player: str, punches: int | None) -> None:
+        self.seats[seat] = SeatState(player, player_start=punches or 0)
+
+    def unseat(self, seat: str) -> SeatState | None:
+        return self.seats.pop(seat, None)
+
+    def seat_wagerer(self, seat: str) -> None:
+        """A wager on a seat nobody sat at seats an unnamed player there."""
+        if seat not in self.seats:
+            self.seats[seat] = SeatState(None)
+
+    def seat_lit(self, seat: str, count: int) -> None:
+        """The seat's disk shows `count` lights (the seat is taken, if it was not)."""
+        state = self.seats.get(seat)
+        if state is None:
+            state = self.seats[seat] = SeatState(None)
+        self.lights[seat] = count
+        state.lit_since_sit = True
+        state.prize_since_light = state.other_prize_since_light = False
+
+    def prize_paid(self, seat: str) -> None:
+        for name, state in self.seats.items():
+            if name == seat:
+                state.prize_since_light = True
+            else:
+                state.other_prize_since_light = True
+
+    def handoff(self) -> tuple:
+        """What the table carries from one shoe to the next, comparable: at a `shoe` the
+        shoe, the shuffle, the cut and the counts start again; the rest goes on."""
+        seats = tuple(sorted((seat, s.player, s.player_start, s.lit_since_sit,
+                              s.prize_since_light, s.other_prize_since_light)
+                             for seat, s in self.seats.items()))
+        return (self.dealer, seats, tuple(sorted(self.lights.items())), self.closed,
+                tuple(self.seats))
+
     def apply(self, event: ev.Event) -> None:
         """A body statement outside a round (also the few allowed inside one)."""
         if isinstance(event, ev.Shoe):
