@@ -11,8 +11,6 @@ import bisect
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -387,8 +385,10 @@ class FileAudit:
         return result
 
 
-def audit_file(path: str, keep_evidence: bool = True) -> FileResult:
-    source = SourceFile(path)
+def audit_file(path: str, keep_evidence: bool = True, data: bytes | None = None) -> FileResult:
+    """Audit one record: the file at `path`, or its bytes `data` (named `path`) for a
+    worker that cannot read the file itself."""
+    source = SourceFile(path, data=data)
     audit = FileAudit(path, keep_evidence)
     try:
         source.open_check()
@@ -572,14 +572,17 @@ def audit_each(paths: list[str], jobs: int | None = None,
                ) -> Iterator[tuple[int, FileResult]]:
     """Audit every file; yield (its place in `paths`, its result) as each is done.
 
-    With several jobs the largest files go first, so that one large file left for last
-    does not keep one worker busy while the other waits, and results come in the order
-    they finish; `meanwhile` is work the parent does while its workers audit (loading the
-    output modules, say). A caller that needs input order (every output does) sorts by
-    place: `RunTotals` and the run store do.
+    With several jobs the largest files go first, and a large file goes in pieces
+    (auditor/split.py), so that no file keeps one worker busy while the others wait;
+    results come in the order they finish; `meanwhile` is work the parent does while its
+    workers audit (loading the output modules, say). A caller that needs input order
+    (every output does) sorts by place: `RunTotals` and the run store do.
     """
+    from auditor.split import SPLIT_BYTES
+    from auditor.tasks import audit_in_pools, file_size  # (they build on this module)
+
     jobs = max(1, jobs or os.cpu_count() or 1)
-    if jobs == 1 or len(paths) < 2:
+    if jobs == 1 or (len(paths) < 2 and file_size(paths[0]) <= SPLIT_BYTES):
         for index, path in enumerate(paths):
             try:
                 result = audit_file(path)
@@ -589,48 +592,7 @@ def audit_each(paths: list[str], jobs: int | None = None,
         if meanwhile:
             meanwhile()
         return
-    by_size = sorted(range(len(paths)), key=lambda i: -_size(paths[i]))
-    yield from _audit_in_pools(paths, by_size, jobs, meanwhile)
-
-
-def _audit_in_pools(paths: list[str], order: list[int], jobs: int,
-                    meanwhile: Callable[[], None] | None) -> Iterator[tuple[int, FileResult]]:
-    """The files in worker processes. A worker that dies (the OOM killer, a kill -9) breaks
-    its pool: the files it left unfinished go to a fresh pool, each at most once more (which
-    of them killed the worker cannot be known, so each is charged); a file that breaks a
-    pool twice is given up, named with the reason, and every other file is still audited."""
-    tries: Counter = Counter()
-    todo = order
-    while todo:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
-            pending = {pool.submit(audit_file, paths[i]): i for i in todo}
-            todo = []
-            if meanwhile:
-                meanwhile()
-                meanwhile = None
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    # Forgotten once handed over: a finished future holds its whole result
-                    # (`as_completed` keeps every future to the end, so every result too).
-                    place = pending.pop(future)
-                    try:
-                        result = future.result()
-                    except BrokenProcessPool:
-                        tries[place] += 1
-                        if tries[place] < 2:
-                            todo.append(place)
-                            continue
-                        result = _given_up(paths[place])
-                    except Exception as error:
-                        raise AuditFailure(paths[place]) from error
-                    yield place, result
-
-
-def _given_up(path: str) -> FileResult:
-    return FileResult(InputSummary(path=path, error=(
-        f"{path}: not audited: the worker process auditing it died twice (killed, or out "
-        "of memory)")))
+    yield from audit_in_pools(paths, jobs, meanwhile)
 
 
 def audit_paths(paths: list[str], jobs: int | None = None,
@@ -643,13 +605,6 @@ def audit_paths(paths: list[str], jobs: int | None = None,
         if progress:
             progress(result)
     return merge([done[i] for i in range(len(paths))])
-
-
-def _size(path: str) -> int:
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0  # audit_file reports it
 
 
 class RunTotals:

@@ -26,13 +26,40 @@ class UnreadableFile(Exception):
 
 @dataclass
 class SourceFile:
-    """A file being read; `sha256` and `lines` are final once `lines()` is exhausted."""
+    """A file being read; `sha256` and `lines` are final once `lines()` is exhausted.
+
+    A piece of a file (auditor/split.py) is read from byte `start` (a line's first byte)
+    to byte `end`, numbered from `first_line`; a worker that cannot see the file is given
+    its bytes as `data` instead."""
 
     path: str
     sha256: str = ""
     line_count: int = 0
+    start: int = 0
+    end: int | None = None
+    first_line: int = 1
+    data: bytes | None = None
+
+    def _blocks(self) -> Iterator[bytes]:
+        if self.data is not None:
+            for offset in range(0, len(self.data), _BLOCK):
+                yield self.data[offset:offset + _BLOCK]
+            return
+        left = None if self.end is None else self.end - self.start
+        with open(self.path, "rb") as handle:
+            handle.seek(self.start)
+            while left is None or left > 0:
+                block = handle.read(_BLOCK if left is None else min(_BLOCK, left))
+                if not block:
+                    return
+                if left is not None:
+                    left -= len(block)
+                yield block
 
     def open_check(self) -> None:
+        if self.data is not None:  # bytes handed over: what the sniff would look at
+            _check_text(self.path, self.data[:_SNIFF])
+            return
         path = Path(self.path)
         try:
             mode = os.stat(self.path).st_mode
@@ -53,61 +80,61 @@ class SourceFile:
                 head = handle.read(_SNIFF)
         except OSError as error:
             raise UnreadableFile(f"{self.path}: cannot be read ({error.strerror})") from error
-        if b"\x00" in head:
-            raise UnreadableFile(f"{self.path}: binary data (NUL bytes), not a BJH text file")
-        try:
-            head.decode("utf-8")
-        except UnicodeDecodeError as error:
-            # A multi-byte character cut by the end of the sniff window is not an error.
-            if not (len(head) == _SNIFF and error.end == len(head)):
-                raise UnreadableFile(
-                    f"{self.path}: not UTF-8 text (byte {error.start + 1} of the file)"
-                ) from error
+        _check_text(self.path, head)
 
     def lines(self) -> Iterator[tuple[int, str | None, str | None]]:
         """Yield (number, text, problem): text is None where problem says why."""
         digest = hashlib.sha256()
-        number = 0
+        number = self.first_line - 1
         pending = b""
         overlong = False  # inside a line already reported as too long
-        with open(self.path, "rb") as handle:
-            while True:
-                block = handle.read(_BLOCK)
-                if not block:
-                    break
-                digest.update(block)
-                data = pending + block if pending else block
-                end = data.rfind(b"\n")
-                if end >= 0:
-                    body, pending = data[:end], data[end + 1:]
-                    if overlong:  # the rest of that line, up to its newline, is skipped
-                        overlong = False
-                        cut = body.find(b"\n")
-                        body = None if cut < 0 else body[cut + 1:]
-                    if body is not None:
-                        lines = _clean_lines(body)
-                        if lines is None:  # a NUL, bad UTF-8 or a very long line: one by one
-                            for decoded in _decode_lines(body):
-                                number += 1
-                                yield number, *decoded
-                        else:
-                            for line in lines:
-                                number += 1
-                                yield number, line, None
-                else:
-                    pending = data
-                if len(pending) > MAX_LINE_BYTES and not overlong:
-                    number += 1
-                    overlong = True
-                    pending = b""
-                    yield number, None, f"line longer than {MAX_LINE_BYTES} bytes"
-                elif overlong:
-                    pending = b""
+        for block in self._blocks():
+            digest.update(block)
+            data = pending + block if pending else block
+            end = data.rfind(b"\n")
+            if end >= 0:
+                body, pending = data[:end], data[end + 1:]
+                if overlong:  # the rest of that line, up to its newline, is skipped
+                    overlong = False
+                    cut = body.find(b"\n")
+                    body = None if cut < 0 else body[cut + 1:]
+                if body is not None:
+                    lines = _clean_lines(body)
+                    if lines is None:  # a NUL, bad UTF-8 or a very long line: one by one
+                        for decoded in _decode_lines(body):
+                            number += 1
+                            yield number, *decoded
+                    else:
+                        for line in lines:
+                            number += 1
+                            yield number, line, None
+            else:
+                pending = data
+            if len(pending) > MAX_LINE_BYTES and not overlong:
+                number += 1
+                overlong = True
+                pending = b""
+                yield number, None, f"line longer than {MAX_LINE_BYTES} bytes"
+            elif overlong:
+                pending = b""
         if pending and not overlong:
             number += 1
             yield (number, *_decode(pending))
         self.sha256 = digest.hexdigest()
-        self.line_count = number
+        self.line_count = number - self.first_line + 1
+
+
+def _check_text(path: str, head: bytes) -> None:
+    """The first bytes of a file: text, or the file is not a BJH record at all."""
+    if b"\x00" in head:
+        raise UnreadableFile(f"{path}: binary data (NUL bytes), not a BJH text file")
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        # A multi-byte character cut by the end of the sniff window is not an error.
+        if not (len(head) == _SNIFF and error.end == len(head)):
+            raise UnreadableFile(
+                f"{path}: not UTF-8 text (byte {error.start + 1} of the file)") from error
 
 
 def _clean_lines(body: bytes) -> list[str] | None:

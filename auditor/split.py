@@ -1,0 +1,309 @@
+"""One large file on every core: the file cut at `shoe` statements, each piece audited from
+the table's state where it begins, and the pieces joined into the whole file's result.
+
+- **Plan** (the parent, one pass over the bytes): the header, read as the audit reads it;
+  the `shoe` statements where pieces may begin; and the table's state at each, guessed by
+  following only what outlives a round (sits, leaves, wagers on empty seats, lights, prizes,
+  dealers, `close`). At a `shoe` the shoe, shuffle, cut and card counts start again, so the
+  rest of the state is all a piece needs.
+- **Audit** (the workers): each piece from its guessed state, returning its result and the
+  state it ended in.
+- **Join** (the parent): each piece's guess is compared with the state the piece before it
+  ended in; where they differ (a record the plan's short reading got wrong), the piece is
+  audited again from that state. The result is the whole file's whatever the guess: the
+  guess decides only the speed. The pieces' replays are picked again as the whole file picks
+  them, and the file's own checks run once, on the joined file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from auditor import events as ev
+from auditor.audit import FileAudit, FileResult
+from auditor.config import TableConfig
+from auditor.parser import parse_lines
+from auditor.reader import Header, read_structure
+from auditor.replay.state import TableState
+from auditor.replay.view import seat_of
+from auditor.source import _BLOCK, MAX_LINE_BYTES, SourceFile, UnreadableFile, _decode
+
+SPLIT_BYTES = 16 << 20
+"""A file larger than this is audited in pieces when several processes audit (about 20,000
+rounds); below it, the file alone is a fair share of a worker's time."""
+
+PIECE_BYTES = 4 << 20
+"""About the size of one piece: small enough that the pieces of one file keep every worker
+busy to the end, large enough that a piece's fixed cost (its result sent back, its replays
+traced) stays small."""
+
+# The lines the plan reads: the statements that change what outlives a round, and those that
+# open and close rounds (what a round changes is changed only inside a round). Wagers and
+# rounds, most of them, are read here directly; the few others by the parser.
+_FOLLOWED = re.compile(
+    rb"^[ \t]*(?:[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,3})?[ \t]+)?"
+    rb"(?:(?P<opens>round)|(?P<closes>end)"
+    rb"|bet[ \t]+(?P<target>[^ \t\r\n#]+)[ \t]+(?P<kind>[a-z0-9]+)"
+    rb"|(?P<other>sit|leave|light|prize|dealer|close|shoe))(?![^ \t\r\n#])[^\n]*",
+    re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece of a file: bytes `start` to `end` (None: to the end), its first line's
+    number, and, past the first piece (which reads the header), the table and its state."""
+
+    path: str
+    number: int
+    start: int
+    end: int | None
+    first_line: int
+    config: TableConfig | None = None
+    state: TableState | None = None
+    data: bytes | None = None  # the piece's bytes, for a worker that cannot read the file
+
+    def with_bytes(self) -> Piece:
+        """The same piece carrying its bytes (for a worker on another machine)."""
+        with open(self.path, "rb") as handle:
+            handle.seek(self.start)
+            data = handle.read(-1 if self.end is None else self.end - self.start)
+        return Piece(self.path, self.number, self.start, self.end, self.first_line,
+                     self.config, self.state, data)
+
+
+@dataclass
+class PieceResult:
+    number: int
+    audit: FileAudit
+    guessed: tuple | None  # the state it was handed (TableState.handoff), None: first piece
+    began_with_shoe: bool
+
+
+def audit_piece(piece: Piece) -> PieceResult:
+    """Audit one piece (in a worker)."""
+    source = SourceFile(piece.path, start=piece.start, end=piece.end,
+                        first_line=piece.first_line, data=piece.data)
+    audit = FileAudit(piece.path)
+    if piece.config is None:
+        audit.read(source.lines())
+        audit.close_piece()
+        return PieceResult(piece.number, audit, None, True)
+    state = piece.state.clone()
+    audit.begin(piece.config, (), state)
+    lines = source.lines()
+    first = next(lines, None)
+    began = first is not None and first[1] is not None and isinstance(
+        next(parse_lines([first]), None), ev.Shoe)
+    if first is not None:
+        audit.read(_chain_one(first, lines), piece.config)
+    audit.close_piece()
+    return PieceResult(piece.number, audit, piece.state.handoff(), began)
+
+
+def _chain_one(first: tuple, rest: Iterator) -> Iterator:
+    yield first
+    yield from rest
+
+
+@dataclass
+class FilePlan:
+    """A file's pieces, found as the file is read (`pieces`); its SHA-256 and line count
+    once they are all found."""
+
+    path: str
+    sha256: str = ""
+    lines: int = 0
+    count: int = 0  # pieces found so far
+    _template: dict[int, Piece] = field(default_factory=dict)
+
+    def piece(self, number: int) -> Piece:
+        return self._template[number]
+
+
+def plan_pieces(path: str, piece_bytes: int = PIECE_BYTES) -> tuple[FilePlan, Iterator[Piece]]:
+    """The plan of a file and its pieces, yielded as the reading finds them (so that the
+    first pieces are audited while the rest of the file is read). Raises UnreadableFile for
+    a file that cannot be audited at all (then it is audited whole, which says why)."""
+    source = SourceFile(path)
+    source.open_check()
+    plan = FilePlan(path)
+    return plan, _pieces(plan, _header(path), piece_bytes)
+
+
+def _header(path: str) -> Header:
+    items = read_structure(parse_lines(SourceFile(path).lines()))
+    try:
+        return next(items)
+    finally:
+        items.close()
+
+
+def _pieces(plan: FilePlan, header: Header, piece_bytes: int) -> Iterator[Piece]:
+    config = header.config
+    follower = _StateFollower(TableState(config))
+    digest = hashlib.sha256()
+    lines_before = 0  # newlines before the block
+    offset = 0  # the block's first byte in the file
+    start, first_line, next_cut = 0, 1, piece_bytes
+    guess: TableState | None = None  # the state where the piece being found begins
+    pending = b""
+    with open(plan.path, "rb") as handle:
+        while True:
+            block = handle.read(_BLOCK)
+            digest.update(block)
+            data = pending + block
+            last = data.rfind(b"\n") + 1 if block else len(data)
+            complete, pending = data[:last], data[last:]
+            for match in _FOLLOWED.finditer(complete):
+                group = match.lastgroup
+                if group == "kind":
+                    follower.wager(match.group("target").decode(), match.group("kind").decode())
+                    continue
+                if group != "other":
+                    follower.outside_rounds = group == "closes"
+                    continue
+                event = _event(match.group(0))
+                if event is None:
+                    continue
+                at = offset + match.start()
+                if type(event) is ev.Shoe and at >= next_cut:
+                    yield _made(plan, Piece(plan.path, plan.count, start, at, first_line,
+                                            None if plan.count == 0 else config, guess))
+                    start, next_cut = at, at + piece_bytes
+                    first_line = lines_before + complete.count(b"\n", 0, match.start()) + 1
+                    guess = follower.state.clone()
+                follower.follow(event)
+            lines_before += complete.count(b"\n")
+            offset += len(complete)
+            if not block:
+                break
+    plan.sha256 = digest.hexdigest()
+    plan.lines = lines_before + (1 if offset and not _ends_line(plan.path) else 0)
+    yield _made(plan, Piece(plan.path, plan.count, start, None, first_line,
+                            None if plan.count == 0 else config,
+                            None if plan.count == 0 else guess))
+
+
+def _ends_line(path: str) -> bool:
+    with open(path, "rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) == b"\n"
+
+
+def _made(plan: FilePlan, piece: Piece) -> Piece:
+    plan._template[piece.number] = piece
+    plan.count += 1
+    return piece
+
+
+def _event(raw: bytes) -> ev.Event | None:
+    if len(raw) > MAX_LINE_BYTES:
+        return None
+    text, _ = _decode(raw)
+    if text is None:
+        return None
+    return next(parse_lines([(0, text, None)]), None)
+
+
+class _StateFollower:
+    """The table's state between rounds, following only the statements that change what
+    outlives a round, with the replay's own state changes (TableState's methods)."""
+
+    def __init__(self, state: TableState) -> None:
+        self.state = state
+        self.outside_rounds = True
+
+    def follow(self, event: ev.Event) -> None:
+        kind = type(event)
+        state = self.state
+        if kind is ev.RoundStart:
+            self.outside_rounds = False
+        elif kind is ev.RoundEnd:
+            self.outside_rounds = True
+        elif kind in (ev.Shoe, ev.DealerChange, ev.Close):
+            self.outside_rounds = True  # each ends an open round
+            state.apply(event)
+        elif self.outside_rounds:
+            return  # a round's statement outside a round is a problem, not a change
+        elif kind is ev.Sit:
+            state.seat_player(event.seat, event.player, event.punches)
+        elif kind is ev.Leave:
+            state.unseat(event.seat)
+        elif kind is ev.Light:
+            state.seat_lit(event.seat, event.count)
+        elif kind is ev.Prize:
+            state.prize_paid(event.seat)
+
+    def wager(self, target: str, kind: str) -> None:
+        """A wager on a seat nobody sat at seats an unnamed player (as the replay does)."""
+        wants_hand = kind in ("main", "insurance")
+        if not self.outside_rounds and target != "dealer" and wants_hand == (len(target) > 2):
+            self.state.seat_wagerer(seat_of(target))
+
+
+class SplitFile:
+    """A file's pieces as they come back, checked in order and joined."""
+
+    def __init__(self, plan: FilePlan) -> None:
+        self.plan = plan
+        self.results: dict[int, PieceResult] = {}
+        self.planned = False  # every piece found (plan.count is final)
+
+    def add(self, result: PieceResult) -> Piece | None:
+        """Take a piece's result; the piece to audit again, if its guess was wrong."""
+        self.results[result.number] = result
+        return self.redo()
+
+    def redo(self) -> Piece | None:
+        if not self.complete():
+            return None
+        for number in range(1, self.plan.count):
+            before, this = self.results[number - 1], self.results[number]
+            ended = before.audit.state
+            if this.guessed != ended.handoff():
+                del self.results[number]
+                piece = self.plan.piece(number)
+                return Piece(piece.path, number, piece.start, piece.end, piece.first_line,
+                             piece.config, ended.clone(), piece.data)
+        return None
+
+    def complete(self) -> bool:
+        return self.planned and len(self.results) == self.plan.count
+
+    def whole(self) -> bool:
+        """Every piece began at a `shoe` statement (else the file is audited whole)."""
+        return all(result.began_with_shoe for result in self.results.values())
+
+    def join(self) -> FileResult:
+        first = self.results[0].audit
+        for number in range(1, self.plan.count):
+            first.absorb(self.results[number].audit)
+        first.pick_replays()
+        return first.finish(self.plan.sha256, self.plan.lines)
+
+
+def audit_split(path: str, piece_bytes: int = PIECE_BYTES) -> FileResult:
+    """A file audited in pieces, one after another (the join's reference and its test)."""
+    try:
+        plan, pieces = plan_pieces(path, piece_bytes)
+    except UnreadableFile:
+        from auditor.audit import audit_file
+
+        return audit_file(path)
+    joined = SplitFile(plan)
+    redo = None
+    for piece in pieces:
+        redo = joined.add(audit_piece(piece))
+    joined.planned = True
+    redo = joined.redo()
+    while redo is not None:
+        redo = joined.add(audit_piece(redo))
+    if not joined.whole():
+        from auditor.audit import audit_file
+
+        return audit_file(path)
+    return joined.join()

@@ -1,0 +1,175 @@
+"""A run's work as tasks for any pool of workers: a process pool on this machine, or a Dask
+cluster (auditor/cluster.py).
+
+A task is a whole file, or a piece of a large file (auditor/split.py). `AuditTasks` says
+what to send, takes back what comes, and gives each file's result once it is whole: a
+piece whose guessed state was wrong is sent again, a task whose worker died is sent once
+more, and a file whose task kills a worker twice is given up, named, while every other
+file is still audited. The pools only move tasks; the answer is the same for any pool and
+any number of workers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
+
+from auditor.audit import AuditFailure, FileResult, InputSummary, audit_file
+from auditor.source import UnreadableFile
+from auditor.split import SPLIT_BYTES, Piece, PieceResult, SplitFile, audit_piece, plan_pieces
+
+
+@dataclass(frozen=True)
+class Task:
+    place: int  # the file's place among the run's inputs
+    path: str
+    piece: Piece | None = None  # None: the whole file
+    data: bytes | None = None  # the whole file's bytes, for a worker that cannot read it
+
+    @property
+    def key(self) -> tuple[int, int | None]:
+        return self.place, None if self.piece is None else self.piece.number
+
+
+def run_task(task: Task) -> FileResult | PieceResult:
+    """What a worker does with a task."""
+    if task.piece is not None:
+        return audit_piece(task.piece)
+    return audit_file(task.path, data=task.data)
+
+
+def file_size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0  # audit_file reports it
+
+
+class AuditTasks:
+    """The tasks of a run and what becomes of them (see the module's docstring).
+
+    `split`: large files go in pieces (worth it only with more than one worker);
+    `ship`: which inputs travel as bytes (their workers cannot read them)."""
+
+    def __init__(self, paths: list[str], split: bool = True,
+                 ship: Callable[[str], bool] | None = None) -> None:
+        self.paths = paths
+        self.split = split
+        self.ship = ship or (lambda path: False)
+        self.tries: Counter = Counter()
+        self.files: dict[int, SplitFile] = {}
+        self.given_up: set[int] = set()
+
+    def first(self) -> Iterator[Task]:
+        """Every file's tasks, the largest files first (so that one large file left for
+        last does not keep one worker busy while the others wait). A large file's pieces
+        come as its reading finds them: the first are audited while it is still read."""
+        for place in sorted(range(len(self.paths)), key=lambda i: -file_size(self.paths[i])):
+            yield from self._file_tasks(place)
+
+    def _file_tasks(self, place: int) -> Iterator[Task]:
+        path = self.paths[place]
+        if self.split and file_size(path) > SPLIT_BYTES:
+            try:
+                plan, pieces = plan_pieces(path)
+            except (UnreadableFile, OSError):
+                pass
+            else:
+                joined = self.files[place] = SplitFile(plan)
+                for piece in pieces:
+                    yield self._task(place, piece)
+                joined.planned = True
+                return
+        yield self._whole(place)
+
+    def _whole(self, place: int) -> Task:
+        path = self.paths[place]
+        if self.ship(path):
+            with open(path, "rb") as handle:
+                return Task(place, path, data=handle.read())
+        return Task(place, path)
+
+    def _task(self, place: int, piece: Piece) -> Task:
+        return Task(place, piece.path, piece.with_bytes() if self.ship(piece.path) else piece)
+
+    def done(self, task: Task, outcome: FileResult | PieceResult
+             ) -> tuple[list[Task], list[tuple[int, FileResult]]]:
+        """A task's outcome: the tasks it calls for, and the files now whole."""
+        if task.place in self.given_up:
+            return [], []
+        if task.piece is None:
+            return [], [(task.place, outcome)]
+        joined = self.files[task.place]
+        again = joined.add(outcome)
+        if again is not None:
+            return [self._task(task.place, again)], []
+        if not joined.complete():
+            return [], []
+        del self.files[task.place]
+        if not joined.whole():  # a piece did not begin with `shoe`: the file goes whole
+            return [self._whole(task.place)], []
+        return [], [(task.place, joined.join())]
+
+    def lost(self, task: Task) -> tuple[list[Task], list[tuple[int, FileResult]]]:
+        """A task whose worker died (killed, out of memory): sent once more; a task that
+        kills a second worker gives its file up (which task of a broken pool killed it
+        cannot be known, so each is charged)."""
+        if task.place in self.given_up:
+            return [], []
+        self.tries[task.key] += 1
+        if self.tries[task.key] < 2:
+            return [task], []
+        self.given_up.add(task.place)
+        self.files.pop(task.place, None)
+        return [], [(task.place, given_up(task.path))]
+
+
+def given_up(path: str) -> FileResult:
+    return FileResult(InputSummary(path=path, error=(
+        f"{path}: not audited: the worker process auditing it died twice (killed, or out "
+        "of memory)")))
+
+
+def audit_in_pools(paths: list[str], jobs: int,
+                   meanwhile: Callable[[], None] | None = None
+                   ) -> Iterator[tuple[int, FileResult]]:
+    """The files in worker processes on this machine, each result yielded as its file is
+    whole. A worker that dies breaks its pool: what was unfinished goes to a fresh pool."""
+    tasks = AuditTasks(paths, split=jobs > 1)
+    todo: Iterator[Task] | list[Task] = tasks.first()
+    while True:
+        retry: list[Task] = []
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            pending = {}
+            for task in todo:
+                pending[pool.submit(run_task, task)] = task
+            if meanwhile:
+                meanwhile()
+                meanwhile = None
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    # Forgotten once handed over: a finished future holds its whole result.
+                    task = pending.pop(future)
+                    try:
+                        outcome = future.result()
+                    except BrokenProcessPool:
+                        more, whole = tasks.lost(task)
+                        retry.extend(more)
+                    except Exception as error:
+                        raise AuditFailure(task.path) from error
+                    else:
+                        more, whole = tasks.done(task, outcome)
+                        for extra in more:
+                            try:
+                                pending[pool.submit(run_task, extra)] = extra
+                            except BrokenProcessPool:
+                                retry.append(extra)
+                    yield from whole
+        if not retry:
+            return
+        todo = [replace(task) for task in retry]
