@@ -39,8 +39,8 @@ waivers (--waivers FILE, TOML, one [[waiver]] table each):
   are listed.
 
 settings: --config FILE, else [tool.bjh-auditor] in ./pyproject.toml, else
-  ./bjh-auditor.toml (keys: waivers, baseline, fail-on, fail-on-new, jobs, out; paths
-  relative to the file). Command-line flags win.
+  ./bjh-auditor.toml (keys: waivers, baseline, fail-on, fail-on-new, jobs, out, store,
+  scheduler; paths relative to the file). Command-line flags win.
 
 exit codes:
   0  no findings, or none that fails the run (see --fail-on)
@@ -73,7 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where findings.json, findings.csv, summary.csv and report.html "
                             "go (default: reports)")
     audit.add_argument("--jobs", type=int, default=None, metavar="N",
-                       help="files audited in parallel (default: the machine's cores)")
+                       help="processes auditing in parallel (default: the machine's cores); "
+                            "a file over 16 MiB is shared among them in pieces")
+    audit.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="audit on the Dask cluster whose scheduler is at ADDRESS (such "
+                            "as tcp://10.0.0.5:8786) instead of this machine's cores; needs "
+                            "the `cluster` extra here and the same auditor on every worker")
     audit.add_argument("--waivers", default=None, metavar="FILE",
                        help="a TOML file of waivers: findings accepted for a reason until "
                             "the end of a day, UTC")
@@ -185,7 +190,7 @@ def last_run_findings(store, run_id: int, result) -> list[dict] | None:
 
 def run_audit(arguments: argparse.Namespace, console: Console,
               argv: list[str] | None) -> int:
-    from auditor.audit import audit_each, collect_paths
+    from auditor.audit import collect_paths
     from auditor.baseline import BaselineError, compare, load_baseline
     from auditor.identity import apply_identity
     from auditor.settings import SettingsError, find_settings
@@ -233,14 +238,13 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     if not paths:
         errors.print("auditor: no *.bjh files under " + ", ".join(arguments.paths))
         return EXIT_ERROR
+    from auditor import api
+    from auditor.cluster import ClusterError
     from auditor.rulebase import rule_base_version
     from auditor.store import (
-        RunRecorder,
         StoreError,
-        begin_run,
         finish_run,
         load_result,
-        open_store,
         replace_findings,
         run_extras_of,
     )
@@ -252,9 +256,12 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         "command": "auditor " + shlex.join(argv if argv is not None else sys.argv[1:]),
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
     }
+    scheduler = arguments.scheduler or settings.scheduler
     try:
-        store = open_store(arguments.store or settings.store or str(out / "history.sqlite"))
-    except StoreError as error:
+        store = api.open_store(arguments.store or settings.store or str(out / "history.sqlite"))
+        # before the run is recorded: a cluster that cannot be used costs nothing
+        cluster = api.connect_cluster(scheduler) if scheduler else None
+    except (ClusterError, StoreError) as error:
         errors.print(f"auditor: {error}")
         return EXIT_ERROR
     if waivers_path:
@@ -262,17 +269,20 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     if baseline_path:
         run["baseline"] = str(baseline_path)
     run["fail_on"] = fail_on + (" (new findings only)" if fail_on_new else "")
-    # Recorded as begun before the audit: a run killed half-way stays marked unfinished.
-    run_id = begin_run(store, run, {"paths": arguments.paths, "jobs": jobs})
-    recorder = RunRecorder(store, run_id, paths)
-    with progress_bar(console, len(paths), enabled=not arguments.quiet) as advance:
-        # Each file's results go to the store as the file is done: the parent keeps none.
-        # The output modules (pandas, Jinja) load in the parent while workers audit.
-        for place, file_result in audit_each(paths, jobs=jobs, meanwhile=_load_outputs):
-            recorder.add(place, file_result)
-            if advance:
-                advance(file_result)
-        recorder.close()
+    try:
+        with progress_bar(console, len(paths), enabled=not arguments.quiet) as advance:
+            # Each file's results go to the store as the file is done: the parent keeps
+            # none. The output modules (pandas, Jinja) load in the parent meanwhile.
+            results = api.audit_inputs(paths, jobs=jobs, cluster=cluster,
+                                       meanwhile=_load_outputs)
+            run_id = api.record_run(store, run, {"paths": arguments.paths, "jobs": jobs},
+                                    paths, results, advance)
+    except ClusterError as error:
+        errors.print(f"auditor: {error}")
+        return EXIT_ERROR
+    finally:
+        if cluster is not None:
+            cluster.close()
     from auditor.output.render import write_outputs
 
     result, _ = load_result(store, run_id)

@@ -2,9 +2,9 @@
 
 Looked for in this order, the first found is used: `--config FILE`; a `[tool.bjh-auditor]`
 table in `pyproject.toml` in the working folder; `bjh-auditor.toml` in the working folder.
-Keys: `waivers`, `baseline`, `fail-on`, `fail-on-new`, `jobs`, `out`, `store`. Paths in the file
-are relative to the file's folder (`baseline = "last"` and a database URL are kept as
-they are). A flag given on the command line wins over the file.
+Keys: `waivers`, `baseline`, `fail-on`, `fail-on-new`, `jobs`, `out`, `store`,
+`scheduler`. Paths in the file are relative to the file's folder (`baseline = "last"` and a
+database URL are kept as they are). A flag given on the command line wins over the file.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ class Settings(BaseModel):
     jobs: int | None = Field(default=None, ge=1)
     out: str | None = None
     store: str | None = None  # the run store: a SQLite path or a database URL
+    scheduler: str | None = None  # a Dask scheduler's address: audit on that cluster
     source: str | None = Field(default=None, exclude=True)  # the file they came from
 
 

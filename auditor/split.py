@@ -252,6 +252,7 @@ class SplitFile:
         self.plan = plan
         self.results: dict[int, PieceResult] = {}
         self.planned = False  # every piece found (plan.count is final)
+        self.redone = 0  # pieces audited again (their guessed state was wrong)
 
     def add(self, result: PieceResult) -> Piece | None:
         """Take a piece's result; the piece to audit again, if its guess was wrong."""
@@ -266,6 +267,7 @@ class SplitFile:
             ended = before.audit.state
             if this.guessed != ended.handoff():
                 del self.results[number]
+                self.redone += 1
                 piece = self.plan.piece(number)
                 return Piece(piece.path, number, piece.start, piece.end, piece.first_line,
                              piece.config, ended.clone(), piece.data)

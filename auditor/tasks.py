@@ -20,7 +20,15 @@ from dataclasses import dataclass, replace
 
 from auditor.audit import AuditFailure, FileResult, InputSummary, audit_file
 from auditor.source import UnreadableFile
-from auditor.split import SPLIT_BYTES, Piece, PieceResult, SplitFile, audit_piece, plan_pieces
+from auditor.split import (
+    PIECE_BYTES,
+    SPLIT_BYTES,
+    Piece,
+    PieceResult,
+    SplitFile,
+    audit_piece,
+    plan_pieces,
+)
 
 
 @dataclass(frozen=True)
@@ -56,9 +64,11 @@ class AuditTasks:
     `ship`: which inputs travel as bytes (their workers cannot read them)."""
 
     def __init__(self, paths: list[str], split: bool = True,
-                 ship: Callable[[str], bool] | None = None) -> None:
+                 ship: Callable[[str], bool] | None = None, split_bytes: int = SPLIT_BYTES,
+                 piece_bytes: int = PIECE_BYTES) -> None:
         self.paths = paths
         self.split = split
+        self.split_bytes, self.piece_bytes = split_bytes, piece_bytes
         self.ship = ship or (lambda path: False)
         self.tries: Counter = Counter()
         self.files: dict[int, SplitFile] = {}
@@ -73,9 +83,9 @@ class AuditTasks:
 
     def _file_tasks(self, place: int) -> Iterator[Task]:
         path = self.paths[place]
-        if self.split and file_size(path) > SPLIT_BYTES:
+        if self.split and file_size(path) > self.split_bytes:
             try:
-                plan, pieces = plan_pieces(path)
+                plan, pieces = plan_pieces(path, self.piece_bytes)
             except (UnreadableFile, OSError):
                 pass
             else:
@@ -123,9 +133,15 @@ class AuditTasks:
         self.tries[task.key] += 1
         if self.tries[task.key] < 2:
             return [task], []
+        return [], self.give_up(task)
+
+    def give_up(self, task: Task) -> list[tuple[int, FileResult]]:
+        """The task's file is not audited (its tasks kill workers): its result says so."""
+        if task.place in self.given_up:
+            return []
         self.given_up.add(task.place)
         self.files.pop(task.place, None)
-        return [], [(task.place, given_up(task.path))]
+        return [(task.place, given_up(task.path))]
 
 
 def given_up(path: str) -> FileResult:
@@ -135,11 +151,11 @@ def given_up(path: str) -> FileResult:
 
 
 def audit_in_pools(paths: list[str], jobs: int,
-                   meanwhile: Callable[[], None] | None = None
-                   ) -> Iterator[tuple[int, FileResult]]:
+                   meanwhile: Callable[[], None] | None = None,
+                   tasks: AuditTasks | None = None) -> Iterator[tuple[int, FileResult]]:
     """The files in worker processes on this machine, each result yielded as its file is
     whole. A worker that dies breaks its pool: what was unfinished goes to a fresh pool."""
-    tasks = AuditTasks(paths, split=jobs > 1)
+    tasks = tasks or AuditTasks(paths, split=jobs > 1)
     todo: Iterator[Task] | list[Task] = tasks.first()
     while True:
         retry: list[Task] = []

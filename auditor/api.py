@@ -1,0 +1,85 @@
+"""The auditor as a library: what the command line, the cluster and the tests call.
+
+    from auditor import api
+
+    result = api.audit_input("T07.bjh")                 # one record: a picklable FileResult
+    result = api.audit_input("T07.bjh", data=raw)       # its bytes, where the file is not
+    for place, result in api.audit_inputs(paths, jobs=2):           # this machine's cores
+    for place, result in api.audit_inputs(paths, cluster=client):   # a Dask cluster
+    merged = api.merge(results)                         # in input order, cross-file checks
+    store = api.open_store("history.sqlite")            # or postgresql+psycopg://…
+    run_id = api.record_run(store, run, settings, paths, api.audit_inputs(paths))
+    api.render(merged, run, "reports")                  # the four outputs
+
+Whatever runs the audit (one process, several, a cluster, a large file in pieces), a file's
+result is the same: the pools only move the work (auditor/tasks.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from auditor.audit import AuditResult, FileResult, audit_each, audit_file, collect_paths, merge
+
+__all__ = ["AuditResult", "FileResult", "audit_input", "audit_inputs", "collect_paths",
+           "connect_cluster", "merge", "open_store", "record_run", "render"]
+
+
+def audit_input(path: str, data: bytes | None = None, keep_evidence: bool = True) -> FileResult:
+    """Audit one record: the file at `path`, or its bytes `data` named `path`."""
+    return audit_file(path, keep_evidence=keep_evidence, data=data)
+
+
+def audit_inputs(paths: list[str], jobs: int | None = None, cluster: Any = None,
+                 meanwhile: Callable[[], None] | None = None
+                 ) -> Iterator[tuple[int, FileResult]]:
+    """Audit every record; yield (its place in `paths`, its result) as each one is whole.
+
+    On this machine with `jobs` processes (default: its cores; a large file is split among
+    them), or on a Dask cluster given as a connected `cluster` client (`connect_cluster`)."""
+    if cluster is not None:
+        from auditor.cluster import audit_on_cluster
+
+        return audit_on_cluster(paths, cluster, meanwhile)
+    return audit_each(paths, jobs=jobs, meanwhile=meanwhile)
+
+
+def connect_cluster(address: str) -> Any:
+    """A client of the Dask scheduler at `address` (raises cluster.ClusterError)."""
+    from auditor.cluster import connect
+
+    return connect(address)
+
+
+def open_store(location: str) -> Any:
+    """The run store at a SQLite path or database URL (raises store.StoreError)."""
+    from auditor.store import open_store as open_it
+
+    return open_it(location)
+
+
+def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths: list[str],
+               results: Iterable[tuple[int, FileResult]],
+               progress: Callable[[FileResult], None] | None = None) -> int:
+    """Record a run in the store as its files finish (the caller keeps none of them): the
+    run is marked begun first, so a run killed half-way stays marked unfinished. Returns
+    the run's ID; `store.finish_run` marks it finished once its outputs are written."""
+    from auditor.store import RunRecorder, begin_run
+
+    run_id = begin_run(store, run, settings)
+    recorder = RunRecorder(store, run_id, paths)
+    for place, result in results:
+        recorder.add(place, result)
+        if progress:
+            progress(result)
+    recorder.close()
+    return run_id
+
+
+def render(result: AuditResult, run: dict[str, Any], out: str | Path) -> None:
+    """Write findings.json, findings.csv, summary.csv and report.html to `out`."""
+    from auditor.output.render import write_outputs
+
+    write_outputs(result, run, Path(out))

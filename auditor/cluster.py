@@ -1,0 +1,124 @@
+"""Audits on a Dask cluster: `auditor audit … --scheduler ADDRESS`.
+
+The run's tasks (auditor/tasks.py: whole files, and large files in pieces) go to the
+cluster's workers instead of this machine's processes; results come back as each task
+ends and are recorded in the run store by this process, exactly as in a local run, so
+the findings, their IDs and the outputs are the same whatever the number of workers.
+
+- Workers must run the same auditor (version and rule base): a cluster that does not is
+  refused before anything is audited, since its findings would not be this auditor's.
+- An input that a worker cannot read at the path given (another machine, another working
+  folder) is sent to the cluster as bytes: the parent reads it and the scheduler hands it
+  to a worker, once per task. It costs the file's size in memory and on the network.
+- A worker lost mid-run costs a retry: the scheduler gives its tasks to the others. A task
+  that kills workers again and again (Dask's `allowed-failures`) gives up its file, named,
+  and every other file is still audited.
+
+`dask[distributed]` is an optional extra (`pip install '.[cluster]'`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+from auditor.audit import AuditFailure, FileResult
+from auditor.tasks import AuditTasks, Task, run_task
+
+CONNECT_TIMEOUT = "20s"
+
+
+class ClusterError(Exception):
+    """The cluster cannot be used: the message says why."""
+
+
+def _worker_facts(checks: list[tuple[str, int]]) -> dict:
+    """On a worker: its auditor's versions, and which inputs it cannot read as given."""
+    from auditor import __version__
+    from auditor.rulebase import rule_base_version
+
+    unreadable = []
+    for path, size in checks:
+        try:
+            if os.path.getsize(path) != size or not os.access(path, os.R_OK):
+                unreadable.append(path)
+        except OSError:
+            unreadable.append(path)
+    return {"version": __version__, "rule_base": rule_base_version(),
+            "unreadable": unreadable}
+
+
+def connect(address: str):
+    """A client of the scheduler at `address`, checked to run this auditor."""
+    try:
+        from distributed import Client
+    except ImportError as error:
+        raise ClusterError("--scheduler needs Dask: pip install 'bjh-auditor[cluster]' "
+                           "(dask[distributed])") from error
+    try:
+        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError) as error:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from error
+
+
+def shipped_inputs(client, paths: list[str]) -> set[str]:
+    """The inputs some worker cannot read as given (sent as bytes); refuses a cluster whose
+    workers run another auditor or have none."""
+    from auditor import __version__
+    from auditor.rulebase import rule_base_version
+    from auditor.tasks import file_size
+
+    checks = [(path, file_size(path)) for path in paths]
+    facts = client.run(_worker_facts, checks)
+    if not facts:
+        raise ClusterError("the Dask cluster has no workers")
+    unreadable: set[str] = set()
+    for worker, fact in sorted(facts.items()):
+        if (fact["version"], fact["rule_base"]) != (__version__, rule_base_version()):
+            raise ClusterError(
+                f"worker {worker} runs auditor {fact['version']} (rule base "
+                f"{fact['rule_base']}), not {__version__} ({rule_base_version()}): install "
+                "the same auditor on every worker")
+        unreadable.update(fact["unreadable"])
+    return unreadable
+
+
+def audit_on_cluster(paths: list[str], client,
+                     meanwhile: Callable[[], None] | None = None
+                     ) -> Iterator[tuple[int, FileResult]]:
+    """Every file audited on the cluster; (place, result) as each file is whole."""
+    from distributed import as_completed
+    from distributed.scheduler import KilledWorker
+
+    shipped = shipped_inputs(client, paths)
+    tasks = AuditTasks(paths, split=True, ship=shipped.__contains__)
+    running = as_completed(loop=client.loop)
+    sent: dict[str, Task] = {}
+
+    def send(task: Task) -> None:
+        argument = task
+        if task.data is not None or (task.piece is not None and task.piece.data is not None):
+            argument = client.scatter(task, hash=False)  # bytes straight to a worker
+        future = client.submit(run_task, argument, pure=False)
+        sent[future.key] = task
+        running.add(future)
+
+    for task in tasks.first():
+        send(task)
+    if meanwhile:
+        meanwhile()
+    for future in running:
+        task = sent.pop(future.key)
+        try:
+            outcome = future.result()
+        except KilledWorker:
+            more, whole = [], tasks.give_up(task)
+        except Exception as error:
+            raise AuditFailure(task.path) from error
+        else:
+            more, whole = tasks.done(task, outcome)
+        future.release()
+        for extra in more:
+            send(extra)
+        yield from whole
+
