@@ -161,12 +161,13 @@ def _pieces(plan: FilePlan, header: Header, piece_bytes: int) -> Iterator[Piece]
             for match in _FOLLOWED.finditer(complete):
                 group = match.lastgroup
                 if group == "kind":
-                    follower.wager(match.group("target").decode(), match.group("kind").decode())
-                    continue
-                if group != "other":
-                    follower.outside_rounds = group == "closes"
+                    follower.wager(match)
                     continue
                 event = _event(match.group(0))
+                if group != "other":  # a round opened or closed, if the line reads so
+                    if type(event) in (ev.RoundStart, ev.RoundEnd):
+                        follower.outside_rounds = type(event) is ev.RoundEnd
+                    continue
                 if event is None:
                     continue
                 at = offset + match.start()
@@ -238,11 +239,18 @@ class _StateFollower:
         elif kind is ev.Prize:
             state.prize_paid(event.seat)
 
-    def wager(self, target: str, kind: str) -> None:
-        """A wager on a seat nobody sat at seats an unnamed player (as the replay does)."""
-        wants_hand = kind in ("main", "insurance")
-        if not self.outside_rounds and target != "dealer" and wants_hand == (len(target) > 2):
-            self.state.seat_wagerer(seat_of(target))
+    def wager(self, match: re.Match) -> None:
+        """A wager on a seat nobody sat at seats an unnamed player (as the replay does).
+        Nearly every wager is on a seat already taken, which changes nothing: only the
+        others are read whole, to be sure the line is a wager at all."""
+        target = match.group("target").decode()
+        if self.outside_rounds or target == "dealer" or seat_of(target) in self.state.seats:
+            return
+        event = _event(match.group(0))
+        if type(event) is ev.Bet:
+            wants_hand = event.kind in ("main", "insurance")
+            if event.target != "dealer" and wants_hand == (len(event.target) > 2):
+                self.state.seat_wagerer(seat_of(event.target))
 
 
 class SplitFile:
