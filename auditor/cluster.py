@@ -23,9 +23,10 @@ import os
 from collections.abc import Callable, Iterator
 
 from auditor.audit import AuditFailure, FileResult
+from auditor.split import PIECE_BYTES, SPLIT_BYTES
 from auditor.tasks import AuditTasks, Task, run_task
 
-CONNECT_TIMEOUT = "20s"
+CONNECT_TIMEOUT = "10s"
 
 
 class ClusterError(Exception):
@@ -84,14 +85,16 @@ def shipped_inputs(client, paths: list[str]) -> set[str]:
 
 
 def audit_on_cluster(paths: list[str], client,
-                     meanwhile: Callable[[], None] | None = None
+                     meanwhile: Callable[[], None] | None = None,
+                     split_bytes: int = SPLIT_BYTES, piece_bytes: int = PIECE_BYTES
                      ) -> Iterator[tuple[int, FileResult]]:
     """Every file audited on the cluster; (place, result) as each file is whole."""
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
     shipped = shipped_inputs(client, paths)
-    tasks = AuditTasks(paths, split=True, ship=shipped.__contains__)
+    tasks = AuditTasks(paths, split=True, ship=shipped.__contains__, split_bytes=split_bytes,
+                       piece_bytes=piece_bytes)
     running = as_completed(loop=client.loop)
     sent: dict[str, Task] = {}
 
