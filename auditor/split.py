@@ -158,16 +158,18 @@ def _pieces(plan: FilePlan, header: Header, piece_bytes: int) -> Iterator[Piece]
             data = pending + block
             last = data.rfind(b"\n") + 1 if block else len(data)
             complete, pending = data[:last], data[last:]
+            seated = follower.seated
             for match in _FOLLOWED.finditer(complete):
                 group = match.lastgroup
-                if group == "kind":
-                    follower.wager(match)
+                if group == "kind":  # most wagers are on a seat taken: nothing changes
+                    if match.group("target")[:2] not in seated:
+                        follower.wager(match)
+                    continue
+                if group != "other":  # a round opened or closed (an unreadable `round`
+                    # line misleads this guess: the join then audits the piece again)
+                    follower.outside_rounds = group == "closes"
                     continue
                 event = _event(match.group(0))
-                if group != "other":  # a round opened or closed, if the line reads so
-                    if type(event) in (ev.RoundStart, ev.RoundEnd):
-                        follower.outside_rounds = type(event) is ev.RoundEnd
-                    continue
                 if event is None:
                     continue
                 at = offset + match.start()
@@ -217,6 +219,11 @@ class _StateFollower:
     def __init__(self, state: TableState) -> None:
         self.state = state
         self.outside_rounds = True
+        self.seated: set[bytes] = set()  # the seats taken, as the record spells them
+
+    def _seats_changed(self) -> None:
+        self.seated.clear()
+        self.seated.update(seat.encode() for seat in self.state.seats)
 
     def follow(self, event: ev.Event) -> None:
         kind = type(event)
@@ -228,6 +235,7 @@ class _StateFollower:
         elif kind in (ev.Shoe, ev.DealerChange, ev.Close):
             self.outside_rounds = True  # each ends an open round
             state.apply(event)
+            self._seats_changed()
         elif self.outside_rounds:
             return  # a round's statement outside a round is a problem, not a change
         elif kind is ev.Sit:
@@ -238,6 +246,7 @@ class _StateFollower:
             state.seat_lit(event.seat, event.count)
         elif kind is ev.Prize:
             state.prize_paid(event.seat)
+        self._seats_changed()
 
     def wager(self, match: re.Match) -> None:
         """A wager on a seat nobody sat at seats an unnamed player (as the replay does).
@@ -251,6 +260,7 @@ class _StateFollower:
             wants_hand = event.kind in ("main", "insurance")
             if event.target != "dealer" and wants_hand == (len(event.target) > 2):
                 self.state.seat_wagerer(seat_of(event.target))
+                self._seats_changed()
 
 
 class SplitFile:
