@@ -242,7 +242,7 @@ class FileAudit:
     handed to it, `close_piece` ends it, and the first piece `absorb`s the others in order
     before `finish` judges the file as a whole, so the result is the whole file's."""
 
-    def __init__(self, path: str, keep_evidence: bool = True) -> None:
+    def __init__(self, path: str, keep_evidence: bool = True, first_line: int = 1) -> None:
         self.path = path
         self.keep_evidence = keep_evidence
         self.summary = InputSummary(path=path)
@@ -258,7 +258,7 @@ class FileAudit:
         # (round key, citations) of each round replayed, in record order (see _ReplayPicker)
         self.picks: list[tuple[str, frozenset[str]]] = []
         self.picker = _ReplayPicker()
-        self.texts = _LineTexts()
+        self.texts = _LineTexts(first_line)
 
     def begin(self, config: TableConfig, problems: Iterable[Problem],
               state: TableState | None = None) -> None:
@@ -327,10 +327,16 @@ class FileAudit:
                 f"{state.counts[item.card]} times since the shoe came into play, more "
                 f"than the {state.config.decks}-deck shoe holds"))
 
-    def close_piece(self) -> None:
-        """The lines are all read: the replays of the rounds picked are traced (and their
-        rounds' states let go), the last shuffle's cards closed."""
+    def close_piece(self, trace: bool = True) -> None:
+        """The lines are all read: the last shuffle's cards closed, and the replays of the
+        rounds picked traced (their rounds' states let go). A piece of a file leaves its
+        rounds untraced (`trace=False`): the join traces only those the whole file picks,
+        most of a piece's picks being taken already by the pieces before it."""
         self.result.tally.finish()
+        if trace:
+            self._trace()
+
+    def _trace(self) -> None:
         for record, before, faults in self.evidence_rounds:
             key = round_key(self.path, record.round_id, record.start.line)
             self.result.evidence[key] = trace_round(before, record, self.path,
@@ -353,6 +359,8 @@ class FileAudit:
             result.facts.setdefault(citation, []).extend(facts)
         result.evidence.update(other.evidence)
         self.picks.extend(piece.picks)
+        self.evidence_rounds.extend(piece.evidence_rounds)
+        self.evidence_lines.update(piece.evidence_lines)
         result.tally.absorb(other.tally)
         self.file_view.problems.extend(piece.file_view.problems)
         self.texts.texts.update(piece.texts.texts)
@@ -365,9 +373,16 @@ class FileAudit:
         """Of the pieces' replays, the ones the whole file's picker takes (_ReplayPicker)."""
         picker = _ReplayPicker()
         evidence = self.result.evidence
+        wanted = set()
         for key, citations in self.picks:
-            if not picker.wants(citations):
-                del evidence[key]
+            if picker.wants(citations):
+                wanted.add(key)
+            else:
+                evidence.pop(key, None)
+        self.evidence_rounds = [
+            (record, before, faults) for record, before, faults in self.evidence_rounds
+            if round_key(self.path, record.round_id, record.start.line) in wanted]
+        self._trace()
 
     def finish(self, sha256: str, lines: int) -> FileResult:
         """The file's own checks, its dates and dealers: the result is complete."""
@@ -416,10 +431,10 @@ class _LineTexts:
     What stays is the few statements between rounds (header, shoes, notes), for the
     findings about the whole file."""
 
-    def __init__(self) -> None:
+    def __init__(self, first_line: int = 1) -> None:
         self.texts: dict[int, str | None] = {}
         self.problems: dict[int, str] = {}  # why an unreadable line could not be read
-        self.after = 1  # lines before this one are settled
+        self.after = first_line  # lines before this one are settled (or in another piece)
 
     def keep(self, lines: Iterable[tuple[int, str | None, str | None]]) -> Iterator:
         texts = self.texts

@@ -22,6 +22,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 
 from auditor import events as ev
 from auditor.audit import FileAudit, FileResult
@@ -87,10 +88,10 @@ def audit_piece(piece: Piece) -> PieceResult:
     """Audit one piece (in a worker)."""
     source = SourceFile(piece.path, start=piece.start, end=piece.end,
                         first_line=piece.first_line, data=piece.data)
-    audit = FileAudit(piece.path)
+    audit = FileAudit(piece.path, first_line=piece.first_line)
     if piece.config is None:
         audit.read(source.lines())
-        audit.close_piece()
+        audit.close_piece(trace=False)
         return PieceResult(piece.number, audit, None, True)
     state = piece.state.clone()
     audit.begin(piece.config, (), state)
@@ -99,14 +100,9 @@ def audit_piece(piece: Piece) -> PieceResult:
     began = first is not None and first[1] is not None and isinstance(
         next(parse_lines([first]), None), ev.Shoe)
     if first is not None:
-        audit.read(_chain_one(first, lines), piece.config)
-    audit.close_piece()
+        audit.read(chain((first,), lines), piece.config)
+    audit.close_piece(trace=False)
     return PieceResult(piece.number, audit, piece.state.handoff(), began)
-
-
-def _chain_one(first: tuple, rest: Iterator) -> Iterator:
-    yield first
-    yield from rest
 
 
 @dataclass
