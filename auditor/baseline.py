@@ -13,6 +13,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from auditor.findings import changed
+
 if TYPE_CHECKING:
     from auditor.audit import AuditResult
 
@@ -50,9 +52,9 @@ def compare(result: AuditResult, earlier: list[dict[str, Any]]) -> None:
     for finding in result.findings:
         if remaining[finding.id] > 0:
             remaining[finding.id] -= 1
-            marked.append(finding.model_copy(update={"baseline": "persisting"}))
+            marked.append(changed(finding, baseline="persisting"))
         else:
-            marked.append(finding.model_copy(update={"baseline": "new"}))
+            marked.append(changed(finding, baseline="new"))
     result.findings = marked
     resolved = []
     for finding in earlier:  # what is left over of each ID, in the earlier order

@@ -359,14 +359,14 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
     terminal wide enough, a table; in a log or a narrow terminal, plain columns as wide as
     their widest cell, so no header or citation is ever cut); then waivers, the baseline
     and what fails the run."""
-    from auditor.output.tables import findings_frame, summary_by
+    from auditor.output.tables import summary_by, summary_frame
     from auditor.policy import failing
 
     rounds = sum(i.rounds for i in result.inputs)
     audited = sum(i.rounds_audited for i in result.inputs)
     console.print(f"Audited {len(result.inputs)} file(s): {rounds} round(s) read, "
                   f"{audited} audited, {len(result.findings)} finding(s).")
-    frame = findings_frame(result.findings, result.inputs)
+    frame = summary_frame(result.findings, result.inputs)
     if not frame.empty:
         table_rows = list(summary_by(frame, "citation").itertuples(index=False))
         money = [(Decimal(str(r.under_paid)), Decimal(str(r.over_paid))) for r in table_rows]

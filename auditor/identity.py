@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from auditor.findings import Finding
+from auditor.findings import Finding, changed
 
 if TYPE_CHECKING:
     from auditor.audit import AuditResult
@@ -85,7 +85,7 @@ def assign_ids(findings: Iterable[Finding], tables: dict[str, str]) -> list[Find
     for finding in findings:
         key = identity_key(finding, tables.get(finding.file, "/" + (finding.table or "")))
         seen[key] += 1
-        identified.append(finding.model_copy(update={"id": finding_id(key, seen[key])}))
+        identified.append(changed(finding, id=finding_id(key, seen[key])))
     return identified
 
 
@@ -119,5 +119,5 @@ def _with_statements(findings: list[Finding]) -> list[Finding]:
                     texts[file, number] = normalise_statement(text)
         except (UnreadableFile, OSError):
             continue  # the ID falls back to the message, as for a finding with no line
-    return [f.model_copy(update={"statement": texts[f.file, f.line]})
+    return [changed(f, statement=texts[f.file, f.line])
             if f.statement is None and (f.file, f.line) in texts else f for f in findings]

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from auditor.findings import Finding, Waiver
+from auditor.findings import Finding, Waiver, changed
 from auditor.identity import table_identity
 
 if TYPE_CHECKING:
@@ -215,7 +215,7 @@ def apply_waivers(result: AuditResult, waivers: list[LoadedWaiver], today: date)
             counts[position] += 1
             if cover is None and loaded.rule.expires >= today:
                 cover = _shown(loaded)
-        marked.append(finding.model_copy(update={"waiver": cover}) if cover else finding)
+        marked.append(changed(finding, waiver=cover) if cover else finding)
     result.findings = marked
     result.waivers = [
         WaiverStatus(index=loaded.index, line=loaded.line, name=loaded.rule.name,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -33,7 +34,9 @@ def out_folder_problem(out: Path) -> str | None:
     return None
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str | Iterable[str]) -> None:
+    """Write `text` (or its parts, one at a time) to `path` in one step: a reader finds the
+    old file or the whole new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -41,7 +44,11 @@ def write_atomic(path: Path, text: str) -> None:
         # user writes: the umask decides.
         os.chmod(temporary, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
+            if isinstance(text, str):
+                stream.write(text)
+            else:
+                for part in text:
+                    stream.write(part)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)

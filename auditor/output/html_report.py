@@ -35,7 +35,7 @@ from markupsafe import Markup
 from auditor.audit import REPLAYS_PER_CITATION, AuditResult
 from auditor.checks.base import GAMES, citation_sort_key, registry
 from auditor.findings import SEVERITIES, Finding
-from auditor.output.tables import findings_frame, shift_of, summary_by
+from auditor.output.tables import shift_of, summary_by, summary_frame
 from auditor.replay.trace import RoundEvidence
 from auditor.resources import templates_dir
 from auditor.rulebase import load_rule_base, rule_entries
@@ -86,8 +86,16 @@ def load_templates() -> None:
 
 def to_html(result: AuditResult, run: dict[str, Any], *,
             lean_replays_over: int = LEAN_REPLAYS_OVER) -> str:
+    return "".join(html_parts(result, run, lean_replays_over=lean_replays_over))
+
+
+def html_parts(result: AuditResult, run: dict[str, Any], *,
+               lean_replays_over: int = LEAN_REPLAYS_OVER) -> Iterator[str]:
+    """report.html in the parts the template renders one after another: written as they
+    come, the page is never one text in memory (a month's report is tens of megabytes)."""
     with collector_paused():
-        return render(report_context(result, run, lean_replays_over=lean_replays_over))
+        context = report_context(result, run, lean_replays_over=lean_replays_over)
+        yield from environment().get_template("report.html.j2").generate(**context)
 
 
 def render(context: dict[str, Any]) -> str:
@@ -115,7 +123,7 @@ def report_context(result: AuditResult, run: dict[str, Any], *,
                    lean_replays_over: int = LEAN_REPLAYS_OVER) -> dict[str, Any]:
     """Everything the templates show, computed once."""
     findings = result.findings
-    frame = findings_frame(findings, result.inputs)
+    frame = summary_frame(findings, result.inputs)
     numbers = {id(f): index + 1 for index, f in enumerate(findings)}
     lazy = len(findings) > LAZY_OVER
     replays, replay_of, replayed = build_replays(result, findings, numbers,
@@ -711,7 +719,8 @@ def build_replays(result: AuditResult, findings: list[Finding], numbers: dict[in
     replay_of: dict[int, dict[str, Any]] = {}
     lean = len(kept) > lean_over
     for position, evidence in enumerate(kept):
-        replay = replay_model(evidence, members[id(evidence)], numbers, position + 1, lean)
+        replay = replay_model(evidence.whole(), members[id(evidence)], numbers, position + 1,
+                              lean)
         replays.append(replay)
         for finding in members[id(evidence)]:
             replay_of[id(finding)] = replay
@@ -724,8 +733,8 @@ def _evidence_of(finding: Finding, index: dict[tuple[str, str], list[RoundEviden
         return None
     candidates = index.get((finding.file, finding.round), [])
     for evidence in candidates:  # a round ID may repeat in a file (a new shoe)
-        if evidence.lines and finding.line is not None and \
-                evidence.start_line <= finding.line <= evidence.lines[-1][0]:
+        if evidence.last_line is not None and finding.line is not None and \
+                evidence.start_line <= finding.line <= evidence.last_line:
             return evidence
     return candidates[0] if len(candidates) == 1 else None
 

@@ -3,36 +3,62 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from auditor.audit import AuditResult
 from auditor.checks.base import citation_sort_key
-from auditor.output.tables import SUMMARY_DIMENSIONS, findings_frame, identities, summary_by
+from auditor.output.tables import SUMMARY_DIMENSIONS, identities, summary_by, summary_frame
 
 
 def summaries(result: AuditResult) -> dict[str, list[dict[str, Any]]]:
     """Findings counted by citation, table, dealer and shift, with the money involved."""
-    frame = findings_frame(result.findings, result.inputs)
+    frame = summary_frame(result.findings, result.inputs)
     return {dimension: summary_by(frame, dimension).to_dict("records")
             for dimension in SUMMARY_DIMENSIONS}
 
 
 def to_json(result: AuditResult, run: dict[str, Any]) -> str:
-    """Each input with its table's identity (casino, licence, game, decks, seats, limits,
+    """findings.json as one text (`json_parts` writes it in parts)."""
+    return "".join(json_parts(result, run))
+
+
+def json_parts(result: AuditResult, run: dict[str, Any]) -> Iterator[str]:
+    """findings.json, one finding at a time: the text `json.dumps(document, indent=2)` would
+    give, without the whole document or its text in memory at once.
+
+    Each input with its table's identity (casino, licence, game, decks, seats, limits,
     currency, house rules); each finding with `table_key`, its table's identity."""
     keys = {path: identity["table_key"] for path, identity in identities(result.inputs).items()}
-    document = {
-        "auditor": run,
-        "inputs": [{**summary.model_dump(mode="json"), "table_key": summary.table_key}
-                   for summary in result.inputs],
-        "findings": [{**finding.as_dict(), "table_key": keys.get(finding.file) or finding.table}
-                     for finding in result.findings],
-        "summary": summaries(result),
-        "coverage": {citation: result.applied[citation]
-                     for citation in sorted(result.applied, key=citation_sort_key)},
-        # Every waiver of the file with its status (applied, expired, unused) and matches.
-        "waivers": [waiver.model_dump(mode="json") for waiver in result.waivers],
-        # Earlier findings gone since the baseline; null when there was no baseline.
-        "resolved": result.resolved,
-    }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    yield "{\n"
+    yield _member("auditor", run) + ",\n"
+    yield _member("inputs", [{**summary.model_dump(mode="json"), "table_key": summary.table_key}
+                             for summary in result.inputs]) + ",\n"
+    if not result.findings:
+        yield '  "findings": [],\n'
+    else:
+        yield '  "findings": [\n'
+        last = len(result.findings) - 1
+        for number, finding in enumerate(result.findings):
+            document = {**finding.as_dict(), "table_key": keys.get(finding.file) or finding.table}
+            yield "    " + _indented(document, "    ") + (",\n" if number < last else "\n")
+        yield "  ],\n"
+    yield _member("summary", summaries(result)) + ",\n"
+    yield _member("coverage", {citation: result.applied[citation]
+                               for citation in sorted(result.applied, key=citation_sort_key)}
+                  ) + ",\n"
+    # Every waiver of the file with its status (applied, expired, unused) and matches.
+    yield _member("waivers", [waiver.model_dump(mode="json") for waiver in result.waivers]) + ",\n"
+    # Earlier findings gone since the baseline; null when there was no baseline.
+    yield _member("resolved", result.resolved) + "\n"
+    yield "}\n"
+
+
+def _member(name: str, value: Any) -> str:
+    return "  " + json.dumps(name) + ": " + _indented(value, "  ")
+
+
+def _indented(value: Any, indent: str) -> str:
+    # JSON text holds no raw line break but those of its layout: each is followed by the
+    # indentation of the level the value sits at.
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,9 +24,10 @@ CURRENT = "current"
 KEEP = 3
 
 
-def publish(out: Path, files: dict[str, Callable[[], str]]) -> Path:
-    """Write each named file (its text made by the callable, one at a time, so only one is
-    in memory) into a fresh run folder, then make it the current set; the folder."""
+def publish(out: Path, files: dict[str, Callable[[], str | Iterable[str]]]) -> Path:
+    """Write each named file (its text, or its parts, made by the callable, one file at a
+    time, so only one is in memory) into a fresh run folder, then make it the current set;
+    the folder."""
     runs = out / RUNS
     runs.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")

@@ -13,14 +13,14 @@ OUTPUT_NAMES = ("findings.json", "findings.csv", "summary.csv", "report.html")
 
 
 def write_outputs(result: AuditResult, run: dict[str, Any], out: Path) -> None:
-    from auditor.output.html_report import to_html
-    from auditor.output.json_report import to_json
-    from auditor.output.tables import findings_frame, summary_csv, to_csv
+    from auditor.output.html_report import html_parts
+    from auditor.output.json_report import json_parts
+    from auditor.output.tables import summary_csv, summary_frame, to_csv
 
     # Published as one set (publish.py): a reader never finds files of two runs.
     publish(out, {
-        "findings.json": lambda: to_json(result, run),
+        "findings.json": lambda: json_parts(result, run),
         "findings.csv": lambda: to_csv(result.findings, result.inputs),
-        "summary.csv": lambda: summary_csv(findings_frame(result.findings, result.inputs)),
-        "report.html": lambda: to_html(result, run),
+        "summary.csv": lambda: summary_csv(summary_frame(result.findings, result.inputs)),
+        "report.html": lambda: html_parts(result, run),
     })

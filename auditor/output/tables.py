@@ -7,7 +7,7 @@ table's identity in every summary, so equal table IDs of two casinos never merge
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -59,6 +59,31 @@ def findings_frame(findings: list[Finding], inputs: Iterable[InputSummary] = ()
     return frame
 
 
+def summary_frame(findings: list[Finding], inputs: Iterable[InputSummary] = ()
+                  ) -> pd.DataFrame:
+    """Only what the summaries count (`summary_by`): a month's findings as whole rows
+    (`findings_frame`) are several times the findings themselves."""
+    identity = identities(inputs)
+
+    def table_key(finding: Finding) -> str | None:
+        known = identity.get(finding.file)
+        return (known["table_key"] if known else None) or finding.table
+
+    return pd.DataFrame({
+        "citation": [f.citation for f in findings],
+        "table_key": [table_key(f) for f in findings],
+        "dealer": [f.dealer for f in findings],
+        "date": [f.date for f in findings],
+        "shift": [shift_of(f.time) for f in findings],
+        "severity": [f.severity for f in findings],
+        "difference": pd.Series([f.difference for f in findings], dtype=object)},
+        columns=SUMMARY_FRAME_COLUMNS)
+
+
+SUMMARY_FRAME_COLUMNS = ["citation", "table_key", "dealer", "date", "shift", "severity",
+                         "difference"]
+
+
 def _row(finding: Finding) -> dict:
     """A finding's JSON form with its waiver flattened into columns."""
     row = finding.as_dict()
@@ -70,9 +95,16 @@ def _row(finding: Finding) -> dict:
     return row
 
 
-def to_csv(findings: list[Finding], inputs: Iterable[InputSummary] = ()) -> str:
-    frame = findings_frame(findings, inputs)[CSV_COLUMNS]
-    return spreadsheet_safe(frame).to_csv(index=False, lineterminator="\n")
+CSV_ROWS_AT_ONCE = 5000  # findings made into a frame at a time: the CSV is written in parts
+
+
+def to_csv(findings: list[Finding], inputs: Iterable[InputSummary] = ()) -> Iterator[str]:
+    """findings.csv in parts of CSV_ROWS_AT_ONCE findings, the header with the first."""
+    inputs = list(inputs)
+    for start in range(0, max(len(findings), 1), CSV_ROWS_AT_ONCE):
+        frame = findings_frame(findings[start:start + CSV_ROWS_AT_ONCE], inputs)[CSV_COLUMNS]
+        yield spreadsheet_safe(frame).to_csv(index=False, header=start == 0,
+                                             lineterminator="\n")
 
 
 MONEY_COLUMNS = ("expected", "actual", "difference")

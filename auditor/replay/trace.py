@@ -20,6 +20,14 @@ class RoundEvidence:
     lines: list[tuple[int, str]]  # the record's lines of the round, as written
     steps: dict[int, dict[str, Any]] = field(default_factory=dict)  # line -> table after it
 
+    @property
+    def last_line(self) -> int | None:
+        return self.lines[-1][0] if self.lines else None
+
+    def whole(self) -> RoundEvidence:
+        """The replay with its steps (a stored one is read whole only when shown)."""
+        return self
+
 
 STEPS_AT_MOST = 120
 """A round of more statements than this (a record gone wrong: thousands of cards to one

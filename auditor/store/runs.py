@@ -20,7 +20,7 @@ from sqlalchemy import Engine, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from auditor.audit import AuditResult, FileResult, InputSummary, ReplaySelection, RunTotals
-from auditor.findings import Finding
+from auditor.findings import Finding, sharing_fields
 from auditor.output.tables import shift_of
 from auditor.replay.trace import RoundEvidence
 from auditor.store import schema
@@ -231,6 +231,31 @@ class _SharedEntries:
         return value
 
 
+@dataclass(frozen=True)
+class StoredReplay:
+    """A stored replay as a run is read back: where its round is, and its document still
+    compressed. A night records hundreds of replays, a month thousands, and the report shows
+    a few hundred (html_report.build_replays): only those are read whole (`whole`), so
+    memory does not grow with the replays a run recorded."""
+
+    file: str
+    round_id: str
+    start_line: int
+    last_line: int | None
+    document: bytes
+
+    @classmethod
+    def of(cls, document: bytes) -> StoredReplay:
+        found = json.loads(zlib.decompress(document))
+        lines = found["lines"]
+        return cls(found["file"], found["round_id"], found["start_line"],
+                   lines[-1][0] if lines else None, document)
+
+    def whole(self) -> RoundEvidence:
+        return _evidence(json.loads(zlib.decompress(self.document),
+                                    object_pairs_hook=_SharedEntries()))
+
+
 def _evidence(document: dict[str, Any]) -> RoundEvidence:
     return RoundEvidence(document["file"], document["round_id"], document["start_line"],
                          [(number, text) for number, text in document["lines"]],
@@ -341,8 +366,7 @@ def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any
         applied = Counter({row.citation: row.rounds for row in connection.execute(
             select(schema.coverage).where(schema.coverage.c.run_id == run_id))})
         replays = schema.replays
-        evidence = {row.round_key: _evidence(json.loads(zlib.decompress(row.document),
-                                                        object_pairs_hook=_SharedEntries()))
+        evidence = {row.round_key: StoredReplay.of(row.document)
                     for row in connection.execute(
                         select(replays).where(replays.c.run_id == run_id)
                         .order_by(replays.c.input_position, replays.c.start_line,
@@ -351,15 +375,36 @@ def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any
     query = (select(table.c.document, table.c.statement).where(table.c.run_id == run_id)
              .order_by(table.c.input_position, table.c.order_key, table.c.position)
              .execution_options(yield_per=_BATCH))
+    shared = _SharedFindingParts()
     with engine.connect() as connection:
-        findings = [Finding.model_validate({**json.loads(row.document),
-                                            "statement": row.statement})
+        findings = [shared(Finding.model_validate({**json.loads(row.document),
+                                                   "statement": row.statement}))
                     for row in connection.execute(query)]
     result = AuditResult(inputs, findings, applied, evidence)
     extras = run_extras(engine, run_id)
     result.waivers = [WaiverStatus.model_validate(w) for w in extras.get("waivers", [])]
     result.resolved = extras.get("resolved")
     return result, run
+
+
+class _SharedFindingParts:
+    """Findings read back share what repeats among them: their file, citation, rule, game,
+    dealer, date and table texts, and the set of fields given. A month's findings are tens of
+    thousands; each its own copies cost three times the finding itself."""
+
+    _TEXTS = ("citation", "rule", "severity", "file", "table", "game", "dealer", "date",
+              "round", "seat", "hand")
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}
+
+    def __call__(self, finding: Finding) -> Finding:
+        values, texts = finding.__dict__, self.texts
+        for name in self._TEXTS:
+            value = values[name]
+            if value is not None:
+                values[name] = texts.setdefault(value, value)
+        return sharing_fields(finding)
 
 
 def replace_findings(engine: Engine, run_id: int, result: AuditResult) -> None:
