@@ -48,14 +48,13 @@ def load_baseline(path: str | Path) -> list[dict[str, Any]]:
 def compare(result: AuditResult, earlier: list[dict[str, Any]]) -> None:
     """Mark each finding new or persisting, and list the earlier findings now gone."""
     remaining = Counter(f["id"] for f in earlier)
-    marked = []
-    for finding in result.findings:
+    findings = result.findings
+    for place, finding in enumerate(findings):  # in place: each replaced finding freed at once
         if remaining[finding.id] > 0:
             remaining[finding.id] -= 1
-            marked.append(changed(finding, baseline="persisting"))
+            findings[place] = changed(finding, baseline="persisting")
         else:
-            marked.append(changed(finding, baseline="new"))
-    result.findings = marked
+            findings[place] = changed(finding, baseline="new")
     resolved = []
     for finding in earlier:  # what is left over of each ID, in the earlier order
         if remaining[finding["id"]] > 0:

@@ -80,13 +80,19 @@ def finding_id(key: tuple[str, ...], occurrence: int) -> str:
 def assign_ids(findings: Iterable[Finding], tables: dict[str, str]) -> list[Finding]:
     """Every finding with its ID; `tables` maps a file to its table identity. Findings must
     be in record order (as `audit.merge` sorts them) for the occurrence numbers."""
+    identified = list(findings)
+    identify(identified, tables)
+    return identified
+
+
+def identify(findings: list[Finding], tables: dict[str, str]) -> None:
+    """`assign_ids` in place: each finding replaced by its identified copy is freed at once
+    (a month's findings are tens of thousands)."""
     seen: Counter = Counter()
-    identified: list[Finding] = []
-    for finding in findings:
+    for place, finding in enumerate(findings):
         key = identity_key(finding, tables.get(finding.file, "/" + (finding.table or "")))
         seen[key] += 1
-        identified.append(changed(finding, id=finding_id(key, seen[key])))
-    return identified
+        findings[place] = changed(finding, id=finding_id(key, seen[key]))
 
 
 def apply_identity(result: AuditResult) -> None:
@@ -94,19 +100,20 @@ def apply_identity(result: AuditResult) -> None:
     baselines look at the findings)."""
     tables = {summary.path: table_identity(summary.licence, summary.casino, summary.table)
               for summary in result.inputs}
-    findings = _with_statements(result.findings)
-    result.findings = assign_ids(findings, tables)
+    _with_statements(result.findings)
+    identify(result.findings, tables)
 
 
-def _with_statements(findings: list[Finding]) -> list[Finding]:
+def _with_statements(findings: list[Finding]) -> None:
     """Findings whose statement the worker could not take (those of the checks across
-    files, made in the parent) get it from their file: only those lines are read."""
+    files, made in the parent) get it from their file, in place: only those lines are
+    read."""
     wanted: dict[str, set[int]] = {}
     for finding in findings:
         if finding.statement is None and finding.line is not None:
             wanted.setdefault(finding.file, set()).add(finding.line)
     if not wanted:
-        return findings
+        return
     from auditor.source import SourceFile, UnreadableFile
 
     texts: dict[tuple[str, int], str] = {}
@@ -119,5 +126,6 @@ def _with_statements(findings: list[Finding]) -> list[Finding]:
                     texts[file, number] = normalise_statement(text)
         except (UnreadableFile, OSError):
             continue  # the ID falls back to the message, as for a finding with no line
-    return [changed(f, statement=texts[f.file, f.line])
-            if f.statement is None and (f.file, f.line) in texts else f for f in findings]
+    for place, finding in enumerate(findings):
+        if finding.statement is None and (finding.file, finding.line) in texts:
+            findings[place] = changed(finding, statement=texts[finding.file, finding.line])

@@ -205,8 +205,8 @@ def apply_waivers(result: AuditResult, waivers: list[LoadedWaiver], today: date)
     `today` is the date in UTC: a waiver holds through its `expires` day."""
     summaries = {summary.path: summary for summary in result.inputs}
     counts = [0] * len(waivers)
-    marked: list[Finding] = []
-    for finding in result.findings:
+    findings = result.findings
+    for place, finding in enumerate(findings):
         summary = summaries.get(finding.file)
         cover: Waiver | None = None
         for position, loaded in enumerate(waivers):
@@ -215,8 +215,8 @@ def apply_waivers(result: AuditResult, waivers: list[LoadedWaiver], today: date)
             counts[position] += 1
             if cover is None and loaded.rule.expires >= today:
                 cover = _shown(loaded)
-        marked.append(changed(finding, waiver=cover) if cover else finding)
-    result.findings = marked
+        if cover:  # in place: the finding it replaces is freed at once
+            findings[place] = changed(finding, waiver=cover)
     result.waivers = [
         WaiverStatus(index=loaded.index, line=loaded.line, name=loaded.rule.name,
                      status=("expired" if loaded.rule.expires < today

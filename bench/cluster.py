@@ -46,7 +46,7 @@ def large_workload(data: Path) -> Path:
     done = folder / ".complete"
     if not done.exists():
         simulate(folder, table_spec("standard", options={"surrender": "late"}),
-                 rounds=LARGE_ROUNDS, seed=SEED, faults=0.02)
+                 rounds=LARGE_ROUNDS, seed=SEED, faults=0.02, header_fault=True)
         done.write_text("")
     return folder
 

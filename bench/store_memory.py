@@ -55,7 +55,8 @@ def workload(data: Path, scale: str) -> Path:
         return folder
     for game in GAMES:
         simulate(folder / game, table_spec(game, options=OPTIONS[game]),
-                 tables=SCALES[scale], rounds=ROUNDS, seed=SEED, faults=FAULT_RATE)
+                 tables=SCALES[scale], rounds=ROUNDS, seed=SEED, faults=FAULT_RATE,
+                 header_fault=True)
     done.write_text("")
     return folder
 

@@ -60,7 +60,8 @@ def _run(base: Path, rounds: int, faults: float, seed: str) -> dict[str, tuple]:
         messages: dict[Key, str] = {}
         for number, (decks, options) in enumerate(configs, start=1):
             spec = table_spec(game, table_id=f"T{number}", decks=decks, options=options)
-            result = simulate(base / game, spec, rounds=rounds, seed=seed, faults=faults)
+            result = simulate(base / game, spec, rounds=rounds, seed=seed, faults=faults,
+                              header_fault=faults > 0)
             assert result.rounds == rounds
             for path in result.files:
                 truth = json.loads(path.with_suffix(".truth.json").read_text())
@@ -203,3 +204,22 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
                  "--out", str(tmp_path / "no")]) == 2
     assert main(["simulate", "--game", "standard", "--rounds", "5", "--option", "peek",
                  "--out", str(tmp_path / "no")]) == 2
+
+
+def test_the_header_fault_is_a_choice(tmp_path: Path) -> None:
+    """--faults plants faults at its rate only; --header-fault adds the unknown option."""
+    spec = table_spec("standard")
+    without = simulate(tmp_path / "without", spec, rounds=200, seed=3, faults=0.1)
+    with_it = simulate(tmp_path / "with", spec, rounds=200, seed=3, faults=0.1,
+                       header_fault=True)
+    assert "record:header" not in without.planted
+    assert with_it.planted["record:header"] == 1
+    assert "option table.colour=green" not in without.files[0].read_text()
+    truth = json.loads(with_it.files[0].with_suffix(".truth.json").read_text())
+    header = [f for f in truth["faults"] if f["citation"] == "record:header"]
+    line = with_it.files[0].read_text().splitlines().index("option table.colour=green") + 1
+    assert [(f["round"], f["line"]) for f in header] == [(None, line)]
+    audited = merge([audit_file(str(with_it.files[0]), keep_evidence=False)])
+    assert [(f.citation, f.line) for f in audited.findings if f.citation == "record:header"] \
+        == [("record:header", line)]
+

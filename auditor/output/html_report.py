@@ -419,6 +419,11 @@ def build_groups(findings: list[Finding], numbers: dict[int, int],
                  replay_of: dict[int, dict[str, Any]], replayed: dict[str, Any],
                  keys: dict[str, str]) -> list[dict[str, Any]]:
     entries = rule_entries()
+    said: dict[str, str] = {}
+
+    def shared(text: str) -> str:  # one copy of each text, however many findings say it
+        return said.setdefault(text, text)
+
     by_citation: dict[str, list[Finding]] = defaultdict(list)
     for finding in findings:
         by_citation[finding.citation].append(finding)
@@ -441,7 +446,8 @@ def build_groups(findings: list[Finding], numbers: dict[int, int],
             "severities": Counter(f.severity for f in members),
             "under_paid": under, "over_paid": over,
             "findings": [finding_item(f, numbers[id(f)], replay_of.get(id(f)),
-                                      no_replay_text(f, replay_of, replayed), key_of(f, keys))
+                                      shared(no_replay_text(f, replay_of, replayed)),
+                                      key_of(f, keys))
                          for f in members],
         })
     return groups
@@ -466,19 +472,48 @@ def no_replay_text(finding: Finding, replay_of: dict[int, dict[str, Any]],
     return "This finding concerns the file, not one round."
 
 
+@dataclass(slots=True, frozen=True)
+class FindingItem:
+    """One finding as the report shows it, with the record's line it stands on. Slotted,
+    and read as `item.name` or `item["name"]`: a month's report holds tens of thousands."""
+
+    finding: Finding
+    number: int
+    replay: dict[str, Any] | None
+    line_text: Any
+    no_replay: str
+    table_key: str
+
+    def __getitem__(self, name: str) -> Any:
+        return getattr(self, name)
+
+    @property
+    def ref(self) -> str:
+        return f"F-{self.number:04d}"
+
+    @property
+    def id(self) -> str:
+        return f"f-{self.number}"
+
+    @property
+    def finding_id(self) -> str | None:
+        return self.finding.id
+
+    @property
+    def expected_words(self) -> str:
+        return net_words(self.finding.expected)
+
+    @property
+    def actual_words(self) -> str:
+        return net_words(self.finding.actual)
+
+
 def finding_item(finding: Finding, number: int, replay: dict[str, Any] | None,
-                 no_replay: str = "", table_key: str = "") -> dict[str, Any]:
-    """One finding as the report shows it, with the record's line it stands on."""
+                 no_replay: str = "", table_key: str = "") -> FindingItem:
     line = None
     if replay is not None and finding.line is not None:
         line = replay["text_of"].get(finding.line)
-    return {
-        "finding": finding, "number": number, "ref": f"F-{number:04d}", "id": f"f-{number}",
-        "expected_words": net_words(finding.expected),
-        "actual_words": net_words(finding.actual),
-        "replay": replay, "line_text": line, "no_replay": no_replay, "table_key": table_key,
-        "finding_id": getattr(finding, "id", None),
-    }
+    return FindingItem(finding, number, replay, line, no_replay, table_key)
 
 
 def table_keys(result: AuditResult) -> dict[str, str]:
@@ -544,10 +579,15 @@ def script_json(document: Any) -> Markup:
     """JSON for a <script type="application/json"> element: <, > and & are written as
     \\u003c, \\u003e and \\u0026, so no text of a record can close the element or open
     another; JSON.parse reads them back as the characters they were."""
-    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return Markup(text)
+    return Markup(_script_text(document))
+
+
+def _script_text(document: Any) -> str:
+    # ASCII (other characters as \\u escapes, U+2028 and U+2029 included, which a script
+    # must not hold raw): a text holding one card suit takes two bytes a character in
+    # Python, and a month's findings are megabytes of it.
+    text = json.dumps(document, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _put(record: dict[str, Any], key: str, value: Any) -> None:
@@ -612,7 +652,9 @@ def report_data(findings: list[Finding], groups: list[dict[str, Any]],
     file_index = {path: index for index, path in enumerate(files)}
     replay_index = {replay["id"]: index for index, replay in enumerate(replays)}
     texts: dict[str, int] = {}
-    records = []
+    # Each record becomes its JSON text at once: a month's findings as objects and then as
+    # one text were twice the memory of the texts alone.
+    records: list[tuple[int, str]] = []
     for group in groups:
         for item in group["findings"]:
             f = item["finding"]
@@ -620,18 +662,26 @@ def report_data(findings: list[Finding], groups: list[dict[str, Any]],
                 file_index[f.file] = len(files)
                 files.append(f.file)
             replay = item["replay"]
-            records.append(finding_record(
+            record = finding_record(
                 item, group["index"], item["table_key"], file_index[f.file],
-                replay_index[replay["id"]] if replay is not None else None, texts))
-    records.sort(key=lambda r: r["n"])
-    document = {
+                replay_index[replay["id"]] if replay is not None else None, texts)
+            records.append((record["n"], _script_text(record)))
+    records.sort(key=lambda number_and_text: number_and_text[0])
+    head = _script_text({
         "pageSize": PAGE_SIZE, "lazy": lazy, "summaryTop": SUMMARY_TOP,
         "groups": [{"citation": g["citation"], "title": g["title"]} for g in groups],
-        "files": files, "texts": list(texts), "findings": records,
-        "replays": [replay_record(r, file_index.get(r["file"], 0)) for r in replays]
-        if lazy else [],
-    }
-    return script_json(document)
+        "files": files, "texts": list(texts)})
+    tail = _script_text([replay_record(r, file_index.get(r["file"], 0)) for r in replays]
+                        if lazy else [])
+    # The text script_json gives the whole document (same keys, same order), made once.
+    parts = [head[:-1], ',"findings":[']
+    for number, (_, text) in enumerate(records):
+        parts.append("," + text if number else text)
+    del records
+    parts += ['],"replays":', tail, "}"]
+    whole = "".join(parts)
+    del parts
+    return Markup(whole)
 
 
 # ---- replays: one per round that holds a finding ----------------------------------------

@@ -42,9 +42,11 @@ def __getattr__(name: str) -> Any:
 def simulate(out_dir: str | Path, spec: TableSpec, *, tables: int = 1,
              rounds: int | None = None, hours: float | None = None, seed: str | int = 1,
              faults: float = 0.0, start: date = date(2026, 11, 20),
-             start_seconds: int = 18 * 3600, floor: Any = None) -> SimulationResult:
+             start_seconds: int = 18 * 3600, floor: Any = None,
+             header_fault: bool = False) -> SimulationResult:
     """Write `tables` records of `spec`'s game, each `rounds` rounds or `hours` long;
-    `floor` (surveillance.Floor) plants patterns across the tables."""
+    `floor` (surveillance.Floor) plants patterns across the tables; `header_fault` also
+    plants an unknown option in each header (record:header), when faults are planted."""
     from auditor.simulate.table import Session, SpecError, TableSpec
 
     if (rounds is None) == (hours is None):
@@ -69,7 +71,7 @@ def simulate(out_dir: str | Path, spec: TableSpec, *, tables: int = 1,
         with path.open("w", encoding="utf-8", newline="\n") as stream:
             session = Session(table, stream, name=name, seed=str(seed), start=start,
                               start_seconds=start_seconds, faults=faults,
-                              injectors=injectors)
+                              injectors=injectors, header_fault=header_fault)
             if floor is not None:
                 floor.attach(session, number, str(seed))
             result.rounds += session.run(rounds=rounds, hours=hours)

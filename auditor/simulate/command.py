@@ -37,6 +37,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                              "(repeatable), e.g. soft17=hit, surrender=late, db21.paytable=2")
     parser.add_argument("--faults", type=float, default=0.0, metavar="RATE",
                         help="the share of rounds given one planted fault, 0 to 1 (default 0)")
+    parser.add_argument("--header-fault", action="store_true",
+                        help="with --faults, also plant an unknown option in each file's header "
+                             "(record:header), on top of the rate")
     parser.add_argument("--date", default="2026-11-20", help="the first gaming day")
     parser.add_argument("--table", default="T01", help="the table ID (or its prefix)")
     parser.add_argument("--out", default="simulated", metavar="DIR",
@@ -73,7 +76,7 @@ def run(arguments: argparse.Namespace, console: Console) -> int:
         started = time.perf_counter()
         result = simulate(arguments.out, spec, tables=arguments.tables, rounds=arguments.rounds,
                           hours=arguments.hours, seed=arguments.seed, faults=arguments.faults,
-                          start=start, floor=floor)
+                          start=start, floor=floor, header_fault=arguments.header_fault)
     except (SpecError, ValueError) as error:
         errors.print(f"auditor: {error}")
         return 2

@@ -163,8 +163,9 @@ class Session:
 
     def __init__(self, spec: TableSpec, out: TextIO, *, name: str, seed: str,
                  start: date, start_seconds: int = 18 * 3600, faults: float = 0.0,
-                 injectors: object = None) -> None:
+                 injectors: object = None, header_fault: bool = False) -> None:
         self.spec = spec
+        self.header_fault = header_fault
         self.out = out
         self.name = name
         self.rng = random.Random(f"{seed}:{spec.game}:{spec.table_id}")
@@ -224,7 +225,7 @@ class Session:
                    "currency=USD")
         for key, value in spec.options:
             self.write(f"option {key}={value}")
-        if self.faults > 0 and self.injectors is not None:
+        if self.header_fault and self.faults > 0 and self.injectors is not None:
             line = self.write("option table.colour=green")
             self.planted.append(Planted(self.name, None, "record:header", line,
                                         "an unknown option in the header"))
