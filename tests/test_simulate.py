@@ -19,7 +19,7 @@ from auditor.audit import audit_file, merge
 from auditor.checks.base import registry
 from auditor.cli import main
 from auditor.simulate import SpecError, simulate, table_spec
-from auditor.simulate.faults import FILE_LEVEL, InjectorTable
+from auditor.simulate.faults import FILE_LEVEL, INJECTORS, InjectorTable
 
 # (decks, options) per game: the rules vary so that every injector finds its occasion
 # (surrender offered or not, trading allowed or not, a short shoe, peek or no peek ...).
@@ -46,7 +46,7 @@ CONFIGS: dict[str, list[tuple[int, dict[str, str]]]] = {
 }
 FAULTY_ROUNDS = 1300  # per configuration: 13,000 rounds in all
 CLEAN_ROUNDS = 1000  # per configuration: 10,000 rounds in all
-FAULT_RATE = 0.15
+FAULT_RATE = 0.3  # high, so that every clause of every citation gets planted
 
 Key = tuple[str, str | None, str, int]  # file, round, citation, line
 
@@ -58,6 +58,7 @@ def _run(base: Path, rounds: int, faults: float, seed: str) -> dict[str, tuple]:
         planted: set[Key] = set()
         found: set[Key] = set()
         messages: dict[Key, str] = {}
+        clauses: Counter = Counter()
         for number, (decks, options) in enumerate(configs, start=1):
             spec = table_spec(game, table_id=f"T{number}", decks=decks, options=options)
             result = simulate(base / game, spec, rounds=rounds, seed=seed, faults=faults,
@@ -67,13 +68,14 @@ def _run(base: Path, rounds: int, faults: float, seed: str) -> dict[str, tuple]:
                 truth = json.loads(path.with_suffix(".truth.json").read_text())
                 planted |= {(f["file"], f["round"], f["citation"], f["line"])
                             for f in truth["faults"]}
+                clauses.update(f["clause"] for f in truth["faults"])
                 audited = merge([audit_file(str(path), keep_evidence=False)])
                 for finding in audited.findings:
                     key = (Path(finding.file).name, finding.round, finding.citation,
                            finding.line)
                     found.add(key)
                     messages[key] = finding.message
-        runs[game] = (planted, found, messages)
+        runs[game] = (planted, found, messages, clauses)
     return runs
 
 
@@ -94,7 +96,7 @@ def _explain(keys: set[Key], messages: dict[Key, str]) -> str:
 
 @pytest.mark.parametrize("game", list(CONFIGS))
 def test_clean_records_give_no_finding(clean: dict[str, tuple], game: str) -> None:
-    planted, found, messages = clean[game]
+    planted, found, messages, _ = clean[game]
     assert not planted
     assert not found, _explain(found, messages)
 
@@ -102,7 +104,7 @@ def test_clean_records_give_no_finding(clean: dict[str, tuple], game: str) -> No
 @pytest.mark.parametrize("game", list(CONFIGS))
 def test_every_planted_fault_is_found_and_nothing_else(faulty: dict[str, tuple],
                                                        game: str) -> None:
-    planted, found, messages = faulty[game]
+    planted, found, messages, _ = faulty[game]
     missed, extra = planted - found, found - planted
     assert not missed, "planted but not found:\n" + _explain(missed, {})
     assert not extra, "found but not planted:\n" + _explain(extra, messages)
@@ -113,12 +115,24 @@ def test_every_planted_fault_is_found_and_nothing_else(faulty: dict[str, tuple],
 
 @pytest.mark.parametrize("game", list(CONFIGS))
 def test_every_check_of_the_game_was_planted(faulty: dict[str, tuple], game: str) -> None:
-    planted, _, _ = faulty[game]
+    planted, _, _, _ = faulty[game]
     counts = Counter(citation for _, _, citation, _ in planted)
     checks = {c for c, check in registry().items() if check.applies_to(game)}
     assert InjectorTable().missing(game) == [], "checks with no fault injector"
     assert checks - set(counts) == set(), "checks never planted"
     assert set(counts) >= FILE_LEVEL
+
+
+@pytest.mark.parametrize("game", list(CONFIGS))
+def test_every_clause_of_the_game_was_planted(faulty: dict[str, tuple], game: str) -> None:
+    """Every injector (a clause of its citation) that suits one of the game's tables
+    planted at least once, and its faults were found (the test above)."""
+    clauses = faulty[game][3]
+    specs = [table_spec(game, decks=decks, options=options) for decks, options in CONFIGS[game]]
+    wanted = {variant.__name__ for variants in INJECTORS.values() for variant in variants
+              if game in variant.games and any(variant().suits(spec) for spec in specs)}
+    wanted.add("UnknownHeaderOption")
+    assert ", ".join(sorted(wanted - set(clauses))) == ""
 
 
 def test_at_least_ten_thousand_rounds_with_faults() -> None:
@@ -169,7 +183,10 @@ def test_truth_file_names_each_fault(tmp_path: Path) -> None:
     truth = json.loads(result.files[0].with_suffix(".truth.json").read_text())
     assert truth["file"] == "standard-T01.bjh" and truth["rounds"] == 200
     assert truth["faults"] and all(
-        set(f) == {"file", "round", "citation", "line", "what"} for f in truth["faults"])
+        set(f) == {"file", "round", "citation", "line", "what", "clause"}
+        for f in truth["faults"])
+    clauses = {v.__name__ for variants in INJECTORS.values() for v in variants}
+    assert {f["clause"] for f in truth["faults"]} <= clauses
     lines = result.files[0].read_text().splitlines()
     for fault in truth["faults"]:
         assert 1 <= fault["line"] <= len(lines)

@@ -182,12 +182,15 @@ class InjectorTable:
     def candidates(self, session: Session, rng: random.Random) -> Iterator[Injector]:
         """The least planted citations first, so that every check gets its faults."""
         spec = session.spec
-        order = sorted(self.citations(spec.game),
-                       key=lambda c: (session.planted_count[c], rng.random()))
-        for citation in order:
-            variants = [v() for v in INJECTORS[citation] if spec.game in v.games]
-            rng.shuffle(variants)
-            yield from (v for v in variants if v.suits(spec))
+        # The least planted clause first (then the least planted citation): a fault with a
+        # rare occasion (the bonus card dealt, a split) is planted when the occasion comes.
+        variants = [(session.clause_count[v.__name__], session.planted_count[c], rng.random(), v)
+                    for c in self.citations(spec.game) for v in INJECTORS[c]
+                    if spec.game in v.games]
+        for *_, variant in sorted(variants, key=lambda entry: entry[:3]):
+            made = variant()
+            if made.suits(spec):
+                yield made
 
 
 # ---- helpers for edits ----
@@ -318,6 +321,18 @@ class MainWagerOverLimit(Injector):
 
 
 @injector
+class MainWagerUnderMinimum(Injector):
+    citation = "20:18:15:03"
+    games = ALL_GAMES - {"switch"}  # a switch seat wagers twice: two findings
+
+    def suits(self, spec: TableSpec) -> bool:
+        return spec.minimum > 1
+
+    def main_amount(self, builder: RoundBuilder, seat: SeatPlay, amount: int) -> int | None:
+        return None if builder.applied else builder.spec.minimum // 2
+
+
+@injector
 class LateSuperMatch(Injector):
     citation = "20:18:15:03"
     games = frozenset({"switch"})
@@ -350,7 +365,9 @@ class WrongMainPayout(Injector):
                 else wager.paid - 500
             rewrite_settle(wager.settle, wager, "win", paid)
         elif wager.outcome == "lose":
-            rewrite_settle(wager.settle, wager, "push", wager.paid)
+            # paid, not collected (a push of part of a doubled stake is a loss of the rest:
+            # against a dealer blackjack, `push 50` on a 100 stake is the right `lose 50`)
+            rewrite_settle(wager.settle, wager, "win", wager.paid)
         else:
             rewrite_settle(wager.settle, wager, "lose", wager.paid)
         builder.mark(wager.settle, f"{wager.target} settled {wager.settle.text} instead of "
@@ -379,6 +396,10 @@ class InsuranceOverHalf(Injector):
 @injector
 class InsuranceWrongPayout(Injector):
     citation = "20:18:15:23"
+
+    def insurance(self, builder: RoundBuilder, hand: Hand) -> int | None:
+        # with an ace up, a player who insures lawfully (few do): its settlement goes wrong
+        return hand.wager.amount // 2 if hand.wager.amount >= 2 else None
 
     def edit(self, builder: RoundBuilder) -> bool:
         wagers = [w for s in builder.seats for w in s.insurance if w.settle is not None]
@@ -899,7 +920,9 @@ class WrongSwitchPayout(Injector):
         if wager.outcome == "win":
             rewrite_settle(wager.settle, wager, "win", wager.paid + 500)
         elif wager.outcome == "lose":
-            rewrite_settle(wager.settle, wager, "push", wager.paid)
+            # paid, not collected (a push of part of a doubled stake is a loss of the rest:
+            # against a dealer blackjack, `push 50` on a 100 stake is the right `lose 50`)
+            rewrite_settle(wager.settle, wager, "win", wager.paid)
         else:
             rewrite_settle(wager.settle, wager, "lose", wager.paid)
         builder.mark(wager.settle, f"{wager.target} settled {wager.settle.text} instead of "

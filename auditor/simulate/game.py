@@ -81,7 +81,8 @@ class Stmt:
         self.words = words
         self.seconds = seconds
         self.meta = meta
-        self.fault: tuple[str, str] | None = None  # (citation, what was planted)
+        # (citation, what was planted, the clause: the injector's name)
+        self.fault: tuple[str, str, str] | None = None
 
     @property
     def text(self) -> str:
@@ -186,7 +187,7 @@ class RoundBuilder:
         return stmt
 
     def mark(self, stmt: Stmt, what: str) -> None:
-        stmt.fault = (self.fault.citation, what)
+        stmt.fault = (self.fault.citation, what, type(self.fault).__name__)
         self.applied = True
 
     def pause(self, low: int, high: int) -> int:

@@ -138,6 +138,7 @@ class Planted:
     citation: str
     line: int
     what: str
+    clause: str = ""  # which of the citation's faults (the injector that planted it)
 
 
 # Everything that lasts between rounds and that a round may change: what a retried
@@ -181,6 +182,7 @@ class Session:
         self.prize_cents = int((spec.rules.tensticks_prize or 0) * 100)
         self.planted: list[Planted] = []
         self.planted_count: Counter = Counter()
+        self.clause_count: Counter = Counter()  # by injector: each clause gets its turn
         # between rounds (see _MUTABLE)
         self.players: dict[int, Player] = {}
         self.seen: dict[str, int] = {}
@@ -228,7 +230,8 @@ class Session:
         if self.header_fault and self.faults > 0 and self.injectors is not None:
             line = self.write("option table.colour=green")
             self.planted.append(Planted(self.name, None, "record:header", line,
-                                        "an unknown option in the header"))
+                                        "an unknown option in the header",
+                                        "UnknownHeaderOption"))
             self.planted_count["record:header"] += 1
 
     # ---- the session ----
@@ -313,8 +316,9 @@ class Session:
         for stmt in builder.stmts:
             line = self.write("end") if stmt.kind == "end" else self.write_stmt(stmt)
             if stmt.fault is not None:
-                citation, what = stmt.fault
-                self.planted.append(Planted(self.name, round_id, citation, line, what))
+                citation, what, clause = stmt.fault
+                self.planted.append(Planted(self.name, round_id, citation, line, what, clause))
+                self.clause_count[clause] += 1
                 self.planted_count[citation] += 1
         return True
 

@@ -233,27 +233,41 @@ class _SharedEntries:
 
 @dataclass(frozen=True)
 class StoredReplay:
-    """A stored replay as a run is read back: where its round is, and its document still
-    compressed. A night records hundreds of replays, a month thousands, and the report shows
-    a few hundred (html_report.build_replays): only those are read whole (`whole`), so
-    memory does not grow with the replays a run recorded."""
+    """A stored replay as a run is read back: where its round is. A night records hundreds
+    of replays, a month thousands, and the report shows a few hundred
+    (html_report.build_replays): only those are read again, whole (`whole`), so memory
+    does not grow with the replays a run recorded."""
 
     file: str
     round_id: str
     start_line: int
     last_line: int | None
-    document: bytes
+    key: str
+    reader: _ReplayReader
 
     @classmethod
-    def of(cls, document: bytes) -> StoredReplay:
+    def of(cls, key: str, document: bytes, reader: _ReplayReader) -> StoredReplay:
         found = json.loads(zlib.decompress(document))
         lines = found["lines"]
         return cls(found["file"], found["round_id"], found["start_line"],
-                   lines[-1][0] if lines else None, document)
+                   lines[-1][0] if lines else None, key, reader)
 
     def whole(self) -> RoundEvidence:
-        return _evidence(json.loads(zlib.decompress(self.document),
+        return _evidence(json.loads(zlib.decompress(self.reader.document(self.key)),
                                     object_pairs_hook=_SharedEntries()))
+
+
+class _ReplayReader:
+    """Reads one stored replay of a run again, by its round key."""
+
+    def __init__(self, engine: Engine, run_id: int) -> None:
+        self.engine, self.run_id = engine, run_id
+
+    def document(self, key: str) -> bytes:
+        replays = schema.replays
+        with self.engine.connect() as connection:
+            return connection.execute(select(replays.c.document).where(
+                replays.c.run_id == self.run_id, replays.c.round_key == key)).scalar_one()
 
 
 def _evidence(document: dict[str, Any]) -> RoundEvidence:
@@ -366,7 +380,8 @@ def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any
         applied = Counter({row.citation: row.rounds for row in connection.execute(
             select(schema.coverage).where(schema.coverage.c.run_id == run_id))})
         replays = schema.replays
-        evidence = {row.round_key: StoredReplay.of(row.document)
+        reader = _ReplayReader(engine, run_id)
+        evidence = {row.round_key: StoredReplay.of(row.round_key, row.document, reader)
                     for row in connection.execute(
                         select(replays).where(replays.c.run_id == run_id)
                         .order_by(replays.c.input_position, replays.c.start_line,
