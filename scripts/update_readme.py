@@ -1,4 +1,5 @@
-"""Regenerate the rule base table in README.md (between its two marker comments)."""
+"""Regenerate the rule base table and the simulator's clauses in README.md (each between
+its two marker comments)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,16 @@ import re
 from pathlib import Path
 
 from auditor.rules_cli import markdown_table
+from auditor.simulate.faults import clause_table
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 BLOCK = re.compile(r"(<!-- rule base: begin -->\n).*?(<!-- rule base: end -->)", re.S)
+CLAUSES = re.compile(r"(<!-- simulator clauses: begin -->\n).*?(<!-- simulator clauses: end -->)",
+                     re.S)
 
 if __name__ == "__main__":
     text = README.read_text(encoding="utf-8")
     updated = BLOCK.sub(lambda m: m.group(1) + markdown_table() + m.group(2), text)
+    updated = CLAUSES.sub(lambda m: m.group(1) + clause_table() + m.group(2), updated)
     README.write_text(updated, encoding="utf-8")
-    print("README.md rule base table:", "updated" if updated != text else "unchanged")
+    print("README.md rule base and clauses:", "updated" if updated != text else "unchanged")

@@ -19,7 +19,7 @@ from auditor.audit import audit_file, merge
 from auditor.checks.base import registry
 from auditor.cli import main
 from auditor.simulate import SpecError, simulate, table_spec
-from auditor.simulate.faults import FILE_LEVEL, INJECTORS, InjectorTable
+from auditor.simulate.faults import FILE_LEVEL, INJECTORS, InjectorTable, clause_table
 
 # (decks, options) per game: the rules vary so that every injector finds its occasion
 # (surrender offered or not, trading allowed or not, a short shoe, peek or no peek ...).
@@ -239,4 +239,10 @@ def test_the_header_fault_is_a_choice(tmp_path: Path) -> None:
     audited = merge([audit_file(str(with_it.files[0]), keep_evidence=False)])
     assert [(f.citation, f.line) for f in audited.findings if f.citation == "record:header"] \
         == [("record:header", line)]
+
+
+def test_the_readme_lists_every_clause() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert clause_table() in readme, "regenerate: make readme"
+    assert "| 20:18:15:03 | main wager under minimum | db21, standard, tensticks |" in clause_table()
 

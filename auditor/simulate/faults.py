@@ -14,6 +14,7 @@ with `@injector`; several variants may share a citation.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from itertools import pairwise
 from typing import TYPE_CHECKING, ClassVar
@@ -157,6 +158,25 @@ INJECTORS: dict[str, list[type[Injector]]] = {}
 def injector(cls: type[Injector]) -> type[Injector]:
     INJECTORS.setdefault(cls.citation, []).append(cls)
     return cls
+
+
+def clause_words(name: str) -> str:
+    """An injector's name as words: MainWagerUnderMinimum -> main wager under minimum."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).lower()
+
+
+def clause_table() -> str:
+    """Markdown: every clause the simulator plants, by citation, with the games it plants
+    it in (README.md, `scripts/update_readme.py`)."""
+    from auditor.checks.base import citation_sort_key
+
+    rows = ["| citation | clause planted | games |", "|---|---|---|",
+            "| record:header | unknown header option (`--header-fault`) | all |"]
+    for citation in sorted(INJECTORS, key=citation_sort_key):
+        for variant in INJECTORS[citation]:
+            games = "all" if variant.games == ALL_GAMES else ", ".join(sorted(variant.games))
+            rows.append(f"| {citation} | {clause_words(variant.__name__)} | {games} |")
+    return "\n".join(rows) + "\n"
 
 
 class InjectorTable:
