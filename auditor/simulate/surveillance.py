@@ -200,7 +200,8 @@ class TableHooks:
         rewrite_settle(wager.settle, wager, outcome, amount)
         wager.settle.fault = (OVERPAY_CITATION, f"{wager.target} of {collusion[1]} settled "
                                                 f"{outcome} {money(amount)} instead of "
-                                                f"{wager.outcome} {money(wager.paid)}")
+                                                f"{wager.outcome} {money(wager.paid)}",
+                               "ColludingOverpayment")
         self.floor.truth.setdefault("collusion", {"over_payments": []})[
             "over_payments"].append({"file": session.name,
                                      "round": str(session.round_number + 1)})
