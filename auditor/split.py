@@ -22,6 +22,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import chain
 
 from auditor import events as ev
@@ -42,15 +43,28 @@ PIECE_BYTES = 4 << 20
 busy to the end, large enough that a piece's fixed cost (its result sent back, its replays
 traced) stays small."""
 
-# The lines the plan reads: the statements that change what outlives a round, and those that
-# open and close rounds (what a round changes is changed only inside a round). Wagers and
-# rounds, most of them, are read here directly; the few others by the parser.
-_FOLLOWED = re.compile(
-    rb"^[ \t]*(?:[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,3})?[ \t]+)?"
-    rb"(?:(?P<opens>round)|(?P<closes>end)"
-    rb"|bet[ \t]+(?P<target>[^ \t\r\n#]+)[ \t]+(?P<kind>[a-z0-9]+)"
-    rb"|(?P<other>sit|leave|light|prize|dealer|close|shoe))(?![^ \t\r\n#])[^\n]*",
-    re.MULTILINE)
+# The lines the plan reads: the statements that change what outlives a round, and the
+# wagers on seats not taken (a wager on an empty seat seats an unnamed player). Each pattern
+# leaves out the wagers on the seats taken, which are nearly all wagers and change nothing:
+# it is made again when the seats taken change. A line is found by the newline before it
+# (the text searched begins with one), which a regular expression finds faster than `^`.
+_STAMP = rb"\n[ \t]*(?:[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,3})?[ \t]+)?"
+_WORD_END = rb"(?![^ \t\r\n#])"
+
+
+@lru_cache(maxsize=256)
+def _followed(seated: frozenset[bytes]) -> re.Pattern:
+    taken = b"(?!" + b"|".join(re.escape(seat) for seat in sorted(seated)) + b")" \
+        if seated else b""
+    return re.compile(
+        _STAMP + rb"(?:bet[ \t]+" + taken + rb"(?P<target>[^ \t\r\n#]+)[ \t]+(?P<kind>[a-z0-9]+)"
+        rb"|(?P<other>sit|leave|light|prize|dealer|close|shoe))" + _WORD_END + rb"[^\n]*")
+
+
+# The last line that opens or closes a round before a place: whether a statement found is
+# inside a round (the greedy start looks from the place backwards).
+_LAST_ROUND_OR_END = re.compile(rb"(?s:.*)" + _STAMP + rb"(?:(?P<opens>round)|(?P<closes>end))"
+                                + _WORD_END)
 
 
 @dataclass(frozen=True)
@@ -154,28 +168,38 @@ def _pieces(plan: FilePlan, header: Header, piece_bytes: int) -> Iterator[Piece]
             data = pending + block
             last = data.rfind(b"\n") + 1 if block else len(data)
             complete, pending = data[:last], data[last:]
-            seated = follower.seated
-            for match in _FOLLOWED.finditer(complete):
-                group = match.lastgroup
-                if group == "kind":  # most wagers are on a seat taken: nothing changes
-                    if match.group("target")[:2] not in seated:
-                        follower.wager(match)
-                    continue
-                if group != "other":  # a round opened or closed (an unreadable `round`
-                    # line misleads this guess: the join then audits the piece again)
-                    follower.outside_rounds = group == "closes"
-                    continue
-                event = _event(match.group(0))
-                if event is None:
-                    continue
-                at = offset + match.start()
-                if type(event) is ev.Shoe and at >= next_cut:
-                    yield _made(plan, Piece(plan.path, plan.count, start, at, first_line,
-                                            None if plan.count == 0 else config, guess))
-                    start, next_cut = at, at + piece_bytes
-                    first_line = lines_before + complete.count(b"\n", 0, match.start()) + 1
-                    guess = follower.state.clone()
-                follower.follow(event)
+            text = b"\n" + complete  # (a place in `text` is one past its place in `complete`)
+            place, looked = 0, 0
+            pattern = _followed(frozenset(follower.seated))
+            while (match := pattern.search(text, place)) is not None:
+                place = match.end()
+                at_line = match.start()  # where its line begins in `complete`
+                rounds = _LAST_ROUND_OR_END.match(text, looked, match.start())
+                if rounds is not None:  # (an unreadable `round` line misleads this guess:
+                    # the join then audits the piece again)
+                    follower.outside_rounds = rounds.lastgroup == "closes"
+                looked = match.start()
+                seats = follower.seated.copy()
+                raw = match.group(0)[1:]
+                if match.lastgroup == "kind":
+                    follower.wager(match.group("target"), raw)
+                else:
+                    event = _event(raw)
+                    if event is not None:
+                        at = offset + at_line
+                        if type(event) is ev.Shoe and at >= next_cut:
+                            yield _made(plan, Piece(plan.path, plan.count, start, at,
+                                                    first_line,
+                                                    None if plan.count == 0 else config, guess))
+                            start, next_cut = at, at + piece_bytes
+                            first_line = lines_before + complete.count(b"\n", 0, at_line) + 1
+                            guess = follower.state.clone()
+                        follower.follow(event)
+                if follower.seated != seats:
+                    pattern = _followed(frozenset(follower.seated))
+            rounds = _LAST_ROUND_OR_END.match(text, looked)
+            if rounds is not None:
+                follower.outside_rounds = rounds.lastgroup == "closes"
             lines_before += complete.count(b"\n")
             offset += len(complete)
             if not block:
@@ -244,14 +268,15 @@ class _StateFollower:
             state.prize_paid(event.seat)
         self._seats_changed()
 
-    def wager(self, match: re.Match) -> None:
+    def wager(self, target_bytes: bytes, raw: bytes) -> None:
         """A wager on a seat nobody sat at seats an unnamed player (as the replay does).
-        Nearly every wager is on a seat already taken, which changes nothing: only the
-        others are read whole, to be sure the line is a wager at all."""
-        target = match.group("target").decode()
+        Nearly every wager is on a seat already taken, which changes nothing (the plan
+        does not even find those): the others are read whole, to be sure the line is a
+        wager at all."""
+        target = target_bytes.decode(errors="replace")
         if self.outside_rounds or target == "dealer" or seat_of(target) in self.state.seats:
             return
-        event = _event(match.group(0))
+        event = _event(raw)
         if type(event) is ev.Bet:
             wants_hand = event.kind in ("main", "insurance")
             if event.target != "dealer" and wants_hand == (len(event.target) > 2):
