@@ -1,6 +1,6 @@
 """Speed of `auditor audit` on one process, on two, and on a Dask cluster of two workers.
 
-    .venv/bin/python bench/cluster.py [--workload night|large|both] [--data DIR]
+    .venv/bin/python bench/cluster.py [--workload night|large|both] [--data DIR] [--repeat N]
 
 Two fixed, seeded workloads (made once by the simulator and kept in `--data`, default
 bench/.data):
@@ -12,9 +12,11 @@ bench/.data):
 
 Each is audited by the auditor's own command line, in a fresh process with a fresh store
 and every output: `--jobs 1`, `--jobs 2`, and `--scheduler` on a `dask scheduler` with two
-`dask worker` processes (one thread each) started here on this machine. The script prints
-the wall time, rounds per second and the ratio to `--jobs 1`, and checks that the three
-runs' findings are the same. A script, never a unit test.
+`dask worker` processes (one thread each) started here on this machine. Each run is made
+`--repeat` times (default 3), in turns, and the best time counts (the machine is shared:
+its speed varies from one minute to the next). The script prints every time, the best,
+rounds per second and the ratio to `--jobs 1`, and checks that the runs' findings are the
+same. A script, never a unit test.
 """
 
 from __future__ import annotations
@@ -98,6 +100,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workload", choices=["night", "large", "both"], default="both")
     parser.add_argument("--data", type=Path, default=ROOT / "bench" / ".data")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each (the best counts)")
     arguments = parser.parse_args()
     chosen = ["night", "large"] if arguments.workload == "both" else [arguments.workload]
     machine = {"cpus": os.cpu_count(), "python": platform.python_version(),
@@ -110,15 +113,22 @@ def main() -> None:
                        else large_workload(arguments.data))
             runs = {"jobs 1": ["--jobs", "1"], "jobs 2": ["--jobs", "2"],
                     "scheduler, 2 workers": ["--scheduler", address]}
-            results = {label: measure(records, options) for label, options in runs.items()}
+            tries: dict[str, list[dict]] = {label: [] for label in runs}
+            for _ in range(arguments.repeat):  # in turns: a slow minute hits every run
+                for label, options in runs.items():
+                    tries[label].append(measure(records, options))
+            results = {label: min(made, key=lambda r: r["seconds"])
+                       for label, made in tries.items()}
             base = results["jobs 1"]
             for label, result in results.items():
                 print(json.dumps({
                     "workload": name, "run": label, "files": result["files"],
                     "rounds": result["rounds"], "seconds": result["seconds"],
+                    "every_time": [r["seconds"] for r in tries[label]],
                     "rounds_per_second": result["rounds_per_second"],
                     "ratio_to_jobs_1": round(base["seconds"] / result["seconds"], 2),
-                    "same_findings_as_jobs_1": result["findings"] == base["findings"]}),
+                    "same_findings_as_jobs_1": all(r["findings"] == base["findings"]
+                                                   for r in tries[label])}),
                     flush=True)
     finally:
         for process in processes:
