@@ -10,6 +10,7 @@ of a faulty record gives none either. Every check of every game must have been p
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -59,6 +60,7 @@ def _run(base: Path, rounds: int, faults: float, seed: str) -> dict[str, tuple]:
         found: set[Key] = set()
         messages: dict[Key, str] = {}
         clauses: Counter = Counter()
+        shapes: Counter = Counter()
         for number, (decks, options) in enumerate(configs, start=1):
             spec = table_spec(game, table_id=f"T{number}", decks=decks, options=options)
             result = simulate(base / game, spec, rounds=rounds, seed=seed, faults=faults,
@@ -69,13 +71,14 @@ def _run(base: Path, rounds: int, faults: float, seed: str) -> dict[str, tuple]:
                 planted |= {(f["file"], f["round"], f["citation"], f["line"])
                             for f in truth["faults"]}
                 clauses.update(f["clause"] for f in truth["faults"])
+                shapes.update(shapes_of(path.read_bytes()))
                 audited = merge([audit_file(str(path), keep_evidence=False)])
                 for finding in audited.findings:
                     key = (Path(finding.file).name, finding.round, finding.citation,
                            finding.line)
                     found.add(key)
                     messages[key] = finding.message
-        runs[game] = (planted, found, messages, clauses)
+        runs[game] = (planted, found, messages, clauses, shapes)
     return runs
 
 
@@ -89,6 +92,24 @@ def clean(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple]:
     return _run(tmp_path_factory.mktemp("clean"), CLEAN_ROUNDS, 0.0, "clean")
 
 
+# The forms of a record the format allows (bjh-format.md §1) that the simulator writes on
+# some tables: each must occur, in clean records and in faulty ones.
+SHAPES = {
+    "CRLF line endings": re.compile(rb"\r\n"),
+    "fractional time stamps": re.compile(rb"^[0-9:]{8}\.[0-9]{3} ", re.M),
+    "comment lines": re.compile(rb"^# ", re.M),
+    "blank lines": re.compile(rb"\n\r?\n"),
+    "notes between rounds": re.compile(rb"^end\r?\n[0-9:.]+ note ", re.M),
+    "notes inside rounds": re.compile(rb" note \"[^\"]*\"\r?\nend\r?$", re.M),
+    "currency other than USD": re.compile(rb" currency=(?!USD)"),
+    "amounts with cents": re.compile(rb" bet s[0-9]h[0-9] main [0-9]+\.50\b"),
+}
+
+
+def shapes_of(record: bytes) -> set[str]:
+    return {name for name, pattern in SHAPES.items() if pattern.search(record)}
+
+
 def _explain(keys: set[Key], messages: dict[Key, str]) -> str:
     return "\n".join(f"{k[0]} round {k[1]} line {k[3]} {k[2]}: {messages.get(k, '')}"
                      for k in sorted(keys, key=lambda k: (k[0], k[3]))[:20])
@@ -96,7 +117,7 @@ def _explain(keys: set[Key], messages: dict[Key, str]) -> str:
 
 @pytest.mark.parametrize("game", list(CONFIGS))
 def test_clean_records_give_no_finding(clean: dict[str, tuple], game: str) -> None:
-    planted, found, messages, _ = clean[game]
+    planted, found, messages, *_ = clean[game]
     assert not planted
     assert not found, _explain(found, messages)
 
@@ -104,7 +125,7 @@ def test_clean_records_give_no_finding(clean: dict[str, tuple], game: str) -> No
 @pytest.mark.parametrize("game", list(CONFIGS))
 def test_every_planted_fault_is_found_and_nothing_else(faulty: dict[str, tuple],
                                                        game: str) -> None:
-    planted, found, messages, _ = faulty[game]
+    planted, found, messages, *_ = faulty[game]
     missed, extra = planted - found, found - planted
     assert not missed, "planted but not found:\n" + _explain(missed, {})
     assert not extra, "found but not planted:\n" + _explain(extra, messages)
@@ -115,7 +136,7 @@ def test_every_planted_fault_is_found_and_nothing_else(faulty: dict[str, tuple],
 
 @pytest.mark.parametrize("game", list(CONFIGS))
 def test_every_check_of_the_game_was_planted(faulty: dict[str, tuple], game: str) -> None:
-    planted, _, _, _ = faulty[game]
+    planted, *_ = faulty[game]
     counts = Counter(citation for _, _, citation, _ in planted)
     checks = {c for c, check in registry().items() if check.applies_to(game)}
     assert InjectorTable().missing(game) == [], "checks with no fault injector"
@@ -133,6 +154,15 @@ def test_every_clause_of_the_game_was_planted(faulty: dict[str, tuple], game: st
               if game in variant.games and any(variant().suits(spec) for spec in specs)}
     wanted.add("UnknownHeaderOption")
     assert ", ".join(sorted(wanted - set(clauses))) == ""
+
+
+def test_every_shape_of_record_is_written(faulty: dict[str, tuple],
+                                          clean: dict[str, tuple]) -> None:
+    """Each shape occurs in the faulty records and in the clean ones, whose audits (the
+    tests above) find every planted fault and nothing else."""
+    for runs in (faulty, clean):
+        written = set().union(*(set(run[4]) for run in runs.values()))
+        assert ", ".join(sorted(set(SHAPES) - written)) == ""
 
 
 def test_at_least_ten_thousand_rounds_with_faults() -> None:

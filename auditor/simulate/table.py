@@ -131,6 +131,24 @@ class Player:
         return None
 
 
+class RecordShape:
+    """How a table's record is written beyond what is dealt: the forms the format allows
+    and a careful writer may never use (bjh-format.md §1). Drawn per table from its own
+    random stream, so the play is the same whatever the shape."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.newline = "\r\n" if rng.random() < 0.25 else "\n"
+        self.fractions = rng.random() < 0.3  # HH:MM:SS.fff time stamps
+        self.remarks = rng.choice((0.0, 0.0, 0.04, 0.1))  # comments, blank lines, notes
+        self.currency = rng.choice(("USD", "USD", "USD", "EUR", "CAD", "MXN"))
+        self.cents = rng.random() < 0.3  # some players wager in halves of a unit
+        self.rng = rng
+
+
+_REMARKS = ("shift change at the pit", "camera 4 re-aimed", "chip fill at the rack",
+            "player asked for the rules card", "floor supervisor watched the round")
+
+
 @dataclass
 class Planted:
     file: str
@@ -171,6 +189,8 @@ class Session:
         self.name = name
         self.rng = random.Random(f"{seed}:{spec.game}:{spec.table_id}")
         self.fault_rng = random.Random(f"{seed}:{spec.game}:{spec.table_id}:faults")
+        self.shape = RecordShape(random.Random(f"{seed}:{spec.game}:{spec.table_id}:shape"))
+        self.stamped = (-1, 0)  # the last statement's second and milliseconds
         self.faults = faults
         self.injectors = injectors  # faults.InjectorTable, or None for clean records
         self.shoe = Shoe(spec.decks, self.rng)
@@ -210,13 +230,39 @@ class Session:
 
     def write(self, text: str) -> int:
         self.out.write(text)
-        self.out.write("\n")
+        self.out.write(self.shape.newline)
         self.line += 1
         return self.line
 
+    def statement_stamp(self) -> str:
+        """A statement's time stamp: with milliseconds, rising within a second, where the
+        record's shape has them."""
+        if not self.shape.fractions:
+            return self.stamp()
+        second, millis = self.stamped
+        millis = min(999, millis + self.shape.rng.randint(1, 150)) \
+            if second == self.clock else self.shape.rng.randint(0, 400)
+        self.stamped = (self.clock, millis)
+        return f"{self.stamp()}.{millis:03d}"
+
     def write_stmt(self, stmt: Stmt) -> int:
         self.clock += stmt.seconds
-        return self.write(f"{self.stamp()} {stmt.text}")
+        return self.write(f"{self.statement_stamp()} {stmt.text}")
+
+    def remark(self, inside_round: bool) -> None:
+        """Now and then, where the shape has them: a comment, a blank line or a note (a
+        note only inside a round)."""
+        shape = self.shape
+        if not shape.remarks or shape.rng.random() >= shape.remarks:
+            return
+        words = shape.rng.choice(_REMARKS)
+        kind = "note" if inside_round else shape.rng.choice(("comment", "blank", "note"))
+        if kind == "comment":
+            self.write(f"# {words}")
+        elif kind == "blank":
+            self.write("")
+        else:
+            self.write(f"{self.statement_stamp()} note \"{words}\"")
 
     def header(self) -> None:
         spec = self.spec
@@ -224,7 +270,7 @@ class Session:
         self.write('casino "Simulated Casino" licence=RL-SIM-01')
         self.write(f"table {spec.table_id} game={spec.game} decks={spec.decks} "
                    f"seats={spec.seats} min={money(spec.minimum)} max={money(spec.maximum)} "
-                   "currency=USD")
+                   f"currency={self.shape.currency}")
         for key, value in spec.options:
             self.write(f"option {key}={value}")
         if self.header_fault and self.faults > 0 and self.injectors is not None:
@@ -246,7 +292,7 @@ class Session:
                 dealt += 1
             else:
                 self.clock += 30  # an empty table: nobody wagered
-        self.write(f"{self.stamp()} close")
+        self.write(f"{self.statement_stamp()} close")
         return dealt
 
     def play_round(self) -> bool:
@@ -314,12 +360,15 @@ class Session:
         dated = f" date={day.isoformat()}" if day != self.shoe_date else ""
         self.write(f"round {round_id}{dated} time={self.stamp()} dealer={self.dealer_id}")
         for stmt in builder.stmts:
+            if stmt.kind == "end":
+                self.remark(inside_round=True)
             line = self.write("end") if stmt.kind == "end" else self.write_stmt(stmt)
             if stmt.fault is not None:
                 citation, what, clause = stmt.fault
                 self.planted.append(Planted(self.name, round_id, citation, line, what, clause))
                 self.clause_count[clause] += 1
                 self.planted_count[citation] += 1
+        self.remark(inside_round=False)
         return True
 
     # ---- between rounds: shoes, shuffles, dealers ----
@@ -382,6 +431,8 @@ class Session:
         side_low, side_high = spec.side_limits
         side_unit = min(side_high, max(side_low, rng.choice((5, 5, 10, 10, 25)) * 100))
         plays_side = spec.game in ("switch", "db21") and rng.random() < 0.5
+        if self.shape.cents and self.shape.rng.random() < 0.3 and unit + 50 <= spec.maximum:
+            unit += 50  # 12.50: halves, 3 to 2 and 6 to 5 of it still fall on whole cents
         return Player(
             player_id, min(unit, spec.maximum), stay=int(rng.expovariate(1 / 60)) + 5,
             tips=0.03 if rng.random() < 0.2 else 0.0,
