@@ -317,6 +317,37 @@ class WagerNeverSettled(Injector):
         return True
 
 
+@injector
+class WagerSettledTwice(Injector):
+    citation = "record:unsettled"
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        wagers = [h.wager for h in personal_hands(builder) if h.wager.settle is not None]
+        if not wagers:
+            return False
+        wager = builder.rng.choice(wagers)
+        again = Stmt(wager.settle.kind, wager.settle.words)
+        insert_after(builder, again, wager.settle)
+        builder.mark(again, f"the {wager.kind} wager on {wager.target} settled a second time")
+        return True
+
+
+@injector
+class SettleOfWagerNeverPlaced(Injector):
+    citation = "record:reference"
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        insured = {w.target for s in builder.seats for w in s.insurance}
+        hands = [h for h in personal_hands(builder) if h.name not in insured]
+        if not hands:
+            return False
+        hand = builder.rng.choice(hands)
+        stmt = Stmt("settle", (hand.name, "insurance", "lose", money(500)))
+        insert_before_end(builder, stmt)
+        builder.mark(stmt, f"an insurance wager on {hand.name} settled, never placed")
+        return True
+
+
 # ---- 20:18:15 standard rules ----
 
 @injector
@@ -544,6 +575,31 @@ class SurrenderNotOffered(Injector):
         if builder.applied or not original(hand) or hand.decisions or len(hand.cards) != 2:
             return None
         return "surrender"
+
+
+@injector
+class SurrenderCollectsAll(Injector):
+    citation = "20:18:15:30"
+
+    def suits(self, spec: TableSpec) -> bool:
+        return spec.rules.surrender == "late"
+
+    def steer(self, builder: RoundBuilder, seat: SeatPlay, hand: Hand) -> str | None:
+        # a lawful surrender, whose settlement then goes wrong
+        if builder.applied or not builder.can_surrender(hand) or hand.wager.amount < 2:
+            return None
+        return "surrender"
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        hands = [h for h in personal_hands(builder) if h.surrendered and h.wager.settle]
+        if not hands:
+            return False
+        hand = builder.rng.choice(hands)
+        wager = hand.wager
+        rewrite_settle(wager.settle, wager, "lose", wager.amount)
+        builder.mark(wager.settle, f"the surrender of {hand.name} collected the whole "
+                                   f"{money(wager.amount)}, not half")
+        return True
 
 
 # ---- 20:18:15:30.10 Dealer Bust 21 ----
