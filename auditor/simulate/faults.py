@@ -75,6 +75,9 @@ class Injector:
     def hit_after_stand(self, builder: RoundBuilder, hand: Hand) -> bool:
         return False
 
+    def hit_split_ace(self, builder: RoundBuilder, hand: Hand) -> bool:
+        return False
+
     # Ten sticks 21
     def trade_busting(self, builder: RoundBuilder, hand: Hand) -> bool:
         return False
@@ -496,6 +499,41 @@ class DoubleOutsideOption(Injector):
                 or hand.decisions or hand.natural or hand.total in (9, 10, 11)):
             return None
         return "double"
+
+
+@injector
+class DoubleAfterSplitWithoutDas(Injector):
+    citation = "20:18:15:24"
+
+    def suits(self, spec: TableSpec) -> bool:
+        return spec.rules.das == "no"
+
+    def steer(self, builder: RoundBuilder, seat: SeatPlay, hand: Hand) -> str | None:
+        # a lawful split of a pair: the hands it makes are where the double goes wrong
+        if builder.applied or not builder.can_split(hand, seat):
+            return None
+        return "split"
+
+    def decision(self, builder: RoundBuilder, seat: SeatPlay, hand: Hand) -> str | None:
+        if (builder.applied or len(hand.cards) != 2 or hand.split_aces or hand.decisions
+                or not (hand.parent is not None or hand.was_split)
+                or hand.total not in (10, 11)):  # a total every double option allows
+            return None
+        return "double"
+
+
+@injector
+class SplitAceDrawsTwice(Injector):
+    citation = "20:18:15:25"
+
+    def steer(self, builder: RoundBuilder, seat: SeatPlay, hand: Hand) -> str | None:
+        if (builder.applied or [card[0] for card in hand.cards] != ["A", "A"]
+                or not builder.can_split(hand, seat)):
+            return None
+        return "split"
+
+    def hit_split_ace(self, builder: RoundBuilder, hand: Hand) -> bool:
+        return not builder.applied
 
 
 @injector

@@ -517,6 +517,9 @@ class RoundBuilder:
             return
         while not hand.done:
             if hand.split_aces and len(hand.cards) >= 2:
+                if len(hand.cards) == 2 and self.fault.hit_split_ace(self, hand):
+                    late = self.hit(seat, hand)
+                    self.mark(late, f"{hand.name}, a split ace, drew {hand.cards[-1]} too")
                 hand.done = True  # a split ace takes one card
                 break
             if hand.total >= 21:
