@@ -78,6 +78,9 @@ class Injector:
     def hit_split_ace(self, builder: RoundBuilder, hand: Hand) -> bool:
         return False
 
+    def hit_after_double(self, builder: RoundBuilder, hand: Hand) -> bool:
+        return False
+
     # Ten sticks 21
     def trade_busting(self, builder: RoundBuilder, hand: Hand) -> bool:
         return False
@@ -485,6 +488,17 @@ class DoubleAfterHit(Injector):
                 or hand.total > 11):
             return None
         return "double"
+
+
+@injector
+class CardAfterDouble(Injector):
+    citation = "20:18:15:24"
+    # (Switch: 30.09(14) judges a card after a completed hand; Ten sticks: a late bonus
+    # card would be traded or lit, a second fault)
+    games = frozenset({"standard", "db21"})
+
+    def hit_after_double(self, builder: RoundBuilder, hand: Hand) -> bool:
+        return not builder.applied
 
 
 @injector

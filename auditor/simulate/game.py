@@ -596,6 +596,9 @@ class RoundBuilder:
         elif (self.game == "tensticks" and card == BONUS_CARD
               and self.rules.tensticks_trade == "no"):
             self.light(seat, stmt)  # a double's bonus card is kept: no trade after a double
+        if not hand.busted and self.fault.hit_after_double(self, hand):
+            late = self.hit(seat, hand)
+            self.mark(late, f"{hand.name} drew {hand.cards[-1]} after its double")
         return stmt
 
     def split(self, seat: SeatPlay, hand: Hand, queue: list[Hand]) -> Stmt:
