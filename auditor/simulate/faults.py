@@ -354,6 +354,28 @@ class SettleOfWagerNeverPlaced(Injector):
         return True
 
 
+@injector
+class SitOnTakenSeat(Injector):
+    citation = "record:reference"
+    # (Ten sticks: a player sat again starts a new light count, a second fault)
+    games = ALL_GAMES - {"tensticks"}
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        session = builder.session
+        sat = {s.words[0] for s in builder.stmts if s.kind == "sit"}
+        seats = [s for s in builder.seats if s.hands and s.seat in session.players
+                 and s.name not in sat]
+        first_bet = next((s for s in builder.stmts if s.kind == "bet"), None)
+        if not seats or first_bet is None:
+            return False
+        seat = builder.rng.choice(seats)
+        player = session.players[seat.seat].player_id  # the same player, seated again
+        stmt = Stmt("sit", (seat.name, f"player={player}"), 3)
+        builder.stmts.insert(builder.stmts.index(first_bet), stmt)
+        builder.mark(stmt, f"a `sit` on {seat.name}, which {player} occupies")
+        return True
+
+
 # ---- 20:18:15 standard rules ----
 
 @injector
