@@ -152,8 +152,13 @@ def test_every_clause_of_the_game_was_planted(faulty: dict[str, tuple], game: st
     specs = [table_spec(game, decks=decks, options=options) for decks, options in CONFIGS[game]]
     wanted = {variant.__name__ for variants in INJECTORS.values() for variant in variants
               if game in variant.games and any(variant().suits(spec) for spec in specs)}
-    wanted.add("UnknownHeaderOption")
     assert ", ".join(sorted(wanted - set(clauses))) == ""
+
+
+def test_every_header_clause_was_planted(faulty: dict[str, tuple]) -> None:
+    """The header's faults (one a file) across the games' records."""
+    clauses = set().union(*(set(run[3]) for run in faulty.values()))
+    assert {"UnknownHeaderOption", "CasinoAfterTable"} <= clauses
 
 
 def test_every_shape_of_record_is_written(faulty: dict[str, tuple],
@@ -254,21 +259,32 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
 
 
 def test_the_header_fault_is_a_choice(tmp_path: Path) -> None:
-    """--faults plants faults at its rate only; --header-fault adds the unknown option."""
+    """--faults plants faults at its rate only; --header-fault adds a header fault (an
+    unknown option, or the casino after the table), found at its line."""
     spec = table_spec("standard")
     without = simulate(tmp_path / "without", spec, rounds=200, seed=3, faults=0.1)
-    with_it = simulate(tmp_path / "with", spec, rounds=200, seed=3, faults=0.1,
-                       header_fault=True)
     assert "record:header" not in without.planted
-    assert with_it.planted["record:header"] == 1
+    assert without.files[0].read_text().splitlines()[1].startswith("casino ")
     assert "option table.colour=green" not in without.files[0].read_text()
-    truth = json.loads(with_it.files[0].with_suffix(".truth.json").read_text())
-    header = [f for f in truth["faults"] if f["citation"] == "record:header"]
-    line = with_it.files[0].read_text().splitlines().index("option table.colour=green") + 1
-    assert [(f["round"], f["line"]) for f in header] == [(None, line)]
-    audited = merge([audit_file(str(with_it.files[0]), keep_evidence=False)])
-    assert [(f.citation, f.line) for f in audited.findings if f.citation == "record:header"] \
-        == [("record:header", line)]
+    seen = set()
+    for seed in range(1, 7):
+        with_it = simulate(tmp_path / f"with-{seed}", spec, rounds=60, seed=seed, faults=0.1,
+                           header_fault=True)
+        assert with_it.planted["record:header"] == 1
+        lines = with_it.files[0].read_text().splitlines()
+        truth = json.loads(with_it.files[0].with_suffix(".truth.json").read_text())
+        [header] = [f for f in truth["faults"] if f["citation"] == "record:header"]
+        text = lines[header["line"] - 1]
+        if header["clause"] == "UnknownHeaderOption":
+            assert text == "option table.colour=green"
+        else:
+            assert header["clause"] == "CasinoAfterTable"
+            assert text.startswith("casino ") and lines[header["line"] - 2].startswith("table ")
+        seen.add(header["clause"])
+        audited = merge([audit_file(str(with_it.files[0]), keep_evidence=False)])
+        assert [(f.citation, f.line) for f in audited.findings
+                if f.citation == "record:header"] == [("record:header", header["line"])]
+    assert seen == {"UnknownHeaderOption", "CasinoAfterTable"}
 
 
 def test_the_readme_lists_every_clause() -> None:

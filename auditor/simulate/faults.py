@@ -177,7 +177,8 @@ def clause_table() -> str:
     from auditor.checks.base import citation_sort_key
 
     rows = ["| citation | clause planted | games |", "|---|---|---|",
-            "| record:header | unknown header option (`--header-fault`) | all |"]
+            "| record:header | unknown header option (`--header-fault`) | all |",
+            "| record:header | casino after table (`--header-fault`) | all |"]
     for citation in sorted(INJECTORS, key=citation_sort_key):
         for variant in INJECTORS[citation]:
             games = "all" if variant.games == ALL_GAMES else ", ".join(sorted(variant.games))

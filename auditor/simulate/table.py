@@ -266,18 +266,28 @@ class Session:
 
     def header(self) -> None:
         spec = self.spec
+        planting = self.header_fault and self.faults > 0 and self.injectors is not None
+        # the header fault: an unknown option, or the casino named after the table
+        late_casino = planting and self.fault_rng.random() < 0.5
+        casino = 'casino "Simulated Casino" licence=RL-SIM-01'
         self.write("bjh 1")
-        self.write('casino "Simulated Casino" licence=RL-SIM-01')
+        if not late_casino:
+            self.write(casino)
         self.write(f"table {spec.table_id} game={spec.game} decks={spec.decks} "
                    f"seats={spec.seats} min={money(spec.minimum)} max={money(spec.maximum)} "
                    f"currency={self.shape.currency}")
+        if late_casino:
+            line = self.write(casino)
+            self.planted.append(Planted(self.name, None, "record:header", line,
+                                        "the casino named after the table", "CasinoAfterTable"))
         for key, value in spec.options:
             self.write(f"option {key}={value}")
-        if self.header_fault and self.faults > 0 and self.injectors is not None:
+        if planting and not late_casino:
             line = self.write("option table.colour=green")
             self.planted.append(Planted(self.name, None, "record:header", line,
                                         "an unknown option in the header",
                                         "UnknownHeaderOption"))
+        if planting:
             self.planted_count["record:header"] += 1
 
     # ---- the session ----
