@@ -20,6 +20,7 @@ import gc
 import hashlib
 import json
 import re
+import secrets
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -95,7 +96,19 @@ def html_parts(result: AuditResult, run: dict[str, Any], *,
     come, the page is never one text in memory (a month's report is tens of megabytes)."""
     with collector_paused():
         context = report_context(result, run, lean_replays_over=lean_replays_over)
-        yield from environment().get_template("report.html.j2").generate(**context)
+        data = context["report_data"]
+        # The page's data goes where the template puts it, in its parts: a mark no record
+        # can hold (new each time) stands in for it while the template renders.
+        mark = f"report-data-{secrets.token_hex(16)}"
+        context["report_data"] = Markup(mark)
+        for chunk in environment().get_template("report.html.j2").generate(**context):
+            if mark in chunk:
+                before, after = chunk.split(mark, 1)
+                yield before
+                yield from data.parts()
+                yield after
+            else:
+                yield chunk
 
 
 def render(context: dict[str, Any]) -> str:
@@ -644,7 +657,7 @@ def replay_record(replay: dict[str, Any], file: int) -> dict[str, Any]:
 
 def report_data(findings: list[Finding], groups: list[dict[str, Any]],
                 replays: list[dict[str, Any]], keys: dict[str, str], lazy: bool,
-                result: AuditResult) -> Markup:
+                result: AuditResult) -> ReportData:
     """The compact data behind the page's script: every finding (filters, recomputed
     summaries, and, in a large report, drawing the shown ones), the citations, the files,
     and in a large report the replays (drawn when opened)."""
@@ -652,36 +665,51 @@ def report_data(findings: list[Finding], groups: list[dict[str, Any]],
     file_index = {path: index for index, path in enumerate(files)}
     replay_index = {replay["id"]: index for index, replay in enumerate(replays)}
     texts: dict[str, int] = {}
-    # Each record becomes its JSON text at once: a month's findings as objects and then as
-    # one text were twice the memory of the texts alone.
-    records: list[tuple[int, str]] = []
-    for group in groups:
+    ordered: list[tuple[int, FindingItem, int]] = []
+    for group in groups:  # files and texts numbered in the groups' order
         for item in group["findings"]:
-            f = item["finding"]
-            if f.file not in file_index:
-                file_index[f.file] = len(files)
-                files.append(f.file)
-            replay = item["replay"]
-            record = finding_record(
-                item, group["index"], item["table_key"], file_index[f.file],
-                replay_index[replay["id"]] if replay is not None else None, texts)
-            records.append((record["n"], _script_text(record)))
-    records.sort(key=lambda number_and_text: number_and_text[0])
+            if item.finding.file not in file_index:
+                file_index[item.finding.file] = len(files)
+                files.append(item.finding.file)
+            if item.no_replay:
+                texts.setdefault(item.no_replay, len(texts))
+            ordered.append((item.number, item, group["index"]))
+    ordered.sort(key=lambda entry: entry[0])  # the findings' own order (stable)
     head = _script_text({
         "pageSize": PAGE_SIZE, "lazy": lazy, "summaryTop": SUMMARY_TOP,
         "groups": [{"citation": g["citation"], "title": g["title"]} for g in groups],
         "files": files, "texts": list(texts)})
     tail = _script_text([replay_record(r, file_index.get(r["file"], 0)) for r in replays]
                         if lazy else [])
-    # The text script_json gives the whole document (same keys, same order), made once.
-    parts = [head[:-1], ',"findings":[']
-    for number, (_, text) in enumerate(records):
-        parts.append("," + text if number else text)
-    del records
-    parts += ['],"replays":', tail, "}"]
-    whole = "".join(parts)
-    del parts
-    return Markup(whole)
+
+    def record(item: FindingItem, group: int) -> str:
+        replay = item.replay
+        return _script_text(finding_record(
+            item, group, item.table_key, file_index[item.finding.file],
+            replay_index[replay["id"]] if replay is not None else None, texts))
+
+    return ReportData(head, ordered, tail, record)
+
+
+@dataclass
+class ReportData:
+    """The page's data as the text `script_json` gives the whole document (same keys, same
+    order), made in parts: each finding's record is made as it is written (`parts`), so a
+    month's findings are never one text, nor that text again as markup, in memory."""
+
+    head: str
+    ordered: list[tuple[int, FindingItem, int]]
+    tail: str
+    record: Any  # (item, group index) -> the record's text
+
+    def parts(self) -> Iterator[str]:
+        yield self.head[:-1] + ',"findings":['
+        for place, (_, item, group) in enumerate(self.ordered):
+            yield ("," if place else "") + self.record(item, group)
+        yield '],"replays":' + self.tail + "}"
+
+    def __html__(self) -> str:  # rendered whole (a template given the data itself)
+        return "".join(self.parts())
 
 
 # ---- replays: one per round that holds a finding ----------------------------------------
