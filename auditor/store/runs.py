@@ -20,7 +20,7 @@ from sqlalchemy import Engine, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from auditor.audit import AuditResult, FileResult, InputSummary, ReplaySelection, RunTotals
-from auditor.findings import Finding, sharing_fields
+from auditor.findings import Finding, compact
 from auditor.output.tables import shift_of
 from auditor.replay.trace import RoundEvidence
 from auditor.store import schema
@@ -403,9 +403,9 @@ def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any
 
 
 class _SharedFindingParts:
-    """Findings read back share what repeats among them: their file, citation, rule, game,
-    dealer, date and table texts, and the set of fields given. A month's findings are tens of
-    thousands; each its own copies cost three times the finding itself."""
+    """Findings read back share what repeats among them (their file, citation, rule, game,
+    dealer, date and table texts) and are compact (`findings.compact`). A month's findings
+    are tens of thousands; each its own copies cost three times the finding itself."""
 
     _TEXTS = ("citation", "rule", "severity", "file", "table", "game", "dealer", "date",
               "round", "seat", "hand")
@@ -419,7 +419,7 @@ class _SharedFindingParts:
             value = values[name]
             if value is not None:
                 values[name] = texts.setdefault(value, value)
-        return sharing_fields(finding)
+        return compact(finding)
 
 
 def replace_findings(engine: Engine, run_id: int, result: AuditResult) -> None:
