@@ -410,15 +410,22 @@ class _SharedFindingParts:
     _TEXTS = ("citation", "rule", "severity", "file", "table", "game", "dealer", "date",
               "round", "seat", "hand")
 
+    _AMOUNTS = ("expected", "actual", "difference")
+
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}
+        self.amounts: dict[tuple, Decimal] = {}  # by value and written form (10 and 10.00)
 
     def __call__(self, finding: Finding) -> Finding:
-        values, texts = finding.__dict__, self.texts
+        values, texts, amounts = finding.__dict__, self.texts, self.amounts
         for name in self._TEXTS:
             value = values[name]
             if value is not None:
                 values[name] = texts.setdefault(value, value)
+        for name in self._AMOUNTS:
+            value = values[name]
+            if value is not None:
+                values[name] = amounts.setdefault(value.as_tuple(), value)
         return compact(finding)
 
 
