@@ -87,21 +87,14 @@ _GIVEN_FIELDS: dict[frozenset[str], set[str]] = {}
 
 
 def compact(finding: Finding) -> Finding:
-    """The same finding in about half the memory, for a run's findings held in the parent
-    (a month's are tens of thousands). Pydantic gives each model a dictionary of its own
-    and a set of the fields given; here the values are set one by one, in the fields'
-    order, so that every finding shares one table of keys (CPython's split dictionaries),
-    and the set of fields given is shared with every finding that has the same. A frozen
-    model never adds to that set, and `model_copy` copies it before changing it."""
-    made = object.__new__(Finding)
-    for name, value in finding.__dict__.items():
-        object.__setattr__(made, name, value)
+    """`finding`, made to share its set of given fields with every finding that has the
+    same set (pydantic keeps one set for each model; on a month's tens of thousands of
+    findings those sets were a third of their memory). A frozen model never adds to its
+    set, and `model_copy` copies it before changing it."""
     given = finding.__pydantic_fields_set__
-    object.__setattr__(made, "__pydantic_fields_set__",
+    object.__setattr__(finding, "__pydantic_fields_set__",
                        _GIVEN_FIELDS.setdefault(frozenset(given), given))
-    object.__setattr__(made, "__pydantic_extra__", finding.__pydantic_extra__)
-    object.__setattr__(made, "__pydantic_private__", finding.__pydantic_private__)
-    return made
+    return finding
 
 
 def changed(finding: Finding, **update: Any) -> Finding:

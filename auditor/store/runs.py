@@ -404,8 +404,9 @@ def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any
 
 class _SharedFindingParts:
     """Findings read back share what repeats among them (their file, citation, rule, game,
-    dealer, date and table texts) and are compact (`findings.compact`). A month's findings
-    are tens of thousands; each its own copies cost three times the finding itself."""
+    dealer, date and table texts, their amounts) and their set of given fields
+    (`findings.compact`). A month's findings are tens of thousands; each its own copies
+    cost three times the finding itself."""
 
     _TEXTS = ("citation", "rule", "severity", "file", "table", "game", "dealer", "date",
               "round", "seat", "hand")
