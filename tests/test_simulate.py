@@ -21,6 +21,7 @@ from auditor.checks.base import registry
 from auditor.cli import main
 from auditor.simulate import SpecError, simulate, table_spec
 from auditor.simulate.faults import FILE_LEVEL, INJECTORS, InjectorTable, clause_table
+from auditor.simulate.table import HEADER_CLAUSES
 
 # (decks, options) per game: the rules vary so that every injector finds its occasion
 # (surrender offered or not, trading allowed or not, a short shoe, peek or no peek ...).
@@ -28,7 +29,7 @@ CONFIGS: dict[str, list[tuple[int, dict[str, str]]]] = {
     "standard": [
         (6, {}),
         (1, {"blackjack": "6:5", "surrender": "late", "soft17": "hit", "double": "10-11"}),
-        (2, {"peek": "no", "das": "no", "double": "9-11", "splits": "2"}),
+        (2, {"peek": "no", "das": "no", "double": "9-11", "splits": "1"}),
         (8, {"surrender": "late", "soft17": "hit"}),
     ],
     "switch": [
@@ -45,6 +46,13 @@ CONFIGS: dict[str, list[tuple[int, dict[str, str]]]] = {
              "surrender": "late"}),
     ],
 }
+# The header fault of each configuration's faulty record, in order (True: one at random).
+HEADER_FAULTS = {
+    "standard": ["UnknownHeaderOption", "CasinoAfterTable", "MissingVersionLine", True],
+    "switch": ["DeckCountNotSixOrEight", True],
+    "db21": ["Db21WithoutPaytable", True],
+    "tensticks": [True, "MissingVersionLine"],
+}
 FAULTY_ROUNDS = 1300  # per configuration: 13,000 rounds in all
 CLEAN_ROUNDS = 1000  # per configuration: 10,000 rounds in all
 FAULT_RATE = 0.3  # high, so that every clause of every citation gets planted
@@ -52,43 +60,57 @@ FAULT_RATE = 0.3  # high, so that every clause of every citation gets planted
 Key = tuple[str, str | None, str, int]  # file, round, citation, line
 
 
-def _run(base: Path, rounds: int, faults: float, seed: str) -> dict[str, tuple]:
-    """Simulate and audit every configuration: game -> (planted, found, messages)."""
-    runs: dict[str, tuple] = {}
+class Run:
+    """One game's simulated records and their audits."""
+
+    def __init__(self) -> None:
+        self.planted: set[Key] = set()
+        self.found: set[Key] = set()
+        self.messages: dict[Key, str] = {}
+        self.clauses: Counter = Counter()  # faults planted by clause
+        self.round_clauses: dict[tuple[str, str], set[str]] = {}  # the clauses of each round
+        self.shapes: Counter = Counter()
+        self.declared: list = []  # each table as its header declares it
+
+
+def _run(base: Path, rounds: int, faults: float, seed: str) -> dict[str, Run]:
+    """Simulate and audit every configuration, by game."""
+    runs: dict[str, Run] = {}
     for game, configs in CONFIGS.items():
-        planted: set[Key] = set()
-        found: set[Key] = set()
-        messages: dict[Key, str] = {}
-        clauses: Counter = Counter()
-        shapes: Counter = Counter()
+        run = runs[game] = Run()
+        planted, found, messages = run.planted, run.found, run.messages
         for number, (decks, options) in enumerate(configs, start=1):
             spec = table_spec(game, table_id=f"T{number}", decks=decks, options=options)
+            header_fault = HEADER_FAULTS[game][number - 1] if faults > 0 else False
             result = simulate(base / game, spec, rounds=rounds, seed=seed, faults=faults,
-                              header_fault=faults > 0)
+                              header_fault=header_fault)
             assert result.rounds == rounds
+            run.declared += result.declared
             for path in result.files:
                 truth = json.loads(path.with_suffix(".truth.json").read_text())
                 planted |= {(f["file"], f["round"], f["citation"], f["line"])
                             for f in truth["faults"]}
-                clauses.update(f["clause"] for f in truth["faults"])
-                shapes.update(shapes_of(path.read_bytes()))
+                run.clauses.update(f["clause"] for f in truth["faults"])
+                for fault in truth["faults"]:
+                    run.round_clauses.setdefault((fault["file"], fault["round"]),
+                                                 set()).add(fault["clause"])
+                run.shapes.update(shapes_of(path.read_bytes()))
                 audited = merge([audit_file(str(path), keep_evidence=False)])
                 for finding in audited.findings:
                     key = (Path(finding.file).name, finding.round, finding.citation,
                            finding.line)
                     found.add(key)
                     messages[key] = finding.message
-        runs[game] = (planted, found, messages, clauses, shapes)
     return runs
 
 
 @pytest.fixture(scope="module")
-def faulty(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple]:
+def faulty(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run]:
     return _run(tmp_path_factory.mktemp("faulty"), FAULTY_ROUNDS, FAULT_RATE, "faults")
 
 
 @pytest.fixture(scope="module")
-def clean(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple]:
+def clean(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run]:
     return _run(tmp_path_factory.mktemp("clean"), CLEAN_ROUNDS, 0.0, "clean")
 
 
@@ -103,11 +125,23 @@ SHAPES = {
     "notes inside rounds": re.compile(rb" note \"[^\"]*\"\r?\nend\r?$", re.M),
     "currency other than USD": re.compile(rb" currency=(?!USD)"),
     "amounts with cents": re.compile(rb" bet s[0-9]h[0-9] main [0-9]+\.50\b"),
+    "options left at their defaults": lambda record: not re.search(
+        rb"^option (soft17=stand|peek=yes|double=any|das=yes|splits=3|surrender=no)\r?$",
+        record, re.M),
+    "a dealer misdeal": re.compile(rb" misdeal dealer\r?$", re.M),
+    "tips on DB21 wagers": re.compile(rb" bet s[0-9] db21 [0-9.]+ tip\r?$", re.M),
+    "tips on insurance": re.compile(rb" bet s[0-9]h[0-9] insurance [0-9.]+ tip\r?$", re.M),
+    "burns inside a round": re.compile(rb" bet [^\n]*\n[0-9:.]+ burn ", re.M),
+    "cut cards between rounds": re.compile(
+        rb"^end\r?\n(?:(?!round )[^\n]*\n)*?[0-9:.]+ cutcard\r?$", re.M),
+    "a seat misdealt outside Blackjack Switch": lambda record: (
+        b" game=switch " not in record and re.search(rb" misdeal s[0-9]\r?$", record, re.M)),
 }
 
 
 def shapes_of(record: bytes) -> set[str]:
-    return {name for name, pattern in SHAPES.items() if pattern.search(record)}
+    return {name for name, shape in SHAPES.items()
+            if (shape.search(record) if isinstance(shape, re.Pattern) else shape(record))}
 
 
 def _explain(keys: set[Key], messages: dict[Key, str]) -> str:
@@ -116,27 +150,36 @@ def _explain(keys: set[Key], messages: dict[Key, str]) -> str:
 
 
 @pytest.mark.parametrize("game", list(CONFIGS))
-def test_clean_records_give_no_finding(clean: dict[str, tuple], game: str) -> None:
-    planted, found, messages, *_ = clean[game]
+def test_clean_records_give_no_finding(clean: dict[str, Run], game: str) -> None:
+    run = clean[game]
+    planted, found, messages = run.planted, run.found, run.messages
     assert not planted
     assert not found, _explain(found, messages)
 
 
 @pytest.mark.parametrize("game", list(CONFIGS))
-def test_every_planted_fault_is_found_and_nothing_else(faulty: dict[str, tuple],
+def test_every_planted_fault_is_found_and_nothing_else(faulty: dict[str, Run],
                                                        game: str) -> None:
-    planted, found, messages, *_ = faulty[game]
+    run = faulty[game]
+    planted, found, messages = run.planted, run.found, run.messages
     missed, extra = planted - found, found - planted
     assert not missed, "planted but not found:\n" + _explain(missed, {})
     assert not extra, "found but not planted:\n" + _explain(extra, messages)
-    faulty_rounds = {(f, r) for f, r, _, _ in planted if r is not None}
-    assert len(faulty_rounds) == sum(1 for _, r, _, _ in planted if r is not None), (
-        "one fault per faulty round")
+    several = {key: clauses for key, clauses in run.round_clauses.items()
+               if key[1] is not None and len(clauses) != 1}
+    assert not several, "one fault per faulty round"
+    # one finding per fault but for a fault that is two wagers (a Blackjack Switch seat's
+    # two main wagers over the limit): two findings, one a wager
+    per_round = Counter((f, r) for f, r, _, _ in planted if r is not None)
+    doubled = {key for key, count in per_round.items() if count > 1}
+    assert all(run.round_clauses[key] <= {"MainWagerOverLimit",
+                                                   "MainWagerUnderMinimum"}
+               for key in doubled)
 
 
 @pytest.mark.parametrize("game", list(CONFIGS))
-def test_every_check_of_the_game_was_planted(faulty: dict[str, tuple], game: str) -> None:
-    planted, *_ = faulty[game]
+def test_every_check_of_the_game_was_planted(faulty: dict[str, Run], game: str) -> None:
+    planted = faulty[game].planted
     counts = Counter(citation for _, _, citation, _ in planted)
     checks = {c for c, check in registry().items() if check.applies_to(game)}
     assert InjectorTable().missing(game) == [], "checks with no fault injector"
@@ -145,28 +188,28 @@ def test_every_check_of_the_game_was_planted(faulty: dict[str, tuple], game: str
 
 
 @pytest.mark.parametrize("game", list(CONFIGS))
-def test_every_clause_of_the_game_was_planted(faulty: dict[str, tuple], game: str) -> None:
+def test_every_clause_of_the_game_was_planted(faulty: dict[str, Run], game: str) -> None:
     """Every injector (a clause of its citation) that suits one of the game's tables
     planted at least once, and its faults were found (the test above)."""
-    clauses = faulty[game][3]
-    specs = [table_spec(game, decks=decks, options=options) for decks, options in CONFIGS[game]]
+    clauses = faulty[game].clauses
+    specs = faulty[game].declared  # (a header fault or a terse header changes what suits)
     wanted = {variant.__name__ for variants in INJECTORS.values() for variant in variants
               if game in variant.games and any(variant().suits(spec) for spec in specs)}
     assert ", ".join(sorted(wanted - set(clauses))) == ""
 
 
-def test_every_header_clause_was_planted(faulty: dict[str, tuple]) -> None:
+def test_every_header_clause_was_planted(faulty: dict[str, Run]) -> None:
     """The header's faults (one a file) across the games' records."""
-    clauses = set().union(*(set(run[3]) for run in faulty.values()))
-    assert {"UnknownHeaderOption", "CasinoAfterTable"} <= clauses
+    clauses = set().union(*(set(run.clauses) for run in faulty.values()))
+    assert set(HEADER_CLAUSES) <= clauses
 
 
-def test_every_shape_of_record_is_written(faulty: dict[str, tuple],
-                                          clean: dict[str, tuple]) -> None:
+def test_every_shape_of_record_is_written(faulty: dict[str, Run],
+                                          clean: dict[str, Run]) -> None:
     """Each shape occurs in the faulty records and in the clean ones, whose audits (the
     tests above) find every planted fault and nothing else."""
     for runs in (faulty, clean):
-        written = set().union(*(set(run[4]) for run in runs.values()))
+        written = set().union(*(set(run.shapes) for run in runs.values()))
         assert ", ".join(sorted(set(SHAPES) - written)) == ""
 
 
@@ -256,40 +299,77 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
                  "--out", str(tmp_path / "no")]) == 2
     assert main(["simulate", "--game", "standard", "--rounds", "5", "--option", "peek",
                  "--out", str(tmp_path / "no")]) == 2
+    assert main(["simulate", "--game", "switch", "--rounds", "5", "--faults", "0.1",
+                 "--header-fault", "MissingVersionLine", "--out", str(tmp_path / "h")]) == 0
+    assert (tmp_path / "h" / "switch-T01.bjh").read_text().startswith("casino ")
+    assert main(["simulate", "--game", "switch", "--rounds", "5", "--faults", "0.1",
+                 "--header-fault", "Db21WithoutPaytable", "--out", str(tmp_path / "no")]) == 2
 
 
 def test_the_header_fault_is_a_choice(tmp_path: Path) -> None:
-    """--faults plants faults at its rate only; --header-fault adds a header fault (an
-    unknown option, or the casino after the table), found at its line."""
+    """--faults plants faults at its rate only; --header-fault adds a header fault, the one
+    named or one drawn from those suiting the game, found at its line and nothing else of
+    the header's."""
     spec = table_spec("standard")
     without = simulate(tmp_path / "without", spec, rounds=200, seed=3, faults=0.1)
     assert "record:header" not in without.planted
-    assert without.files[0].read_text().splitlines()[1].startswith("casino ")
+    assert without.files[0].read_text().splitlines()[:2] == [
+        "bjh 1", 'casino "Simulated Casino" licence=RL-SIM-01']
     assert "option table.colour=green" not in without.files[0].read_text()
-    seen = set()
-    for seed in range(1, 7):
-        with_it = simulate(tmp_path / f"with-{seed}", spec, rounds=60, seed=seed, faults=0.1,
-                           header_fault=True)
-        assert with_it.planted["record:header"] == 1
-        lines = with_it.files[0].read_text().splitlines()
-        truth = json.loads(with_it.files[0].with_suffix(".truth.json").read_text())
-        [header] = [f for f in truth["faults"] if f["citation"] == "record:header"]
+    cases = [("standard", clause) for clause in ("UnknownHeaderOption", "CasinoAfterTable",
+                                                 "MissingVersionLine", True, True)]
+    cases += [("switch", "DeckCountNotSixOrEight"), ("db21", "Db21WithoutPaytable")]
+    for number, (game, clause) in enumerate(cases):
+        made = simulate(tmp_path / f"with-{number}", table_spec(game), rounds=60, seed=number,
+                        faults=0.1, header_fault=clause)
+        lines = made.files[0].read_text().splitlines()
+        truth = json.loads(made.files[0].with_suffix(".truth.json").read_text())
+        [header] = [f for f in truth["faults"] if f["round"] is None]
+        assert header["clause"] == clause or (clause is True and header["clause"] in {
+            "UnknownHeaderOption", "CasinoAfterTable", "MissingVersionLine"})
         text = lines[header["line"] - 1]
-        if header["clause"] == "UnknownHeaderOption":
-            assert text == "option table.colour=green"
-        else:
-            assert header["clause"] == "CasinoAfterTable"
-            assert text.startswith("casino ") and lines[header["line"] - 2].startswith("table ")
-        seen.add(header["clause"])
-        audited = merge([audit_file(str(with_it.files[0]), keep_evidence=False)])
-        assert [(f.citation, f.line) for f in audited.findings
-                if f.citation == "record:header"] == [("record:header", header["line"])]
-    assert seen == {"UnknownHeaderOption", "CasinoAfterTable"}
+        expected_text = {
+            "UnknownHeaderOption": text == "option table.colour=green",
+            "CasinoAfterTable": text.startswith("casino ")
+            and lines[header["line"] - 2].startswith("table "),
+            "MissingVersionLine": header["line"] == 1 and text.startswith("casino "),
+            "DeckCountNotSixOrEight": text.startswith("table T01 game=switch decks=4 "),
+            "Db21WithoutPaytable": text.startswith("table ")
+            and "option db21.paytable" not in "\n".join(lines[:20]),
+        }
+        assert expected_text[header["clause"]], (header, text)
+        audited = merge([audit_file(str(made.files[0]), keep_evidence=False)])
+        assert [(f.citation, f.line) for f in audited.findings if f.round is None] == [
+            (header["citation"], header["line"])]
+    with pytest.raises(SpecError, match="DeckCountNotSixOrEight is not planted at standard"):
+        simulate(tmp_path / "no", spec, rounds=5, faults=0.1,
+                 header_fault="DeckCountNotSixOrEight")
 
 
 def test_the_readme_lists_every_clause() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     assert clause_table() in readme, "regenerate: make readme"
-    row = "| 20:18:15:03 | main wager under minimum | db21, standard, tensticks |"
+    row = "| 20:18:15:03 | side wager under minimum | db21, switch |"
     assert row in clause_table()
 
+
+
+def test_punched_cards_travel_between_tables(tmp_path: Path) -> None:
+    """At a floor of Ten sticks 21 tables a player may hand in, at a later table, a card
+    punched at an earlier one (after it was punched); the tables audited together give
+    every planted fault and nothing else."""
+    spec = table_spec("tensticks", options={"tensticks.lights": "3"})
+    result = simulate(tmp_path, spec, tables=3, rounds=800, seed="floor", faults=0.3)
+    planted, found = set(), {}
+    for path in result.files:
+        truth = json.loads(path.with_suffix(".truth.json").read_text())
+        planted |= {(f["file"], f["round"], f["citation"], f["line"]) for f in truth["faults"]}
+    audited = merge([audit_file(str(path), keep_evidence=False) for path in result.files])
+    for finding in audited.findings:
+        found[(Path(finding.file).name, finding.round, finding.citation, finding.line)] = (
+            finding.message)
+    assert planted - set(found) == set()
+    assert set(found) - planted == set(), _explain(set(found) - planted, found)
+    carried = [line for path in result.files[1:] for line in path.read_text().splitlines()
+               if " sit s" in line and " punchcard=PC-T01-01-" in line]
+    assert carried, "no card punched at the first table was handed in at another"

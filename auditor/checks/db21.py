@@ -150,7 +150,8 @@ class Outcome(Check):
     20:18:15:30.10(12). Wagers placed late or without a main wager are judged under (4)
     and (2) only. At a table that declares no pay table (a record:header finding) a win
     on a dealer bust is right whatever its amount; anything else is this finding, with no
-    amount owed.
+    amount owed, but for a wager a misdeal returns (its seat's or the dealer's), which is
+    right only when returned as void in full.
     """
 
     citation = "20:18:15:30.10(5)"
@@ -161,7 +162,8 @@ class Outcome(Check):
     def round(self, view: RoundView) -> Iterator[Finding]:
         no_table = view.config.rules.db21_paytable is None and view.dealer.busted
         for wager in _judged_db21(view):
-            if no_table:
+            misdealt = wager.expected is not None and wager.expected.outcome == "void"
+            if no_table and not misdealt:  # (a misdeal returns it, pay table or none)
                 yield from self._won_at_unknown_odds(view, wager)
                 continue
             wrong = None if wager.late_additions else wrongly_settled(wager, wager.amount)
@@ -343,8 +345,9 @@ class PlayOutForDb21(Check):
     compliant. The player's hands are those holding a main wager; a DB21 wager, a dealer's
     tip among them ("at least one DB21 wager"), is live when it was placed in time on a seat
     with a main wager and not settled before the dealer's turn began (the reveal, or as
-    20:18:15:26 reads a record without one). The
-    finding stands where 20:18:15:26's would and replaces it for the same stop.
+    20:18:15:26 reads a record without one), and neither its seat nor the dealer was
+    misdealt (a misdeal returns it: nothing is played out for it). The finding stands where
+    20:18:15:26's would and replaces it for the same stop.
     """
 
     citation = "20:18:15:30.10(11)"

@@ -442,7 +442,10 @@ class _RoundReplay:
         if wager.settlement is not None and wager.settlement.index < moment:
             return False
         if wager.kind == "db21":  # a dealer's tip on the bust too: 30.10(11) says any wager
-            return self.view.game == "db21" and not wager.after_first_card
+            # (a misdeal, of the seat or of the dealer, returns it: nothing to play out for)
+            misdealt = any(m.kind == "misdeal" and m.target in ("dealer", wager.seat)
+                           for m in self.view.markers)
+            return self.view.game == "db21" and not wager.after_first_card and not misdealt
         if wager.kind != "main" or wager.tip:
             return False
         hand = self.view.hands.get(wager.target)

@@ -27,6 +27,7 @@ class SimulationResult:
     lines: int = 0
     planted: Counter = field(default_factory=Counter)  # citation -> faults planted
     uncovered: list[str] = field(default_factory=list)  # checks of the game with no injector
+    declared: list[TableSpec] = field(default_factory=list)  # each table as its header has it
 
 
 def __getattr__(name: str) -> Any:
@@ -43,10 +44,11 @@ def simulate(out_dir: str | Path, spec: TableSpec, *, tables: int = 1,
              rounds: int | None = None, hours: float | None = None, seed: str | int = 1,
              faults: float = 0.0, start: date = date(2026, 11, 20),
              start_seconds: int = 18 * 3600, floor: Any = None,
-             header_fault: bool = False) -> SimulationResult:
+             header_fault: bool | str = False) -> SimulationResult:
     """Write `tables` records of `spec`'s game, each `rounds` rounds or `hours` long;
     `floor` (surveillance.Floor) plants patterns across the tables; `header_fault` also
-    plants an unknown option in each header (record:header), when faults are planted."""
+    plants a fault in each header when faults are planted: the clause named
+    (table.HEADER_CLAUSES), or (True) one drawn at random."""
     from auditor.simulate.table import Session, SpecError, TableSpec
 
     if (rounds is None) == (hours is None):
@@ -62,6 +64,7 @@ def simulate(out_dir: str | Path, spec: TableSpec, *, tables: int = 1,
         result.uncovered = injectors.missing(spec.game)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    away: list[tuple[str, str, int, int]] = []  # Ten sticks cards punched, not handed in
     for number in range(1, tables + 1):
         table_id = f"{spec.table_id}" if tables == 1 else f"{spec.table_id}-{number:02d}"
         table = TableSpec(spec.game, table_id, spec.decks, spec.seats, spec.minimum,
@@ -74,7 +77,11 @@ def simulate(out_dir: str | Path, spec: TableSpec, *, tables: int = 1,
                               injectors=injectors, header_fault=header_fault)
             if floor is not None:
                 floor.attach(session, number, str(seed))
+            session.carried_in = list(away)  # a player may bring one from another table
+            session.floor_share = 0.3 if tables > 1 else 0.0  # or take one to another
             result.rounds += session.run(rounds=rounds, hours=hours)
+            taken = {entry[1] for entry in away} - {entry[1] for entry in session.carried_in}
+            away = [e for e in away if e[1] not in taken] + session.cards_away()
         result.lines += session.line
         result.planted.update(session.planted_count)
         truth = {"file": name, "game": spec.game, "seed": str(seed),
@@ -83,6 +90,7 @@ def simulate(out_dir: str | Path, spec: TableSpec, *, tables: int = 1,
         (out / f"{spec.game}-{table_id}.truth.json").write_text(
             json.dumps(truth, indent=1) + "\n", encoding="utf-8")
         result.files.append(path)
+        result.declared.append(session.spec)
     if floor is not None:
         floor.write_truth(out)
     return result

@@ -95,6 +95,10 @@ class Shoe:
         self.position = index + 1
         return cards[index]
 
+    def cut_card_next(self) -> bool:
+        """Whether the next card to deal is the one behind the cut card (still in)."""
+        return not self.cut_out and self.position >= self.cut_position
+
     def cut_card_due(self) -> bool:
         """True once, when the next card to deal is the one behind the cut card."""
         if not self.cut_out and self.position >= self.cut_position:

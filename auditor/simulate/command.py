@@ -37,9 +37,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                              "(repeatable), e.g. soft17=hit, surrender=late, db21.paytable=2")
     parser.add_argument("--faults", type=float, default=0.0, metavar="RATE",
                         help="the share of rounds given one planted fault, 0 to 1 (default 0)")
-    parser.add_argument("--header-fault", action="store_true",
-                        help="with --faults, also plant an unknown option in each file's header "
-                             "(record:header), on top of the rate")
+    parser.add_argument("--header-fault", nargs="?", const=True, default=False,
+                        metavar="CLAUSE",
+                        help="with --faults, also plant a fault in each file's header, on top "
+                             "of the rate: the CLAUSE named (UnknownHeaderOption, "
+                             "CasinoAfterTable, MissingVersionLine; DeckCountNotSixOrEight at "
+                             "switch, Db21WithoutPaytable at db21) or one drawn at random")
     parser.add_argument("--date", default="2026-11-20", help="the first gaming day")
     parser.add_argument("--table", default="T01", help="the table ID (or its prefix)")
     parser.add_argument("--out", default="simulated", metavar="DIR",

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from auditor.simulate.cards import BONUS_CARD, VALUE, total
 from auditor.simulate.game import (
+    IMPOSSIBLE_TIME,
     SUPER_MATCH,
     Hand,
     RoundBuilder,
@@ -63,8 +64,22 @@ class Injector:
                            amount: int) -> int | None:
         return None
 
+    def side_amount(self, builder: RoundBuilder, seat: SeatPlay, amount: int) -> int | None:
+        return None
+
     def force_misdeal(self, builder: RoundBuilder) -> bool:
         return False
+
+    def force_dealer_misdeal(self, builder: RoundBuilder) -> bool:
+        return False
+
+    def extra_card_played_on(self, builder: RoundBuilder) -> bool:
+        return False
+
+    def allows_misdeals(self) -> bool:
+        """Whether the round may have lawful misdeals of its own: only a round with no
+        planted fault (an edit could otherwise land on a returned wager)."""
+        return type(self) is Injector
 
     def insure_without_ace(self, builder: RoundBuilder) -> bool:
         return False
@@ -175,14 +190,19 @@ def clause_table() -> str:
     """Markdown: every clause the simulator plants, by citation, with the games it plants
     it in (README.md, `scripts/update_readme.py`)."""
     from auditor.checks.base import citation_sort_key
+    from auditor.simulate.table import HEADER_CITATIONS, HEADER_CLAUSES
 
-    rows = ["| citation | clause planted | games |", "|---|---|---|",
-            "| record:header | unknown header option (`--header-fault`) | all |",
-            "| record:header | casino after table (`--header-fault`) | all |"]
-    for citation in sorted(INJECTORS, key=citation_sort_key):
-        for variant in INJECTORS[citation]:
-            games = "all" if variant.games == ALL_GAMES else ", ".join(sorted(variant.games))
-            rows.append(f"| {citation} | {clause_words(variant.__name__)} | {games} |")
+    def games_of(games: frozenset[str]) -> str:
+        return "all" if games == ALL_GAMES else ", ".join(sorted(games))
+
+    planted = [(citation, clause_words(variant.__name__), variant.games)
+               for citation, variants in INJECTORS.items() for variant in variants]
+    planted += [(HEADER_CITATIONS.get(clause, "record:header"),
+                 f"{clause_words(clause)} (`--header-fault`)", games)
+                for clause, games in HEADER_CLAUSES.items()]
+    rows = ["| citation | clause planted | games |", "|---|---|---|"]
+    rows += [f"| {citation} | {words} | {games_of(games)} |" for citation, words, games
+             in sorted(planted, key=lambda row: citation_sort_key(row[0]))]
     return "\n".join(rows) + "\n"
 
 
@@ -265,14 +285,30 @@ class UnreadableLine(Injector):
         stmt = Stmt("note", ('"card reader fault',))  # the closing quote is missing
         insert_before_end(builder, stmt)
         builder.mark(stmt, "a note with no closing quote")
-        # The auditor does not judge a round with an unreadable line, so the punched cards
-        # of its `leave` and `sit` statements are not on its books: they must not come
-        # back as the ground of a planted punched-card fault.
-        session = builder.session
-        cards = {w.split("=", 1)[1] for s in builder.stmts if s.kind in ("leave", "sit")
-                 for w in s.words if w.startswith("punchcard=")}
-        session.punched = [p for p in session.punched if p[1] not in cards]
-        session.handed_in = [h for h in session.handed_in if h[0] not in cards]
+        forget_cards_of(builder)
+        return True
+
+
+def forget_cards_of(builder: RoundBuilder) -> None:
+    """The auditor does not judge a round with an unreadable line, so the punched cards
+    of its `leave` and `sit` statements are not on its books: they must not come back as
+    the ground of a planted punched-card fault."""
+    session = builder.session
+    cards = {w.split("=", 1)[1] for s in builder.stmts if s.kind in ("leave", "sit")
+             for w in s.words if w.startswith("punchcard=")}
+    session.punched = [p for p in session.punched if p[1] not in cards]
+    session.handed_in = [h for h in session.handed_in if h[0] not in cards]
+
+
+@injector
+class TimeNotOfTheDay(Injector):
+    citation = "record:syntax"
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        stmt = Stmt("note", ('"clock reset"',), meta=IMPOSSIBLE_TIME)
+        insert_before_end(builder, stmt)
+        builder.mark(stmt, "a time stamp of hour 24")
+        forget_cards_of(builder)
         return True
 
 
@@ -286,6 +322,22 @@ class UnknownHand(Injector):
         stmt = Stmt("stand", (f"{seat.name}h9",))
         insert_before_end(builder, stmt)
         builder.mark(stmt, f"a stand of {seat.name}h9, a hand never dealt")
+        return True
+
+
+@injector
+class UnclosedRound(Injector):
+    citation = "record:reference"
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        session = builder.session
+        # a cut card, shuffle, cut or burn before the next round would fall inside this one
+        if (session.reshuffle_due or session.shoe.cut_card_next()
+                or builder.stmts[-1].kind != "end"):
+            return False
+        end = builder.stmts[-1]
+        end.meta = "left out"  # (table.Session.commit writes no `end`; the finding stands
+        builder.mark(end, "a round not closed by `end`")  # on the `round` line)
         return True
 
 
@@ -394,7 +446,7 @@ class LateMainWager(Injector):
 @injector
 class MainWagerOverLimit(Injector):
     citation = "20:18:15:03"
-    games = ALL_GAMES - {"switch"}  # a switch seat wagers twice: two findings
+    # (at Blackjack Switch the seat's two wagers, equal as 30.09(2) wants: two findings)
 
     def main_amount(self, builder: RoundBuilder, seat: SeatPlay, amount: int) -> int | None:
         return None if builder.applied else builder.spec.maximum + 500
@@ -403,13 +455,41 @@ class MainWagerOverLimit(Injector):
 @injector
 class MainWagerUnderMinimum(Injector):
     citation = "20:18:15:03"
-    games = ALL_GAMES - {"switch"}  # a switch seat wagers twice: two findings
 
     def suits(self, spec: TableSpec) -> bool:
         return spec.minimum > 1
 
     def main_amount(self, builder: RoundBuilder, seat: SeatPlay, amount: int) -> int | None:
         return None if builder.applied else builder.spec.minimum // 2
+
+
+def side_limits_posted(spec: TableSpec) -> bool:
+    options = dict(spec.options)
+    return "sidebet.min" in options and "sidebet.max" in options
+
+
+@injector
+class SideWagerOverLimit(Injector):
+    citation = "20:18:15:03"
+    games = frozenset({"switch", "db21"})
+
+    def suits(self, spec: TableSpec) -> bool:
+        return side_limits_posted(spec)
+
+    def side_amount(self, builder: RoundBuilder, seat: SeatPlay, amount: int) -> int | None:
+        return None if builder.applied else builder.spec.side_limits[1] + 500
+
+
+@injector
+class SideWagerUnderMinimum(Injector):
+    citation = "20:18:15:03"
+    games = frozenset({"switch", "db21"})
+
+    def suits(self, spec: TableSpec) -> bool:
+        return side_limits_posted(spec) and spec.side_limits[0] > 1
+
+    def side_amount(self, builder: RoundBuilder, seat: SeatPlay, amount: int) -> int | None:
+        return None if builder.applied else builder.spec.side_limits[0] // 2
 
 
 @injector
@@ -571,6 +651,27 @@ class SplitAceDrawsTwice(Injector):
 
     def hit_split_ace(self, builder: RoundBuilder, hand: Hand) -> bool:
         return not builder.applied
+
+
+@injector
+class MoreSplitsThanAllowed(Injector):
+    citation = "20:18:15:25"
+
+    def steer(self, builder: RoundBuilder, seat: SeatPlay, hand: Hand) -> str | None:
+        if not builder.applied and builder.can_split(hand, seat):
+            return "split"  # every pair split, lawfully, up to the limit
+        return None
+
+    def decision(self, builder: RoundBuilder, seat: SeatPlay, hand: Hand) -> str | None:
+        if builder.applied or len(hand.cards) != 2 or hand.split_aces:
+            return None
+        if VALUE[hand.cards[0][0]] != VALUE[hand.cards[1][0]]:
+            return None
+        root = hand
+        while root.parent is not None:
+            root = root.parent
+        at_limit = root.splits_of_root == min(builder.rules.splits, 3)
+        return "split" if at_limit and root.splits_of_root and not root.odd_split else None
 
 
 @injector
@@ -826,6 +927,9 @@ class Db21WrongOdds(Injector):
     citation = "20:18:15:30.10(12)"
     games = DB21
 
+    def suits(self, spec: TableSpec) -> bool:
+        return "db21.paytable" in dict(spec.options)  # (no table declared: not judged)
+
     def edit(self, builder: RoundBuilder) -> bool:
         wagers = [w for w in settled_db21(builder) if w.outcome == "win"]
         if not wagers:
@@ -918,6 +1022,38 @@ class MisdealtWagerKept(Injector):
         builder.mark(stmt, f"the misdealt seat's {wager.kind} wager on {wager.target} was "
                            "collected instead of returned")
         return True
+
+
+@injector
+class DealerMisdealWagerKept(Injector):
+    citation = "20:18:15:30.09(4)"
+    games = SWITCH
+
+    def force_dealer_misdeal(self, builder: RoundBuilder) -> bool:
+        return True
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        voided = [s for s in builder.stmts if s.kind == "settle" and not s.meta.tip]
+        if not voided:
+            return False
+        stmt = builder.rng.choice(voided)
+        wager = stmt.meta
+        rewrite_settle(stmt, wager, "lose", wager.amount)
+        builder.mark(stmt, f"the {wager.kind} wager on {wager.target} was collected after a "
+                           "misdeal to the dealer, not returned")
+        return True
+
+
+@injector
+class ExtraCardPlayedOn(Injector):
+    citation = "20:18:15:30.09(4)"
+    games = SWITCH
+
+    def extra_card_played_on(self, builder: RoundBuilder) -> bool:
+        return True
+
+    def steer_switch(self, builder: RoundBuilder, seat: SeatPlay) -> bool | None:
+        return False  # (which second card a switch of a three-card hand moves is no rule's)
 
 
 @injector
@@ -1161,6 +1297,9 @@ class SuperMatchWrongOdds(Injector):
     citation = "20:18:15:30.09(18)"
     games = SWITCH
 
+    def suits(self, spec: TableSpec) -> bool:
+        return spec.decks in SUPER_MATCH  # (another deck count is 30.09(1)'s: odds not judged)
+
     def edit(self, builder: RoundBuilder) -> bool:
         wagers = [s.super_match for s in builder.seats if s.super_match is not None
                   and not s.misdealt and s.super_match.outcome == "win"]
@@ -1286,6 +1425,9 @@ class PrizeTooEarly(Injector):
 class PrizeWrongAmount(Injector):
     citation = "20:18:15:30.02(6)"
     games = TENSTICKS
+
+    def suits(self, spec: TableSpec) -> bool:
+        return "tensticks.prize" in dict(spec.options)  # (no prize designated: not judged)
 
     def edit(self, builder: RoundBuilder) -> bool:
         prizes = [s for s in builder.stmts if s.kind == "prize"]

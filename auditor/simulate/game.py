@@ -19,7 +19,10 @@ if TYPE_CHECKING:
     from auditor.simulate.faults import Injector
     from auditor.simulate.table import Player, Session
 
-MISDEAL_RATE = 0.003  # Blackjack Switch rounds with a misdealt seat
+MISDEAL_RATE = 0.003  # rounds with a misdealt seat (any game but Ten sticks 21)
+DEALER_MISDEAL_RATE = 0.002  # rounds misdealt to the dealer: every wager returned
+IMPOSSIBLE_TIME = "hour 24"  # a statement's meta: its time stamp is written 24:MM:SS
+BURN_RATE = 0.01  # rounds whose dealer burns a card after the wagers (a lawful `burn`)
 BLACKJACK_ODDS = {"3:2": (3, 2), "6:5": (6, 5), "1:1": (1, 1)}
 DB21_PAY_TABLES = {1: (10, 4, 2, 1), 2: (15, 4, 2, 1), 3: (2, 2, 2, 2), 4: (4, 2, 4, 1)}
 SUPER_MATCH = {6: {"four": 40, "two pair": 8, "three": 5, "pair": 1},
@@ -144,6 +147,7 @@ class SeatPlay:
     player: Player
     hands: list[Hand] = field(default_factory=list)
     db21: Wager | None = None
+    db21_tips: list[Wager] = field(default_factory=list)  # the dealer's, beside the player's
     super_match: Wager | None = None
     insurance: list[Wager] = field(default_factory=list)
     first_four: list[str] = field(default_factory=list)
@@ -179,6 +183,7 @@ class RoundBuilder:
         self.applied = False  # the fault hook fired
         self.spoiled = False  # the fault would bring more findings than its own: not used
         self.forced_seats: dict[int, SeatPlay] = {}  # seats whose wagers a hook placed
+        self.void_round = False  # misdealt to the dealer: every wager returned
 
     # ---- recording ----
     def emit(self, kind: str, *words: str, seconds: int = 1, meta: Any = None) -> Stmt:
@@ -219,6 +224,8 @@ class RoundBuilder:
         if not any(s.hands for s in self.seats):
             return False
         self.deal()
+        if self.void_round:
+            return True  # a misdeal for the round: every wager returned, nothing more
         self.after_deal()
         if self.dealer_natural and self.game == "tensticks" and \
                 self.rules.tensticks_trade == "no":
@@ -268,8 +275,9 @@ class RoundBuilder:
                 seat.hands.append(hand)
                 if other:
                     self.mark(hand.wager.bet, f"{money(other)} on h2 against {money(amount)}")
-            if unlawful:
-                self.mark(seat.hands[0].wager.bet, f"a main wager of {money(unlawful)}")
+            if unlawful:  # (at Blackjack Switch both hands: a finding for each wager)
+                for hand in seat.hands:
+                    self.mark(hand.wager.bet, f"a main wager of {money(unlawful)}")
             if self.game == "switch" and len(names) == 1:
                 self.mark(seat.hands[0].wager.bet, f"{seat.name} wagered on h1 only")
                 continue
@@ -277,43 +285,77 @@ class RoundBuilder:
                 hand = seat.hands[0]
                 hand.tips.append(self.bet(hand.name, "main", player.tip_amount(rng), tip=True))
             side = player.side_wager(rng, self.spec)
-            if side and self.game == "db21":
-                seat.db21 = self.bet(seat.name, "db21", side)
-            elif side and self.game == "switch":
-                seat.super_match = self.bet(seat.name, "supermatch", side)
+            if side and self.game in ("db21", "switch"):
+                unlawful = self.fault.side_amount(self, seat, side)
+                kind = "db21" if self.game == "db21" else "supermatch"
+                wager = self.bet(seat.name, kind, unlawful or side)
+                if unlawful:
+                    self.mark(wager.bet, f"a {kind} wager of {money(unlawful)}")
+                if self.game == "db21":
+                    seat.db21 = wager
+                    if rng.random() < player.tips:  # a tip on the bust, for the dealer
+                        seat.db21_tips.append(self.bet(seat.name, "db21",
+                                                       player.tip_amount(rng), tip=True))
+                else:
+                    seat.super_match = wager
 
     # ---- the initial deal ----
     def deal(self) -> None:
         hands = [h for s in self.seats for h in s.hands]
-        # Blackjack Switch: now and then a hand is dealt a third card, a misdeal to that seat.
-        misdealt = None
-        if self.game == "switch" and (self.fault.force_misdeal(self)
-                                      or self.rng.random() < MISDEAL_RATE):
+        # Now and then a hand is dealt a third card, a misdeal to its seat, or the dealer
+        # is, a misdeal for the round (not at Ten sticks 21, where a misdealt bonus card
+        # would raise a question of lights the format does not answer). Outside Blackjack
+        # Switch, and for the dealer, only in rounds without a planted fault.
+        lawful = self.fault.allows_misdeals() and self.game != "tensticks"
+        misdealt, played_on, dealer_misdeal = None, None, False
+        if self.fault.force_dealer_misdeal(self) or (
+                lawful and self.rng.random() < DEALER_MISDEAL_RATE):
+            dealer_misdeal = True
+        elif self.fault.force_misdeal(self) or (
+                (self.game == "switch" or lawful) and self.rng.random() < MISDEAL_RATE):
             misdealt = self.rng.choice(hands)
+        elif self.fault.extra_card_played_on(self):
+            bare = [h for s in self.seats if s.super_match is None for h in s.hands]
+            played_on = self.rng.choice(bare) if bare else None
+        if self.rng.random() < BURN_RATE:
+            card = self.card()
+            self.in_play.remove(card)  # to the discards, not the layout
+            self.emit("burn", card, seconds=2)
         for turn in range(2):
             for hand in hands:
-                for _ in range(2 if turn == 1 and hand is misdealt else 1):
+                extra = turn == 1 and hand in (misdealt, played_on)
+                for _ in range(2 if extra else 1):
                     card = self.card()
                     stmt = self.emit("deal", hand.name, card, seconds=1)
                     hand.cards.append(card)
                     hand.card_stmts.append(stmt)
                     if self.first_deal is None:
                         self.first_deal = stmt
-            card = self.card()
-            self.dealer.append(card)
-            self.dealer_stmts.append(self.emit("deal", "dealer", card, seconds=1))
+            for _ in range(2 if turn == 1 and dealer_misdeal else 1):
+                card = self.card()
+                self.dealer.append(card)
+                self.dealer_stmts.append(self.emit("deal", "dealer", card, seconds=1))
         for seat in self.seats:
             seat.first_four = [c for h in seat.hands for c in h.cards[:2]]
-        if misdealt is not None:
-            self.misdeal(next(s for s in self.seats if s.seat == misdealt.seat))
+        if dealer_misdeal:
+            self.emit("misdeal", "dealer", seconds=10)
+            for seat in self.seats:
+                self.void_seat(seat)
+            self.void_round = True
+        elif misdealt is not None:
+            self.emit("misdeal", f"s{misdealt.seat}", seconds=10)
+            self.void_seat(next(s for s in self.seats if s.seat == misdealt.seat))
+        elif played_on is not None:
+            self.mark(played_on.card_stmts[-1], f"{played_on.name} dealt three cards, played "
+                                                "on without a misdeal")
+            self.spoiled = played_on.total > 21  # dealt over 21: a fault of another kind
 
-    def misdeal(self, seat: SeatPlay) -> None:
-        """30.09(4): the seat's wagers are returned in full and it sits the round out."""
-        self.emit("misdeal", seat.name, seconds=10)
+    def void_seat(self, seat: SeatPlay) -> None:
+        """30.09(4): a misdealt seat's wagers are returned in full; it sits the round out."""
         seat.misdealt = True
         wagers = [w for h in seat.hands for w in (h.wager, *h.tips)]
-        if seat.super_match is not None:
-            wagers.append(seat.super_match)
+        wagers += [w for w in (seat.super_match, seat.db21) if w is not None]
+        wagers += seat.db21_tips
         for wager in wagers:
             self.settle(wager, "void", wager.amount)
         for hand in seat.hands:
@@ -367,6 +409,9 @@ class RoundBuilder:
                     self.mark(wager.bet, f"insurance of {money(amount)} on a "
                                          f"{money(hand.wager.amount)} wager")
                 seat.insurance.append(wager)
+                if self.rng.random() < seat.player.tips * 10:  # the dealer's, not held to half
+                    seat.insurance.append(self.bet(hand.name, "insurance",
+                                                   seat.player.tip_amount(self.rng), tip=True))
 
     # ---- settlements ----
     def settle(self, wager: Wager, outcome: str, amount: int, seconds: int = 2) -> Stmt:
@@ -426,14 +471,14 @@ class RoundBuilder:
         hand.settled = True
 
     def settle_db21(self, seat: SeatPlay) -> None:
-        wager = seat.db21
-        if wager is None or wager.settle is not None:
-            return
-        if total(self.dealer)[0] > 21:
-            self.settle(wager, "win", wager.amount * db21_odds(self.rules.db21_paytable,
-                                                               self.up()))
-        else:
-            self.settle(wager, "lose", wager.amount)
+        for wager in (seat.db21, *seat.db21_tips):
+            if wager is None or wager.settle is not None:
+                continue
+            if total(self.dealer)[0] > 21:
+                self.settle(wager, "win", wager.amount * db21_odds(self.rules.db21_paytable,
+                                                                   self.up()))
+            else:
+                self.settle(wager, "lose", wager.amount)
 
     def settle_remaining(self) -> None:
         if not self.peeked:

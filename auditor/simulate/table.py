@@ -16,7 +16,9 @@ from typing import TextIO
 
 from auditor.config import HouseRules
 from auditor.simulate.cards import Shoe
-from auditor.simulate.game import RoundBuilder, Stmt, money
+from auditor.simulate.game import IMPOSSIBLE_TIME, RoundBuilder, Stmt, money
+
+ALL_GAMES_NAMES = frozenset({"standard", "switch", "db21", "tensticks"})
 
 GAMES = ("standard", "switch", "db21", "tensticks")
 DECKS = {"standard": (1, 2, 6, 8), "switch": (6, 8), "db21": (6, 8), "tensticks": (6, 8)}
@@ -142,7 +144,56 @@ class RecordShape:
         self.remarks = rng.choice((0.0, 0.0, 0.04, 0.1))  # comments, blank lines, notes
         self.currency = rng.choice(("USD", "USD", "USD", "EUR", "CAD", "MXN"))
         self.cents = rng.random() < 0.3  # some players wager in halves of a unit
+        # a header with only the options that differ from the format's defaults, and no
+        # side-bet limits or Ten sticks prize (which then are not judged)
+        self.terse = rng.random() < 0.3
         self.rng = rng
+
+
+# What `option` statements a header may leave out (bjh-format.md §3): their defaults,
+# and the options with no default, whose absence leaves what they post unjudged.
+_DEFAULTS = {"soft17": "stand", "peek": "yes", "blackjack": "3:2", "double": "any",
+             "das": "yes", "splits": "3", "surrender": "no", "tensticks.trade": "yes",
+             "tensticks.lights": "10"}
+_OPTIONAL = ("sidebet.min", "sidebet.max", "tensticks.prize")
+
+# The header's faults (`--header-fault`): the clause and the games it suits.
+HEADER_CLAUSES = {
+    "UnknownHeaderOption": ALL_GAMES_NAMES,
+    "CasinoAfterTable": ALL_GAMES_NAMES,
+    "MissingVersionLine": ALL_GAMES_NAMES,
+    "DeckCountNotSixOrEight": frozenset({"switch"}),  # 20:18:15:30.09(1)
+    "Db21WithoutPaytable": frozenset({"db21"}),
+}
+HEADER_CITATIONS = {"DeckCountNotSixOrEight": "20:18:15:30.09(1)"}
+
+
+def terse_options(options: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((key, value) for key, value in options
+                 if key not in _OPTIONAL and _DEFAULTS.get(key) != value)
+
+
+def header_clause(spec: TableSpec, chosen: bool | str, rng: random.Random) -> str | None:
+    """The header fault to plant: the one named, or (True) one of those suiting the game."""
+    if not chosen:
+        return None
+    suited = [c for c, games in HEADER_CLAUSES.items() if spec.game in games]
+    if chosen is True:
+        return rng.choice(suited)
+    if chosen not in suited:
+        raise SpecError(f"the header fault {chosen} is not planted at {spec.game} tables; "
+                        f"choose one of {', '.join(suited)}")
+    return chosen
+
+
+def as_declared(spec: TableSpec, clause: str | None, shape: RecordShape) -> TableSpec:
+    """The table as its header will declare it: a header fault or a terse header change
+    what the auditor is told (the rounds are dealt as before)."""
+    options = terse_options(spec.options) if shape.terse else spec.options
+    if clause == "Db21WithoutPaytable":
+        options = tuple(o for o in options if o[0] != "db21.paytable")
+    decks = 4 if clause == "DeckCountNotSixOrEight" else spec.decks
+    return replace(spec, options=options, decks=decks)
 
 
 _REMARKS = ("shift change at the pit", "camera 4 re-aimed", "chip fill at the rack",
@@ -163,7 +214,8 @@ class Planted:
 # faulty round must put back.
 _MUTABLE = ("players", "seen", "reshuffle_due", "cutcard_pending", "dealer_id",
             "next_dealer_change", "shoe_number", "next_shoe_at", "player_count",
-            "punch_count", "punched", "handed_in", "prize_serial", "disk")
+            "punch_count", "punched", "handed_in", "prize_serial", "disk", "carried_in",
+            "to_floor")
 
 
 def _copied(value: object) -> object:
@@ -182,14 +234,15 @@ class Session:
 
     def __init__(self, spec: TableSpec, out: TextIO, *, name: str, seed: str,
                  start: date, start_seconds: int = 18 * 3600, faults: float = 0.0,
-                 injectors: object = None, header_fault: bool = False) -> None:
-        self.spec = spec
-        self.header_fault = header_fault
+                 injectors: object = None, header_fault: bool | str = False) -> None:
         self.out = out
         self.name = name
         self.rng = random.Random(f"{seed}:{spec.game}:{spec.table_id}")
         self.fault_rng = random.Random(f"{seed}:{spec.game}:{spec.table_id}:faults")
         self.shape = RecordShape(random.Random(f"{seed}:{spec.game}:{spec.table_id}:shape"))
+        planting = header_fault and faults > 0 and injectors is not None
+        self.header_clause = header_clause(spec, planting and header_fault, self.fault_rng)
+        self.spec = spec = as_declared(spec, self.header_clause, self.shape)
         self.stamped = (-1, 0)  # the last statement's second and milliseconds
         self.faults = faults
         self.injectors = injectors  # faults.InjectorTable, or None for clean records
@@ -219,6 +272,12 @@ class Session:
         self.prize_serial = 0  # prizes paid at the table
         self.disk: dict[int, int] = {}  # seat -> its last recorded light count
         self.first_deal_fault: str | None = None  # a fault that shows on the next first card
+        # Ten sticks 21: cards punched at the floor's earlier tables (player, card, punches,
+        # clock), which a player may hand in here later than they were punched
+        self.carried_in: list[tuple[str, str, int, int]] = []
+        self.punch_clock: dict[str, int] = {}  # card -> when this table punched it
+        self.floor_share = 0.0  # of the cards punched here, those taken to other tables
+        self.to_floor: list[tuple[str, str, int, int]] = []
 
     # ---- writing ----
     def stamp(self) -> str:
@@ -247,7 +306,10 @@ class Session:
 
     def write_stmt(self, stmt: Stmt) -> int:
         self.clock += stmt.seconds
-        return self.write(f"{self.statement_stamp()} {stmt.text}")
+        stamp = self.statement_stamp()
+        if stmt.meta == IMPOSSIBLE_TIME:  # a planted fault: no such time of day
+            stamp = "24" + stamp[2:]
+        return self.write(f"{stamp} {stmt.text}")
 
     def remark(self, inside_round: bool) -> None:
         """Now and then, where the shape has them: a comment, a blank line or a note (a
@@ -266,29 +328,33 @@ class Session:
 
     def header(self) -> None:
         spec = self.spec
-        planting = self.header_fault and self.faults > 0 and self.injectors is not None
-        # the header fault: an unknown option, or the casino named after the table
-        late_casino = planting and self.fault_rng.random() < 0.5
+        clause = self.header_clause
         casino = 'casino "Simulated Casino" licence=RL-SIM-01'
-        self.write("bjh 1")
-        if not late_casino:
+        if clause == "MissingVersionLine":
+            self.plant_header(clause, 1, "a header without its `bjh 1` line")
+        else:
+            self.write("bjh 1")
+        if clause != "CasinoAfterTable":
             self.write(casino)
-        self.write(f"table {spec.table_id} game={spec.game} decks={spec.decks} "
-                   f"seats={spec.seats} min={money(spec.minimum)} max={money(spec.maximum)} "
-                   f"currency={self.shape.currency}")
-        if late_casino:
-            line = self.write(casino)
-            self.planted.append(Planted(self.name, None, "record:header", line,
-                                        "the casino named after the table", "CasinoAfterTable"))
+        line = self.write(f"table {spec.table_id} game={spec.game} decks={spec.decks} "
+                          f"seats={spec.seats} min={money(spec.minimum)} "
+                          f"max={money(spec.maximum)} currency={self.shape.currency}")
+        if clause == "DeckCountNotSixOrEight":
+            self.plant_header(clause, line, f"a Blackjack Switch table of {spec.decks} decks")
+        elif clause == "Db21WithoutPaytable":
+            self.plant_header(clause, line, "a db21 table with no `option db21.paytable`")
+        if clause == "CasinoAfterTable":
+            self.plant_header(clause, self.write(casino), "the casino named after the table")
         for key, value in spec.options:
             self.write(f"option {key}={value}")
-        if planting and not late_casino:
-            line = self.write("option table.colour=green")
-            self.planted.append(Planted(self.name, None, "record:header", line,
-                                        "an unknown option in the header",
-                                        "UnknownHeaderOption"))
-        if planting:
-            self.planted_count["record:header"] += 1
+        if clause == "UnknownHeaderOption":
+            self.plant_header(clause, self.write("option table.colour=green"),
+                              "an unknown option in the header")
+
+    def plant_header(self, clause: str, line: int, what: str) -> None:
+        citation = HEADER_CITATIONS.get(clause, "record:header")
+        self.planted.append(Planted(self.name, None, citation, line, what, clause))
+        self.planted_count[citation] += 1
 
     # ---- the session ----
     def run(self, rounds: int | None = None, hours: float | None = None) -> int:
@@ -368,11 +434,15 @@ class Session:
         self.clock += self.rng.randint(8, 25)
         day = self.today()
         dated = f" date={day.isoformat()}" if day != self.shoe_date else ""
-        self.write(f"round {round_id}{dated} time={self.stamp()} dealer={self.dealer_id}")
+        opened = self.write(f"round {round_id}{dated} time={self.stamp()} "
+                            f"dealer={self.dealer_id}")
         for stmt in builder.stmts:
             if stmt.kind == "end":
                 self.remark(inside_round=True)
-            line = self.write("end") if stmt.kind == "end" else self.write_stmt(stmt)
+                # a round left unclosed (a planted fault) ends at the next round
+                line = opened if stmt.meta == "left out" else self.write("end")
+            else:
+                line = self.write_stmt(stmt)
             if stmt.fault is not None:
                 citation, what, clause = stmt.fault
                 self.planted.append(Planted(self.name, round_id, citation, line, what, clause))
@@ -384,6 +454,11 @@ class Session:
     # ---- between rounds: shoes, shuffles, dealers ----
     def between_rounds(self, injector) -> list[Stmt]:
         stmts: list[Stmt] = []
+        if not self.reshuffle_due and self.shoe.cut_card_due():
+            # the last round ended at the cutting card: it comes out now, and the next round
+            # is dealt from reshuffled cards
+            stmts.append(Stmt("cutcard", (), 2))
+            self.reshuffle_due = self.cutcard_pending = True
         if self.shoe_number == 0 or (self.clock >= self.next_shoe_at and self.reshuffle_due):
             self.shoe_number += 1
             self.next_shoe_at = self.clock + self.rng.randint(3 * 3600, 5 * 3600)
@@ -449,6 +524,19 @@ class Session:
             insures=0.3 if rng.random() < 0.1 else 0.0,
             side=rng.uniform(0.5, 1.0) if plays_side else 0.0, side_unit=side_unit)
 
+    def carried_card(self) -> tuple[str, str, int] | None:
+        """A card punched at an earlier table before now, taken from the floor's pool."""
+        ready = [n for n, entry in enumerate(self.carried_in) if entry[3] < self.clock]
+        if not ready:
+            return None
+        player_id, card, punches, _ = self.carried_in.pop(self.rng.choice(ready))
+        return player_id, card, punches
+
+    def cards_away(self) -> list[tuple[str, str, int, int]]:
+        """The cards this table punched that are still away, for the floor's later tables."""
+        return self.to_floor + [(player, card, punches, self.punch_clock[card])
+                                for player, card, punches in self.punched]
+
     def seat_changes(self, builder: RoundBuilder) -> None:
         rng = self.rng
         fault = builder.fault
@@ -468,7 +556,11 @@ class Session:
                                     f"punches={punches}", seconds=5)
                 if punches != player.lights:
                     builder.mark(stmt, f"{card} punched {punches} for {player.lights} lights")
-                self.punched.append((player.player_id, card, punches))
+                if self.floor_share and rng.random() < self.floor_share:
+                    self.to_floor.append((player.player_id, card, punches, self.clock))
+                else:
+                    self.punched.append((player.player_id, card, punches))
+                    self.punch_clock[card] = self.clock
             else:
                 builder.emit("leave", f"s{seat}", seconds=3)
         empty = [s for s in range(1, self.spec.seats + 1) if s not in self.players]
@@ -484,6 +576,9 @@ class Session:
             if tensticks and self.handed_in and fault.hand_in_again(builder):
                 card, punches = self.handed_in[-1]
                 fault_text = f"{card} handed in a second time"
+            elif tensticks and self.carried_in and rng.random() < 0.25 and (
+                    carried := self.carried_card()):
+                player.player_id, card, punches = carried  # punched at another table
             elif tensticks and self.punched and (rng.random() < 0.4
                                                  or fault.wrong_hand_in(builder)):
                 player_id, card, punched = self.punched.pop(rng.randrange(len(self.punched)))
