@@ -373,3 +373,30 @@ def test_punched_cards_travel_between_tables(tmp_path: Path) -> None:
     carried = [line for path in result.files[1:] for line in path.read_text().splitlines()
                if " sit s" in line and " punchcard=PC-T01-01-" in line]
     assert carried, "no card punched at the first table was handed in at another"
+
+
+CARD_STATEMENT = re.compile(r"^\S+ (deal \S+|hit \S+|double \S+ \S+|draw|burn|trade \S+) "
+                            r"([2-9TJQKA][cdhs])$")
+
+
+def test_a_one_deck_shoe_is_shuffled_in_a_round_only_when_its_cards_ran_out(
+        tmp_path: Path) -> None:
+    """A `shuffle` inside a round is lawful when the cards run out (bjh-format.md §5):
+    at one deck the simulator shuffles in a round only after the 52 cards of the last
+    full shuffle were all dealt or burned."""
+    spec = table_spec("standard", decks=1, options={"blackjack": "6:5"})
+    text = simulate(tmp_path, spec, rounds=3000, seed="one-deck").files[0].read_text()
+    in_round, full_shuffle, cards, counts = False, False, 0, []
+    for line in text.splitlines():
+        words = line.split()
+        if line.startswith("round "):
+            in_round = True
+        elif line == "end":
+            in_round = False
+        elif words[1:] == ["shuffle"]:
+            if in_round and full_shuffle:
+                counts.append(cards)
+            full_shuffle, cards = not in_round, 0
+        elif CARD_STATEMENT.match(line):
+            cards += 1
+    assert len(counts) >= 10 and set(counts) == {52}, counts
