@@ -400,3 +400,14 @@ def test_a_one_deck_shoe_is_shuffled_in_a_round_only_when_its_cards_ran_out(
         elif CARD_STATEMENT.match(line):
             cards += 1
     assert len(counts) >= 10 and set(counts) == {52}, counts
+
+
+@pytest.mark.parametrize(("seed", "faults"), [("s2", FAULT_RATE), ("s3", FAULT_RATE),
+                                              ("s4", FAULT_RATE), ("c2", 0.0), ("c3", 0.0)])
+def test_other_seeds_plant_and_find_the_same(tmp_path: Path, seed: str, faults: float) -> None:
+    """The records of other seeds, every clause and shape drawn anew: each planted fault
+    found, nothing else (clean seeds: no finding)."""
+    rounds = FAULTY_ROUNDS if faults else CLEAN_ROUNDS
+    for game, run in _run(tmp_path, rounds, faults, seed).items():
+        assert run.planted - run.found == set(), game
+        assert run.found - run.planted == set(), _explain(run.found - run.planted, run.messages)
