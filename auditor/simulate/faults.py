@@ -30,6 +30,7 @@ from auditor.simulate.game import (
     Wager,
     db21_odds,
     money,
+    root_of,
     super_match_kind,
 )
 
@@ -663,14 +664,10 @@ class MoreSplitsThanAllowed(Injector):
         return None
 
     def decision(self, builder: RoundBuilder, seat: SeatPlay, hand: Hand) -> str | None:
-        if builder.applied or len(hand.cards) != 2 or hand.split_aces:
+        if builder.applied or not builder.is_pair(hand):
             return None
-        if VALUE[hand.cards[0][0]] != VALUE[hand.cards[1][0]]:
-            return None
-        root = hand
-        while root.parent is not None:
-            root = root.parent
-        at_limit = root.splits_of_root == min(builder.rules.splits, 3)
+        root = root_of(hand)
+        at_limit = root.splits_of_root == builder.split_limit
         return "split" if at_limit and root.splits_of_root and not root.odd_split else None
 
 
@@ -1011,6 +1008,8 @@ class MisdealtWagerKept(Injector):
     def force_misdeal(self, builder: RoundBuilder) -> bool:
         return True
 
+    misdealt_to = "its seat"
+
     def edit(self, builder: RoundBuilder) -> bool:
         voided = [s for s in builder.stmts if s.kind == "settle" and s.words[2] == "void"
                   and not s.meta.tip]
@@ -1019,28 +1018,19 @@ class MisdealtWagerKept(Injector):
         stmt = builder.rng.choice(voided)
         wager = stmt.meta
         rewrite_settle(stmt, wager, "lose", wager.amount)
-        builder.mark(stmt, f"the misdealt seat's {wager.kind} wager on {wager.target} was "
-                           "collected instead of returned")
+        builder.mark(stmt, f"the {wager.kind} wager on {wager.target} was collected after a "
+                           f"misdeal to {self.misdealt_to}, not returned")
         return True
 
 
 @injector
-class DealerMisdealWagerKept(Injector):
-    citation = "20:18:15:30.09(4)"
-    games = SWITCH
+class DealerMisdealWagerKept(MisdealtWagerKept):
+    misdealt_to = "the dealer"
+
+    def force_misdeal(self, builder: RoundBuilder) -> bool:
+        return False
 
     def force_dealer_misdeal(self, builder: RoundBuilder) -> bool:
-        return True
-
-    def edit(self, builder: RoundBuilder) -> bool:
-        voided = [s for s in builder.stmts if s.kind == "settle" and not s.meta.tip]
-        if not voided:
-            return False
-        stmt = builder.rng.choice(voided)
-        wager = stmt.meta
-        rewrite_settle(stmt, wager, "lose", wager.amount)
-        builder.mark(stmt, f"the {wager.kind} wager on {wager.target} was collected after a "
-                           "misdeal to the dealer, not returned")
         return True
 
 

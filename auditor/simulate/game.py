@@ -141,6 +141,13 @@ class Hand:
         return (self.wager.amount if self.wager else 0) + self.doubled
 
 
+def root_of(hand: Hand) -> Hand:
+    """The original hand a hand was split from (itself if it was never split off)."""
+    while hand.parent is not None:
+        hand = hand.parent
+    return hand
+
+
 @dataclass(slots=True)
 class SeatPlay:
     seat: int
@@ -536,17 +543,23 @@ class RoundBuilder:
         allowed = {"any": range(2, 22), "9-11": range(9, 12), "10-11": range(10, 12)}
         return hand.total in allowed[self.rules.double]
 
+    @property
+    def split_limit(self) -> int:
+        """Splits of one original hand the house allows (never more than three)."""
+        return min(self.rules.splits, 3)
+
+    @staticmethod
+    def is_pair(hand: Hand) -> bool:
+        """Two cards of one value that may still be split (a split ace is complete)."""
+        return (len(hand.cards) == 2 and not hand.split_aces
+                and VALUE[hand.cards[0][0]] == VALUE[hand.cards[1][0]])
+
     def can_split(self, hand: Hand, seat: SeatPlay) -> bool:
-        if len(hand.cards) != 2 or hand.split_aces:
-            return False
-        if VALUE[hand.cards[0][0]] != VALUE[hand.cards[1][0]]:
-            return False
-        root = hand
-        while root.parent is not None:
-            root = root.parent
+        root = root_of(hand)
         # after a split for a wrong amount (a planted fault) that line splits no more: the
         # standard and the switch checks measure a later split against different wagers
-        return root.splits_of_root < min(self.rules.splits, 3) and not root.odd_split
+        return (self.is_pair(hand) and root.splits_of_root < self.split_limit
+                and not root.odd_split)
 
     def can_surrender(self, hand: Hand) -> bool:
         return (self.rules.surrender == "late" and hand.decisions == 0
@@ -656,20 +669,14 @@ class RoundBuilder:
         stmt = self.emit("split", hand.name, new.name, money(amount), seconds=self.pause(2, 5))
         if amount != hand.wager.amount:
             self.mark(stmt, f"split wager {money(amount)} on {money(hand.wager.amount)}")
-            root = hand
-            while root.parent is not None:
-                root = root.parent
-            root.odd_split = True
+            root_of(hand).odd_split = True
         new.wager = Wager("main", new.name, amount, False, None)
         self.wagers.append(new.wager)
         new.cards.append(hand.cards.pop(1))
         hand.was_split = True
         aces = hand.cards[0][0] == "A" and new.cards[0][0] == "A"
         hand.split_aces = new.split_aces = aces
-        root = hand
-        while root.parent is not None:
-            root = root.parent
-        root.splits_of_root += 1
+        root_of(hand).splits_of_root += 1
         seat.hands.append(new)
         self.hit(seat, hand)
         if self.fault.play_new_hand_first(self, seat, hand, new):
