@@ -9,7 +9,8 @@
     merged = api.merge(results)                         # in input order, cross-file checks
     store = api.open_store("history.sqlite")            # or postgresql+psycopg://…
     run_id = api.record_run(store, run, settings, paths, api.audit_inputs(paths))
-    api.render(merged, run, "reports")                  # the four outputs
+    result = api.judge_run(store, run_id, waivers, earlier)  # IDs, waivers, baseline
+    api.render(result, run, "reports")                  # the four outputs
 
 Whatever runs the audit (one process, several, a cluster, a large file in pieces), a file's
 result is the same: the pools only move the work (auditor/tasks.py).
@@ -18,13 +19,15 @@ result is the same: the pools only move the work (auditor/tasks.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 from auditor.audit import AuditResult, FileResult, audit_each, audit_file, collect_paths, merge
+from auditor.findings import Finding
 
 __all__ = ["AuditResult", "FileResult", "audit_input", "audit_inputs", "collect_paths",
-           "connect_cluster", "merge", "open_store", "record_run", "render"]
+           "connect_cluster", "judge_run", "merge", "open_store", "record_run", "render"]
 
 
 def audit_input(path: str, data: bytes | None = None, keep_evidence: bool = True) -> FileResult:
@@ -76,6 +79,41 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
             progress(result)
     recorder.close()
     return run_id
+
+
+def judge_run(store: Any, run_id: int, waivers: list | None = None,
+              earlier: list[dict[str, Any]] | None = None,
+              today: date | None = None) -> AuditResult:
+    """Give a recorded run's findings their stable IDs, then their waivers (`waivers`, from
+    `waivers.load_waivers`) and baseline marks (`earlier`, an earlier run's findings), in the
+    store, a batch at a time in the run's order; returns the run as the outputs read it, its
+    findings read from the store as they are walked (never held whole)."""
+    from auditor.baseline import Comparison
+    from auditor.identity import Identifier, read_statements
+    from auditor.store import judge_findings, load_result, missing_statements
+    from auditor.waivers import Waiving
+
+    result, _ = load_result(store, run_id)
+    judges = [Identifier.of_inputs(result.inputs,
+                                   read_statements(missing_statements(store, run_id)))]
+    if waivers is not None:
+        waive = Waiving(waivers, result.inputs, today or datetime.now(UTC).date())
+        judges.append(waive)
+    if earlier is not None:
+        comparison = Comparison(earlier)
+        judges.append(comparison)
+
+    def judge(finding: Finding) -> Finding:
+        for step in judges:  # identity first: waivers and the baseline look at the IDs
+            finding = step(finding)
+        return finding
+
+    judge_findings(store, run_id, judge)
+    if waivers is not None:
+        result.waivers = waive.statuses()
+    if earlier is not None:
+        result.resolved = comparison.resolved()
+    return result
 
 
 def render(result: AuditResult, run: dict[str, Any], out: str | Path) -> None:

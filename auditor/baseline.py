@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from auditor.findings import changed
+from auditor.findings import Finding, changed
 
 if TYPE_CHECKING:
     from auditor.audit import AuditResult
@@ -42,22 +43,44 @@ def load_baseline(path: str | Path) -> list[dict[str, Any]]:
     if without:
         raise BaselineError(f"{path}: {without} finding(s) without an `id`: it was written "
                             "by an auditor older than stable finding IDs")
-    return findings
+    return resolved_fields(findings)
 
 
 def compare(result: AuditResult, earlier: list[dict[str, Any]]) -> None:
-    """Mark each finding new or persisting, and list the earlier findings now gone."""
-    remaining = Counter(f["id"] for f in earlier)
+    """Mark each finding of a run held in memory new or persisting, in place, and list the
+    earlier findings now gone (`Comparison`)."""
+    comparison = Comparison(earlier)
     findings = result.findings
     for place, finding in enumerate(findings):  # in place: each replaced finding freed at once
-        if remaining[finding.id] > 0:
-            remaining[finding.id] -= 1
-            findings[place] = changed(finding, baseline="persisting")
-        else:
-            findings[place] = changed(finding, baseline="new")
-    resolved = []
-    for finding in earlier:  # what is left over of each ID, in the earlier order
-        if remaining[finding["id"]] > 0:
-            remaining[finding["id"]] -= 1
-            resolved.append({key: finding.get(key) for key in RESOLVED_FIELDS})
-    result.resolved = resolved
+        findings[place] = comparison(finding)
+    result.resolved = comparison.resolved()
+
+
+class Comparison:
+    """Marks findings new or persisting, one at a time in the run's order, against the
+    earlier run's; then says which earlier findings are gone."""
+
+    def __init__(self, earlier: list[dict[str, Any]]) -> None:
+        self.earlier = earlier
+        self.remaining = Counter(f["id"] for f in earlier)
+
+    def __call__(self, finding: Finding) -> Finding:
+        if self.remaining[finding.id] > 0:
+            self.remaining[finding.id] -= 1
+            return changed(finding, baseline="persisting")
+        return changed(finding, baseline="new")
+
+    def resolved(self) -> list[dict[str, Any]]:
+        """What is left over of each earlier ID, in the earlier order."""
+        remaining, resolved = self.remaining, []
+        for finding in self.earlier:
+            if remaining[finding["id"]] > 0:
+                remaining[finding["id"]] -= 1
+                resolved.append({key: finding.get(key) for key in RESOLVED_FIELDS})
+        return resolved
+
+
+def resolved_fields(findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """An earlier run's findings as the comparison needs them: what `resolved` shows of each
+    (its ID among it), not the whole finding."""
+    return [{key: finding.get(key) for key in RESOLVED_FIELDS} for finding in findings]

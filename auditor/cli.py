@@ -171,30 +171,31 @@ def audit_guarded(arguments: argparse.Namespace, console: Console,
 
 def exit_code(result, fail_on: str = "low", new_only: bool = False) -> int:
     """The run's exit code: an unreadable input first, then the fail-on policy."""
-    from auditor.policy import failing
+    from auditor.policy import fails
 
     if result.unreadable:
         return EXIT_ERROR
-    return EXIT_FINDINGS if failing(result.findings, fail_on, new_only) else EXIT_CLEAN
+    return (EXIT_FINDINGS if any(fails(f, fail_on, new_only) for f in result.findings)
+            else EXIT_CLEAN)
 
 
 def last_run_findings(store, run_id: int, result) -> list[dict] | None:
     """The findings of the latest finished run before `run_id` over exactly these inputs
     (by SHA-256), as a baseline; None if there is none."""
+    from auditor.baseline import resolved_fields
     from auditor.store import finding_documents, latest_run_over
 
     contents = {summary.sha256 for summary in result.inputs if summary.sha256}
     earlier = latest_run_over(store, contents, before=run_id)
-    return None if earlier is None else list(finding_documents(store, earlier))
+    return None if earlier is None else resolved_fields(finding_documents(store, earlier))
 
 
 def run_audit(arguments: argparse.Namespace, console: Console,
               argv: list[str] | None) -> int:
     from auditor.audit import collect_paths
-    from auditor.baseline import BaselineError, compare, load_baseline
-    from auditor.identity import apply_identity
+    from auditor.baseline import BaselineError, load_baseline
     from auditor.settings import SettingsError, find_settings
-    from auditor.waivers import WaiverFileError, apply_waivers, load_waivers
+    from auditor.waivers import WaiverFileError, load_waivers
 
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
@@ -245,7 +246,6 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         StoreError,
         finish_run,
         load_result,
-        replace_findings,
         run_extras_of,
     )
 
@@ -285,26 +285,20 @@ def run_audit(arguments: argparse.Namespace, console: Console,
             cluster.close()
     from auditor.output.render import write_outputs
 
-    result, _ = load_result(store, run_id)
-    # Identity is computed once, for the whole run in record order, before waivers and the
-    # baseline look at the findings; the store then keeps the findings as judged.
-    apply_identity(result)
-    if waivers is not None:
-        apply_waivers(result, waivers, today=datetime.now(UTC).date())
     if baseline_path == "last":
-        earlier = last_run_findings(store, run_id, result)
+        earlier = last_run_findings(store, run_id, load_result(store, run_id)[0])
         if earlier is None:
             errors.print("auditor: --baseline last: the store has no earlier finished run over "
                          "the same inputs; every finding is new")
             earlier = []
-    if earlier is not None:
-        compare(result, earlier)
-    replace_findings(store, run_id, result)
+    # Identity is computed once, for the whole run in record order, before waivers and the
+    # baseline look at the findings; the store keeps the findings as judged, and the
+    # outputs are written from it.
+    result = api.judge_run(store, run_id, waivers, earlier, today=datetime.now(UTC).date())
     run["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     write_outputs(result, run, out)
     code = exit_code(result, fail_on, fail_on_new)
     finish_run(store, run_id, run, code, run_extras_of(result))
-    store.dispose()
     for summary in result.unreadable:
         errors.print(f"auditor: cannot audit {summary.error}")
     for waiver in result.waivers:
@@ -314,7 +308,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
                          f"would cover {waiver.matches} finding(s)")
     if not arguments.quiet:
         print_summary(console, result, out, fail_on, fail_on_new, arguments.verbose)
-    return exit_code(result, fail_on, fail_on_new)
+    store.dispose()
+    return code
 
 
 def _load_outputs() -> None:
@@ -360,7 +355,7 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
     their widest cell, so no header or citation is ever cut); then waivers, the baseline
     and what fails the run."""
     from auditor.output.tables import summary_by, summary_frame
-    from auditor.policy import failing
+    from auditor.policy import fails
 
     rounds = sum(i.rounds for i in result.inputs)
     audited = sum(i.rounds_audited for i in result.inputs)
@@ -414,20 +409,28 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
         new = sum(1 for f in result.findings if f.baseline == "new")
         console.print(f"Against the baseline: {new} new, {len(result.findings) - new} "
                       f"persisting, {len(result.resolved)} resolved.")
-    failed = failing(result.findings, fail_on, fail_on_new)
+    failed = high = 0
+    first_high = []  # the findings are walked once: a month's are never held
+    for finding in result.findings:
+        if fails(finding, fail_on, fail_on_new):
+            failed += 1
+            if finding.severity == "high":
+                high += 1
+                if len(first_high) < 20:
+                    first_high.append(finding)
     console.print(f"Failing the run (--fail-on {fail_on}"
-                  f"{', new only' if fail_on_new else ''}): {len(failed)} finding(s).")
-    shown = result.findings if verbose else [f for f in failed if f.severity == "high"]
+                  f"{', new only' if fail_on_new else ''}): {failed} finding(s).")
+    shown = result.findings if verbose else first_high
     if shown:
         console.print("Findings:" if verbose else "High findings that fail the run:")
-        for finding in shown[:None if verbose else 20]:
+        for finding in shown:
             marks = "".join([" waived" if finding.waiver else "",
                              f" {finding.baseline}" if finding.baseline else ""])
             place = f"{finding.file}:{finding.line}" if finding.line else finding.file
             console.print(f"  {finding.id}  {finding.severity:<6} {finding.citation}  "
                           f"{place}{marks}")
-        if not verbose and len(shown) > 20:
-            console.print(f"  … and {len(shown) - 20} more (--verbose lists every finding)")
+        if not verbose and high > 20:
+            console.print(f"  … and {high - 20} more (--verbose lists every finding)")
     console.print(f"Report: {out / 'report.html'}  (also findings.json, findings.csv, "
                   "summary.csv)")
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from auditor.findings import Finding, changed
 
 if TYPE_CHECKING:
-    from auditor.audit import AuditResult
+    from auditor.audit import AuditResult, InputSummary
 
 RECIPE = "bjh-finding-id/1"
 _TIME_STAMP = re.compile(r"^\d{2}:\d{2}:\d{2}(?:\.\d+)?(?=[ \t]|$)")
@@ -80,40 +80,64 @@ def finding_id(key: tuple[str, ...], occurrence: int) -> str:
 def assign_ids(findings: Iterable[Finding], tables: dict[str, str]) -> list[Finding]:
     """Every finding with its ID; `tables` maps a file to its table identity. Findings must
     be in record order (as `audit.merge` sorts them) for the occurrence numbers."""
-    identified = list(findings)
-    identify(identified, tables)
-    return identified
+    identify = Identifier(tables)
+    return [identify(finding) for finding in findings]
 
 
-def identify(findings: list[Finding], tables: dict[str, str]) -> None:
-    """`assign_ids` in place: each finding replaced by its identified copy is freed at once
-    (a month's findings are tens of thousands)."""
-    seen: Counter = Counter()
-    for place, finding in enumerate(findings):
-        key = identity_key(finding, tables.get(finding.file, "/" + (finding.table or "")))
-        seen[key] += 1
-        findings[place] = changed(finding, id=finding_id(key, seen[key]))
+class Identifier:
+    """Gives findings their IDs one at a time, in record order. What it keeps of each key it
+    has seen is a digest, for the occurrence numbers: a month's findings are walked once,
+    never held."""
+
+    def __init__(self, tables: dict[str, str], statements: dict[tuple[str, int], str] | None
+                 = None) -> None:
+        self.tables = tables  # a file's table identity, by path
+        self.statements = statements or {}  # (file, line): the text of lines read again
+        self.seen: Counter = Counter()
+
+    @classmethod
+    def of_inputs(cls, inputs: Iterable[InputSummary],
+                  statements: dict[tuple[str, int], str] | None = None) -> Identifier:
+        return cls({summary.path: table_identity(summary.licence, summary.casino,
+                                                 summary.table) for summary in inputs},
+                   statements)
+
+    def __call__(self, finding: Finding) -> Finding:
+        update = {}
+        if finding.statement is None and (finding.file, finding.line) in self.statements:
+            update["statement"] = self.statements[finding.file, finding.line]
+            finding = finding.model_copy(update=update)
+        key = identity_key(finding, self.tables.get(finding.file, "/" + (finding.table or "")))
+        digest = hashlib.sha256(repr(key).encode("utf-8")).digest()[:16]
+        self.seen[digest] += 1
+        return changed(finding, id=finding_id(key, self.seen[digest]))
 
 
 def apply_identity(result: AuditResult) -> None:
-    """Give every finding of a merged run its ID (once, in the parent, before waivers and
-    baselines look at the findings)."""
-    tables = {summary.path: table_identity(summary.licence, summary.casino, summary.table)
-              for summary in result.inputs}
-    _with_statements(result.findings)
-    identify(result.findings, tables)
+    """Give every finding of a merged run held in memory its ID (once, in the parent,
+    before waivers and baselines look at the findings), in place."""
+    findings = result.findings
+    identify = Identifier.of_inputs(result.inputs, read_statements(
+        lines_without_statement(findings)))
+    for place, finding in enumerate(findings):  # each one replaced is freed at once
+        findings[place] = identify(finding)
 
 
-def _with_statements(findings: list[Finding]) -> None:
-    """Findings whose statement the worker could not take (those of the checks across
-    files, made in the parent) get it from their file, in place: only those lines are
-    read."""
+def lines_without_statement(findings: Iterable[Finding]) -> dict[str, set[int]]:
+    """The lines, by file, of findings whose statement the worker could not take (those of
+    the checks across files, made in the parent)."""
     wanted: dict[str, set[int]] = {}
     for finding in findings:
         if finding.statement is None and finding.line is not None:
             wanted.setdefault(finding.file, set()).add(finding.line)
+    return wanted
+
+
+def read_statements(wanted: dict[str, set[int]]) -> dict[tuple[str, int], str]:
+    """The normalised text of these lines of these files: only those lines are kept. A file
+    that cannot be read leaves its findings' IDs to their messages, as for no line."""
     if not wanted:
-        return
+        return {}
     from auditor.source import SourceFile, UnreadableFile
 
     texts: dict[tuple[str, int], str] = {}
@@ -125,7 +149,5 @@ def _with_statements(findings: list[Finding]) -> None:
                 if number in lines and text is not None:
                     texts[file, number] = normalise_statement(text)
         except (UnreadableFile, OSError):
-            continue  # the ID falls back to the message, as for a finding with no line
-    for place, finding in enumerate(findings):
-        if finding.statement is None and (finding.file, finding.line) in texts:
-            findings[place] = changed(finding, statement=texts[finding.file, finding.line])
+            continue
+    return texts

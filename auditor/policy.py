@@ -9,12 +9,9 @@ FAIL_ON_LEVELS = ("low", "medium", "high", "never")
 _RANK = {"low": 0, "medium": 1, "high": 2}
 
 
-def failing(findings: list[Finding], fail_on: str = "low",
-            new_only: bool = False) -> list[Finding]:
-    """The findings that fail the run under the policy."""
+def fails(finding: Finding, fail_on: str = "low", new_only: bool = False) -> bool:
+    """Whether this finding fails the run under the policy."""
     if fail_on == "never":
-        return []
-    threshold = _RANK[fail_on]
-    return [f for f in findings
-            if f.waiver is None and _RANK[f.severity] >= threshold
-            and not (new_only and f.baseline != "new")]
+        return False
+    return (finding.waiver is None and _RANK[finding.severity] >= _RANK[fail_on]
+            and not (new_only and finding.baseline != "new"))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -199,33 +200,49 @@ def matches(rule: WaiverRule, finding: Finding, summary: InputSummary | None) ->
 
 
 def apply_waivers(result: AuditResult, waivers: list[LoadedWaiver], today: date) -> None:
-    """Mark the findings the unexpired waivers cover (the first waiver in the file that
-    matches a finding is the one shown), and record each waiver's status in the result.
+    """Mark the findings of a run held in memory that the unexpired waivers cover, in place,
+    and record each waiver's status in the result (`Waiving`)."""
+    waive = Waiving(waivers, result.inputs, today)
+    findings = result.findings
+    for place, finding in enumerate(findings):  # in place: each one replaced is freed at once
+        findings[place] = waive(finding)
+    result.waivers = waive.statuses()
+
+
+class Waiving:
+    """Marks findings, one at a time, with the first waiver in the file that covers them and
+    is not expired, and counts each waiver's matches for its status.
 
     `today` is the date in UTC: a waiver holds through its `expires` day."""
-    summaries = {summary.path: summary for summary in result.inputs}
-    counts = [0] * len(waivers)
-    findings = result.findings
-    for place, finding in enumerate(findings):
-        summary = summaries.get(finding.file)
+
+    def __init__(self, waivers: list[LoadedWaiver], inputs: Iterable[InputSummary],
+                 today: date) -> None:
+        self.waivers, self.today = waivers, today
+        self.summaries = {summary.path: summary for summary in inputs}
+        self.counts = [0] * len(waivers)
+
+    def __call__(self, finding: Finding) -> Finding:
+        summary = self.summaries.get(finding.file)
         cover: Waiver | None = None
-        for position, loaded in enumerate(waivers):
+        for position, loaded in enumerate(self.waivers):
             if not matches(loaded.rule, finding, summary):
                 continue
-            counts[position] += 1
-            if cover is None and loaded.rule.expires >= today:
+            self.counts[position] += 1
+            if cover is None and loaded.rule.expires >= self.today:
                 cover = _shown(loaded)
-        if cover:  # in place: the finding it replaces is freed at once
-            findings[place] = changed(finding, waiver=cover)
-    result.waivers = [
-        WaiverStatus(index=loaded.index, line=loaded.line, name=loaded.rule.name,
-                     status=("expired" if loaded.rule.expires < today
-                             else "applied" if counts[position] else "unused"),
-                     matches=counts[position], justification=loaded.rule.justification,
-                     approved_by=loaded.rule.approved_by,
-                     expires=loaded.rule.expires.isoformat(),
-                     matched_on=loaded.rule.criteria())
-        for position, loaded in enumerate(waivers)]
+        return changed(finding, waiver=cover) if cover else finding
+
+    def statuses(self) -> list[WaiverStatus]:
+        today, counts = self.today, self.counts
+        return [
+            WaiverStatus(index=loaded.index, line=loaded.line, name=loaded.rule.name,
+                         status=("expired" if loaded.rule.expires < today
+                                 else "applied" if counts[position] else "unused"),
+                         matches=counts[position], justification=loaded.rule.justification,
+                         approved_by=loaded.rule.approved_by,
+                         expires=loaded.rule.expires.isoformat(),
+                         matched_on=loaded.rule.criteria())
+            for position, loaded in enumerate(self.waivers)]
 
 
 def _shown(loaded: LoadedWaiver) -> Waiver:

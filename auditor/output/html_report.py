@@ -22,7 +22,7 @@ import json
 import re
 import secrets
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -36,7 +36,8 @@ from markupsafe import Markup
 from auditor.audit import REPLAYS_PER_CITATION, AuditResult
 from auditor.checks.base import GAMES, citation_sort_key, registry
 from auditor.findings import SEVERITIES, Finding
-from auditor.output.tables import shift_of, summary_by, summary_frame
+from auditor.output.report_totals import FindingsTotals
+from auditor.output.tables import shift_of, summary_by
 from auditor.replay.trace import RoundEvidence
 from auditor.resources import templates_dir
 from auditor.rulebase import load_rule_base, rule_entries
@@ -134,18 +135,19 @@ def collector_paused() -> Iterator[None]:
 
 def report_context(result: AuditResult, run: dict[str, Any], *,
                    lean_replays_over: int = LEAN_REPLAYS_OVER) -> dict[str, Any]:
-    """Everything the templates show, computed once."""
+    """Everything the templates show, computed once. The findings are walked, never held
+    (they may be read from the run store as they are walked): once for every total
+    (`FindingsTotals`), then by `report_data` for the page's records."""
     findings = result.findings
-    frame = summary_frame(findings, result.inputs)
-    numbers = {id(f): index + 1 for index, f in enumerate(findings)}
-    lazy = len(findings) > LAZY_OVER
-    replays, replay_of, replayed = build_replays(result, findings, numbers,
-                                                 0 if lazy else lean_replays_over)
     keys = table_keys(result)
-    groups = build_groups(findings, numbers, replay_of, replayed, keys)
-    summaries = build_summaries(frame)
-    scope = build_scope(result)
-    small = len(findings) <= OPEN_FINDINGS_UP_TO
+    totals = FindingsTotals.of(findings, result, keys)
+    lazy = totals.count > LAZY_OVER
+    replays, replay_of, replayed = build_replays(result, totals,
+                                                 0 if lazy else lean_replays_over)
+    groups = build_groups(totals, None if lazy else findings, replay_of, replayed, keys)
+    summaries = build_summaries(totals.frame())
+    scope = build_scope(result, totals)
+    small = totals.count <= OPEN_FINDINGS_UP_TO
     print_mark = fingerprint(result, run)
     # Each printed page names the report it belongs to (the fingerprint is hex digits).
     page_style = Markup('@page { @bottom-left { content: "Blackjack compliance audit · report '
@@ -159,11 +161,11 @@ def report_context(result: AuditResult, run: dict[str, Any], *,
         "groups": groups,
         "replays": replays,
         "replays_per_citation": REPLAYS_PER_CITATION,
-        "coverage": build_coverage(result, findings),
-        "provenance": build_provenance(result, run, findings),
-        "facets": build_facets(findings, keys),
+        "coverage": build_coverage(result, totals.found()),
+        "provenance": build_provenance(result, run, totals.syntax_rounds),
+        "facets": totals.facets(),
         "waivers": result.waivers,
-        "waived": sum(1 for f in findings if f.waiver is not None),
+        "waived": totals.waived,
         "resolved": result.resolved,
         "baseline": result.resolved is not None,
         "open_groups": small,
@@ -176,7 +178,8 @@ def report_context(result: AuditResult, run: dict[str, Any], *,
         "replays_in_report": REPLAYS_IN_REPORT,
         "summary_top": SUMMARY_TOP,
         "identity": build_identity(result),
-        "report_data": report_data(findings, groups, replays, keys, lazy, result),
+        "report_data": report_data(findings, groups, replays, replay_of, replayed, keys, lazy,
+                                   result),
         "stylesheet": _asset("report.css"),
         "script": _asset("report.js"),
         "page_style": page_style,
@@ -264,16 +267,10 @@ def fingerprint(result: AuditResult, run: dict[str, Any]) -> str:
 
 # ---- scope and summaries ----------------------------------------------------------------
 
-def build_scope(result: AuditResult) -> dict[str, Any]:
+def build_scope(result: AuditResult, totals: FindingsTotals) -> dict[str, Any]:
     inputs = result.inputs
-    findings = result.findings
     dates = sorted({d for i in inputs for d in (i.first_date, i.last_date) if d})
     dealers = sorted({d for i in inputs for d in i.dealers})
-    severities = Counter(f.severity for f in findings)
-    under = sum((-f.difference for f in findings if f.difference is not None and f.difference < 0),
-                Decimal(0))
-    over = sum((f.difference for f in findings if f.difference is not None and f.difference > 0),
-               Decimal(0))
     rounds = sum(i.rounds for i in inputs)
     audited = sum(i.rounds_audited for i in inputs)
     return {
@@ -288,12 +285,12 @@ def build_scope(result: AuditResult) -> dict[str, Any]:
         "audited": audited,
         "not_audited": rounds - audited,
         "dealers": dealers,
-        "findings": len(findings),
-        "severities": {s: severities.get(s, 0) for s in SEVERITIES},
-        "rounds_with_findings": len({(f.file, f.round) for f in findings if f.round}),
-        "under_paid": under,
-        "over_paid": over,
-        "money_findings": sum(1 for f in findings if f.difference),
+        "findings": totals.count,
+        "severities": {s: totals.severities.get(s, 0) for s in SEVERITIES},
+        "rounds_with_findings": len(totals.rounds),
+        "under_paid": totals.under_paid,
+        "over_paid": totals.over_paid,
+        "money_findings": totals.money_findings,
     }
 
 
@@ -428,50 +425,44 @@ def check_reading(citation: str) -> str:
     return " ".join(match.group(1).split()) if match else ""
 
 
-def build_groups(findings: list[Finding], numbers: dict[int, int],
+def build_groups(totals: FindingsTotals, findings: Iterable[Finding] | None,
                  replay_of: dict[int, dict[str, Any]], replayed: dict[str, Any],
                  keys: dict[str, str]) -> list[dict[str, Any]]:
+    """The findings by citation, in the order of the regulation: each group's counts and
+    money, and, given `findings` (a report small enough to be markup), its items."""
     entries = rule_entries()
-    said: dict[str, str] = {}
-
-    def shared(text: str) -> str:  # one copy of each text, however many findings say it
-        return said.setdefault(text, text)
-
-    by_citation: dict[str, list[Finding]] = defaultdict(list)
-    for finding in findings:
-        by_citation[finding.citation].append(finding)
     groups = []
-    for index, citation in enumerate(sorted(by_citation, key=citation_sort_key)):
-        members = by_citation[citation]
+    for index, citation in enumerate(sorted(totals.citations, key=citation_sort_key)):
+        counted = totals.citations[citation]
         entry = entries.get(citation)
         check = registry().get(citation)
-        under = sum((-f.difference for f in members if f.difference and f.difference < 0),
-                    Decimal(0))
-        over = sum((f.difference for f in members if f.difference and f.difference > 0),
-                   Decimal(0))
         groups.append({
             "index": index, "anchor": f"c-{index}", "citation": citation,
             "title": entry.title if entry else "",
             "words": entry.text.strip() if entry else "",
-            "rule": check.name if check else members[0].rule,
+            "rule": check.name if check else counted.rule,
             "reading": check_reading(citation),
-            "severity": members[0].severity,
-            "severities": Counter(f.severity for f in members),
-            "under_paid": under, "over_paid": over,
-            "findings": [finding_item(f, numbers[id(f)], replay_of.get(id(f)),
-                                      shared(no_replay_text(f, replay_of, replayed)),
-                                      key_of(f, keys))
-                         for f in members],
+            "severity": counted.severity,
+            "severities": counted.severities,
+            "under_paid": counted.under_paid, "over_paid": counted.over_paid,
+            "count": counted.count,
+            "findings": [],
         })
+    if findings is not None:
+        place = {group["citation"]: group for group in groups}
+        for number, finding in enumerate(findings, start=1):
+            place[finding.citation]["findings"].append(finding_item(
+                finding, number, replay_of.get(number),
+                no_replay_text(finding, number, replay_of, replayed), key_of(finding, keys)))
     return groups
 
 
-def no_replay_text(finding: Finding, replay_of: dict[int, dict[str, Any]],
+def no_replay_text(finding: Finding, number: int, replay_of: dict[int, dict[str, Any]],
                    replayed: dict[str, Any]) -> str:
     """Why a finding has no replay in the report, and how to get one: never silently."""
-    if id(finding) in replay_of:
+    if number in replay_of:
         return ""
-    if id(finding) in replayed["cut"]:
+    if number in replayed["cut"]:
         return (f"This round's replay is left out of the report, which replays at most "
                 f"{REPLAYS_PER_CITATION_IN_RUN} rounds of each citation and "
                 f"{REPLAYS_IN_REPORT} in all ({replayed['recorded']:,} were recorded). "
@@ -536,15 +527,6 @@ def table_keys(result: AuditResult) -> dict[str, str]:
 
 def key_of(finding: Finding, keys: dict[str, str]) -> str:
     return keys.get(finding.file) or finding.table or ""
-
-
-def build_facets(findings: list[Finding], keys: dict[str, str]) -> dict[str, Any]:
-    """What the filters offer: tables (by identity), dealers, games and dates."""
-    return {"values": {"table": sorted({key_of(f, keys) for f in findings} - {""}),
-                       "dealer": sorted({f.dealer for f in findings if f.dealer}),
-                       "game": sorted({f.game for f in findings if f.game}),
-                       "date": sorted({f.date for f in findings if f.date})},
-            "undated": any(not f.date for f in findings)}
 
 
 def build_identity(result: AuditResult) -> dict[str, Any]:
@@ -655,26 +637,34 @@ def replay_record(replay: dict[str, Any], file: int) -> dict[str, Any]:
             "rows": rows}
 
 
-def report_data(findings: list[Finding], groups: list[dict[str, Any]],
-                replays: list[dict[str, Any]], keys: dict[str, str], lazy: bool,
+def report_data(findings: Iterable[Finding], groups: list[dict[str, Any]],
+                replays: list[dict[str, Any]], replay_of: dict[int, dict[str, Any]],
+                replayed: dict[str, Any], keys: dict[str, str], lazy: bool,
                 result: AuditResult) -> ReportData:
     """The compact data behind the page's script: every finding (filters, recomputed
     summaries, and, in a large report, drawing the shown ones), the citations, the files,
-    and in a large report the replays (drawn when opened)."""
+    and in a large report the replays (drawn when opened). The findings are walked twice:
+    to number the files and texts the records refer to (in the groups' order), then to
+    make each record as it is written."""
     files = [i.path for i in result.inputs]
     file_index = {path: index for index, path in enumerate(files)}
+    group_of = {group["citation"]: group["index"] for group in groups}
     replay_index = {replay["id"]: index for index, replay in enumerate(replays)}
-    texts: dict[str, int] = {}
-    ordered: list[tuple[int, FindingItem, int]] = []
-    for group in groups:  # files and texts numbered in the groups' order
-        for item in group["findings"]:
-            if item.finding.file not in file_index:
-                file_index[item.finding.file] = len(files)
-                files.append(item.finding.file)
-            if item.no_replay:
-                texts.setdefault(item.no_replay, len(texts))
-            ordered.append((item.number, item, group["index"]))
-    ordered.sort(key=lambda entry: entry[0])  # the findings' own order (stable)
+    first_file: dict[str, tuple[float, int]] = {}  # where each is first met, in the groups
+    first_text: dict[str, tuple[int, int]] = {}
+    for number, finding in enumerate(findings, start=1):
+        place = (group_of[finding.citation], number)
+        if finding.file not in file_index and place < first_file.get(finding.file, (1e9, 0)):
+            first_file[finding.file] = place
+        text = no_replay_text(finding, number, replay_of, replayed)
+        if text and (text not in first_text or place < first_text[text]):
+            first_text[text] = place
+    for file in sorted(first_file, key=first_file.__getitem__):
+        file_index[file] = len(files)
+        files.append(file)
+    texts = {text: index for index, text in
+             enumerate(sorted(first_text, key=first_text.__getitem__))}
+    del first_text
     head = _script_text({
         "pageSize": PAGE_SIZE, "lazy": lazy, "summaryTop": SUMMARY_TOP,
         "groups": [{"citation": g["citation"], "title": g["title"]} for g in groups],
@@ -682,13 +672,17 @@ def report_data(findings: list[Finding], groups: list[dict[str, Any]],
     tail = _script_text([replay_record(r, file_index.get(r["file"], 0)) for r in replays]
                         if lazy else [])
 
-    def record(item: FindingItem, group: int) -> str:
-        replay = item.replay
-        return _script_text(finding_record(
-            item, group, item.table_key, file_index[item.finding.file],
-            replay_index[replay["id"]] if replay is not None else None, texts))
+    def records() -> Iterator[str]:
+        for number, finding in enumerate(findings, start=1):
+            replay = replay_of.get(number)
+            item = finding_item(finding, number, replay,
+                                no_replay_text(finding, number, replay_of, replayed),
+                                key_of(finding, keys))
+            yield _script_text(finding_record(
+                item, group_of[finding.citation], item.table_key, file_index[finding.file],
+                replay_index[replay["id"]] if replay is not None else None, texts))
 
-    return ReportData(head, ordered, tail, record)
+    return ReportData(head, records, tail)
 
 
 @dataclass
@@ -698,14 +692,13 @@ class ReportData:
     month's findings are never one text, nor that text again as markup, in memory."""
 
     head: str
-    ordered: list[tuple[int, FindingItem, int]]
+    records: Callable[[], Iterator[str]]  # each finding's record, in the run's order
     tail: str
-    record: Any  # (item, group index) -> the record's text
 
     def parts(self) -> Iterator[str]:
         yield self.head[:-1] + ',"findings":['
-        for place, (_, item, group) in enumerate(self.ordered):
-            yield ("," if place else "") + self.record(item, group)
+        for place, record in enumerate(self.records()):
+            yield ("," if place else "") + record
         yield '],"replays":' + self.tail + "}"
 
     def __html__(self) -> str:  # rendered whole (a template given the data itself)
@@ -756,76 +749,56 @@ def card_parts(code: str) -> Card:
     return Card(rank + _SUITS[code[1]], "r" if code[1] in "dh" else "")
 
 
-def build_replays(result: AuditResult, findings: list[Finding], numbers: dict[int, int],
+def build_replays(result: AuditResult, totals: FindingsTotals,
                   lean_over: int = LEAN_REPLAYS_OVER
                   ) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]], dict[str, Any]]:
-    """The replay of every round with a finding, made once per round, and each finding's.
+    """The replay of every round with a finding, made once per round, and each finding's
+    (by its number).
 
     Across the run at most REPLAYS_PER_CITATION_IN_RUN rounds of each citation and
     REPLAYS_IN_REPORT in all, in record order: a bad night records thousands of rounds'
     evidence, and a report of them all was 40 MB. The third value says how many rounds had
-    a recorded replay, which findings lost theirs to this cap (`cut`), and which (file,
-    citation) pairs reached the per-file cap of audit.py (`full`)."""
-    index: dict[tuple[str, str], list[RoundEvidence]] = defaultdict(list)
-    for evidence in result.evidence.values():
-        index[(evidence.file, evidence.round_id)].append(evidence)
-    chosen: dict[int, RoundEvidence] = {}
-    members: dict[int, list[Finding]] = defaultdict(list)
-    for finding in findings:
-        evidence = _evidence_of(finding, index)
-        if evidence is not None:
-            chosen[id(evidence)] = evidence
-            members[id(evidence)].append(finding)
+    a recorded replay, which findings lost theirs to this cap (`cut`, their numbers), and
+    which (file, citation) pairs reached the per-file cap of audit.py (`full`)."""
+    members = totals.members
     order = {summary.path: position for position, summary in enumerate(result.inputs)}
-    rounds = sorted(chosen.values(), key=lambda e: (order.get(e.file, len(order)), e.start_line))
+    rounds = sorted(totals.replayable.values(),
+                    key=lambda e: (order.get(e.file, len(order)), e.start_line))
     per_file: Counter = Counter()
     for evidence in rounds:
-        for citation in {f.citation for f in members[id(evidence)]}:
+        for citation in {f.citation for _, f in members[id(evidence)]}:
             per_file[(evidence.file, citation)] += 1
     full = {key for key, number in per_file.items() if number >= REPLAYS_PER_CITATION}
     in_run: Counter = Counter()
     kept, cut = [], set()
     for evidence in rounds:
-        citations = {f.citation for f in members[id(evidence)]}
+        citations = {f.citation for _, f in members[id(evidence)]}
         if len(kept) < REPLAYS_IN_REPORT and any(
                 in_run[c] < REPLAYS_PER_CITATION_IN_RUN for c in citations):
             kept.append(evidence)
             in_run.update(citations)
         else:
-            cut.update(id(f) for f in members[id(evidence)])
+            cut.update(number for number, _ in members[id(evidence)])
     replays: list[dict[str, Any]] = []
     replay_of: dict[int, dict[str, Any]] = {}
     lean = len(kept) > lean_over
     for position, evidence in enumerate(kept):
-        replay = replay_model(evidence.whole(), members[id(evidence)], numbers, position + 1,
-                              lean)
+        replay = replay_model(evidence.whole(), members[id(evidence)], position + 1, lean)
         replays.append(replay)
-        for finding in members[id(evidence)]:
-            replay_of[id(finding)] = replay
+        for number, _ in members[id(evidence)]:
+            replay_of[number] = replay
     return replays, replay_of, {"recorded": len(rounds), "cut": cut, "full": full}
 
 
-def _evidence_of(finding: Finding, index: dict[tuple[str, str], list[RoundEvidence]]
-                 ) -> RoundEvidence | None:
-    if finding.round is None:
-        return None
-    candidates = index.get((finding.file, finding.round), [])
-    for evidence in candidates:  # a round ID may repeat in a file (a new shoe)
-        if evidence.last_line is not None and finding.line is not None and \
-                evidence.start_line <= finding.line <= evidence.last_line:
-            return evidence
-    return candidates[0] if len(candidates) == 1 else None
-
-
-def replay_model(evidence: RoundEvidence, findings: list[Finding], numbers: dict[int, int],
-                 number: int, lean: bool = False) -> dict[str, Any]:
+def replay_model(evidence: RoundEvidence, findings: list[tuple[int, Finding]], number: int,
+                 lean: bool = False) -> dict[str, Any]:
     """The round's lines, each with what it changed on the table (only the hands, dealer or
     seat wagers that changed, so the markup stays lean), and the whole table at each fault.
     `lean` also sets each row as one line of aligned text (`plain`)."""
     faults: dict[int, list[dict[str, Any]]] = defaultdict(list)
     supports: dict[int, list[str]] = defaultdict(list)
-    for finding in findings:
-        reference = {"ref": f"F-{numbers[id(finding)]:04d}", "id": f"f-{numbers[id(finding)]}",
+    for counted, finding in findings:
+        reference = {"ref": f"F-{counted:04d}", "id": f"f-{counted}",
                      "citation": finding.citation, "severity": finding.severity,
                      "message": finding.message}
         if finding.line is not None:
@@ -860,7 +833,7 @@ def replay_model(evidence: RoundEvidence, findings: list[Finding], numbers: dict
     if lean:
         set_plain_text(rows)
     lines = evidence.lines
-    context = findings[0] if findings else None
+    context = findings[0][1] if findings else None
     return {"id": f"r-{number}", "number": number, "file": evidence.file,
             "round": evidence.round_id,
             "first_line": lines[0][0] if lines else evidence.start_line,
@@ -870,9 +843,9 @@ def replay_model(evidence: RoundEvidence, findings: list[Finding], numbers: dict
             "dealer": context.dealer if context else None,
             "rows": rows,
             "text_of": {row.line: row for row in rows},
-            "findings": [{"ref": f"F-{numbers[id(f)]:04d}", "id": f"f-{numbers[id(f)]}",
+            "findings": [{"ref": f"F-{counted:04d}", "id": f"f-{counted}",
                           "citation": f.citation, "severity": f.severity, "line": f.line}
-                         for f in findings]}
+                         for counted, f in findings]}
 
 
 def seated_before(evidence: RoundEvidence) -> dict[str, tuple]:
@@ -992,13 +965,12 @@ def _wager_text(kind: str, tip: bool, amount: str, settled: str, doubled: str = 
 
 # ---- coverage and provenance ------------------------------------------------------------
 
-def build_coverage(result: AuditResult, findings: list[Finding]) -> list[dict[str, Any]]:
+def build_coverage(result: AuditResult, found: Counter) -> list[dict[str, Any]]:
     """Every subsection of the rule base, section by section: what checks it, how often.
 
     The standard rules come first, then the variations, then the record's own rules.
     """
     audited_games = {i.game for i in result.inputs if i.game}
-    found = Counter(f.citation for f in findings)
     rows_by_citation = {row["citation"]: row for row in coverage_rows()}
     checks = {check.name: check for check in registry().values()}
     sections = []
@@ -1050,12 +1022,10 @@ def games_text(games: set[str]) -> str:
     return ", ".join(sorted(games))
 
 
-def build_provenance(result: AuditResult, run: dict[str, Any], findings: list[Finding]
-                     ) -> dict[str, Any]:
+def build_provenance(result: AuditResult, run: dict[str, Any],
+                     syntax_rounds: set[tuple[str, str, int | None]]) -> dict[str, Any]:
     """Who audited what, when, and what was left out, so a clean report can be trusted."""
-    unreadable_rounds = sorted({(f.file, f.round, f.line) for f in findings
-                                if f.citation == "record:syntax" and f.round is not None},
-                               key=lambda r: (r[0], r[2] or 0))
+    unreadable_rounds = sorted(syntax_rounds, key=lambda r: (r[0], r[2] or 0))
     seen: set[tuple[str, str]] = set()
     rounds_not_audited = []
     for file, round_id, line in unreadable_rounds:

@@ -59,25 +59,40 @@ def findings_frame(findings: list[Finding], inputs: Iterable[InputSummary] = ()
     return frame
 
 
-def summary_frame(findings: list[Finding], inputs: Iterable[InputSummary] = ()
+def summary_frame(findings: Iterable[Finding], inputs: Iterable[InputSummary] = ()
                   ) -> pd.DataFrame:
-    """Only what the summaries count (`summary_by`): a month's findings as whole rows
-    (`findings_frame`) are several times the findings themselves."""
-    identity = identities(inputs)
+    """Only what the summaries count (`summary_by`), the findings walked once: a month's
+    findings as whole rows (`findings_frame`) are several times the findings themselves."""
+    columns = SummaryColumns(inputs)
+    for finding in findings:
+        columns.add(finding)
+    return columns.frame()
 
-    def table_key(finding: Finding) -> str | None:
-        known = identity.get(finding.file)
-        return (known["table_key"] if known else None) or finding.table
 
-    return pd.DataFrame({
-        "citation": [f.citation for f in findings],
-        "table_key": [table_key(f) for f in findings],
-        "dealer": [f.dealer for f in findings],
-        "date": [f.date for f in findings],
-        "shift": [shift_of(f.time) for f in findings],
-        "severity": [f.severity for f in findings],
-        "difference": pd.Series([f.difference for f in findings], dtype=object)},
-        columns=SUMMARY_FRAME_COLUMNS)
+class SummaryColumns:
+    """The columns of `summary_frame`, a finding at a time. Their texts repeat (a month's
+    findings name a few hundred tables, dealers and dates): one copy of each is kept, as
+    findings read from the store each bring their own."""
+
+    def __init__(self, inputs: Iterable[InputSummary] = ()) -> None:
+        self.identity = identities(inputs)
+        self.columns: dict[str, list] = {name: [] for name in SUMMARY_FRAME_COLUMNS}
+        self.texts: dict[str, str] = {}
+
+    def add(self, finding: Finding) -> None:
+        columns, known, texts = self.columns, self.identity.get(finding.file), self.texts
+        table = (known["table_key"] if known else None) or finding.table
+        for name, value in (("citation", finding.citation), ("table_key", table),
+                            ("dealer", finding.dealer), ("date", finding.date),
+                            ("shift", shift_of(finding.time)),
+                            ("severity", finding.severity)):
+            columns[name].append(value if value is None else texts.setdefault(value, value))
+        columns["difference"].append(finding.difference)
+
+    def frame(self) -> pd.DataFrame:
+        columns = {**self.columns,
+                   "difference": pd.Series(self.columns["difference"], dtype=object)}
+        return pd.DataFrame(columns, columns=SUMMARY_FRAME_COLUMNS)
 
 
 SUMMARY_FRAME_COLUMNS = ["citation", "table_key", "dealer", "date", "shift", "severity",
@@ -98,13 +113,27 @@ def _row(finding: Finding) -> dict:
 CSV_ROWS_AT_ONCE = 5000  # findings made into a frame at a time: the CSV is written in parts
 
 
-def to_csv(findings: list[Finding], inputs: Iterable[InputSummary] = ()) -> Iterator[str]:
+def to_csv(findings: Iterable[Finding], inputs: Iterable[InputSummary] = ()) -> Iterator[str]:
     """findings.csv in parts of CSV_ROWS_AT_ONCE findings, the header with the first."""
     inputs = list(inputs)
-    for start in range(0, max(len(findings), 1), CSV_ROWS_AT_ONCE):
-        frame = findings_frame(findings[start:start + CSV_ROWS_AT_ONCE], inputs)[CSV_COLUMNS]
-        yield spreadsheet_safe(frame).to_csv(index=False, header=start == 0,
-                                             lineterminator="\n")
+    first = True
+    for batch in _batched(findings, CSV_ROWS_AT_ONCE):
+        frame = findings_frame(batch, inputs)[CSV_COLUMNS]
+        yield spreadsheet_safe(frame).to_csv(index=False, header=first, lineterminator="\n")
+        first = False
+
+
+def _batched(findings: Iterable[Finding], size: int) -> Iterator[list[Finding]]:
+    """The findings `size` at a time; one empty batch when there are none (the header)."""
+    batch: list[Finding] = []
+    made = False
+    for finding in findings:
+        batch.append(finding)
+        if len(batch) == size:
+            yield batch
+            batch, made = [], True
+    if batch or not made:
+        yield batch
 
 
 MONEY_COLUMNS = ("expected", "actual", "difference")

@@ -12,15 +12,17 @@ from auditor.store.runs import (
     diff_runs,
     finding_documents,
     finish_run,
+    judge_findings,
     latest_run_over,
     list_runs,
     load_result,
+    missing_statements,
     record_result,
-    replace_findings,
     run_document,
     run_extras_of,
 )
 
 __all__ = ["RunRecorder", "RunRow", "StoreError", "begin_run", "diff_runs", "finding_documents",
-           "finish_run", "latest_run_over", "list_runs", "load_result", "open_store",
-           "record_result", "replace_findings", "run_document", "run_extras_of", "store_url"]
+           "finish_run", "judge_findings", "latest_run_over", "list_runs", "load_result",
+           "missing_statements", "open_store", "record_result", "run_document",
+           "run_extras_of", "store_url"]

@@ -11,16 +11,16 @@ from __future__ import annotations
 import json
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Engine, case, func, insert, select, update
+from sqlalchemy import Engine, bindparam, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from auditor.audit import AuditResult, FileResult, InputSummary, ReplaySelection, RunTotals
-from auditor.findings import Finding, compact
+from auditor.findings import Finding
 from auditor.output.tables import shift_of
 from auditor.replay.trace import RoundEvidence
 from auditor.store import schema
@@ -29,6 +29,7 @@ from auditor.waivers import WaiverStatus
 
 RUNNING, FINISHED = "running", "finished"
 _BATCH = 1000  # rows inserted per statement
+_JUDGED_AT_ONCE = 500  # findings read, judged and written back at a time (an IN list)
 
 
 def _json(value: Any) -> str:
@@ -372,7 +373,8 @@ def finding_documents(engine: Engine, run_id: int) -> Iterator[dict[str, Any]]:
 
 
 def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any]]:
-    """A stored run as the audit held it: what the output formats are rendered from."""
+    """A stored run as the outputs read it: its findings are read from the store each time
+    they are walked (`StoredFindings`), never held whole, and its replays only when shown."""
     run = run_document(engine, run_id)
     inputs = [InputSummary.model_validate(document)
               for document in run_inputs_documents(engine, run_id)]
@@ -386,60 +388,90 @@ def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any
                         select(replays).where(replays.c.run_id == run_id)
                         .order_by(replays.c.input_position, replays.c.start_line,
                                   replays.c.round_key))}
-    table = schema.findings
-    query = (select(table.c.document, table.c.statement).where(table.c.run_id == run_id)
-             .order_by(table.c.input_position, table.c.order_key, table.c.position)
-             .execution_options(yield_per=_BATCH))
-    shared = _SharedFindingParts()
-    with engine.connect() as connection:
-        findings = [shared(Finding.model_validate({**json.loads(row.document),
-                                                   "statement": row.statement}))
-                    for row in connection.execute(query)]
-    result = AuditResult(inputs, findings, applied, evidence)
+    result = AuditResult(inputs, StoredFindings(engine, run_id), applied, evidence)
     extras = run_extras(engine, run_id)
     result.waivers = [WaiverStatus.model_validate(w) for w in extras.get("waivers", [])]
     result.resolved = extras.get("resolved")
     return result, run
 
 
-class _SharedFindingParts:
-    """Findings read back share what repeats among them (their file, citation, rule, game,
-    dealer, date and table texts, their amounts) and their set of given fields
-    (`findings.compact`). A month's findings are tens of thousands; each its own copies
-    cost three times the finding itself."""
-
-    _TEXTS = ("citation", "rule", "severity", "file", "table", "game", "dealer", "date",
-              "round", "seat", "hand")
-
-    _AMOUNTS = ("expected", "actual", "difference")
-
-    def __init__(self) -> None:
-        self.texts: dict[str, str] = {}
-        self.amounts: dict[tuple, Decimal] = {}  # by value and written form (10 and 10.00)
-
-    def __call__(self, finding: Finding) -> Finding:
-        values, texts, amounts = finding.__dict__, self.texts, self.amounts
-        for name in self._TEXTS:
-            value = values[name]
-            if value is not None:
-                values[name] = texts.setdefault(value, value)
-        for name in self._AMOUNTS:
-            value = values[name]
-            if value is not None:
-                values[name] = amounts.setdefault(value.as_tuple(), value)
-        return compact(finding)
+def _in_run_order(query, table=schema.findings):
+    return query.order_by(table.c.input_position, table.c.order_key, table.c.position)
 
 
-def replace_findings(engine: Engine, run_id: int, result: AuditResult) -> None:
-    """The run's findings as finally judged (stable IDs, waivers, baseline marks), in place
-    of those recorded as each file finished: one transaction, in the run's order."""
-    places = {summary.path: place for place, summary in enumerate(result.inputs)}
+def _finding_of(row) -> Finding:
+    return Finding.model_validate({**json.loads(row.document), "statement": row.statement})
+
+
+class StoredFindings(Sequence):
+    """A run's findings in the run's order, read from the store in batches each time they
+    are walked: what the outputs are written from, so that a month's findings are never in
+    memory at once. Walk it as a list (`for`, `len`); indexing reads the whole run."""
+
+    def __init__(self, engine: Engine, run_id: int) -> None:
+        self.engine, self.run_id = engine, run_id
+        table = schema.findings
+        with engine.connect() as connection:
+            self.count = connection.execute(
+                select(func.count()).select_from(table).where(table.c.run_id == run_id)
+            ).scalar_one()
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[Finding]:
+        table = schema.findings
+        query = _in_run_order(select(table.c.document, table.c.statement)
+                              .where(table.c.run_id == self.run_id)
+                              ).execution_options(yield_per=_BATCH)
+        with self.engine.connect() as connection:
+            for row in connection.execute(query):
+                yield _finding_of(row)
+
+    def __getitem__(self, index):  # rare (a test, a caller of the list API): reads them all
+        return list(self)[index]
+
+
+def judge_findings(engine: Engine, run_id: int, judge: Callable[[Finding], Finding]) -> None:
+    """Each of the run's findings, in the run's order, replaced in the store by what `judge`
+    makes of it (its stable ID, waiver, baseline mark): one transaction, a batch of
+    findings in memory at a time."""
+    table = schema.findings
     with engine.begin() as connection:
-        connection.execute(schema.findings.delete().where(schema.findings.c.run_id == run_id))
-        rows = (_finding_row(run_id, number, finding, places.get(finding.file, len(places)))
-                for number, finding in enumerate(result.findings))
-        for batch in _batches(rows):
-            connection.execute(insert(schema.findings), batch)
+        positions = list(connection.execute(_in_run_order(
+            select(table.c.position).where(table.c.run_id == run_id))).scalars())
+        change = (update(table).where(table.c.run_id == run_id,
+                                      table.c.position == bindparam("at"))
+                  .values(finding_id=bindparam("finding_id"), waived=bindparam("waived"),
+                          baseline=bindparam("baseline"), document=bindparam("document"),
+                          statement=bindparam("statement")))
+        for start in range(0, len(positions), _JUDGED_AT_ONCE):
+            batch = positions[start:start + _JUDGED_AT_ONCE]
+            rows = {row.position: row for row in connection.execute(
+                select(table.c.position, table.c.document, table.c.statement)
+                .where(table.c.run_id == run_id, table.c.position.in_(batch)))}
+            updates = []
+            for position in batch:
+                finding = judge(_finding_of(rows[position]))
+                updates.append({"at": position, "finding_id": finding.id,
+                                "waived": finding.waiver is not None,
+                                "baseline": finding.baseline,
+                                "document": _json(finding.as_dict()),
+                                "statement": finding.statement})
+            connection.execute(change, updates)
+
+
+def missing_statements(engine: Engine, run_id: int) -> dict[str, set[int]]:
+    """The lines, by file, of the findings recorded without their statement (those judged
+    across files, in the parent): what their IDs need read from the records."""
+    table = schema.findings
+    wanted: dict[str, set[int]] = {}
+    with engine.connect() as connection:
+        for row in connection.execute(select(table.c.file, table.c.line).where(
+                table.c.run_id == run_id, table.c.statement.is_(None),
+                table.c.line.is_not(None))):
+            wanted.setdefault(row.file, set()).add(row.line)
+    return wanted
 
 
 def run_extras_of(result: AuditResult) -> dict[str, Any]:
