@@ -167,6 +167,9 @@ class Injector:
     def omit_cut(self, session: Session) -> bool:
         return False
 
+    def burn_between_rounds(self, session: Session) -> bool:
+        return False
+
     # ---- after the round is dealt ----
     def edit(self, builder: RoundBuilder) -> bool:
         """Change the finished round; True if the fault was planted (and marked)."""
@@ -349,8 +352,8 @@ class CardTooOften(Injector):
     def edit(self, builder: RoundBuilder) -> bool:
         session = builder.session
         seen = {c: n for c, n in session.seen.items() if c != BONUS_CARD}
-        if not seen:
-            return False
+        if not seen or any(s.kind == "shuffle" for s in builder.stmts):
+            return False  # (after a shuffle in the round the layout's cards count too)
         most = max(seen.values())
         card = builder.rng.choice(sorted(c for c, n in seen.items() if n == most))
         stmt = None
@@ -358,8 +361,24 @@ class CardTooOften(Injector):
             stmt = Stmt("burn", (card,))
             insert_before_end(builder, stmt)
         builder.mark(stmt, f"{card} burned once more than the shoe holds it")
+        session.seen[card] = session.spec.decks + 1
         session.reshuffle_due = True  # the next round must not deal that card again
         return True
+
+
+@injector
+class CardBurnedBetweenRoundsTooOften(Injector):
+    """A card burned between rounds that the shoe holds no more (the auditor counts it in
+    the file, not in a round: the fault has no round). The cards are shuffled and cut
+    right after, so that the next round deals nothing over the count."""
+
+    citation = "record:card-count"
+
+    def burn_between_rounds(self, session: Session) -> bool:
+        # not after a round left unclosed (the burn would fall inside it), nor with a
+        # reshuffle due (a shuffle in the last round, or burns planted in it, would leave
+        # the counts of `session.seen` short of the auditor's)
+        return not session.unclosed and not session.reshuffle_due
 
 
 @injector
@@ -597,9 +616,9 @@ class DoubleAfterHit(Injector):
 @injector
 class CardAfterDouble(Injector):
     citation = "20:18:15:24"
-    # (Switch: 30.09(14) judges a card after a completed hand; Ten sticks: a late bonus
-    # card would be traded or lit, a second fault)
-    games = frozenset({"standard", "db21"})
+    # (Switch: 30.09(14) judges a card after a completed hand; Ten sticks: a round whose
+    # double or late card is the bonus card, traded or lit, is dealt again: game.double)
+    games = ALL_GAMES - {"switch"}
 
     def hit_after_double(self, builder: RoundBuilder, hand: Hand) -> bool:
         return not builder.applied

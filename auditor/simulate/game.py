@@ -191,6 +191,7 @@ class RoundBuilder:
         self.spoiled = False  # the fault would bring more findings than its own: not used
         self.forced_seats: dict[int, SeatPlay] = {}  # seats whose wagers a hook placed
         self.void_round = False  # misdealt to the dealer: every wager returned
+        self.unlit_seat: int | None = None  # the seat whose light was left out (a fault)
 
     # ---- recording ----
     def emit(self, kind: str, *words: str, seconds: int = 1, meta: Any = None) -> Stmt:
@@ -656,7 +657,9 @@ class RoundBuilder:
             self.light(seat, stmt)  # a double's bonus card is kept: no trade after a double
         if not hand.busted and self.fault.hit_after_double(self, hand):
             late = self.hit(seat, hand)
-            self.mark(late, f"{hand.name} drew {hand.cards[-1]} after its double")
+            self.mark(late, f"{hand.name} drew {late.words[1]} after its double")
+            # (a bonus card in the double would be traded or lit: a question of lights too)
+            self.spoiled = self.game == "tensticks" and BONUS_CARD in (card, late.words[1])
         return stmt
 
     def split(self, seat: SeatPlay, hand: Hand, queue: list[Hand]) -> Stmt:
@@ -742,7 +745,13 @@ class RoundBuilder:
         session = self.session
         if earned_by is not None and self.fault.skip_light(self, seat):
             self.mark(earned_by, f"no light for {seat.name} after its bonus card")
+            self.unlit_seat = seat.seat
             return
+        if seat.seat == self.unlit_seat:
+            # a later light of the seat would be paired with the unlit bonus card, and the
+            # finding fall on the later one (the earlier earner takes the first light): a
+            # round that cannot tell which went unlit is dealt again with another fault
+            self.spoiled = True
         count = player.lights + 1
         forced = self.fault.light_count(self, seat, count)
         stmt = self.emit("light", seat.name, str(forced or count))

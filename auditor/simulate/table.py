@@ -15,7 +15,7 @@ from datetime import date, timedelta
 from typing import TextIO
 
 from auditor.config import HouseRules
-from auditor.simulate.cards import Shoe
+from auditor.simulate.cards import BONUS_CARD, Shoe
 from auditor.simulate.game import IMPOSSIBLE_TIME, RoundBuilder, Stmt, money
 
 ALL_GAMES_NAMES = frozenset({"standard", "switch", "db21", "tensticks"})
@@ -272,6 +272,7 @@ class Session:
         self.prize_serial = 0  # prizes paid at the table
         self.disk: dict[int, int] = {}  # seat -> its last recorded light count
         self.first_deal_fault: str | None = None  # a fault that shows on the next first card
+        self.unclosed = False  # the last round was left without its `end` (a planted fault)
         # Ten sticks 21: cards punched at the floor's earlier tables (player, card, punches,
         # clock), which a player may hand in here later than they were punched
         self.carried_in: list[tuple[str, str, int, int]] = []
@@ -407,6 +408,7 @@ class Session:
     def build(self, injector) -> tuple[list[Stmt], RoundBuilder | None]:
         before = self.between_rounds(injector)
         builder = RoundBuilder(self, injector)
+        builder.applied = any(stmt.fault is not None for stmt in before)  # planted already
         if self.surveillance:
             self.surveillance.seat(self, builder)
         self.seat_changes(builder)
@@ -426,11 +428,19 @@ class Session:
         if self.surveillance and builder is not None:
             self.surveillance.edit(self, builder)
         for stmt in before:
-            self.write_stmt(stmt)
+            line = self.write_stmt(stmt)
+            if stmt.fault is not None:  # a fault between rounds: it belongs to no round
+                citation, what, clause = stmt.fault
+                self.planted.append(Planted(self.name, None, citation, line, what, clause))
+                self.clause_count[clause] += 1
+                self.planted_count[citation] += 1
         if builder is None:
             return False
         self.round_number += 1
         round_id = str(self.round_number)
+        # a round left unclosed ends at the next `round`, `shoe`, `dealer` or `close`: what
+        # comes before (a burn, a shuffle) would fall inside it
+        self.unclosed = builder.stmts[-1].meta == "left out"
         self.clock += self.rng.randint(8, 25)
         day = self.today()
         dated = f" date={day.isoformat()}" if day != self.shoe_date else ""
@@ -454,6 +464,8 @@ class Session:
     # ---- between rounds: shoes, shuffles, dealers ----
     def between_rounds(self, injector) -> list[Stmt]:
         stmts: list[Stmt] = []
+        if self.seen and injector.burn_between_rounds(self):
+            self.burn_too_often(stmts, injector)
         if not self.reshuffle_due and self.shoe.cut_card_due():
             # the last round ended at the cutting card: it comes out now, and the next round
             # is dealt from reshuffled cards
@@ -477,6 +489,21 @@ class Session:
         if self.clock >= self.next_dealer_change:
             self.change_dealer(stmts, burn=self.rng.random() < 0.5)
         return stmts
+
+    def burn_too_often(self, stmts: list[Stmt], injector) -> None:
+        """A planted fault: the most seen card burned until the shoe has held it once too
+        often (only the last burn is over the count); a reshuffle follows at once."""
+        seen = {c: n for c, n in self.seen.items() if c != BONUS_CARD}
+        if not seen:
+            return
+        most = max(seen.values())
+        card = self.rng.choice(sorted(c for c, n in seen.items() if n == most))
+        for _ in range(self.spec.decks - most + 1):
+            stmt = Stmt("burn", (card,), 2)
+            stmts.append(stmt)
+        stmt.fault = (injector.citation, f"{card} burned between rounds once more than the "
+                                         "shoe holds it", type(injector).__name__)
+        self.reshuffle_due = True
 
     def shuffle(self, stmts: list[Stmt], injector) -> None:
         decks = self.spec.decks
