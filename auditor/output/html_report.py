@@ -650,12 +650,13 @@ def report_data(findings: Iterable[Finding], groups: list[dict[str, Any]],
     file_index = {path: index for index, path in enumerate(files)}
     group_of = {group["citation"]: group["index"] for group in groups}
     replay_index = {replay["id"]: index for index, replay in enumerate(replays)}
-    first_file: dict[str, tuple[float, int]] = {}  # where each is first met, in the groups
+    first_file: dict[str, tuple[int, int]] = {}  # where each is first met, in the groups
     first_text: dict[str, tuple[int, int]] = {}
     for number, finding in enumerate(findings, start=1):
         place = (group_of[finding.citation], number)
-        if finding.file not in file_index and place < first_file.get(finding.file, (1e9, 0)):
-            first_file[finding.file] = place
+        file = finding.file
+        if file not in file_index and (file not in first_file or place < first_file[file]):
+            first_file[file] = place
         text = no_replay_text(finding, number, replay_of, replayed)
         if text and (text not in first_text or place < first_text[text]):
             first_text[text] = place

@@ -110,7 +110,7 @@ def _row(finding: Finding) -> dict:
     return row
 
 
-CSV_ROWS_AT_ONCE = 5000  # findings made into a frame at a time: the CSV is written in parts
+CSV_ROWS_AT_ONCE = 1000  # findings made into a frame at a time: the CSV is written in parts
 
 
 def to_csv(findings: Iterable[Finding], inputs: Iterable[InputSummary] = ()) -> Iterator[str]:
