@@ -72,9 +72,19 @@ def test_a_local_cluster_gives_what_one_process_gives(records: list[str]) -> Non
                       dashboard_address=":0") as cluster, Client(cluster) as client:
         from auditor.cluster import audit_on_cluster
 
-        result = gathered(audit_on_cluster(records, client, split_bytes=200_000,
-                                           piece_bytes=60_000), len(records))
+        assert set(client.run(profiling).values()) == {True}
+        results = audit_on_cluster(records, client, split_bytes=200_000, piece_bytes=60_000)
+        first = [next(results)]
+        # Dask's profiler (a stack sample every 10 ms) is paused while the run lasts ...
+        assert set(client.run(profiling).values()) == {False}
+        result = gathered(first + list(results), len(records))
+        # ... and started again after it
+        assert set(client.run(profiling).values()) == {True}
     assert_same_audit(result, by_one_process(records))
+
+
+def profiling(dask_worker) -> bool:
+    return dask_worker.periodic_callbacks["profile"].is_running()
 
 
 def free_port() -> int:
