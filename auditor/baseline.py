@@ -76,11 +76,15 @@ class Comparison:
         for finding in self.earlier:
             if remaining[finding["id"]] > 0:
                 remaining[finding["id"]] -= 1
-                resolved.append({key: finding.get(key) for key in RESOLVED_FIELDS})
+                resolved.append(_resolved_form(finding))
         return resolved
 
 
 def resolved_fields(findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """An earlier run's findings as the comparison needs them: what `resolved` shows of each
     (its ID among it), not the whole finding."""
-    return [{key: finding.get(key) for key in RESOLVED_FIELDS} for finding in findings]
+    return [_resolved_form(finding) for finding in findings]
+
+
+def _resolved_form(finding: dict[str, Any]) -> dict[str, Any]:
+    return {key: finding.get(key) for key in RESOLVED_FIELDS}

@@ -179,14 +179,13 @@ def exit_code(result, fail_on: str = "low", new_only: bool = False) -> int:
             else EXIT_CLEAN)
 
 
-def last_run_findings(store, run_id: int, result) -> list[dict] | None:
-    """The findings of the latest finished run before `run_id` over exactly these inputs
+def last_run_findings(store, run_id: int) -> list[dict] | None:
+    """The findings of the latest finished run before `run_id` over exactly its inputs
     (by SHA-256), as a baseline; None if there is none."""
     from auditor.baseline import resolved_fields
-    from auditor.store import finding_documents, latest_run_over
+    from auditor.store import finding_documents, latest_run_over, run_inputs_sha256
 
-    contents = {summary.sha256 for summary in result.inputs if summary.sha256}
-    earlier = latest_run_over(store, contents, before=run_id)
+    earlier = latest_run_over(store, run_inputs_sha256(store, run_id), before=run_id)
     return None if earlier is None else resolved_fields(finding_documents(store, earlier))
 
 
@@ -245,7 +244,6 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     from auditor.store import (
         StoreError,
         finish_run,
-        load_result,
         run_extras_of,
     )
 
@@ -286,7 +284,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     from auditor.output.render import write_outputs
 
     if baseline_path == "last":
-        earlier = last_run_findings(store, run_id, load_result(store, run_id)[0])
+        earlier = last_run_findings(store, run_id)
         if earlier is None:
             errors.print("auditor: --baseline last: the store has no earlier finished run over "
                          "the same inputs; every finding is new")

@@ -103,10 +103,9 @@ class Identifier:
                    statements)
 
     def __call__(self, finding: Finding) -> Finding:
-        update = {}
         if finding.statement is None and (finding.file, finding.line) in self.statements:
-            update["statement"] = self.statements[finding.file, finding.line]
-            finding = finding.model_copy(update=update)
+            finding = finding.model_copy(
+                update={"statement": self.statements[finding.file, finding.line]})
         key = identity_key(finding, self.tables.get(finding.file, "/" + (finding.table or "")))
         digest = hashlib.sha256(repr(key).encode("utf-8")).digest()[:16]
         self.seen[digest] += 1

@@ -36,7 +36,7 @@ from markupsafe import Markup
 from auditor.audit import REPLAYS_PER_CITATION, AuditResult
 from auditor.checks.base import GAMES, citation_sort_key, registry
 from auditor.findings import SEVERITIES, Finding
-from auditor.output.report_totals import FindingsTotals
+from auditor.output.report_totals import FindingsTotals, key_of
 from auditor.output.tables import shift_of, summary_by
 from auditor.replay.trace import RoundEvidence
 from auditor.resources import templates_dir
@@ -525,10 +525,6 @@ def table_keys(result: AuditResult) -> dict[str, str]:
     return {i.path: i.table_key for i in result.inputs if i.table_key}
 
 
-def key_of(finding: Finding, keys: dict[str, str]) -> str:
-    return keys.get(finding.file) or finding.table or ""
-
-
 def build_identity(result: AuditResult) -> dict[str, Any]:
     """Who was audited and under which house rules: the licensees, and each table (by its
     identity) with its game, shoe, seats, limits, currency and the rules in force."""
@@ -665,7 +661,6 @@ def report_data(findings: Iterable[Finding], groups: list[dict[str, Any]],
         files.append(file)
     texts = {text: index for index, text in
              enumerate(sorted(first_text, key=first_text.__getitem__))}
-    del first_text
     head = _script_text({
         "pageSize": PAGE_SIZE, "lazy": lazy, "summaryTop": SUMMARY_TOP,
         "groups": [{"citation": g["citation"], "title": g["title"]} for g in groups],

@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 Numbered = tuple[int, Finding]  # a finding and its number in the run
 
 
+def key_of(finding: Finding, keys: dict[str, str]) -> str:
+    """The finding's table identity: its file's (`keys`, by path), else its table ID."""
+    return keys.get(finding.file) or finding.table or ""
+
+
 @dataclass
 class CitationTotals:
     """One citation's findings: how many, by severity, the money, and what its first says."""
@@ -99,7 +104,7 @@ class FindingsTotals:
         if finding.citation == "record:syntax" and finding.round is not None:
             self.syntax_rounds.add((finding.file, finding.round, finding.line))
         values = self.facet_values
-        values["table"].add(self.keys.get(finding.file) or finding.table or "")
+        values["table"].add(key_of(finding, self.keys))
         for name, value in (("dealer", finding.dealer), ("game", finding.game),
                             ("date", finding.date)):
             if value:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from itertools import chain
+from typing import TYPE_CHECKING, TypeVar
 
 import pandas as pd
 
@@ -27,6 +28,7 @@ CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time", *WAI
                *IDENTITY_COLUMNS]
 
 CENT = Decimal("0.01")
+T = TypeVar("T")
 SUMMARY_DIMENSIONS = ("citation", "table", "dealer", "shift")
 
 
@@ -116,23 +118,23 @@ CSV_ROWS_AT_ONCE = 1000  # findings made into a frame at a time: the CSV is writ
 def to_csv(findings: Iterable[Finding], inputs: Iterable[InputSummary] = ()) -> Iterator[str]:
     """findings.csv in parts of CSV_ROWS_AT_ONCE findings, the header with the first."""
     inputs = list(inputs)
-    first = True
-    for batch in _batched(findings, CSV_ROWS_AT_ONCE):
+    batches = batched(findings, CSV_ROWS_AT_ONCE)
+    first = next(batches, [])  # with no finding, the header alone
+    for number, batch in enumerate(chain([first], batches)):
         frame = findings_frame(batch, inputs)[CSV_COLUMNS]
-        yield spreadsheet_safe(frame).to_csv(index=False, header=first, lineterminator="\n")
-        first = False
+        yield spreadsheet_safe(frame).to_csv(index=False, header=number == 0,
+                                             lineterminator="\n")
 
 
-def _batched(findings: Iterable[Finding], size: int) -> Iterator[list[Finding]]:
-    """The findings `size` at a time; one empty batch when there are none (the header)."""
-    batch: list[Finding] = []
-    made = False
-    for finding in findings:
-        batch.append(finding)
+def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """The items `size` at a time (the last batch may be shorter; none for no items)."""
+    batch: list[T] = []
+    for item in items:
+        batch.append(item)
         if len(batch) == size:
             yield batch
-            batch, made = [], True
-    if batch or not made:
+            batch = []
+    if batch:
         yield batch
 
 

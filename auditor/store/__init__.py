@@ -20,9 +20,10 @@ from auditor.store.runs import (
     record_result,
     run_document,
     run_extras_of,
+    run_inputs_sha256,
 )
 
 __all__ = ["RunRecorder", "RunRow", "StoreError", "begin_run", "diff_runs", "finding_documents",
            "finish_run", "judge_findings", "latest_run_over", "list_runs", "load_result",
            "missing_statements", "open_store", "record_result", "run_document",
-           "run_extras_of", "store_url"]
+           "run_extras_of", "run_inputs_sha256", "store_url"]

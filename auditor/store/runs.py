@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from auditor.audit import AuditResult, FileResult, InputSummary, ReplaySelection, RunTotals
 from auditor.findings import Finding
-from auditor.output.tables import shift_of
+from auditor.output.tables import batched, shift_of
 from auditor.replay.trace import RoundEvidence
 from auditor.store import schema
 from auditor.store.tallies import record_tallies, record_tally
@@ -75,7 +75,7 @@ class RunRecorder:
                      "start_line": result.evidence[key].start_line,
                      "document": _compressed(_evidence_document(result.evidence[key]))}
                     for key in kept)
-            for batch in _batches(rows):
+            for batch in batched(rows, _BATCH):
                 connection.execute(insert(schema.replays), batch)
 
     def close(self) -> None:
@@ -93,7 +93,7 @@ class RunRecorder:
         rows = (_finding_row(self.run_id, self.recorded + number, finding,
                              places.get(finding.file, len(places)))
                 for number, finding in enumerate(findings))
-        for batch in _batches(rows):
+        for batch in batched(rows, _BATCH):
             connection.execute(insert(schema.findings), batch)
         self.recorded += len(findings)
 
@@ -106,7 +106,7 @@ def record_result(engine: Engine, run_id: int, result: AuditResult) -> None:
             _record_input(connection, run_id, place, summary)
         rows = (_finding_row(run_id, number, finding, places.get(finding.file, len(places)))
                 for number, finding in enumerate(result.findings))
-        for batch in _batches(rows):
+        for batch in batched(rows, _BATCH):
             connection.execute(insert(schema.findings), batch)
         coverage = [{"run_id": run_id, "citation": citation, "rounds": rounds}
                     for citation, rounds in result.applied.items()]
@@ -116,7 +116,7 @@ def record_result(engine: Engine, run_id: int, result: AuditResult) -> None:
                     "input_position": places.get(evidence.file, len(places)),
                     "document": _compressed(_evidence_document(evidence))}
                    for key, evidence in result.evidence.items())
-        for batch in _batches(replays):
+        for batch in batched(replays, _BATCH):
             connection.execute(insert(schema.replays), batch)
         record_tallies(connection, run_id, result.tallies)  # what `auditor trends` reads
 
@@ -184,17 +184,6 @@ def _finding_row(run_id: int, position: int, finding: Finding,
         "baseline": getattr(finding, "baseline", None),
         "document": _json(finding.as_dict()), "statement": finding.statement,
     }
-
-
-def _batches(rows: Iterable[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
-    batch: list[dict[str, Any]] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) == _BATCH:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 def _evidence_document(evidence: RoundEvidence) -> dict[str, Any]:
@@ -364,9 +353,8 @@ def run_extras(engine: Engine, run_id: int) -> dict[str, Any]:
 def finding_documents(engine: Engine, run_id: int) -> Iterator[dict[str, Any]]:
     """The run's findings in their order, as findings.json shows them, read in batches."""
     table = schema.findings
-    query = (select(table.c.document).where(table.c.run_id == run_id)
-             .order_by(table.c.input_position, table.c.order_key, table.c.position)
-             .execution_options(yield_per=_BATCH))
+    query = _in_run_order(select(table.c.document).where(table.c.run_id == run_id)
+                          ).execution_options(yield_per=_BATCH)
     with engine.connect() as connection:
         for document in connection.execute(query).scalars():
             yield json.loads(document)
