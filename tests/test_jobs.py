@@ -6,9 +6,13 @@ output must still follow the input order.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -54,3 +58,44 @@ def test_parallel_output_is_the_output_of_one_job(uneven_folder: Path, tmp_path:
     report = json.loads((tmp_path / "parallel" / "findings.json").read_text(encoding="utf-8"))
     inputs = [Path(i["path"]).name for i in report["inputs"]]
     assert inputs == sorted(p.name for p in uneven_folder.glob("*.bjh"))
+
+
+def _mapped(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return ""  # ended meanwhile
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):  # the thread ended meanwhile
+            found.update(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_workers_do_not_carry_the_output_libraries(tmp_path: Path) -> None:
+    """The workers are forked from the parent when the audit starts: what the parent has
+    imported by then, each worker holds in memory as long as it lives. The outputs' pandas
+    and numpy (about 60 MB a process) load in the parent only after the workers are made."""
+    from auditor.simulate import simulate, table_spec
+
+    for number in range(1, 3):
+        simulate(tmp_path / "records", table_spec("standard", table_id=f"T{number}"),
+                 rounds=3000, seed="workers-memory")
+    audit = subprocess.Popen([sys.executable, "-m", "auditor.cli", "audit",
+                              str(tmp_path / "records"), "--out", str(tmp_path / "out"),
+                              "--quiet", "--jobs", "2"])
+    workers: dict[int, str] = {}  # each child process seen, and what it had mapped
+    while audit.poll() is None:
+        for pid in _children(audit.pid):
+            workers[pid] = workers.get(pid, "") + _mapped(pid)
+        time.sleep(0.05)
+    assert audit.returncode == 0
+    assert len(workers) >= 2, "the two workers were not seen"
+    carrying = {pid: sorted({library for library in ("numpy", "pandas", "jinja2")
+                             if f"/{library}/" in maps})
+                for pid, maps in workers.items()}
+    assert carrying == {pid: [] for pid in workers}

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from itertools import chain
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from auditor.batches import batched
 from auditor.checks.base import citation_sort_key
 from auditor.findings import FINDING_FIELDS, Finding
 from auditor.tally import shift_of  # one definition of the shifts, for the report and trends
@@ -28,7 +29,6 @@ CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time", *WAI
                *IDENTITY_COLUMNS]
 
 CENT = Decimal("0.01")
-T = TypeVar("T")
 SUMMARY_DIMENSIONS = ("citation", "table", "dealer", "shift")
 
 
@@ -124,18 +124,6 @@ def to_csv(findings: Iterable[Finding], inputs: Iterable[InputSummary] = ()) -> 
         frame = findings_frame(batch, inputs)[CSV_COLUMNS]
         yield spreadsheet_safe(frame).to_csv(index=False, header=number == 0,
                                              lineterminator="\n")
-
-
-def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
-    """The items `size` at a time (the last batch may be shorter; none for no items)."""
-    batch: list[T] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 MONEY_COLUMNS = ("expected", "actual", "difference")

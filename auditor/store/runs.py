@@ -20,11 +20,12 @@ from sqlalchemy import Engine, bindparam, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from auditor.audit import AuditResult, FileResult, InputSummary, ReplaySelection, RunTotals
+from auditor.batches import batched
 from auditor.findings import Finding
-from auditor.output.tables import batched, shift_of
 from auditor.replay.trace import RoundEvidence
 from auditor.store import schema
 from auditor.store.tallies import record_tallies, record_tally
+from auditor.tally import shift_of
 from auditor.waivers import WaiverStatus
 
 RUNNING, FINISHED = "running", "finished"
