@@ -7,19 +7,24 @@ of each game, 2,500 rounds each), a month 900,000 rounds in 360 (90 of each game
 rounds carry a planted fault (`--faults 0.02`). The records are made once by the simulator
 and kept in `--data` (default bench/.data). Each workload is audited by the auditor's own
 command line in a fresh process (`--jobs 2`, a fresh SQLite store, every output), and the
-script reports the peak resident memory of the parent process and of its workers, the
-wall time, rounds per second and the size of each output. A script, never a unit test.
+script reports the peak resident memory of the parent process and of its workers, the peak
+of the whole command (its processes together, sampled every 0.1 s: the sum of their
+resident sizes, and of their proportional sizes, which count a page shared by the forked
+workers once), the wall time, rounds per second and the size of each output. A script,
+never a unit test.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -61,13 +66,63 @@ def workload(data: Path, scale: str) -> Path:
     return folder
 
 
+def _tree(pid: int) -> list[int]:
+    """A process and its descendants, from /proc (Linux)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*"):
+            with contextlib.suppress(OSError):  # the task ended meanwhile
+                todo += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def _rollup(pid: int) -> tuple[int, int]:
+    """(resident, proportional) kB of one process; (0, 0) once it has ended."""
+    sizes = {"Rss:": 0, "Pss:": 0}
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            name, *value = line.split()
+            if name in sizes:
+                sizes[name] = int(value[0])
+    except (OSError, ValueError, IndexError):
+        pass
+    return sizes["Rss:"], sizes["Pss:"]
+
+
+class TreeSampler(threading.Thread):
+    """The largest sum, over the samples, of a process tree's resident and proportional
+    sizes (kB)."""
+
+    def __init__(self, pid: int, every: float = 0.1) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.every = pid, every
+        self.peak_rss = self.peak_pss = 0
+        self.finished = threading.Event()
+
+    def run(self) -> None:
+        while not self.finished.wait(self.every):
+            sizes = [_rollup(pid) for pid in _tree(self.pid)]
+            self.peak_rss = max(self.peak_rss, sum(rss for rss, _ in sizes))
+            self.peak_pss = max(self.peak_pss, sum(pss for _, pss in sizes))
+
+
 def measure(records: Path, jobs: int) -> dict:
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
-        finished = subprocess.run(
+        process = subprocess.Popen(
             [sys.executable, "-c", _CHILD, "audit", str(records), "--out", out, "--quiet",
-             "--jobs", str(jobs)], cwd=ROOT, capture_output=True, text=True, check=False)
+             "--jobs", str(jobs)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True)
+        sampler = TreeSampler(process.pid)
+        sampler.start()
+        stdout, stderr = process.communicate()
+        sampler.finished.set()
+        sampler.join()
         seconds = time.perf_counter() - started
+        finished = subprocess.CompletedProcess(process.args, process.returncode, stdout,
+                                               stderr)
         if finished.returncode != 0:
             raise SystemExit(f"the audit failed:\n{finished.stderr}")
         parent, workers, status = (int(v) for v in finished.stdout.split()[-3:])
@@ -80,6 +135,8 @@ def measure(records: Path, jobs: int) -> dict:
             "findings": len(document["findings"]), "exit_code": status,
             "seconds": round(seconds, 1), "rounds_per_second": round(rounds / seconds),
             "parent_peak_mib": round(parent / 1024), "worker_peak_mib": round(workers / 1024),
+            "whole_command_peak_rss_mib": round(sampler.peak_rss / 1024),
+            "whole_command_peak_pss_mib": round(sampler.peak_pss / 1024),
             "bytes": sizes}
 
 
