@@ -19,7 +19,7 @@ from pydantic import BaseModel, field_serializer
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
 from auditor.checks.base import Check, FileView, registry
-from auditor.config import TableConfig
+from auditor.config import TableConfig, UnknownRule
 from auditor.findings import Finding
 from auditor.identity import normalise_statement
 from auditor.parser import parse_lines
@@ -29,6 +29,7 @@ from auditor.replay.state import TableState
 from auditor.replay.trace import RoundEvidence, trace_round
 from auditor.source import SourceFile, UnreadableFile
 from auditor.tally import Tally
+from auditor.unknown_rules import agreed, candidate_configs, depends
 
 
 class InputSummary(BaseModel):
@@ -76,13 +77,16 @@ def house_rules(config: TableConfig) -> dict[str, str]:
     """The house rules a table was judged under: every option of its game with the value in
     force, a default made explicit (`blackjack` is the game's odds when not declared)."""
     rules: dict[str, str] = {}
+    unknown = {rule.field for rule in config.unknown}  # not known, so not shown
     for name, value in config.rules.model_dump().items():
+        if name in unknown:
+            continue
         key = name.replace("_", ".", 1) if name.startswith(("db21", "sidebet", "tensticks")) \
             else name
         game = key.split(".", 1)[0]
         if game in ("db21", "tensticks") and game != config.game:
             continue  # another game's option: nothing of this table
-        if key == "blackjack":
+        if key == "blackjack" and config.game is not None:
             value = config.blackjack_odds
         if value is not None:
             rules[key] = str(value)
@@ -250,6 +254,7 @@ class FileAudit:
         self.state: TableState | None = None
         self.file_view: FileView | None = None
         self.judge = _RoundJudge([], self.result)
+        self.candidates: list[TableConfig] | None = None
         self.first_date: str | None = None
         self.last_date: str | None = None
         self.dealers: dict[str, None] = {}
@@ -268,6 +273,10 @@ class FileAudit:
         describe_table(self.summary, config)
         self.judge = _RoundJudge(checks_for(config.game, registry().values()), self.result,
                                  judging=config.game is not None)
+        # Where the header leaves a house rule unknown, each round is replayed once per
+        # table the header could describe (auditor/unknown_rules.py); None nearly always.
+        self.candidates = candidate_configs(config) if config.unknown else None
+        self.judge.unknown, self.judge.candidates = config.unknown, self.candidates
 
     def read(self, lines: Iterable[tuple[int, str | None, str | None]],
              config: TableConfig | None = None) -> None:
@@ -289,8 +298,15 @@ class FileAudit:
 
     def _round(self, item: RoundRecord) -> None:
         state, result, texts = self.state, self.result, self.texts
-        before = state.clone() if self.keep_evidence else None
+        before = state.clone() if self.keep_evidence or self.candidates else None
         view = replay_round(state, item, self.path)
+        views = None
+        if self.candidates:
+            views = [replay_round(before.clone(config=candidate), item, self.path)
+                     for candidate in self.candidates[:-1]]
+            views.append(view)  # the last candidate is the table as configured
+            if not self.keep_evidence:
+                before = None
         self.summary.rounds += 1
         date = view.date
         if date:
@@ -301,7 +317,7 @@ class FileAudit:
         if view.dealer_id:
             self.dealers[view.dealer_id] = None
         found = len(result.findings)
-        if self.judge(view):
+        if self.judge(view, views):
             texts.attach(result.findings, found)
             citations = frozenset(f.citation for f in result.findings[found:])
             if before is not None and self.picker.wants(citations):
@@ -324,7 +340,7 @@ class FileAudit:
             # a card burned between rounds counts too (record:card-count)
             self.file_view.problems.append(Problem(
                 "card-count", item.line, f"burned {item.card} is seen "
-                f"{state.counts[item.card]} times since the shoe came into play, more "
+                f"{state.counts[item.card]} times {state.counted_since_text()}, more "
                 f"than the {state.config.decks}-deck shoe holds"))
 
     def close_piece(self, trace: bool = True) -> None:
@@ -420,6 +436,8 @@ def describe_table(summary: InputSummary, config: TableConfig) -> None:
     summary.table, summary.game = config.table_id, config.game
     summary.casino, summary.licence = config.casino, config.licence
     summary.decks, summary.seats, summary.currency = config.decks, config.seats, config.currency
+    if any(rule.field == "decks" for rule in config.unknown):
+        summary.decks = None  # the header does not say (record:header)
     summary.minimum, summary.maximum = config.minimum, config.maximum
     summary.house_rules = house_rules(config)
 class _LineTexts:
@@ -499,12 +517,15 @@ class _RoundJudge:
         self.result = result
         self.judging = judging  # False: no game's rules apply, so no round counts as audited
         self.unreadable_checks = [c for c in checks if c.judges_unreadable_rounds]
+        self.unknown: tuple[UnknownRule, ...] = ()  # set by FileAudit.begin
+        self.candidates: list[TableConfig] | None = None
         self.collecting = [c for c in checks if type(c).collect is not Check.collect]
         self.audited = 0
         self.unreadable = 0
 
-    def __call__(self, view) -> bool:
-        """Judge one round; True if it has findings."""
+    def __call__(self, view, views: list | None = None) -> bool:
+        """Judge one round; True if it has findings. `views`: the round replayed under each
+        candidate table, where the header leaves a house rule unknown."""
         result = self.result
         if view.unreadable:
             self.unreadable += 1
@@ -515,8 +536,18 @@ class _RoundJudge:
             if self.judging:
                 result.summary.rounds_audited += 1
         found: list[Finding] = []
-        for check in checks:
-            found.extend(check.round(view))
+        if views is None:
+            for check in checks:
+                found.extend(check.round(view))
+        else:
+            for check in checks:
+                rules = depends(check.options, self.unknown)
+                if not rules:
+                    found.extend(check.round(view))
+                    continue
+                versions = [list(check.round(each)) for each in views]
+                found.extend(agreed(versions, self.candidates, rules,
+                                    declared=check.options is not None))
         for check in self.collecting:  # every round, readable or not (`Check.collect`)
             facts = check.collect(view)
             if facts:

@@ -39,6 +39,22 @@ OPTION_KEYS = {name.replace("_", ".", 1) if name.startswith(("db21", "sidebet", 
                else name for name in HouseRules.model_fields}
 
 
+class UnknownRule(BaseModel):
+    """A house rule the header does not let anyone know (record:header): an option given two
+    different values, or an option or `decks` given a value it cannot take. The rules that
+    depend on it are judged under each value it could hold (auditor/unknown_rules.py)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str  # as the header writes it: `das`, `db21.paytable`, `decks`
+    field: str  # the HouseRules field, or `decks`
+    values: tuple  # what it could hold (for a bad value, one of each kind that judges alike)
+    why: str  # `set to yes at line 4 and to no at line 5`
+
+    def describe(self) -> str:
+        return f"{self.key} ({self.why})"
+
+
 class TableConfig(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -54,6 +70,7 @@ class TableConfig(BaseModel):
     casino: str | None = None
     licence: str | None = None
     rules: HouseRules = HouseRules()
+    unknown: tuple[UnknownRule, ...] = ()  # house rules that cannot be known; () nearly always
 
     @property
     def blackjack_odds(self) -> str:

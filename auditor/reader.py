@@ -11,11 +11,19 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import InvalidOperation
 from itertools import chain
+from typing import Literal, get_args, get_origin
 
 from pydantic import ValidationError
 
 from auditor import events as ev
-from auditor.config import HouseRules, TableConfig, option_field, validation_messages
+from auditor.config import (
+    OPTION_KEYS,
+    HouseRules,
+    TableConfig,
+    UnknownRule,
+    option_field,
+    validation_messages,
+)
 
 GAMES = ("standard", "switch", "db21", "tensticks")
 
@@ -154,6 +162,7 @@ def build_header(events: list[ev.Event]) -> Header:
     options: dict[str, str] = {}
     option_lines: dict[str, int] = {}
     given: set[str] = set()
+    settings: dict[str, list[tuple[str, int, bool]]] = {}  # field -> (value, line, usable)
     order = {ev.Version: 0, ev.Casino: 1, ev.Table: 2, ev.Option: 3}
     last_rank = -1
     table_line = None
@@ -177,24 +186,29 @@ def build_header(events: list[ev.Event]) -> Header:
         elif isinstance(event, ev.Table):
             table_line = event.line
             fields["table_id"] = event.table_id
-            problems.extend(_table_fields(event, fields))
+            problems.extend(_table_fields(event, fields, settings))
         elif isinstance(event, ev.Option):
-            problems.extend(_option(event, options, option_lines, given))
+            problems.extend(_option_problems(event, options, option_lines, given, settings))
     first = next((e for e in events if not isinstance(e, ev.Unreadable)), None)
     if not isinstance(first, ev.Version):
         problems.append(Problem("header", first.line if first else 1,
                                 "the file does not begin with `bjh 1`"))
     if table_line is None:
         problems.append(Problem("header", last_line or 1, "the header has no `table` statement"))
-    config, more = _config(fields, options, option_lines, given, table_line or last_line or 1)
+    config, more = _config(fields, options, option_lines, given, table_line or last_line or 1,
+                           settings)
     problems.extend(more)
     return Header(config, problems, last_line)
 
 
-def _table_fields(event: ev.Table, fields: dict[str, object]) -> list[Problem]:
+def _table_fields(event: ev.Table, fields: dict[str, object],
+                  settings: dict[str, list[tuple[str, int, bool]]]) -> list[Problem]:
     problems = []
     seen: set[str] = set()
     for key, text in event.fields:
+        if key == "decks":  # a house rule: judged like an option (`_unknown_rules`)
+            settings.setdefault("decks", []).append(
+                (text, event.line, text.isdigit() and int(text) >= 1))
         if key in seen:
             problems.append(Problem("header", event.line, f"`table` gives {key}= twice"))
             continue
@@ -206,22 +220,11 @@ def _table_fields(event: ev.Table, fields: dict[str, object]) -> list[Problem]:
     return problems
 
 
-def _option(event: ev.Option, options: dict[str, str], lines: dict[str, int],
-            given: set[str]) -> list[Problem]:
-    """Judge one option as it is read: a bad value is reported once, here, and then left out
-    (it is neither a setting that a later line contradicts nor a missing option); the header
-    is then not trusted to say which rules apply (`_config`)."""
-    problems = _option_problems(event, options, lines, given)
-    if problems and option_field(event.key) is not None:
-        given.add(_UNREADABLE_RULE)
-    return problems
-
-
-_UNREADABLE_RULE = "an option's value"  # in `given`: a house rule could not be read
-
-
 def _option_problems(event: ev.Option, options: dict[str, str], lines: dict[str, int],
-                     given: set[str]) -> list[Problem]:
+                     given: set[str], settings: dict[str, list[tuple[str, int, bool]]]
+                     ) -> list[Problem]:
+    """Judge one option as it is read: a bad value, or a second value, is reported once,
+    here; what the option could then hold is worked out after the header (`_unknown_rules`)."""
     name = option_field(event.key)
     if name is None:
         return [Problem("header", event.line, f"unknown option {event.key!r}")]
@@ -229,8 +232,10 @@ def _option_problems(event: ev.Option, options: dict[str, str], lines: dict[str,
     try:
         HouseRules(**{name: event.value})
     except ValidationError as error:
+        settings.setdefault(name, []).append((event.value, event.line, False))
         return [Problem("header", event.line, f"option {event.key}={event.value}: "
                                               f"{item['msg'].lower()}") for item in error.errors()]
+    settings.setdefault(name, []).append((event.value, event.line, True))
     if name in options and options[name] != event.value:
         return [Problem("header", event.line,
                         f"option {event.key} is set to {options[name]} at line {lines[name]}"
@@ -241,15 +246,23 @@ def _option_problems(event: ev.Option, options: dict[str, str], lines: dict[str,
 
 
 def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str, int],
-            given: set[str], table_line: int) -> tuple[TableConfig, list[Problem]]:
+            given: set[str], table_line: int,
+            settings: dict[str, list[tuple[str, int, bool]]]) -> tuple[TableConfig, list[Problem]]:
     problems: list[Problem] = []
-    rules = HouseRules(**options)  # each value was judged as it was read (`_option`)
+    rules = HouseRules(**options)  # each value was judged as it was read (`_option_problems`)
     game = fields.get("game")
     if game is not None and game not in GAMES:
         problems.append(Problem(
             "header", table_line, f"the table's game {game} is not one the format knows "
             f"({', '.join(GAMES)}): no game's rules are judged on its rounds"))
         fields = {**fields, "game": None}
+    if "decks" in fields:  # a house rule: a value it cannot take leaves it unknown
+        try:
+            TableConfig(decks=fields["decks"])
+        except ValidationError as error:
+            problems.extend(Problem("header", table_line, f"table {m}")
+                            for m in validation_messages(error))
+            fields = {k: v for k, v in fields.items() if k != "decks"}
     try:
         config = TableConfig(rules=rules, **fields)
     except (ValidationError, InvalidOperation) as error:
@@ -258,12 +271,89 @@ def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str,
         problems.extend(Problem("header", table_line, f"table {m}") for m in messages)
         safe = {k: v for k, v in fields.items() if k in ("table_id", "casino", "licence")}
         # Never a guessed game: with a value of the `table` statement unreadable (an unknown
-        # game, decks out of range…), no game's rules are judged on the rounds.
+        # game, seats out of range…), no game's rules are judged on the rounds.
         config = TableConfig(rules=rules, game=None, **safe)
-    if config.game is not None and ("game" not in fields or _UNREADABLE_RULE in given):
+    if config.game is not None and "game" not in fields:
         config = config.model_copy(update={"game": None})
+    config = _with_unknown_rules(config, settings)
     problems.extend(_contradictions(config, lines, given, table_line))
     return config, problems
+
+
+def _with_unknown_rules(config: TableConfig,
+                        settings: dict[str, list[tuple[str, int, bool]]]) -> TableConfig:
+    """The table with each house rule that cannot be known named, and set to one of the
+    values it could hold (`decks` to the most: the card counts between rounds)."""
+    unknown: list[UnknownRule] = []
+    decks = settings.get("decks", [])
+    if not decks or len({text for text, _, _ in decks}) > 1 or not all(ok for *_, ok in decks):
+        why = _unknown_why(decks) if decks else "not given"
+        unknown.append(UnknownRule(key="decks", field="decks",
+                                   values=_decks_values(config.game, decks), why=why))
+    else:
+        config = config.model_copy(update={"decks": int(decks[0][0])})
+    for name, given in settings.items():
+        if name == "decks" or (len({text for text, _, _ in given}) == 1 and given[0][2]):
+            continue
+        key = next(k for k in OPTION_KEYS if option_field(k) == name)
+        unknown.append(UnknownRule(key=key, field=name, values=_option_values(name, given),
+                                   why=_unknown_why(given)))
+    if not unknown:
+        return config
+    rules = config.rules.model_copy(update={u.field: u.values[-1] for u in unknown
+                                            if u.field != "decks"})
+    decks_now = next((u.values[-1] for u in unknown if u.field == "decks"), config.decks)
+    return config.model_copy(update={"rules": rules, "decks": decks_now,
+                                     "unknown": tuple(unknown)})
+
+
+def _unknown_why(given: list[tuple[str, int, bool]]) -> str:
+    parts = [f"{value} at line {line}{'' if ok else ', a value it cannot take'}"
+             for value, line, ok in given]
+    return "set to " + " and to ".join(parts)
+
+
+MOST_DECKS = {"switch": 8}
+"""The most decks a game is dealt from: Blackjack Switch six or eight (20:18:15:30.09(1));
+the other games' rules name no most."""
+
+NO_MOST = 10 ** 6
+"""Stands for a count with no most (decks, lights): past any count a record can show."""
+
+
+def _decks_values(game: str | None, given: list[tuple[str, int, bool]]) -> tuple[int, ...]:
+    """What `decks` could hold, ascending: the usable values given where they are all
+    usable, else one of each count the rules tell apart (one deck for the odds of
+    blackjack, six and eight for Blackjack Switch and super match) and the most."""
+    if given and all(ok for *_, ok in given):
+        return tuple(sorted({int(text) for text, _, _ in given}))
+    most = MOST_DECKS.get(game or "", NO_MOST)
+    return tuple(sorted({1, 6, 8, most}))
+
+
+def _option_values(name: str, given: list[tuple[str, int, bool]]) -> tuple:
+    """What an option could hold: the values given, where they are all usable; else every
+    value it can take (an amount: none, the loosest; a count with no most: the least and
+    one past any count)."""
+    if all(ok for *_, ok in given):
+        values: list = []
+        for text, _, _ in given:
+            value = getattr(HouseRules(**{name: text}), name)
+            if value not in values:
+                values.append(value)
+        return tuple(values)
+    info = HouseRules.model_fields[name]
+    choices = get_args(info.annotation)
+    literal = next((a for a in choices if get_origin(a) is Literal), None)
+    if get_origin(info.annotation) is Literal:
+        return get_args(info.annotation)
+    if literal is not None:
+        return get_args(literal)
+    if info.annotation in (int, int | None):
+        low = next((m.ge for m in info.metadata if hasattr(m, "ge")), 1)
+        high = next((m.le for m in info.metadata if hasattr(m, "le")), None)
+        return tuple(range(low, high + 1)) if high is not None else (low, NO_MOST)
+    return (None,)
 
 
 def _contradictions(config: TableConfig, lines: dict[str, int], given: set[str],

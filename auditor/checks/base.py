@@ -50,6 +50,10 @@ class Check:
     severity: ClassVar[Severity]
     games: ClassVar[frozenset[str]] = GAMES
     judges_unreadable_rounds: ClassVar[bool] = False  # record checks look at every round
+    # The house rules the check's verdict depends on (HouseRules fields, and `decks`), for
+    # a header that leaves one unknown (auditor/unknown_rules.py); None: not declared, so
+    # judged under every value of every unknown rule.
+    options: ClassVar[frozenset[str] | None] = None
 
     def applies_to(self, game: str) -> bool:
         return game in self.games

@@ -181,6 +181,8 @@ class Outcome(Check):
         if len(wager.settlements) != 1 or wager.settlements[0].outcome == "win":
             return
         settlement = wager.settlements[0]
+        if view.burned_dealer is not None and settlement.outcome == "lose":
+            return  # right without the card that should have been burned (20:18:15:28)
         yield self.finding(view, settlement.line, f"The {wager.label} "
                            f"{recorded_text(settlement)}; the dealer busted "
                            f"({view.dealer.total}), so it wins (the table declares no pay "

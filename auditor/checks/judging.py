@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from auditor.blackjack import cents_match
+from auditor.replay.outcomes import must_stand
 from auditor.replay.view import DealerDraw, Expected, Hand, RoundView, Settlement, Wager
 
 if TYPE_CHECKING:
@@ -67,10 +68,19 @@ def wrongly_settled(wager: Wager, stake: Decimal | None = None
         return None  # the common case, told without the rounding rule
     if cents_match(net, expected.net) or (net == 0 and expected.net == 0):
         return None
+    burned = wager.expected_burned
+    if burned is not None and (cents_match(net, burned.net) or net == burned.net):
+        return None  # right without the card the dealer should have burned (20:18:15:28)
     return settlement, expected
 
 
 def payout_sentence(wager: Wager, settlement: Settlement, expected: Expected) -> str:
+    burned = wager.expected_burned
+    if burned is not None and expected is wager.expected:
+        return (f"The {wager.label} {recorded_text(settlement)}; it should "
+                f"{net_text(expected.net)}: {expected.why}, or, without the card the dealer "
+                f"drew on a standing total (which must be burned, 20:18:15:28), "
+                f"{net_text(burned.net)}: {burned.why}.")
     return (f"The {wager.label} {recorded_text(settlement)}; it should "
             f"{net_text(expected.net)}: {expected.why}.")
 
@@ -108,8 +118,7 @@ def stop_line(view: RoundView) -> int:
 
 def on_standing_total(draw: DealerDraw, hits_soft_17: bool) -> bool:
     """Whether the dealer held a total on which the dealer must stand when drawing (:28)."""
-    total, soft = draw.total_before, draw.soft_before
-    return 17 <= total <= 21 and not (total == 17 and soft and hits_soft_17)
+    return must_stand(draw.total_before, draw.soft_before, hits_soft_17)
 
 
 def drew_past_a_standing_total(view: RoundView) -> bool:

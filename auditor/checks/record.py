@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from operator import itemgetter
 
 from auditor.checks.base import Check, FileView, register
+from auditor.events import Shuffle
 from auditor.findings import Finding
-from auditor.replay.view import RoundView
+from auditor.replay.view import RoundView, counted_since_text
 
 
 class _ProblemCheck(Check):
@@ -149,12 +150,15 @@ class CardCountCheck(Check):
         if max(map(_COUNT, view.card_counts), default=0) <= decks:
             return  # the common case, found without a Python-level loop
         reported: set[str] = set()
+        # a shuffle inside the round starts the counts again (bjh-format.md §5)
+        shuffles = [e.line for e in view.events if type(e) is Shuffle]
         for card, count, line in view.card_counts:
             if count > decks and card not in reported:
                 reported.add(card)
                 times = "once" if decks == 1 else f"{decks} times"
+                since = max((s for s in shuffles if s < line), default=view.shoe.counted_since)
                 yield self.finding(view, line, f"{card} is seen for the {_ordinal(count)} time "
-                                               f"since the shoe came into play, but the "
+                                               f"{counted_since_text(since)}, but the "
                                                f"{decks}-deck shoe holds it {times}")
 
     def file(self, view: FileView) -> Iterator[Finding]:

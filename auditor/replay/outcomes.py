@@ -6,18 +6,64 @@ for the checks to say.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 from auditor import blackjack
-from auditor.replay.view import Expected, Hand, RoundView, Wager
+from auditor.replay.view import DealerHand, Expected, Hand, RoundView, Wager
 
 ZERO = Decimal(0)
 
 
+def must_stand(total: int, soft: bool, hits_soft_17: bool) -> bool:
+    """A total on which the dealer must stand: 17 to 21, a soft 17 excepted where the
+    house hits it (20:18:15:28: a card drawn there "must be burned")."""
+    return 17 <= total <= 21 and not (total == 17 and soft and hits_soft_17)
+
+
 def expect_all(view: RoundView) -> None:
+    _expect(view)
+    burned = _without_burned_card(view)
+    if burned is None:
+        return  # the common case: no draw on a standing total
+    view.burned_dealer = burned
+    recorded = [w.expected for w in view.wagers]
+    _expect(replace(view, dealer=burned), kinds=("main", "db21"))
+    for wager, expected in zip(view.wagers, recorded, strict=True):
+        if wager.expected is not expected:
+            burned_result, wager.expected = wager.expected, expected
+            if burned_result is not None and (expected is None
+                                              or burned_result.net != expected.net):
+                wager.expected_burned = burned_result
+
+
+def _without_burned_card(view: RoundView) -> DealerHand | None:
+    """The dealer's hand before the first draw on a standing total, or None."""
+    dealer = view.dealer
+    hits17 = view.config.hits_soft_17
+    first = next((i for i, d in enumerate(dealer.draws)
+                  if must_stand(d.total_before, d.soft_before, hits17)), None)
+    if first is None:
+        return None
+    burned_index = dealer.draws[first].card.index
+    hand = DealerHand(dealt=dealer.dealt, reveal_line=dealer.reveal_line,
+                      reveal_index=dealer.reveal_index, peek_line=dealer.peek_line,
+                      peek_index=dealer.peek_index, turn_index=dealer.turn_index)
+    position = next((i for i, c in enumerate(dealer.cards) if c.index == burned_index), None)
+    kept = (dealer.cards[:position] if position is not None
+            else [c for c in dealer.cards if c.index < burned_index])
+    for card in kept:
+        hand.add(card)
+    hand.draws = dealer.draws[:first]
+    return hand
+
+
+def _expect(view: RoundView, kinds: tuple[str, ...] | None = None) -> None:
     misdealt_seats = {m.target for m in view.markers_of("misdeal")}
     dealer_misdeal = "dealer" in misdealt_seats
     for wager in view.wagers:
+        if kinds is not None and wager.kind not in kinds:
+            continue
         if dealer_misdeal or wager.seat in misdealt_seats:
             wager.expected = Expected("void", ZERO, "a misdeal returns the wager")
         elif wager.kind == "main":

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from auditor import events as ev
 from auditor.config import TableConfig
-from auditor.replay.view import ShoeStatus
+from auditor.replay.view import ShoeStatus, counted_since_text
 
 
 @dataclass(slots=True)
@@ -40,22 +40,29 @@ class TableState:
     cut_after_shuffle: bool = False
     cutcard_line: int | None = None  # the cutting card is out and no shuffle has followed
     counts: Counter = field(default_factory=Counter)
+    counted_since: int | None = None  # the `shuffle` the counts started again at (None: the shoe)
     dealer: str | None = None
     seats: dict[str, SeatState] = field(default_factory=dict)
     # seat -> its last recorded light count: the table's disk, carried even across players
     lights: dict[str, int] = field(default_factory=dict)
     closed: bool = False
 
-    def clone(self) -> TableState:
-        """A copy that a replay can change without touching this one (for tracing)."""
+    def clone(self, config: TableConfig | None = None) -> TableState:
+        """A copy that a replay can change without touching this one (for tracing; with
+        `config`, for judging under another table the header could describe)."""
         return TableState(
-            self.config, self.shoe_id, self.shoe_date, self.shuffled, self.cut_after_shuffle,
-            self.cutcard_line, Counter(self.counts), self.dealer,
+            config or self.config, self.shoe_id, self.shoe_date, self.shuffled,
+            self.cut_after_shuffle, self.cutcard_line, Counter(self.counts), self.counted_since,
+            self.dealer,
             {seat: s.copy() for seat, s in self.seats.items()}, dict(self.lights), self.closed)
 
     def shoe_status(self) -> ShoeStatus:
         return ShoeStatus(self.shoe_id, self.shuffled, self.cut_after_shuffle,
-                          self.cutcard_line is not None, self.cutcard_line)
+                          self.cutcard_line is not None, self.cutcard_line, self.counted_since)
+
+    def counted_since_text(self) -> str:
+        """Where the card counts started: the shoe, or the shuffle that started them again."""
+        return counted_since_text(self.counted_since)
 
     def count_card(self, card: str) -> int:
         self.counts[card] += 1
@@ -105,12 +112,14 @@ class TableState:
             self.shuffled = self.cut_after_shuffle = False
             self.cutcard_line = None
             self.counts.clear()
+            self.counted_since = None
         elif isinstance(event, ev.Shuffle):
             # Reading: a shuffle brings the discards back into play, so counts start again.
             self.shuffled = True
             self.cut_after_shuffle = False
             self.cutcard_line = None
             self.counts.clear()
+            self.counted_since = event.line
         elif isinstance(event, ev.Cut):
             self.cut_after_shuffle = self.shuffled
         elif isinstance(event, ev.CutCard):

@@ -76,6 +76,9 @@ class Wager:
     initial: bool = True  # placed by `bet`; False for the new wager of a split
     settlements: list[Settlement] = field(default_factory=list)
     expected: Expected | None = None
+    # Where the dealer drew on a standing total (20:18:15:28), the result against the
+    # dealer's hand without that card, which "must be burned": right as well.
+    expected_burned: Expected | None = None
     late_additions: list[tuple[Decimal, int]] = field(default_factory=list)  # (amount, line)
     seat: str = field(init=False)  # `s3` of `s3h1`: read by most checks, so kept
 
@@ -307,6 +310,14 @@ class ShoeStatus:
     cut_after_shuffle: bool
     cutcard_pending: bool  # the cutting card came out before this round, no shuffle since
     cutcard_line: int | None
+    counted_since: int | None = None  # the `shuffle` the card counts started at (None: shoe)
+
+
+def counted_since_text(shuffle_line: int | None) -> str:
+    """Since when a card is counted (record:card-count): the shoe, or the shuffle at a line."""
+    if shuffle_line is None:
+        return "since the shoe came into play"
+    return f"since the shuffle at line {shuffle_line}"
 
 
 @dataclass(slots=True)
@@ -338,6 +349,9 @@ class RoundView:
     problems: list[Problem] = field(default_factory=list)
     occupied_before: dict[str, str | None] = field(default_factory=dict)  # seat -> player
     dealer_had_to_play: bool = False
+    # The dealer's hand as it stood before a draw on a standing total (20:18:15:28): the
+    # card "must be burned", so settlements against this hand are right too. None: no such draw.
+    burned_dealer: DealerHand | None = None
     unreadable: bool = False  # a line of the round could not be read: rules are not judged
     derived: dict[str, Any] = field(default_factory=dict)  # facts of ROUND_EXTENSIONS, by game
 
