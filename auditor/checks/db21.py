@@ -157,6 +157,7 @@ class Outcome(Check):
     citation = "20:18:15:30.10(5)"
     name = "db21.outcome"
     severity = "high"
+    options = frozenset({"db21_paytable", "soft17"})  # soft17: :28
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -189,6 +190,15 @@ class Outcome(Check):
                            "table, so the amount owed is not known).", seat=wager.seat,
                            evidence=[c.line for c in view.dealer.cards]
                            ).model_copy(update={"subject": f"settle:{wager.target}:db21"})
+
+
+def _busts_in(view: RoundView) -> tuple[bool, ...]:
+    """Whether the dealer busted: as recorded, and without a card drawn on a standing
+    total, which must be burned (20:18:15:28): the order of settlements is right when it is
+    right for either hand."""
+    if view.burned_dealer is None:
+        return (view.dealer.busted,)
+    return (view.dealer.busted, view.burned_dealer.busted)
 
 
 @register
@@ -269,8 +279,16 @@ class LosesBeforeRemainingHands(Check):
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        if view.dealer.busted or not view.dealer.cards:
+        busts = _busts_in(view)
+        if not view.dealer.cards or False not in busts:
             return
+        found = list(self.order(view))
+        if found and True in busts and not any(CounterClockwiseResolution().order(view)):
+            return  # right for the bust as recorded ((10)'s order)
+        yield from found
+
+    def order(self, view: RoundView) -> Iterator[Finding]:
+        """The finding of a DB21 wager settled after a remaining main wager."""
         mains = _remaining(view, ("main",))
         if not mains:
             return
@@ -315,8 +333,16 @@ class CounterClockwiseResolution(Check):
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        if not view.dealer.busted:
+        busts = _busts_in(view)
+        if True not in busts:
             return
+        found = list(self.order(view))
+        if found and False in busts and not any(LosesBeforeRemainingHands().order(view)):
+            return  # right for the dealer's hand without the burned card ((9)'s order)
+        yield from found
+
+    def order(self, view: RoundView) -> Iterator[Finding]:
+        """The finding of the first remaining wager resolved out of counter-clockwise order."""
         remaining = sorted(_remaining(view, ("main", "db21")), key=lambda w: w.settlement.index)
         previous: Wager | None = None
         for wager in remaining:
@@ -355,6 +381,7 @@ class PlayOutForDb21(Check):
     citation = "20:18:15:30.10(11)"
     name = "db21.play_out_for_db21"
     severity = "high"
+    options = frozenset({"soft17"})
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -394,6 +421,7 @@ class PayTable(Check):
     citation = "20:18:15:30.10(12)"
     name = "db21.pay_table"
     severity = "high"
+    options = frozenset({"db21_paytable", "soft17"})  # soft17: :28
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:

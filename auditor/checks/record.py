@@ -47,6 +47,7 @@ class SyntaxCheck(_ProblemCheck):
     citation = "record:syntax"
     name = "record.syntax"
     severity = "low"
+    options = frozenset()
     kind = "syntax"
 
     def file(self, view: FileView) -> Iterator[Finding]:
@@ -98,6 +99,7 @@ class HeaderCheck(_ProblemCheck):
     citation = "record:header"
     name = "record.header"
     severity = "low"
+    options = frozenset()
     kind = "header"
 
 
@@ -118,6 +120,7 @@ class ReferenceCheck(_ProblemCheck):
     citation = "record:reference"
     name = "record.reference"
     severity = "low"
+    options = frozenset()
     kind = "reference"
 
 
@@ -143,6 +146,7 @@ class CardCountCheck(Check):
     citation = "record:card-count"
     name = "record.card_count"
     severity = "low"
+    options = frozenset({"decks"})
     judges_unreadable_rounds = True
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -187,6 +191,7 @@ class UnsettledCheck(Check):
     citation = "record:unsettled"
     name = "record.unsettled"
     severity = "medium"
+    options = frozenset()
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         end = view.end_line or view.last_line

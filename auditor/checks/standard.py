@@ -47,6 +47,8 @@ class WagerTiming(Check):
     citation = "20:18:15:03"
     name = "standard.wager_timing_and_limits"
     severity = "high"
+    # chips added late: the wager is judged on what was placed in time (its payout)
+    options = frozenset({"sidebet_min", "sidebet_max", "blackjack", "decks", "soft17"})
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         config = view.config
@@ -116,6 +118,7 @@ class MainPayout(Check):
     citation = "20:18:15:06"
     name = "standard.main_payout"
     severity = "high"
+    options = frozenset({"blackjack", "decks", "soft17"})  # soft17: the card of :28
     games = GAMES - {"switch"}
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -158,6 +161,7 @@ class ReshuffleAfterCutCard(Check):
     citation = "20:18:15:10"
     name = "standard.reshuffle_after_cut_card"
     severity = "medium"
+    options = frozenset()
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         if not view.shoe.cutcard_pending or view.first_card_index is None:
@@ -189,6 +193,7 @@ class Insurance(Check):
     citation = "20:18:15:23"
     name = "standard.insurance"
     severity = "high"
+    options = frozenset()
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         for wager in view.wagers:
@@ -233,6 +238,7 @@ class DoubleDown(Check):
     citation = "20:18:15:24"
     name = "standard.double_down"
     severity = "medium"
+    options = frozenset({"double", "das"})
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         rules = view.config.rules
@@ -298,6 +304,7 @@ class SplitPairs(Check):
     citation = "20:18:15:25"
     name = "standard.split_pairs"
     severity = "medium"
+    options = frozenset({"splits"})
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         limit = min(view.config.rules.splits, 3)
@@ -368,6 +375,7 @@ class DealerDrawsOut(Check):
     citation = "20:18:15:26"
     name = "standard.dealer_draws_out"
     severity = "high"
+    options = frozenset({"soft17"})
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         dealer = view.dealer
@@ -407,6 +415,7 @@ class DealerDrawsOnStandingTotal(Check):
     citation = "20:18:15:28"
     name = "standard.dealer_draw_on_standing_total"
     severity = "high"
+    options = frozenset({"soft17"})
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         hits17 = view.config.hits_soft_17
@@ -439,6 +448,7 @@ class Surrender(Check):
     citation = "20:18:15:30"
     name = "standard.surrender"
     severity = "high"
+    options = frozenset({"surrender"})
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         offered = view.config.rules.surrender != "no"

@@ -65,6 +65,7 @@ class DecksAndTwoHands(Check):
     citation = "20:18:15:30.09(1)"
     name = "switch.decks_and_two_hands"
     severity = "medium"
+    options = frozenset({"decks"})
     games = SWITCH
 
     def file(self, view: FileView) -> Iterator[Finding]:
@@ -322,6 +323,7 @@ class SuperMatchOutcome(Check):
     citation = "20:18:15:30.09(6)"
     name = "switch.super_match_outcome"
     severity = "high"
+    options = frozenset({"decks"})
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -563,6 +565,7 @@ class MainPayout(Check):
     citation = "20:18:15:30.09(13)"
     name = "switch.main_payout"
     severity = "high"
+    options = frozenset({"decks", "soft17"})  # soft17: the card of :28
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -787,6 +790,7 @@ class SuperMatchPayTable(Check):
     citation = "20:18:15:30.09(18)"
     name = "switch.super_match_pay_table"
     severity = "high"
+    options = frozenset({"decks"})
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:

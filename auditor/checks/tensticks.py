@@ -235,6 +235,7 @@ class LightPerTrade(Check):
     citation = "20:18:15:30.02(5)"
     name = "tensticks.light_per_trade"
     severity = "medium"
+    options = frozenset({"tensticks_trade"})
     games = TENSTICKS
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -296,6 +297,7 @@ class BonusPrize(Check):
     citation = "20:18:15:30.02(6)"
     name = "tensticks.bonus_prize"
     severity = "high"
+    options = frozenset({"tensticks_lights", "tensticks_prize"})
     games = TENSTICKS
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -423,6 +425,7 @@ class DealerBonusCardIsTen(Check):
     citation = "20:18:15:30.02(9)"
     name = "tensticks.dealer_bonus_card_is_ten"
     severity = "high"
+    options = frozenset({"soft17"})
     games = TENSTICKS
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -467,6 +470,7 @@ class NoTradeOption(Check):
     citation = "20:18:15:30.02(¶10)"
     name = "tensticks.no_trade_option"
     severity = "medium"
+    options = frozenset({"tensticks_trade"})
     games = TENSTICKS
 
     def round(self, view: RoundView) -> Iterator[Finding]:
