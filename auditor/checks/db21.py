@@ -146,7 +146,11 @@ class Outcome(Check):
     and "If the dealer's hand does not bust, all DB21 wagers lose" ((9)).
     Violating: the dealer ends on 20 and `settle s2 db21 win 20`.
     Compliant: the dealer ends on 20 and `settle s2 db21 lose 10`.
-    Reading: the dealer's hand as recorded decides. A win paid at the wrong odds is
+    Reading: the dealer's hand as recorded decides; a settlement right for the dealer's
+    hand without a card drawn on a standing total (which "must be burned", 20:18:15:28)
+    is right too (a bust made by that card owes no win).
+    With `db21.paytable` unknown (record:header) a win is judged under each table. A win
+    paid at the wrong odds is
     20:18:15:30.10(12). Wagers placed late or without a main wager are judged under (4)
     and (2) only. At a table that declares no pay table (a record:header finding) a win
     on a dealer bust is right whatever its amount; anything else is this finding, with no
@@ -270,7 +274,9 @@ class LosesBeforeRemainingHands(Check):
     late or without a main wager are judged under (4) and (2) only. A tip DB21 wager is
     removed with the DB21 wagers, and a tip on a hand is a remaining main wager, as the
     format says of tips (bjh-format.md §5, "Tips": settled in the order a player's wager
-    of that kind would be).
+    of that kind would be). Where the dealer busts only with a card drawn on a standing
+    total, which "must be burned" (20:18:15:28), the order is right if it is right for
+    either hand: this order or (10)'s; a finding only where both are broken.
     """
 
     citation = "20:18:15:30.10(9)"
@@ -324,7 +330,9 @@ class CounterClockwiseResolution(Check):
     its DB21 wager. Remaining wagers as in (9), tips included as wagers of their kind
     (bjh-format.md §5, "Tips"); a busted hand collected late is not one.
     The resolution order is one procedure of the round: one finding, on the first
-    settlement out of order.
+    settlement out of order. Where the bust comes only from a card drawn on a standing
+    total, which "must be burned" (20:18:15:28), the order is right if it is right for
+    either hand: this order or (9)'s; a finding only where both are broken.
     """
 
     citation = "20:18:15:30.10(10)"
@@ -415,7 +423,10 @@ class PayTable(Check):
     Violating: pay table 1, up card `6h`, the dealer busts, `settle s1 db21 win 20` on 10.
     Compliant: `settle s1 db21 win 10` (1 to 1).
     Reading: the pay table is the `db21.paytable` option; the original up card is the
-    dealer's first card (30.10(6)).
+    dealer's first card (30.10(6)). With the option unknown (record:header) a win is
+    short or over only where it is under every table it could be; the finding owes the
+    table closest to what was paid. A bust made only by a card drawn on a standing total
+    (which "must be burned", 20:18:15:28) owes no win: a wager collected there is right.
     """
 
     citation = "20:18:15:30.10(12)"

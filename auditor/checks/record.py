@@ -87,13 +87,24 @@ class HeaderCheck(_ProblemCheck):
     Reading: a db21 table without `db21.paytable`, a switch table whose blackjack odds
     are not 1:1, a table minimum above its maximum, `sidebet.min` above `sidebet.max` and
     one option set twice to different values are contradictions; a header statement after
-    the body has begun is out of order. No rules are judged on a guessed game: where the
-    header names a game the format does not know (`game=swatch`), names none, or a value
-    that decides which rules apply cannot be used (a `table` line that does not read,
-    `decks=` out of range, an option with a bad value or set twice two ways), the file's
-    rounds are read and its record findings reported, but no game's rules are judged (the
-    rule catalog's record:header). A house rule that the regulation forbids (such as 6 to
-    5 at a six-deck table) is no header problem: the payouts are judged under 20:18:15:06.
+    the body has begun is out of order. Never guess, and judge all that can be judged:
+    where the game cannot be known (a `game=` the format does not know, no `game=`, no
+    readable `table` line, or a `table` value other than `decks=` that cannot be used), the
+    rounds are read and their record findings reported, but no game's rules are judged.
+    Where only a house rule cannot be known (an option given two different values, an
+    option or `decks=` with a value it cannot take, `decks=` given twice two ways or not at
+    all), every rule is still judged on every round, and a rule whose verdict depends on it
+    is judged under each value it could hold (the values given; for a value it cannot
+    take, every value: an amount limit as none, a count with no most as the least and
+    past any count; `decks` as one, six, eight and the most the game allows, Blackjack
+    Switch eight, the others none): a finding only where every value gives it, its
+    message naming the unknown house rule and what the header said of it, and, where the
+    values word it differently, under which value the words hold (the one that claims
+    least). Thus with `das` unknown a double after a split is never flagged. The table's
+    `house_rules` and `decks` in the outputs leave out what is unknown. An unknown option
+    key is reported once and otherwise ignored. A house rule that the regulation forbids
+    (such as 6 to 5 at a six-deck table) is no header problem: the payouts are judged
+    under 20:18:15:06.
     """
 
     citation = "record:header"
@@ -138,9 +149,13 @@ class CardCountCheck(Check):
     Reading: counts start again at `shoe` and, because a shuffle brings the discards back
     into play, at `shuffle` too; a shuffle inside a round (the cards ran out, 20:18:15:28)
     starts them again from the cards on the layout, which are not in the shuffled stack
-    (bjh-format.md §5, "Running out of cards"). Burned and traded cards count, a card burned between
-    rounds included. One finding per card and round, at the line where the count is first
-    exceeded in the round; between rounds, one finding per `burn` over the count.
+    (bjh-format.md §5, "Running out of cards"). The message says where the count started:
+    since the shoe came into play, or since the shuffle at its line. Burned and traded
+    cards count, a card burned between rounds included. One finding per card and round, at
+    the line where the count is first exceeded in the round; between rounds, one finding
+    per `burn` over the count. With `decks` unknown (record:header) a card is counted
+    against the most decks the game allows: eight at Blackjack Switch (20:18:15:30.09(1));
+    the other games' rules name no most, so there no count is over it.
     """
 
     citation = "record:card-count"

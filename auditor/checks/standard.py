@@ -41,7 +41,9 @@ class WagerTiming(Check):
     its full amount; a late wager never settled is record:unsettled's alone. Chips added
     to a wager after the first card are no bet too: the wager is judged on what was placed
     in time, and a settlement wrong for that is one finding on the added chips. The wager's
-    result is not judged again under 20:18:15:06 (one fault, one finding).
+    result is not judged again under 20:18:15:06 (one fault, one finding). With a posted
+    side-bet limit unknown (record:header) a wager is outside it only where it is outside
+    every value given; with a limit that cannot be read, never.
     """
 
     citation = "20:18:15:03"
@@ -112,7 +114,12 @@ class MainPayout(Check):
     wager placed after the first card is judged under 20:18:15:03 only. Surrenders are
     20:18:15:30; Blackjack Switch has its own rule, 20:18:15:30.09(13). In Ten sticks 21 a
     settlement made before the dealer traded a card is not judged on the cards the trade
-    made: the trade is the fault (20:18:15:30.02(9)), the rest follows from it.
+    made: the trade is the fault (20:18:15:30.02(9)), the rest follows from it. Where the
+    dealer drew on a standing total, a settlement right for the dealer's hand without
+    that card (which "must be burned", 20:18:15:28) is right too, as is one right for the
+    cards as recorded; a settlement wrong for both names both results. With `blackjack`,
+    `decks` or `soft17` unknown (record:header), a payout is wrong only where it is wrong
+    under every value, and the finding owes the least of them.
     """
 
     citation = "20:18:15:06"
@@ -232,7 +239,9 @@ class DoubleDown(Check):
     A split ace that doubles after receiving its one card draws a second card: that is
     20:18:15:25 alone; a split ace that doubles holding the ace alone has not two cards.
     A second double of one hand is one fault, on its card. A card after a double in
-    Blackjack Switch is 20:18:15:30.09(14).
+    Blackjack Switch is 20:18:15:30.09(14). With `double` or `das` unknown (record:header)
+    a double is judged under each value: with `das` unknown a double after a split is never
+    flagged; with `double` unknown a total is flagged only where no value allows it.
     """
 
     citation = "20:18:15:24"
@@ -298,7 +307,8 @@ class SplitPairs(Check):
     bjh-format.md §5 says (stood, doubled, over 21, a split ace with its card, or at 21
     once play moves on); a new hand's first statement while the hand it was split from is
     still open is the finding. A split's unequal wager in Blackjack Switch is
-    20:18:15:30.09(11).
+    20:18:15:30.09(11). With `splits` unknown (record:header), a split is over the cap only
+    where it is over every value it could hold (never more than three).
     """
 
     citation = "20:18:15:25"
@@ -369,7 +379,8 @@ class DealerDrawsOut(Check):
     dealer's last draw, else on the reveal, else on the dealer's last card. Where every
     player hand has busted and only a DB21 wager is live it is 20:18:15:30.10(11). A stop
     below 17 after a draw on a standing total (:28's fault) follows from that draw and is
-    not reported again.
+    not reported again. With `soft17` unknown (record:header) a stop at a soft 17 is not a
+    finding; a stop below 17 is, under either value.
     """
 
     citation = "20:18:15:26"
@@ -406,10 +417,14 @@ class DealerDrawsOnStandingTotal(Check):
     Compliant: `burn 3d` in its place, or no card at all.
     Reading: a `draw` records a card counted into the dealer's hand, so a draw on a
     standing total (17 to 21; a soft 17 only where `soft17=stand`) is the fault, one
-    finding per such draw. The settlements are still judged on the cards as recorded, and
-    the dealer's later drawing on the hand as recorded (20:18:15:26). A draw after the
-    dealer has gone over 21 is outside the section's words (17 to 21) and the catalog's,
-    and changes no result; it is not reported.
+    finding per such draw. The card "must be burned": a settlement right for the dealer's
+    hand without it (the hand as it stood at the first such draw) is what the rule
+    requires and is no finding, and neither is a settlement right for the cards as
+    recorded (bjh-format.md §5, "Judging settlements"; 20:18:15:06, 30.09(13), 30.10(5),
+    (9), (10) and (12)). The dealer's later drawing is judged on the hand as recorded
+    (20:18:15:26). A draw after the dealer has gone over 21 is outside the section's words
+    (17 to 21) and the catalog's, and changes no result; it is not reported. With `soft17`
+    unknown (record:header) a draw on a soft 17 is not a finding.
     """
 
     citation = "20:18:15:28"
@@ -442,7 +457,8 @@ class Surrender(Check):
     wager (a tip wager on the hand too). A hand made by a split, or a hand that was split,
     has had its first decision. A surrendered hand owes half its wager whatever the dealer
     holds: with `peek=no` a dealer blackjack does not change it. Its settlement is judged
-    here, not under 20:18:15:06.
+    here, not under 20:18:15:06. With `surrender` unknown (record:header) a surrender is
+    judged under both values: offered or not, one after the first decision is a finding.
     """
 
     citation = "20:18:15:30"

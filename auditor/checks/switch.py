@@ -59,7 +59,8 @@ class DecksAndTwoHands(Check):
     Reading: a seat plays when it holds a personal main wager on h1 or h2; it must hold one
     on both. The finding stands on the one wager's `bet` line. The unbet hand may still be
     dealt, and nothing else follows from it: the wagered hand is settled as usual. The deck
-    count is the `decks=` of the `table` statement, where the finding stands.
+    count is the `decks=` of the `table` statement, where the finding stands; with `decks`
+    unknown (record:header) six or eight may be in use, so it is not a finding.
     """
 
     citation = "20:18:15:30.09(1)"
@@ -560,6 +561,9 @@ class MainPayout(Check):
     returned (20:18:15:24, :25, with `peek=no`). A push returns the hand's whole stake, a
     double included, and is judged on the amount returned. A switched 21 treated as a
     blackjack is (10); a hand over 21 is (15); a surrender is 20:18:15:30; a misdeal is (4).
+    A settlement right for the dealer's hand without a card drawn on a standing total
+    (which "must be burned", 20:18:15:28) is right too (a dealer 22 made by that card
+    pushes nothing), as is one right for the cards as recorded.
     """
 
     citation = "20:18:15:30.09(13)"
@@ -783,8 +787,9 @@ class SuperMatchPayTable(Check):
     (expected 25).
     Compliant: `settle s3 supermatch win 25`.
     Reading: the schedule is chosen by `decks=` (six: schedule 1, eight: schedule 2); at a
-    table declared with another deck count (a 30.09(1) finding) the odds are not judged.
-    Only the highest hand is paid. A wager that should not have won at all is (6).
+    table declared with another deck count (a 30.09(1) finding) the odds are not judged,
+    nor with `decks` unknown (record:header). Only the highest hand is paid. A wager that
+    should not have won at all is (6).
     """
 
     citation = "20:18:15:30.09(18)"

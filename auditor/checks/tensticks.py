@@ -229,7 +229,8 @@ class LightPerTrade(Check):
     (¶10). The count must show one more than the seat held: the last recorded count, even a
     faulty one (bjh-format.md §5), or what a new player started with. A count wrong after a
     prize is (7); a new player's first count carrying lights the player did not bring is
-    (8). An unearned light with a wrong count is one finding.
+    (8). An unearned light with a wrong count is one finding. With `tensticks.trade`
+    unknown (record:header) a light is unearned only where it is under both values.
     """
 
     citation = "20:18:15:30.02(5)"
@@ -291,7 +292,11 @@ class BonusPrize(Check):
     its recorded or its right count reached the required (the wrong count is the one
     finding). A light lit after the prize does not count toward it. A prize paid too early
     is reported with the player's net expected 0 and actual the amount paid; a wrong amount
-    with the designated prize as expected.
+    with the designated prize as expected. With `tensticks.lights` or `tensticks.prize`
+    unknown (record:header) each is judged under every value it could hold (a count that
+    cannot be read: one light, or more than any count), so a prize is early only where it
+    is early for every value, and an amount is wrong only where it is none of the values
+    given (never, where the value cannot be read).
     """
 
     citation = "20:18:15:30.02(6)"
@@ -419,7 +424,9 @@ class DealerBonusCardIsTen(Check):
     while the dealer holds a bonus card and a total on which the dealer must not draw,
     counting that card as ten (17 or more, a soft 17 excepted where `soft17=hit`, or over
     21), shows the card was not counted as ten: the finding is this subsection's rather than
-    20:18:15:28's (subject `draw:<line>`). Settlements are judged on the cards as recorded.
+    20:18:15:28's (subject `draw:<line>`). Settlements are judged on the cards as recorded
+    and, where the dealer drew on a standing total, on the hand without that card too
+    (20:18:15:28).
     """
 
     citation = "20:18:15:30.02(9)"
@@ -464,7 +471,8 @@ class NoTradeOption(Check):
     without going over 21 earns one light for the seat in that round, before or after it;
     a card moved by a split is not received again. A light with no playable bonus card to
     earn it is this paragraph's too (*reading*: where trading is off, lights come only this
-    way). Counts are judged under (5), (7) and (8).
+    way). Counts are judged under (5), (7) and (8). With `tensticks.trade` unknown
+    (record:header) a trade is not a finding here: trading may be allowed.
     """
 
     citation = "20:18:15:30.02(¶10)"
