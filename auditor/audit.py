@@ -86,7 +86,7 @@ def house_rules(config: TableConfig) -> dict[str, str]:
         game = key.split(".", 1)[0]
         if game in ("db21", "tensticks") and game != config.game:
             continue  # another game's option: nothing of this table
-        if key == "blackjack" and config.game is not None:
+        if key == "blackjack":
             value = config.blackjack_odds
         if value is not None:
             rules[key] = str(value)
