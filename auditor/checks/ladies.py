@@ -229,8 +229,8 @@ class TakeOrPayBeforeMoreCards(Check):
     hearts (table C: two queens) while the dealer's blackjack cannot yet be known
     (`peek=no` with an ace or ten-value up card) cannot be paid before the reveal: its
     wager is taken or paid at the reveal, after players drew, and that is compliant (the
-    rule catalog's reading). Wagers placed late or on a
-    seat with no main wager are judged under (2) only.
+    rule catalog's reading). Wagers placed late or on a seat with no main wager are judged
+    under (2) only.
     """
 
     citation = "20:18:15:30.04(5)"
