@@ -32,9 +32,18 @@ class SeatCards:
     lines: list[int]
     category: str | None  # blackjack.LADIES_CATEGORIES, or None: not a 20
 
+    single_deck: bool = False
+
     @property
     def twenty(self) -> bool:
         return self.category is not None
+
+    @property
+    def name(self) -> str:
+        """The category as the regulation names it for the table's deck count."""
+        if self.category is None:
+            return "no 20"
+        return blackjack.ladies_category_name(self.category, self.single_deck)
 
 
 @dataclass(slots=True)
@@ -61,7 +70,8 @@ def derive(view: RoundView, state: TableState | None = None) -> None:
         cards = [card for card, _ in dealt]
         category = blackjack.ladies_category(cards, single, natural) if len(cards) == 2 \
             else None
-        seats[wager.seat] = SeatCards(wager.seat, cards, [line for _, line in dealt], category)
+        seats[wager.seat] = SeatCards(wager.seat, cards, [line for _, line in dealt], category,
+                                      single)
     first = next((d for d in view.decisions if d.kind in ("hit", "double")), None)
     facts = LadiesFacts(seats, first.index if first else None, first.line if first else None)
     up = view.dealer.up
