@@ -9,7 +9,8 @@ an ace counts eleven where that keeps the hand at 21 or under. The distribution 
 dealer's final hand given the up card, with no peek and no conditioning on the hole card:
 a two-card 21 is `blackjack`, a total over 21 is `bust`. A seat's super match hand is its
 first four cards off a fresh shoe: any four distinct positions of a uniformly shuffled
-shoe hold a uniformly random 4-card subset, so the odds are counts of subsets.
+shoe hold a uniformly random 4-card subset, so the odds are counts of subsets. A seat's
+Lucky Ladies category is read the same way from its first two cards (counts of pairs).
 
 This is the model of the simulator's fast path (auditor/simulate/sampling.py), which deals
 every sample from a fresh shoe through the game's own dealing code. In a record the cards
