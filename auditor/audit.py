@@ -81,10 +81,10 @@ def house_rules(config: TableConfig) -> dict[str, str]:
     for name, value in config.rules.model_dump().items():
         if name in unknown:
             continue
-        key = name.replace("_", ".", 1) if name.startswith(("db21", "sidebet", "tensticks")) \
-            else name
+        key = name.replace("_", ".", 1) if name.startswith(
+            ("db21", "sidebet", "tensticks", "ladies")) else name
         game = key.split(".", 1)[0]
-        if game in ("db21", "tensticks") and game != config.game:
+        if game in ("db21", "tensticks", "ladies") and game != config.game:
             continue  # another game's option: nothing of this table
         if key == "blackjack":
             value = config.blackjack_odds

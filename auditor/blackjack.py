@@ -103,6 +103,61 @@ def super_match(cards: list[str]) -> str | None:
     return None
 
 
+# 20:18:15:30.04(4): Lucky Ladies, the first two cards of a seat totalling 20. Categories,
+# highest first; only the highest a hand meets is paid.
+LADIES_CATEGORIES = ("top", "queens", "matched", "suited", "any")
+LADIES_PAY_TABLES: dict[str, dict[str, int]] = {
+    "A": {"top": 1000, "queens": 125, "matched": 19, "suited": 9, "any": 4},
+    "B": {"top": 1000, "queens": 200, "matched": 25, "suited": 10, "any": 4},
+    "C": {"top": 250, "queens": 25, "matched": 9, "suited": 6, "any": 3},
+}
+_LADIES_NAMES = {
+    "multi": {"top": "a queen of hearts pair with a dealer blackjack",
+              "queens": "a queen of hearts pair", "matched": "a matched 20 (two identical cards)",
+              "suited": "a suited 20", "any": "a 20"},
+    "single": {"top": "a pair of queens with a dealer blackjack", "queens": "a pair of queens",
+               "matched": "a paired 20 (two tens, two jacks or two kings)",
+               "suited": "a suited 20", "any": "a 20"},
+}
+
+
+def ladies_pay_table(declared: str, decks: int) -> str | None:
+    """The declared pay table where the deck count allows it (`A`, `B` with more than one
+    deck, `C` with one), else None: the odds then cannot be known."""
+    return declared if (declared == "C") == (decks == 1) else None
+
+
+def ladies_twenty(cards: list[str]) -> bool:
+    """Two cards totalling 20, an ace counting eleven (A 9 is a 20)."""
+    return len(cards) == 2 and total(cards)[0] == 20
+
+
+def ladies_category(cards: list[str], single_deck: bool, dealer_blackjack: bool) -> str | None:
+    """The highest Lucky Ladies category two cards meet, or None (no 20).
+
+    With more than one deck (tables A, B): two queens of hearts, then a matched 20 (same
+    rank and suit); with one deck (table C): two queens of any suit, then a paired 20 (two
+    cards of one rank: tens, jacks or kings). Then a suited 20, then any 20."""
+    if not ladies_twenty(cards):
+        return None
+    first, second = cards
+    if single_deck:
+        queens = first[0] == second[0] == "Q"
+        matched = first[0] == second[0]
+    else:
+        queens = first == second == "Qh"
+        matched = first == second
+    if queens:
+        return "top" if dealer_blackjack else "queens"
+    if matched:
+        return "matched"
+    return "suited" if first[1] == second[1] else "any"
+
+
+def ladies_category_name(category: str, single_deck: bool) -> str:
+    return _LADIES_NAMES["single" if single_deck else "multi"][category]
+
+
 def cents_match(actual: Decimal, expected: Decimal) -> bool:
     """A payout is right if it is the exact amount or that amount rounded to the cent either way.
 

@@ -12,7 +12,7 @@ MAX_AMOUNT = Decimal(10) ** 15
 read (record:syntax or record:header), so that no sum or comparison of amounts can overflow
 the exact decimal arithmetic (28 significant digits) it is judged with."""
 
-Game = Literal["standard", "switch", "db21", "tensticks"]
+Game = Literal["standard", "switch", "db21", "tensticks", "ladies"]
 
 
 class HouseRules(BaseModel):
@@ -28,6 +28,7 @@ class HouseRules(BaseModel):
     splits: int = Field(3, ge=1, le=3)
     surrender: Literal["no", "late"] = "no"
     db21_paytable: int | None = Field(None, ge=1, le=4)
+    ladies_paytable: Literal["A", "B", "C"] | None = None
     sidebet_min: Decimal | None = Field(None, ge=0, lt=MAX_AMOUNT)
     sidebet_max: Decimal | None = Field(None, ge=0, lt=MAX_AMOUNT)
     tensticks_trade: Literal["yes", "no"] = "yes"
@@ -35,7 +36,8 @@ class HouseRules(BaseModel):
     tensticks_prize: Decimal | None = Field(None, ge=0, lt=MAX_AMOUNT)
 
 
-OPTION_KEYS = {name.replace("_", ".", 1) if name.startswith(("db21", "sidebet", "tensticks"))
+OPTION_KEYS = {name.replace("_", ".", 1)
+               if name.startswith(("db21", "sidebet", "tensticks", "ladies"))
                else name for name in HouseRules.model_fields}
 
 

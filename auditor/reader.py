@@ -16,6 +16,7 @@ from typing import Literal, get_args, get_origin
 from pydantic import ValidationError
 
 from auditor import events as ev
+from auditor.blackjack import ladies_pay_table
 from auditor.config import (
     OPTION_KEYS,
     HouseRules,
@@ -25,7 +26,7 @@ from auditor.config import (
     validation_messages,
 )
 
-GAMES = ("standard", "switch", "db21", "tensticks")
+GAMES = ("standard", "switch", "db21", "tensticks", "ladies")
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,6 +364,15 @@ def _contradictions(config: TableConfig, lines: dict[str, int], given: set[str],
     if config.game == "db21" and "db21_paytable" not in given:
         found.append(Problem("header", table_line,
                              "a db21 table must declare `option db21.paytable=N`"))
+    if config.game == "ladies" and "ladies_paytable" not in given:
+        found.append(Problem("header", table_line,
+                             "a ladies table must declare `option ladies.paytable=A`, `B` or `C`"))
+    elif (config.game == "ladies" and rules.ladies_paytable is not None
+          and ladies_pay_table(rules.ladies_paytable, config.decks) is None):
+        found.append(Problem("header", lines["ladies_paytable"],
+                             f"Lucky Ladies pay table {rules.ladies_paytable} is not dealt with "
+                             f"{config.decks} deck{'s' if config.decks != 1 else ''} (A or B with "
+                             "more than one deck, C with one): its odds are not judged"))
     if config.game == "switch" and rules.blackjack not in (None, "1:1"):
         found.append(Problem("header", lines["blackjack"],
                              f"Blackjack Switch pays blackjack 1 to 1, not {rules.blackjack}"))

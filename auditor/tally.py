@@ -28,11 +28,14 @@ SHIFTS = (("day", 6, 14), ("swing", 14, 22))  # local hours; anything else is "g
 CARD_EVENTS = frozenset({ev.Deal, ev.Hit, ev.Double, ev.Draw, ev.Trade, ev.Burn})
 # The statistics of the game math (auditor/trends/analysis.py says what each tests). Each
 # (dealer, date) keeps a list of counts, trials then hits: player naturals; dealer
-# naturals with an ace up, with a ten up; dealer busts with each up card, ace to ten.
+# naturals with an ace up, with a ten up; dealer busts with each up card, ace to ten;
+# Lucky Ladies wagers won (at game=ladies tables).
 DEALER_BUST, DEALER_NATURAL, PLAYER_NATURAL = "dealer bust", "dealer natural", "player natural"
+LADIES_WIN = "ladies win"
 GAME_SLOT_NAMES = {0: (PLAYER_NATURAL, None), 2: (DEALER_NATURAL, 1), 4: (DEALER_NATURAL, 10),
-                   **{6 + 2 * (up - 1): (DEALER_BUST, up) for up in range(1, 11)}}
-GAME_SLOTS = 26
+                   **{6 + 2 * (up - 1): (DEALER_BUST, up) for up in range(1, 11)},
+                   26: (LADIES_WIN, None)}
+GAME_SLOTS = 28
 
 
 def shift_of(time: str | None) -> str | None:
@@ -109,6 +112,8 @@ class Tally:
         if view.unreadable:  # a card may be missing: the cards' sequence breaks here, and
             self._close()  # the round's cards are not counted
             return
+        if view.config.game == "ladies":
+            self._ladies(view, dealer, date)
         self._cards_and_game(view, dealer, date)
 
     # ---- one pass over the round's events: cards in shoe order, and the game math ----
@@ -189,6 +194,23 @@ class Tally:
         slot = 6 + 2 * (up - 1)
         counts[slot] += 1
         counts[slot + 1] += hand.busted
+
+    def _ladies(self, view: RoundView, dealer: str | None, date: str | None) -> None:
+        """Lucky Ladies wagers placed before the first card and taken or paid once: how
+        many, and how many were paid (a win is a 20 in the seat's first two cards)."""
+        trials = wins = 0
+        for wager in view.wagers:
+            if (wager.kind != "ladies" or wager.after_first_card or len(wager.settlements) != 1
+                    or wager.settlements[0].outcome not in ("win", "lose")):
+                continue
+            trials += 1
+            wins += wager.settlements[0].outcome == "win"
+        if trials:
+            counts = self.game.get((dealer, date))
+            if counts is None:
+                counts = self.game[dealer, date] = [0] * GAME_SLOTS
+            counts[26] += trials
+            counts[27] += wins
 
     def finish(self) -> None:
         """The file is read: the last shuffle's cards are complete."""

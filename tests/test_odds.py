@@ -149,3 +149,54 @@ def test_dealer_bust_by_up_card_other_shoes(decks: int, hits_soft_17: bool) -> N
 @SLOW
 def test_super_match_eight_decks() -> None:
     check_super_match(8)
+
+
+# ---- Lucky Ladies (20:18:15:30.04): the first two cards of a seat ----
+
+def _ladies_by_enumeration(decks: int) -> dict[str | None, Fraction]:
+    """Every ordered pair of the shoe's cards (by rank and suit, weighted by its copies),
+    classified by the auditor's own rule (auditor/blackjack.py), the dealer's blackjack
+    counted from the cards left: an independent count of what the closed form computes."""
+    from auditor.blackjack import RANKS, SUITS, VALUE, ladies_category
+
+    cards = [rank + suit for rank in RANKS for suit in SUITS]
+    total = 52 * decks
+    found: dict[str | None, Fraction] = {}
+    for first in cards:
+        for second in cards:
+            weight = decks * (decks - 1 if first == second else decks)
+            if not weight:
+                continue
+            chance = Fraction(weight, total * (total - 1))
+            aces = 4 * decks - [first[0], second[0]].count("A")
+            tens = 16 * decks - sum(VALUE[c[0]] == 10 for c in (first, second))
+            blackjack = Fraction(2 * aces * tens, (total - 2) * (total - 3))
+            for dealer, share in ((True, blackjack), (False, 1 - blackjack)):
+                category = ladies_category([first, second], decks == 1, dealer)
+                found[category] = found.get(category, Fraction(0)) + chance * share
+    return found
+
+
+@pytest.mark.parametrize("decks", [1, 6, 8])
+def test_ladies_categories_match_an_enumeration_of_the_shoe(decks: int) -> None:
+    from auditor.trends.odds import ladies_probabilities, ladies_win
+
+    exact = ladies_probabilities(decks)
+    assert exact == _ladies_by_enumeration(decks)
+    assert sum(exact.values()) == 1 and all(p > 0 for p in exact.values())
+    # a 20: two ten-values or an ace and a nine, of 52·decks cards
+    cards, tens = 52 * decks, 16 * decks
+    pairs = Fraction(tens * (tens - 1) // 2 + 16 * decks * decks, cards * (cards - 1) // 2)
+    assert ladies_win(decks) == pairs
+
+
+def test_ladies_odds_known_values() -> None:
+    """Worked by hand: one deck, any two queens 6 of 1,326 pairs; eight decks, two queens
+    of hearts C(8,2) = 28 of C(416,2) = 86,320."""
+    from auditor.trends.odds import ladies_probabilities
+
+    one, eight = ladies_probabilities(1), ladies_probabilities(8)
+    assert one["top"] + one["queens"] == Fraction(6, 1326)
+    assert eight["top"] + eight["queens"] == Fraction(28, 86320)
+    # the dealer's blackjack with both queens out of one deck: 4 aces × 14 tens of C(50,2)
+    assert one["top"] == Fraction(6, 1326) * Fraction(4 * 14, 1225)

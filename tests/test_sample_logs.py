@@ -44,4 +44,28 @@ def test_there_are_samples_of_every_game() -> None:
         match = re.search(r"^table \S+ .*game=(\w+)", path.read_text(encoding="utf-8"), re.M)
         if match:
             games.add(match.group(1))
-    assert games == {"standard", "switch", "db21", "tensticks"}
+    assert games == {"standard", "switch", "db21", "tensticks", "ladies"}
+
+
+def test_the_lucky_ladies_sample_gives_exactly_its_planted_findings() -> None:
+    """Written out, so that a change of its header comments cannot hide a lost finding."""
+    path = next(p for p in SAMPLES if p.name == "ladies-t21-2026-11-20.bjh")
+    result = audit_file(str(path), keep_evidence=False)
+    assert [(f.citation, f.round, f.line, f.seat) for f in result.findings] == [
+        ("20:18:15:30.04(5)", "8", 252, "s7"),
+        ("20:18:15:30.04(4)", "9", 281, "s3"),
+        ("20:18:15:30.04(3)", "13", 404, "s2"),
+        ("20:18:15:30.04(2)", "14", 428, "s2"),
+        ("20:18:15:30.04(4)", "18", 573, "s5"),
+        ("20:18:15:30.04(3)", "20", 627, "s2"),
+        ("20:18:15:03", "23", 711, "s4"),
+    ]
+    money = {(f.citation, f.line): (f.expected, f.actual) for f in result.findings
+             if f.expected is not None}
+    assert {key: (str(e), str(a)) for key, (e, a) in money.items()} == {
+        ("20:18:15:30.04(4)", 281): ("250", "225"),
+        ("20:18:15:30.04(3)", 404): ("250", "-25"),
+        ("20:18:15:30.04(2)", 428): ("0", "-25"),
+        ("20:18:15:30.04(4)", 573): ("100", "140"),
+        ("20:18:15:30.04(3)", 627): ("-25", "100"),
+    }

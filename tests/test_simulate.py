@@ -45,6 +45,11 @@ CONFIGS: dict[str, list[tuple[int, dict[str, str]]]] = {
         (8, {"tensticks.trade": "no", "tensticks.lights": "3", "peek": "no",
              "surrender": "late"}),
     ],
+    "ladies": [  # every pay table: A and B with more than one deck, C with one
+        (6, {"ladies.paytable": "A"}),
+        (8, {"ladies.paytable": "B", "peek": "no", "soft17": "hit", "surrender": "late"}),
+        (1, {"ladies.paytable": "C", "blackjack": "6:5", "das": "no"}),
+    ],
 }
 # The header fault of each configuration's faulty record, in order (True: one at random).
 HEADER_FAULTS = {
@@ -52,9 +57,10 @@ HEADER_FAULTS = {
     "switch": ["DeckCountNotSixOrEight", True],
     "db21": ["Db21WithoutPaytable", True],
     "tensticks": [True, "MissingVersionLine"],
+    "ladies": ["LadiesWithoutPaytable", True, False],
 }
-FAULTY_ROUNDS = 1300  # per configuration: 13,000 rounds in all
-CLEAN_ROUNDS = 1000  # per configuration: 10,000 rounds in all
+FAULTY_ROUNDS = 1300  # per configuration: 16,900 rounds in all
+CLEAN_ROUNDS = 1000  # per configuration: 13,000 rounds in all
 FAULT_RATE = 0.3  # high, so that every clause of every citation gets planted
 
 Key = tuple[str, str | None, str, int]  # file, round, citation, line
@@ -203,8 +209,8 @@ def test_every_clause_of_the_game_was_planted(faulty: dict[str, Run], game: str)
 ALL = frozenset(CONFIGS)
 ISSUE_18_CLAUSES = {
     "MainWagerUnderMinimum": ALL,
-    "SideWagerOverLimit": {"switch", "db21"},  # a super match, a DB21 wager
-    "SideWagerUnderMinimum": {"switch", "db21"},
+    "SideWagerOverLimit": {"switch", "db21", "ladies"},  # super match, DB21, Lucky Ladies
+    "SideWagerUnderMinimum": {"switch", "db21", "ladies"},
     "MainWagerOverLimit": ALL,  # Blackjack Switch included (a finding for each hand)
     "CardAfterDouble": ALL - {"switch"},
     "DoubleAfterSplitWithoutDas": {"standard", "switch"},
@@ -240,7 +246,7 @@ def test_the_clauses_issue_18_lists_were_planted(faulty: dict[str, Run]) -> None
     citations = {c for c in registry() if c.startswith("record:")}
     assert {c for c, _ in ways} == citations
     assert {key: len(clauses) for key, clauses in ways.items() if len(clauses) < 2} == {}
-    assert len(ways) == 4 * (len(citations) - 1) + 1
+    assert len(ways) == len(CONFIGS) * (len(citations) - 1) + 1
 
 
 def test_every_header_clause_was_planted(faulty: dict[str, Run]) -> None:
@@ -299,6 +305,9 @@ def test_the_records_show_what_a_table_does(tmp_path: Path) -> None:
     text = simulate(tmp_path / "t", table_spec("tensticks"), rounds=1500, seed=9).files[0]
     for statement in (" trade ", " light ", " prize ", " punchcard="):
         assert statement in text.read_text(), statement
+    text = simulate(tmp_path / "l", table_spec("ladies"), rounds=1500, seed=9).files[0]
+    for statement in (" ladies 5\n", " ladies win ", " ladies lose ", " ladies.paytable=A"):
+        assert statement in text.read_text(), statement
 
 
 def test_truth_file_names_each_fault(tmp_path: Path) -> None:
@@ -318,6 +327,8 @@ def test_truth_file_names_each_fault(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("game", "decks", "options", "words"), [
     ("switch", 2, {}, "6 or 8 decks"),
     ("db21", 1, {}, "6 or 8 decks"),
+    ("ladies", 6, {"ladies.paytable": "C"}, "pay table C"),
+    ("ladies", 1, {"ladies.paytable": "B"}, "pay table C"),
     ("standard", 6, {"blackjack": "6:5"}, "one deck"),
     ("switch", 6, {"blackjack": "3:2"}, "1 to 1"),
     ("standard", 6, {"soft17": "sometimes"}, "bad option"),
@@ -363,7 +374,8 @@ def test_the_header_fault_is_a_choice(tmp_path: Path) -> None:
     assert "option table.colour=green" not in without.files[0].read_text()
     cases = [("standard", clause) for clause in ("UnknownHeaderOption", "CasinoAfterTable",
                                                  "MissingVersionLine", True, True)]
-    cases += [("switch", "DeckCountNotSixOrEight"), ("db21", "Db21WithoutPaytable")]
+    cases += [("switch", "DeckCountNotSixOrEight"), ("db21", "Db21WithoutPaytable"),
+              ("ladies", "LadiesWithoutPaytable")]
     for number, (game, clause) in enumerate(cases):
         made = simulate(tmp_path / f"with-{number}", table_spec(game), rounds=60, seed=number,
                         faults=0.1, header_fault=clause)
@@ -382,6 +394,8 @@ def test_the_header_fault_is_a_choice(tmp_path: Path) -> None:
             "DeckCountNotSixOrEight": text.startswith("table T01 game=switch decks=4 "),
             "Db21WithoutPaytable": text.startswith("table ")
             and "option db21.paytable" not in "\n".join(lines[:20]),
+            "LadiesWithoutPaytable": text.startswith("table ")
+            and "option ladies.paytable" not in "\n".join(lines[:20]),
         }
         assert expected_text[header["clause"]], (header, text)
         audited = merge([audit_file(str(made.files[0]), keep_evidence=False)])
@@ -397,7 +411,7 @@ def test_the_header_fault_is_a_choice(tmp_path: Path) -> None:
 def test_the_readme_lists_every_clause() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     assert clause_table() in readme, "regenerate: make readme"
-    row = "| 20:18:15:03 | side wager under minimum | db21, switch |"
+    row = "| 20:18:15:03 | side wager under minimum | db21, ladies, switch |"
     assert row in clause_table()
 
 

@@ -399,3 +399,41 @@ def test_trends_reads_a_sqlite_and_a_postgresql_store(store_url, tmp_path) -> No
     assert [(r["key"], r["rounds"], r["findings"]) for r in document["rates"]["dealer"]] == [
         ("D-1", 1, 1), ("D-2", 1, 0)]
     assert window["rates"]["floor"]["rounds"] == 0
+
+
+def _ladies_floor(folder: Path, doctored: bool) -> tuple[dict, int, int]:
+    """Three Lucky Ladies tables (six decks) for one night, recorded into a store; with
+    `doctored`, every Lucky Ladies wager taken is written as paid even money instead."""
+    night = folder / "night1"
+    assert main(["simulate", "--game", "ladies", "--tables", "3", "--rounds", "300",
+                 "--seed", "ladies", "--out", str(night), "--quiet"]) == 0
+    trials = wins = 0
+    for record in night.glob("*.bjh"):
+        text = record.read_text(encoding="utf-8")
+        if doctored:
+            text = re.sub(r"( settle s\d ladies) lose ", r"\1 win ", text)
+            record.write_text(text, encoding="utf-8")
+        trials += len(re.findall(r" settle s\d ladies (?:win|lose) ", text))
+        wins += len(re.findall(r" settle s\d ladies win ", text))
+    store = f"sqlite:///{folder / 'ladies.sqlite'}"
+    record_nights(store, [night])
+    engine = open_store(store)
+    document = trends_document(engine, Settings(min_rounds=50), store)
+    engine.dispose()
+    return document, trials, wins
+
+
+@pytest.mark.parametrize("doctored", [False, True])
+def test_the_lucky_ladies_win_rate_against_its_exact_value(tmp_path, doctored) -> None:
+    """The floor's share of Lucky Ladies wagers won, held to the chance of a 20 in two
+    cards of six decks (auditor/trends/odds.py): dealt fairly it is not flagged; with every
+    wager paid it is."""
+    from auditor.trends.odds import ladies_win
+
+    document, trials, wins = _ladies_floor(tmp_path, doctored)
+    [floor] = [e for e in document["game_math"] if e["unit"]["statistic"] == "ladies win"
+               and e["unit"]["kind"] == "floor"]
+    assert floor["counts"]["trials"] == trials > 300
+    assert floor["counts"]["hits"] == wins
+    assert floor["exact"] == round(float(ladies_win(6)), 6)
+    assert (floor["status"] == FLAGGED) == doctored

@@ -30,7 +30,7 @@ CITATION = re.compile(
 )
 NAME = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+")
 DOC_SECTIONS = ("Regulation:", "Violating:", "Compliant:", "Reading:")
-GAMES = frozenset({"standard", "switch", "db21", "tensticks"})
+GAMES = frozenset({"standard", "switch", "db21", "tensticks", "ladies"})
 
 
 class RegistrationError(ValueError):

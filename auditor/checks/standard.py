@@ -35,8 +35,9 @@ class WagerTiming(Check):
     `bet s1h1 main 2000` at a table with `max=1000`.
     Compliant: the bet before the first `deal`; a late bet settled `void` for its amount.
     Reading: the posted limits are `min`/`max` of the `table` for main wagers and
-    `sidebet.min`/`sidebet.max` for super match and DB21 wagers; tips are the dealer's
-    wagers and are not held to them. A late DB21 wager is 20:18:15:30.10(4). A split's new
+    `sidebet.min`/`sidebet.max` for super match, DB21 and Lucky Ladies wagers; tips are the
+    dealer's wagers and are not held to them. A late DB21 wager is 20:18:15:30.10(4), a late
+    Lucky Ladies wager 20:18:15:30.04(2). A split's new
     wager is not an initial wager. A late wager is returned when it is settled `void` for
     its full amount; a late wager never settled is record:unsettled's alone. Chips added
     to a wager after the first card are no bet too: the wager is judged on what was placed

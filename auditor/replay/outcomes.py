@@ -10,6 +10,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from auditor import blackjack
+from auditor.events import Deal
 from auditor.replay.view import DealerHand, Expected, Hand, RoundView, Wager
 
 ZERO = Decimal(0)
@@ -75,6 +76,8 @@ def _expect(view: RoundView, kinds: tuple[str, ...] | None = None) -> None:
             wager.expected = db21_result(view, wager)
         elif wager.kind == "supermatch":
             wager.expected = super_match_result(view, wager)
+        elif wager.kind == "ladies":
+            wager.expected = ladies_result(view, wager)
 
 
 def main_result(view: RoundView, hand: Hand, wager: Wager) -> Expected:
@@ -147,3 +150,43 @@ def super_match_result(view: RoundView, wager: Wager) -> Expected:
     schedule = blackjack.SUPER_MATCH_SCHEDULE[8 if view.config.decks >= 8 else 6]
     odds = schedule[match]
     return Expected("win", wager.amount * odds, f"{match} pays {odds} to 1")
+
+
+def first_two_cards(view: RoundView, seat: str) -> list[tuple[str, int]]:
+    """The seat's first two cards (card, line): the first two dealt to its hand h1, as
+    dealt, before any split (20:18:15:30.04(3))."""
+    target = seat + "h1"
+    found: list[tuple[str, int]] = []
+    for event in view.events:
+        if type(event) is Deal and event.target == target:
+            found.append((event.card, event.line))
+            if len(found) == 2:
+                break
+    return found
+
+
+def ladies_result(view: RoundView, wager: Wager) -> Expected:
+    """A Lucky Ladies wager by the seat's first two cards and the declared pay table: the
+    highest category only (30.04(4)); the top award needs the dealer's blackjack. With no
+    usable pay table a 20 wins an amount no record can say (net 0 here; the checks know)."""
+    if wager.after_first_card:
+        return Expected("void", ZERO, "a Lucky Ladies wager made after the first card is no "
+                                      "bet")
+    cards = [card for card, _ in first_two_cards(view, wager.seat)]
+    if len(cards) != 2:
+        return Expected("void", ZERO, "the seat was not dealt two cards")
+    config = view.config
+    single = config.decks == 1
+    category = blackjack.ladies_category(cards, single, view.dealer.natural)
+    shown = " ".join(cards)
+    if category is None:
+        return Expected("lose", -wager.amount, f"the first two cards ({shown}) do not total 20")
+    name = blackjack.ladies_category_name(category, single)
+    declared = config.rules.ladies_paytable
+    table = blackjack.ladies_pay_table(declared, config.decks) if declared else None
+    if table is None:
+        return Expected("win", ZERO, f"{shown} is {name} (the amount owed is not known: the "
+                                     "table declares no usable pay table)")
+    odds = blackjack.LADIES_PAY_TABLES[table][category]
+    return Expected("win", wager.amount * odds,
+                    f"{shown} is {name}, which pay table {table} pays {odds:,} to 1")

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from auditor.reader import Problem
 
 
-WAGER_NAMES = {"supermatch": "super match", "db21": "DB21"}
+WAGER_NAMES = {"supermatch": "super match", "db21": "DB21", "ladies": "Lucky Ladies"}
 
 
 def seat_of(target: str) -> str:
@@ -66,7 +66,7 @@ class Expected:
 
 @dataclass(slots=True)
 class Wager:
-    target: str  # a hand for main and insurance, a seat for supermatch and db21
+    target: str  # a hand for main and insurance, a seat for side wagers
     kind: str
     tip: bool
     amount: Decimal

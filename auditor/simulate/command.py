@@ -18,7 +18,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     "(file, round, citation, line). The same arguments and seed give the same "
                     "bytes.")
     parser.add_argument("--game", required=True,
-                        choices=["standard", "switch", "db21", "tensticks"])
+                        choices=["standard", "switch", "db21", "tensticks", "ladies"])
     size = parser.add_mutually_exclusive_group(required=True)
     size.add_argument("--rounds", type=int, metavar="N", help="rounds dealt at each table")
     size.add_argument("--hours", type=float, metavar="H", help="hours of play at each table")
@@ -26,7 +26,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help="tables, one record each (default 1)")
     parser.add_argument("--seed", default="1", help="the seed (any text; default 1)")
     parser.add_argument("--decks", type=int, default=None,
-                        help="6 or 8 (also 1 or 2 for standard); default 6")
+                        help="6 or 8 (also 1 or 2 for standard and ladies); default 6")
     parser.add_argument("--seats", type=int, default=7)
     parser.add_argument("--min", dest="minimum", type=int, default=10, metavar="AMOUNT",
                         help="table minimum, whole units (default 10)")
@@ -34,7 +34,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help="table maximum, whole units (default 1000)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a house rule as in the format's `option` statement "
-                             "(repeatable), e.g. soft17=hit, surrender=late, db21.paytable=2")
+                             "(repeatable), e.g. soft17=hit, surrender=late, db21.paytable=2, "
+                             "ladies.paytable=B")
     parser.add_argument("--faults", type=float, default=0.0, metavar="RATE",
                         help="the share of rounds given one planted fault, 0 to 1 (default 0)")
     parser.add_argument("--header-fault", nargs="?", const=True, default=False,
@@ -42,7 +43,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help="with --faults, also plant a fault in each file's header, on top "
                              "of the rate: the CLAUSE named (UnknownHeaderOption, "
                              "CasinoAfterTable, MissingVersionLine; DeckCountNotSixOrEight at "
-                             "switch, Db21WithoutPaytable at db21) or one drawn at random")
+                             "switch, Db21WithoutPaytable at db21, LadiesWithoutPaytable at "
+                             "ladies) or one drawn at random")
     parser.add_argument("--date", default="2026-11-20", help="the first gaming day")
     parser.add_argument("--table", default="T01", help="the table ID (or its prefix)")
     parser.add_argument("--out", default="simulated", metavar="DIR",

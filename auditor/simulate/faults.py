@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 from auditor.simulate.cards import BONUS_CARD, VALUE, total
 from auditor.simulate.game import (
     IMPOSSIBLE_TIME,
+    LADIES,
     SUPER_MATCH,
     Hand,
     RoundBuilder,
@@ -29,6 +30,7 @@ from auditor.simulate.game import (
     Stmt,
     Wager,
     db21_odds,
+    ladies_kind,
     money,
     root_of,
     super_match_kind,
@@ -37,7 +39,7 @@ from auditor.simulate.game import (
 if TYPE_CHECKING:
     from auditor.simulate.table import Player, Session, TableSpec
 
-ALL_GAMES = frozenset({"standard", "switch", "db21", "tensticks"})
+ALL_GAMES = frozenset({"standard", "switch", "db21", "tensticks", "ladies"})
 FILE_LEVEL = frozenset({"record:header"})  # planted in the header, see table.Session.header
 
 
@@ -491,7 +493,7 @@ def side_limits_posted(spec: TableSpec) -> bool:
 @injector
 class SideWagerOverLimit(Injector):
     citation = "20:18:15:03"
-    games = frozenset({"switch", "db21"})
+    games = frozenset({"switch", "db21", "ladies"})
 
     def suits(self, spec: TableSpec) -> bool:
         return side_limits_posted(spec)
@@ -503,7 +505,7 @@ class SideWagerOverLimit(Injector):
 @injector
 class SideWagerUnderMinimum(Injector):
     citation = "20:18:15:03"
-    games = frozenset({"switch", "db21"})
+    games = frozenset({"switch", "db21", "ladies"})
 
     def suits(self, spec: TableSpec) -> bool:
         return side_limits_posted(spec) and spec.side_limits[0] > 1
@@ -953,6 +955,135 @@ class Db21WrongOdds(Injector):
         wager = builder.rng.choice(wagers)
         rewrite_settle(wager.settle, wager, "win", wager.paid + wager.amount)
         builder.mark(wager.settle, f"the DB21 win on {wager.target} paid one unit too many")
+        return True
+
+
+# ---- 20:18:15:30.04 Lucky Ladies blackjack ----
+
+LADIES_GAME = frozenset({"ladies"})
+
+
+def settled_ladies(builder: RoundBuilder) -> list[Wager]:
+    """Lucky Ladies wagers taken or paid (a misdeal's void is not)."""
+    return [w for s in builder.seats for w in s.ladies
+            if w.settle is not None and w.outcome in ("win", "lose")]
+
+
+def ladies_declared(spec: TableSpec) -> bool:
+    return "ladies.paytable" in dict(spec.options)  # (no table declared: odds not judged)
+
+
+@injector
+class LadiesWithoutMainWager(Injector):
+    citation = "20:18:15:30.04(2)"
+    games = LADIES_GAME
+
+    def extra_bettors(self, builder: RoundBuilder, players: dict[int, Player]) -> set[int]:
+        if len(players) < 2:
+            return set()
+        number = builder.rng.choice(sorted(players))
+        seat = SeatPlay(number, players[number])
+        seat.ladies.append(builder.bet(seat.name, "ladies", builder.spec.side_limits[0]))
+        builder.mark(seat.ladies[0].bet, f"a Lucky Ladies wager on {seat.name} with no "
+                                         "blackjack wager")
+        builder.forced_seats[number] = seat
+        return {number}
+
+
+@injector
+class LateLadiesWager(Injector):
+    citation = "20:18:15:30.04(2)"
+    games = LADIES_GAME
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        wagers = settled_ladies(builder)
+        if not wagers:
+            return False
+        wager = builder.rng.choice(wagers)
+        move_after(builder, wager.bet, builder.first_deal)
+        builder.mark(wager.bet, f"the Lucky Ladies wager on {wager.target} placed after the "
+                                "first card and settled as a wager")
+        return True
+
+
+@injector
+class LadiesWrongOutcome(Injector):
+    citation = "20:18:15:30.04(3)"
+    games = LADIES_GAME
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        wagers = settled_ladies(builder)
+        if not wagers:
+            return False
+        wager = builder.rng.choice(wagers)
+        if wager.outcome == "win":
+            rewrite_settle(wager.settle, wager, "lose", wager.amount)
+        else:
+            rewrite_settle(wager.settle, wager, "win", wager.amount * 4)
+        builder.mark(wager.settle, f"the Lucky Ladies wager on {wager.target} settled the "
+                                   "wrong way")
+        return True
+
+
+class _LadiesWinEdit(Injector):
+    citation = "20:18:15:30.04(4)"
+    games = LADIES_GAME
+
+    def suits(self, spec: TableSpec) -> bool:
+        return ladies_declared(spec)
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        wagers = [w for w in settled_ladies(builder) if w.outcome == "win"]
+        wagers = [w for w in wagers if self.paid(builder, w) is not None]
+        if not wagers:
+            return False
+        wager = builder.rng.choice(wagers)
+        paid = self.paid(builder, wager)
+        rewrite_settle(wager.settle, wager, "win", paid)
+        builder.mark(wager.settle, f"the Lucky Ladies win on {wager.target} paid "
+                                   f"{money(paid)}, not {money(wager.paid)}")
+        return True
+
+    def paid(self, builder: RoundBuilder, wager: Wager) -> int | None:
+        raise NotImplementedError
+
+
+@injector
+class LadiesWrongOdds(_LadiesWinEdit):
+    def paid(self, builder: RoundBuilder, wager: Wager) -> int | None:
+        return wager.paid + wager.amount  # one unit too many
+
+
+@injector
+class LadiesTwoCategoriesPaid(_LadiesWinEdit):
+    def paid(self, builder: RoundBuilder, wager: Wager) -> int | None:
+        """A hand above any 20 paid its own category and the any-20 odds as well."""
+        seat = seat_of(builder, wager.target)
+        kind = ladies_kind(builder.first_two(seat), builder.spec.decks == 1,
+                           builder.dealer_natural)
+        if kind in (None, "any"):
+            return None
+        return wager.paid + wager.amount * LADIES[builder.rules.ladies_paytable]["any"]
+
+
+@injector
+class LadiesTakenAfterMoreCards(Injector):
+    citation = "20:18:15:30.04(5)"
+    games = LADIES_GAME
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        more = next((s for s in builder.stmts if s.kind in ("hit", "double")), None)
+        if more is None:
+            return False
+        position = builder.stmts.index(more)
+        early = [w for w in settled_ladies(builder)
+                 if builder.stmts.index(w.settle) < position]
+        if not early:
+            return False
+        wager = builder.rng.choice(early)
+        move_after(builder, wager.settle, more)
+        builder.mark(wager.settle, f"the Lucky Ladies wager on {wager.target} taken or paid "
+                                   "after a player drew")
         return True
 
 

@@ -27,6 +27,10 @@ BLACKJACK_ODDS = {"3:2": (3, 2), "6:5": (6, 5), "1:1": (1, 1)}
 DB21_PAY_TABLES = {1: (10, 4, 2, 1), 2: (15, 4, 2, 1), 3: (2, 2, 2, 2), 4: (4, 2, 4, 1)}
 SUPER_MATCH = {6: {"four": 40, "two pair": 8, "three": 5, "pair": 1},
                8: {"four": 50, "two pair": 7, "three": 5, "pair": 1}}
+# 20:18:15:30.04(4): Lucky Ladies odds by pay table, highest category first
+LADIES = {"A": {"top": 1000, "queens": 125, "matched": 19, "suited": 9, "any": 4},
+          "B": {"top": 1000, "queens": 200, "matched": 25, "suited": 10, "any": 4},
+          "C": {"top": 250, "queens": 25, "matched": 9, "suited": 6, "any": 3}}
 
 
 def money(cents: int) -> str:
@@ -57,6 +61,24 @@ def super_match_kind(cards: list[str]) -> str | None:
     if distinct == 1:
         return "four"
     return "three" if ranks.count(ranks[0]) in (1, 3) else "two pair"
+
+
+def ladies_kind(cards: list[str], one_deck: bool, dealer_blackjack: bool) -> str | None:
+    """The highest Lucky Ladies category of a seat's first two cards, or None (no 20).
+    One deck: a pair of queens, a paired 20 (one rank); more: two queens of hearts, a
+    matched 20 (one rank and suit); then suited, then any 20 (an ace counts eleven)."""
+    if len(cards) != 2 or total(cards)[0] != 20:
+        return None
+    first, second = cards
+    if one_deck:
+        queens, matched = first[0] == second[0] == "Q", first[0] == second[0]
+    else:
+        queens, matched = first == second == "Qh", first == second
+    if queens:
+        return "top" if dealer_blackjack else "queens"
+    if matched:
+        return "matched"
+    return "suited" if first[1] == second[1] else "any"
 
 
 def play_dealer(cards: list[str], draw: Callable[[], str], hits_soft_17: bool,
@@ -156,6 +178,7 @@ class SeatPlay:
     db21: Wager | None = None
     db21_tips: list[Wager] = field(default_factory=list)  # the dealer's, beside the player's
     super_match: Wager | None = None
+    ladies: list[Wager] = field(default_factory=list)  # the player's, then a tip
     insurance: list[Wager] = field(default_factory=list)
     first_four: list[str] = field(default_factory=list)
     misdealt: bool = False
@@ -293,9 +316,9 @@ class RoundBuilder:
                 hand = seat.hands[0]
                 hand.tips.append(self.bet(hand.name, "main", player.tip_amount(rng), tip=True))
             side = player.side_wager(rng, self.spec)
-            if side and self.game in ("db21", "switch"):
+            if side and self.game in ("db21", "switch", "ladies"):
                 unlawful = self.fault.side_amount(self, seat, side)
-                kind = "db21" if self.game == "db21" else "supermatch"
+                kind = {"db21": "db21", "switch": "supermatch"}.get(self.game, self.game)
                 wager = self.bet(seat.name, kind, unlawful or side)
                 if unlawful:
                     self.mark(wager.bet, f"a {kind} wager of {money(unlawful)}")
@@ -304,6 +327,11 @@ class RoundBuilder:
                     if rng.random() < player.tips:  # a tip on the bust, for the dealer
                         seat.db21_tips.append(self.bet(seat.name, "db21",
                                                        player.tip_amount(rng), tip=True))
+                elif self.game == "ladies":
+                    seat.ladies.append(wager)
+                    if rng.random() < player.tips * 5:  # the dealer's, on the seat's 20
+                        seat.ladies.append(self.bet(seat.name, "ladies",
+                                                    player.tip_amount(rng), tip=True))
                 else:
                     seat.super_match = wager
 
@@ -363,7 +391,7 @@ class RoundBuilder:
         seat.misdealt = True
         wagers = [w for h in seat.hands for w in (h.wager, *h.tips)]
         wagers += [w for w in (seat.super_match, seat.db21) if w is not None]
-        wagers += seat.db21_tips
+        wagers += seat.db21_tips + seat.ladies
         for wager in wagers:
             self.settle(wager, "void", wager.amount)
         for hand in seat.hands:
@@ -396,6 +424,32 @@ class RoundBuilder:
                 self.dealer_done = self.emit("reveal", seconds=2)
             for wager in self.insurance_wagers():
                 self.settle_insurance(wager)
+        if self.game == "ladies":
+            for seat in self.seats:  # 30.04(5): before any player receives another card
+                if not seat.misdealt and not self.ladies_waits(seat):
+                    self.settle_ladies(seat)
+
+    def ladies_waits(self, seat: SeatPlay) -> bool:
+        """The seat holds the top award's cards and the dealer's blackjack cannot be known
+        yet (no peek, an ace or ten-value up): its wager is taken or paid at the reveal."""
+        return (not self.peeked and self.dealer_may_have_blackjack()
+                and ladies_kind(self.first_two(seat), self.spec.decks == 1, True) == "top")
+
+    @staticmethod
+    def first_two(seat: SeatPlay) -> list[str]:
+        """The seat's first two cards as dealt (a split later does not change them)."""
+        return seat.first_four[:2]
+
+    def settle_ladies(self, seat: SeatPlay) -> None:
+        kind = ladies_kind(self.first_two(seat), self.spec.decks == 1,
+                           is_two_card_21(self.dealer))
+        for wager in seat.ladies:
+            if wager.settle is not None:
+                continue
+            if kind is None:
+                self.settle(wager, "lose", wager.amount)
+            else:
+                self.settle(wager, "win", wager.amount * LADIES[self.rules.ladies_paytable][kind])
 
     def insurance_wagers(self) -> list[Wager]:
         return [w for s in self.seats for w in s.insurance]
@@ -792,6 +846,9 @@ class RoundBuilder:
     def dealer_turn(self) -> None:
         self.dealer_done = self.emit("reveal", seconds=2)
         self.dealer_natural = is_two_card_21(self.dealer)
+        for seat in self.seats:  # the top awards that waited for the dealer's blackjack
+            if seat.ladies and not seat.misdealt:
+                self.settle_ladies(seat)
         if (self.game == "tensticks" and BONUS_CARD in self.dealer and not self.dealer_natural
                 and self.fault.dealer_trade(self)):
             card = self.card()

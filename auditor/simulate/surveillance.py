@@ -37,7 +37,7 @@ DEALERS_PER_TABLE = 2
 NIGHT_SHIFT = 3  # roster places a dealer moves from one night to the next
 REPEATED_SHUFFLE = 3  # the shuffle of the last table dealt in the order of table 1's first
 OVERPAY_CITATION = "20:18:15:06"
-OVERPAY_GAMES = ("standard", "db21", "tensticks")  # Switch settles by its own rule, 30.09(13)
+OVERPAY_GAMES = ("standard", "db21", "tensticks", "ladies")  # Switch: its own rule, 30.09(13)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

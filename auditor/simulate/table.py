@@ -18,10 +18,11 @@ from auditor.config import HouseRules
 from auditor.simulate.cards import BONUS_CARD, Shoe
 from auditor.simulate.game import IMPOSSIBLE_TIME, RoundBuilder, Stmt, money
 
-ALL_GAMES_NAMES = frozenset({"standard", "switch", "db21", "tensticks"})
+ALL_GAMES_NAMES = frozenset({"standard", "switch", "db21", "tensticks", "ladies"})
 
-GAMES = ("standard", "switch", "db21", "tensticks")
-DECKS = {"standard": (1, 2, 6, 8), "switch": (6, 8), "db21": (6, 8), "tensticks": (6, 8)}
+GAMES = ("standard", "switch", "db21", "tensticks", "ladies")
+DECKS = {"standard": (1, 2, 6, 8), "switch": (6, 8), "db21": (6, 8), "tensticks": (6, 8),
+         "ladies": (1, 2, 6, 8)}
 
 
 class SpecError(ValueError):
@@ -67,7 +68,9 @@ def table_spec(game: str, *, table_id: str = "T01", decks: int | None = None,
     given = dict(options or {})
     defaults = {"db21": {"db21.paytable": "1", "sidebet.min": "5", "sidebet.max": "100"},
                 "switch": {"sidebet.min": "5", "sidebet.max": "100"},
-                "tensticks": {"tensticks.prize": "500"}}.get(game, {})
+                "tensticks": {"tensticks.prize": "500"},
+                "ladies": {"ladies.paytable": "C" if decks == 1 else "A", "sidebet.min": "1",
+                           "sidebet.max": "100"}}.get(game, {})
     for key, value in defaults.items():
         given.setdefault(key, value)
     try:
@@ -78,6 +81,8 @@ def table_spec(game: str, *, table_id: str = "T01", decks: int | None = None,
         raise SpecError("Blackjack Switch pays blackjack 1 to 1")
     if game != "switch" and rules.blackjack == "1:1":
         raise SpecError("blackjack pays at least 3 to 2 (6 to 5 with one deck)")
+    if game == "ladies" and (rules.ladies_paytable == "C") != (decks == 1):
+        raise SpecError("Lucky Ladies pay table C is dealt with one deck, A and B with more")
     if rules.blackjack == "6:5" and decks != 1:
         raise SpecError("6 to 5 blackjack is allowed with one deck only")
     if rules.sidebet_min is not None and rules.sidebet_max is not None and (
@@ -95,7 +100,7 @@ def _header_options(game: str, rules: HouseRules, given: dict[str, str]) -> tupl
         written.append(("blackjack", rules.blackjack or "3:2"))
     written += [("double", rules.double), ("das", rules.das), ("splits", str(rules.splits)),
                 ("surrender", rules.surrender)]
-    for key in ("db21.paytable", "sidebet.min", "sidebet.max", "tensticks.trade",
+    for key in ("db21.paytable", "ladies.paytable", "sidebet.min", "sidebet.max", "tensticks.trade",
                 "tensticks.lights", "tensticks.prize"):
         if key in given or (key.startswith("tensticks.") and game == "tensticks"):
             value = getattr(rules, key.replace(".", "_"))
@@ -164,6 +169,7 @@ HEADER_CLAUSES = {
     "MissingVersionLine": ALL_GAMES_NAMES,
     "DeckCountNotSixOrEight": frozenset({"switch"}),  # 20:18:15:30.09(1)
     "Db21WithoutPaytable": frozenset({"db21"}),
+    "LadiesWithoutPaytable": frozenset({"ladies"}),
 }
 HEADER_CITATIONS = {"DeckCountNotSixOrEight": "20:18:15:30.09(1)"}
 
@@ -192,6 +198,8 @@ def as_declared(spec: TableSpec, clause: str | None, shape: RecordShape) -> Tabl
     options = terse_options(spec.options) if shape.terse else spec.options
     if clause == "Db21WithoutPaytable":
         options = tuple(o for o in options if o[0] != "db21.paytable")
+    if clause == "LadiesWithoutPaytable":
+        options = tuple(o for o in options if o[0] != "ladies.paytable")
     decks = 4 if clause == "DeckCountNotSixOrEight" else spec.decks
     return replace(spec, options=options, decks=decks)
 
@@ -344,6 +352,8 @@ class Session:
             self.plant_header(clause, line, f"a Blackjack Switch table of {spec.decks} decks")
         elif clause == "Db21WithoutPaytable":
             self.plant_header(clause, line, "a db21 table with no `option db21.paytable`")
+        elif clause == "LadiesWithoutPaytable":
+            self.plant_header(clause, line, "a ladies table with no `option ladies.paytable`")
         if clause == "CasinoAfterTable":
             self.plant_header(clause, self.write(casino), "the casino named after the table")
         for key, value in spec.options:
@@ -542,7 +552,7 @@ class Session:
         unit = low * rng.choice((1, 1, 1, 2, 2, 3, 5, 10)) * 100
         side_low, side_high = spec.side_limits
         side_unit = min(side_high, max(side_low, rng.choice((5, 5, 10, 10, 25)) * 100))
-        plays_side = spec.game in ("switch", "db21") and rng.random() < 0.5
+        plays_side = spec.game in ("switch", "db21", "ladies") and rng.random() < 0.5
         if self.shape.cents and self.shape.rng.random() < 0.3 and unit + 50 <= spec.maximum:
             unit += 50  # 12.50: halves, 3 to 2 and 6 to 5 of it still fall on whole cents
         return Player(

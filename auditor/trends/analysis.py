@@ -10,7 +10,8 @@ across the units of the question, at `fdr`):
 - pairs: dealer–player pairs with more over-payments than the player's share of the
   dealer's rounds predicts;
 - repeats: sequences of cards that recur in another shuffle;
-- game math: each dealer's bust and natural frequencies against their exact values.
+- game math: each dealer's bust and natural frequencies (and Lucky Ladies wins) against
+  their exact values.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from auditor.store.tallies import (
     lines_of,
     tally_rows,
 )
-from auditor.tally import DEALER_BUST, DEALER_NATURAL, PLAYER_NATURAL, shift_of
+from auditor.tally import DEALER_BUST, DEALER_NATURAL, LADIES_WIN, PLAYER_NATURAL, shift_of
 from auditor.trends import odds
 
 FLAGGED, NOT_FLAGGED, TOO_FEW = "flagged", "not flagged", "too few rounds to judge"
@@ -433,6 +434,8 @@ def _exact(statistic: str, up: int | None, decks: int, hits_soft_17: bool) -> fl
         return float(odds.dealer_bust_without_natural(up, decks, hits_soft_17))
     if statistic == DEALER_NATURAL:
         return float(odds.dealer_natural(up, decks))
+    if statistic == LADIES_WIN:
+        return float(odds.ladies_win(decks))
     return float(odds.player_natural(decks))
 
 
@@ -454,7 +457,8 @@ def game_math(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
         z = (k - n * exact) / spread if spread else 0.0
         what = {DEALER_BUST: "went over 21 (hands played out, no natural)",
                 DEALER_NATURAL: "had a two-card 21",
-                PLAYER_NATURAL: "player hands were dealt a natural"}[statistic]
+                PLAYER_NATURAL: "player hands were dealt a natural",
+                LADIES_WIN: "Lucky Ladies wagers won (a 20 in the first two cards)"}[statistic]
         up_text = f" with {UP_NAMES.get(up, up)} up" if up else ""
         entry = {
             "unit": {"kind": "dealer" if dealer != FLOOR else "floor", "key": dealer,

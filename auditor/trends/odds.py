@@ -9,7 +9,8 @@ an ace counts eleven where that keeps the hand at 21 or under. The distribution 
 dealer's final hand given the up card, with no peek and no conditioning on the hole card:
 a two-card 21 is `blackjack`, a total over 21 is `bust`. A seat's super match hand is its
 first four cards off a fresh shoe: any four distinct positions of a uniformly shuffled
-shoe hold a uniformly random 4-card subset, so the odds are counts of subsets.
+shoe hold a uniformly random 4-card subset, so the odds are counts of subsets. A seat's
+Lucky Ladies category is read the same way from its first two cards (counts of pairs).
 
 This is the model of the simulator's fast path (auditor/simulate/sampling.py), which deals
 every sample from a fresh shoe through the game's own dealing code. In a record the cards
@@ -131,3 +132,52 @@ def player_natural(decks: int) -> Fraction:
     counts = shoe_counts(decks)
     cards = 52 * decks
     return 2 * Fraction(counts[0], cards) * Fraction(counts[9], cards - 1)
+
+
+def ladies_probabilities(decks: int) -> dict[str | None, Fraction]:
+    """P(category) of a seat's first two cards off a fresh shoe, for the Lucky Ladies pay
+    table of the deck count (20:18:15:30.04(4)); keys as auditor/blackjack.py names them:
+    `top`, `queens`, `matched`, `suited`, `any`, None (no 20).
+
+    With more than one deck (tables A, B) `queens` is two queens of hearts and `matched`
+    two identical cards (rank and suit); with one deck (table C) `queens` is any two queens
+    and `matched` a paired 20 (two tens, jacks or kings). `top` is the queens with the
+    dealer's first two cards a blackjack, dealt from the shoe without the seat's two: an
+    ace and a ten-value among the 52·decks − 2 cards left, of which 16·decks − 2 ten-values
+    (both queens are out). Only the highest category is counted. Every unordered pair of
+    the shoe's cards is equally likely: the odds are counts of pairs.
+    """
+    per_card = decks  # copies of each card (rank and suit)
+    cards = 52 * decks
+    tens = 16 * decks  # T, J, Q, K of four suits
+    aces = nines = 4 * decks
+    pairs = comb(cards, 2)
+    if decks == 1:
+        queens = comb(4 * per_card, 2)  # any two queens
+        matched = 3 * comb(4 * per_card, 2)  # two tens, two jacks or two kings
+        # same suit, different ranks: four suits, two of the four ten-value ranks each
+        suited_tens = 4 * comb(4, 2) * per_card ** 2
+    else:
+        queens = comb(per_card, 2)  # two queens of hearts
+        matched = 15 * comb(per_card, 2)  # the other fifteen ten-value cards, in pairs
+        # same suit, not the same card: per suit, pairs of its 4·decks ten-values
+        suited_tens = 4 * (comb(4 * per_card, 2) - 4 * comb(per_card, 2))
+    suited_ace_nine = 4 * per_card * per_card
+    twenty = comb(tens, 2) + aces * nines
+    suited = suited_tens + suited_ace_nine
+    rest = cards - 2
+    dealer_blackjack = Fraction(aces * (tens - 2), comb(rest, 2))
+    found: dict[str | None, Fraction] = {
+        "top": Fraction(queens, pairs) * dealer_blackjack,
+        "queens": Fraction(queens, pairs) * (1 - dealer_blackjack),
+        "matched": Fraction(matched, pairs),
+        "suited": Fraction(suited, pairs),
+        "any": Fraction(twenty - queens - matched - suited, pairs),
+    }
+    found[None] = 1 - sum(found.values())
+    return found
+
+
+def ladies_win(decks: int) -> Fraction:
+    """P(a Lucky Ladies wager wins): the seat's first two cards total 20 (A 9 included)."""
+    return 1 - ladies_probabilities(decks)[None]
