@@ -158,7 +158,7 @@ def store_command_guarded(arguments: argparse.Namespace, console: Console) -> in
     from auditor.store.engine import cause_of
     from auditor.store.urls import shown
 
-    errors = Console(stderr=True, highlight=False)
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)  # a message is one line
     try:
         if arguments.command == "trends":
             from auditor.trends.command import run as run_trends
