@@ -76,7 +76,7 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
     from sqlalchemy.exc import SQLAlchemyError
 
     from auditor.store import RunRecorder, StoreFailure, begin_run
-    from auditor.store.engine import cause_of
+    from auditor.store.engine import cause_of, is_store_fault
 
     run_id = None
     try:
@@ -88,6 +88,8 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
                 progress(result)
         recorder.close()
     except SQLAlchemyError as error:
+        if not is_store_fault(error):
+            raise
         raise StoreFailure(run_id, cause_of(error)) from error
     finally:
         # Here, in this thread: the pools stop now, never later in a collector's thread.

@@ -190,27 +190,12 @@ def audit_guarded(arguments: argparse.Namespace, console: Console,
     naming the file it was on, the traceback in --out's auditor-crash.log, exit 3."""
     import traceback
 
-    from sqlalchemy.exc import SQLAlchemyError
-
     from auditor.audit import AuditFailure
-    from auditor.store import StoreFailure
-    from auditor.store.engine import cause_of
-    from auditor.store.urls import shown
 
     try:
-        return run_audit(arguments, console, argv)
-    except (KeyboardInterrupt, SystemExit, BrokenPipeError):
+        return audit_store_guarded(arguments, console, argv)
+    except (KeyboardInterrupt, SystemExit):
         raise
-    except (StoreFailure, SQLAlchemyError) as error:
-        # The store failed mid-run (a full disk, a server gone): one line naming it and the
-        # cause. The run stays unfinished; --out keeps the outputs it had (one set).
-        run_id = getattr(error, "run_id", None) or getattr(arguments, "run_id", None)
-        cause = error.cause if isinstance(error, StoreFailure) else cause_of(error)
-        left = f"run {run_id} is left unfinished" if run_id else "no run was recorded"
-        print(f"auditor: store {shown(getattr(arguments, 'store_location', '?'))} failed "
-              f"during the audit ({cause}); {left}, and {arguments.out} keeps the outputs "
-              "it had", file=sys.stderr)
-        return EXIT_ERROR
     except Exception as error:
         where = (f"while auditing {error.path}" if isinstance(error, AuditFailure)
                  else "after auditing the inputs")
@@ -225,6 +210,35 @@ def audit_guarded(arguments: argparse.Namespace, console: Console,
         print(f"auditor: the auditor itself failed {where} ({type(cause).__name__}); "
               f"{told}", file=sys.stderr)
         return EXIT_CRASH
+
+
+def audit_store_guarded(arguments: argparse.Namespace, console: Console,
+                        argv: list[str] | None) -> int:
+    """`run_audit`, with the store failing mid-run (a full disk, a server gone, a damaged
+    file) told in one line naming it and the cause, exit 2: the run stays unfinished, and
+    --out keeps the outputs it had (they are published as one set). A reader of the
+    summary that goes away (`| head`) ends it quietly, with the audit's own exit code."""
+    from auditor.store import StoreFailure
+    from auditor.store.engine import cause_of, is_store_fault
+    from auditor.store.urls import shown
+
+    try:
+        return run_audit(arguments, console, argv)
+    except BrokenPipeError:
+        from auditor.store_cli import quiet_stdout
+
+        quiet_stdout()  # an audit the closed pipe cut short never passes for a clean one
+        return getattr(arguments, "exit_code", EXIT_ERROR)
+    except Exception as error:
+        if not (isinstance(error, StoreFailure) or is_store_fault(error)):
+            raise  # the auditor's own failure (`audit_guarded`)
+        run_id = getattr(error, "run_id", None) or getattr(arguments, "run_id", None)
+        cause = error.cause if isinstance(error, StoreFailure) else cause_of(error)
+        left = f"run {run_id} is left unfinished" if run_id else "no run was recorded"
+        print(f"auditor: store {shown(getattr(arguments, 'store_location', '?'))} failed "
+              f"during the audit ({cause}); {left}, and {arguments.out} keeps the outputs "
+              "it had", file=sys.stderr)
+        return EXIT_ERROR
 
 
 def exit_code(result, fail_on: str = "low", new_only: bool = False) -> int:

@@ -86,10 +86,11 @@ def _print_json(document: Any) -> None:
 
 def _list(engine, as_json: bool, console: Console) -> int:
     from auditor.store import list_runs
+    from auditor.store.urls import hide_secrets
 
     rows = list_runs(engine)
-    if as_json:
-        _print_json([row.as_dict() for row in rows])
+    if as_json:  # a store written before passwords were hidden may hold one in a command
+        _print_json([{**row.as_dict(), "command": hide_secrets(row.command)} for row in rows])
         return 0
     header = ("run", "started (UTC)", "status", "inputs", "rounds", "findings", "high",
               "medium", "low", "waived")

@@ -58,6 +58,15 @@ def cause_of(error: BaseException) -> str:
     return hide_secrets(found)
 
 
+def is_store_fault(error: BaseException) -> bool:
+    """Whether a database error is the store's (a full disk, a server gone, a damaged file),
+    not the auditor's: data that does not fit its column or breaks a key is a bug."""
+    from sqlalchemy.exc import DataError, IntegrityError, SQLAlchemyError
+
+    return isinstance(error, SQLAlchemyError) and not isinstance(error,
+                                                                  (DataError, IntegrityError))
+
+
 def sqlite_path(location: str) -> Path | None:
     """The file of an SQLite store (None for another database, or SQLite in memory)."""
     try:
