@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shlex
+import sqlite3
 import subprocess
 import sys
 import time
@@ -250,8 +251,8 @@ def test_store_paths_that_cannot_be_used_are_one_line_and_exit_2(tmp_path, capsy
     afile = tmp_path / "afile"
     afile.write_text("x")
     foreign = tmp_path / "foreign.sqlite"
-    subprocess.run(["sqlite3", str(foreign), "create table runs(id integer primary key)"],
-                   check=True)
+    with sqlite3.connect(foreign) as connection:  # another program's database
+        connection.execute("create table runs(id integer primary key)")
     expected = {
         str(afile / "h.sqlite"): f"its folder {afile} cannot be made (a file stands in the way)",
         str(tmp_path / "nonexistent" / "dir" / "h.sqlite"):
