@@ -56,11 +56,12 @@ def connect_cluster(address: str) -> Any:
     return connect(address)
 
 
-def open_store(location: str) -> Any:
-    """The run store at a SQLite path or database URL (raises store.StoreError)."""
+def open_store(location: str, read_only: bool = False, new_store: bool = False) -> Any:
+    """The run store at a SQLite path or database URL (raises store.StoreError): `read_only`
+    to only read an existing one, `new_store` to make an SQLite store's missing folders."""
     from auditor.store import open_store as open_it
 
-    return open_it(location)
+    return open_it(location, read_only=read_only, new_store=new_store)
 
 
 def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths: list[str],
@@ -68,16 +69,33 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
                progress: Callable[[FileResult], None] | None = None) -> int:
     """Record a run in the store as its files finish (the caller keeps none of them): the
     run is marked begun first, so a run killed half-way stays marked unfinished. Returns
-    the run's ID; `store.finish_run` marks it finished once its outputs are written."""
-    from auditor.store import RunRecorder, begin_run
+    the run's ID; `store.finish_run` marks it finished once its outputs are written.
 
-    run_id = begin_run(store, run, settings)
-    recorder = RunRecorder(store, run_id, paths)
-    for place, result in results:
-        recorder.add(place, result)
-        if progress:
-            progress(result)
-    recorder.close()
+    A store that fails meanwhile raises `store.StoreFailure` (its cause on one line, the
+    run's ID if it was begun); the audit still under way is stopped first."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from auditor.store import RunRecorder, StoreFailure, begin_run
+    from auditor.store.engine import cause_of, is_store_fault
+
+    run_id = None
+    try:
+        run_id = begin_run(store, run, settings)
+        recorder = RunRecorder(store, run_id, paths)
+        for place, result in results:
+            recorder.add(place, result)
+            if progress:
+                progress(result)
+        recorder.close()
+    except SQLAlchemyError as error:
+        if not is_store_fault(error):
+            raise
+        raise StoreFailure(run_id, cause_of(error)) from error
+    finally:
+        # Here, in this thread: the pools stop now, never later in a collector's thread.
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
     return run_id
 
 

@@ -4,7 +4,6 @@ commands and `auditor trends`."""
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 import time
 from collections.abc import Iterator
@@ -103,6 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the run store this audit is recorded in: a SQLite file or a "
                             "database URL such as postgresql+psycopg://user@host/db "
                             "(default: history.sqlite in the --out folder)")
+    audit.add_argument("--new-store", action="store_true",
+                       help="start a new run store at --store, making its folder: without "
+                            "it a store path whose folder does not exist is refused")
 
     rules = commands.add_parser("rules", help="the rule base: what checks each citation")
     rules.add_argument("action", nargs="?", choices=["list", "show"], default="list")
@@ -122,6 +124,17 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
     console = Console(stderr=False, highlight=False, soft_wrap=True)
+    try:
+        return _run_command(arguments, console, argv)
+    except BrokenPipeError:  # the reader stopped reading (`auditor runs --json | head`)
+        from auditor.store_cli import quiet_stdout
+
+        quiet_stdout()
+        return getattr(arguments, "exit_code", EXIT_CLEAN)  # an audit's, once it is known
+
+
+def _run_command(arguments: argparse.Namespace, console: Console,
+                 argv: list[str] | None) -> int:
     if arguments.command == "rules":
         from auditor.rules_cli import show_rules
 
@@ -130,15 +143,45 @@ def main(argv: list[str] | None = None) -> int:
         from auditor.simulate.command import run as run_simulate
 
         return run_simulate(arguments, console)
-    if arguments.command == "trends":
-        from auditor.trends.command import run as run_trends
+    if arguments.command in ("runs", "report", "diff", "trends"):
+        return store_command_guarded(arguments, console)
+    return audit_guarded(arguments, console, argv)
 
-        return run_trends(arguments, console, Console(stderr=True, highlight=False))
-    if arguments.command in ("runs", "report", "diff"):
+
+def store_command_guarded(arguments: argparse.Namespace, console: Console) -> int:
+    """`runs`, `report`, `diff` and `trends`, with what the store or the file system refuses
+    told in one line and exit 2 (for `trends`, 1 means "something flagged": never an
+    error); a failure of the auditor itself is exit 3."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from auditor.store import StoreError
+    from auditor.store.engine import cause_of
+    from auditor.store.urls import shown
+
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)  # a message is one line
+    try:
+        if arguments.command == "trends":
+            from auditor.trends.command import run as run_trends
+
+            return run_trends(arguments, console, errors)
         from auditor.store_cli import run_command
 
-        return run_command(arguments, console, Console(stderr=True, highlight=False))
-    return audit_guarded(arguments, console, argv)
+        return run_command(arguments, console, errors)
+    except (KeyboardInterrupt, SystemExit, BrokenPipeError):
+        raise
+    except StoreError as error:
+        message = f"auditor: {error}"
+    except SQLAlchemyError as error:
+        message = f"auditor: store {shown(arguments.store)} cannot be read ({cause_of(error)})"
+    except OSError as error:
+        message = f"auditor: {error.strerror or error}" + (
+            f": {error.filename}" if error.filename else "")
+    except Exception as error:
+        print(f"auditor: the auditor itself failed ({type(error).__name__}: "
+              f"{cause_of(error)})", file=sys.stderr)
+        return EXIT_CRASH
+    print(message, file=sys.stderr)
+    return EXIT_ERROR
 
 
 def audit_guarded(arguments: argparse.Namespace, console: Console,
@@ -150,7 +193,7 @@ def audit_guarded(arguments: argparse.Namespace, console: Console,
     from auditor.audit import AuditFailure
 
     try:
-        return run_audit(arguments, console, argv)
+        return audit_store_guarded(arguments, console, argv)
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as error:
@@ -167,6 +210,35 @@ def audit_guarded(arguments: argparse.Namespace, console: Console,
         print(f"auditor: the auditor itself failed {where} ({type(cause).__name__}); "
               f"{told}", file=sys.stderr)
         return EXIT_CRASH
+
+
+def audit_store_guarded(arguments: argparse.Namespace, console: Console,
+                        argv: list[str] | None) -> int:
+    """`run_audit`, with the store failing mid-run (a full disk, a server gone, a damaged
+    file) told in one line naming it and the cause, exit 2: the run stays unfinished, and
+    --out keeps the outputs it had (they are published as one set). A reader of the
+    summary that goes away (`| head`) ends it quietly, with the audit's own exit code."""
+    from auditor.store import StoreFailure
+    from auditor.store.engine import cause_of, is_store_fault
+    from auditor.store.urls import shown
+
+    try:
+        return run_audit(arguments, console, argv)
+    except BrokenPipeError:
+        from auditor.store_cli import quiet_stdout
+
+        quiet_stdout()  # an audit the closed pipe cut short never passes for a clean one
+        return getattr(arguments, "exit_code", EXIT_ERROR)
+    except Exception as error:
+        if not (isinstance(error, StoreFailure) or is_store_fault(error)):
+            raise  # the auditor's own failure (`audit_guarded`)
+        run_id = getattr(error, "run_id", None) or getattr(arguments, "run_id", None)
+        cause = error.cause if isinstance(error, StoreFailure) else cause_of(error)
+        left = f"run {run_id} is left unfinished" if run_id else "no run was recorded"
+        print(f"auditor: store {shown(getattr(arguments, 'store_location', '?'))} failed "
+              f"during the audit ({cause}); {left}, and {arguments.out} keeps the outputs "
+              "it had", file=sys.stderr)
+        return EXIT_ERROR
 
 
 def exit_code(result, fail_on: str = "low", new_only: bool = False) -> int:
@@ -246,17 +318,24 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         finish_run,
         run_extras_of,
     )
+    from auditor.store.urls import command_line, shown
 
     out = Path(out_folder)
     run = {
         "version": __version__,
         "rule_base": rule_base_version(),
-        "command": "auditor " + shlex.join(argv if argv is not None else sys.argv[1:]),
+        # a store URL's password is never recorded (findings.json, report.html, the store)
+        "command": command_line(argv if argv is not None else sys.argv[1:]),
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     scheduler = arguments.scheduler or settings.scheduler
+    location = arguments.store or settings.store or str(out / "history.sqlite")
+    arguments.store_location = location  # named if the store fails (`audit_guarded`)
     try:
-        store = api.open_store(arguments.store or settings.store or str(out / "history.sqlite"))
+        # The default store, in --out, is made with its folder; a store named elsewhere is
+        # made only in a folder that exists, or with --new-store.
+        store = api.open_store(location, new_store=arguments.new_store or not (
+            arguments.store or settings.store))
         # before the run is recorded: a cluster that cannot be used costs nothing
         cluster = api.connect_cluster(scheduler) if scheduler else None
     except (ClusterError, StoreError) as error:
@@ -273,8 +352,10 @@ def run_audit(arguments: argparse.Namespace, console: Console,
             # none. The output modules (pandas, Jinja) load in the parent meanwhile.
             results = api.audit_inputs(paths, jobs=jobs, cluster=cluster,
                                        meanwhile=_load_outputs)
-            run_id = api.record_run(store, run, {"paths": arguments.paths, "jobs": jobs},
-                                    paths, results, advance)
+            # `inputs`: what a run killed half-way never audited (`auditor runs show`)
+            run_id = api.record_run(store, run, {"paths": arguments.paths, "jobs": jobs,
+                                                 "inputs": paths}, paths, results, advance)
+            arguments.run_id = run_id
     except ClusterError as error:
         errors.print(f"auditor: {error}")
         return EXIT_ERROR
@@ -297,6 +378,9 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     write_outputs(result, run, out)
     code = exit_code(result, fail_on, fail_on_new)
     finish_run(store, run_id, run, code, run_extras_of(result))
+    arguments.exit_code = code  # kept if the reader of what follows goes away (`main`)
+    if not arguments.quiet:
+        errors.print(f"auditor: run {run_id} recorded in {shown(location)}", markup=False)
     for summary in result.unreadable:
         errors.print(f"auditor: cannot audit {summary.error}")
     for waiver in result.waivers:

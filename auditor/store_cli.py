@@ -45,17 +45,15 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def open_existing_store(location: str, errors: Console):
-    """The store at `location` for a command that reads it, or None with the reason said
-    (no store there, or one this auditor cannot read)."""
+    """The store at `location` for a command that reads it, opened for reading only (a store
+    on read-only media or an archive is read as it is), or None with the reason said (no
+    store there, or one this auditor cannot read)."""
     from auditor.store import StoreError, open_store
 
-    if not _exists(location):
-        errors.print(f"auditor: no run store at {location}")
-        return None
     try:
-        return open_store(location)
+        return open_store(location, read_only=True)
     except StoreError as error:
-        errors.print(f"auditor: {error}")
+        errors.print(f"auditor: {error}", markup=False)
         return None
 
 
@@ -86,16 +84,13 @@ def _print_json(document: Any) -> None:
     print(json.dumps(document, indent=2, ensure_ascii=False))
 
 
-def _exists(location: str) -> bool:
-    return "://" in location or Path(location).exists()
-
-
 def _list(engine, as_json: bool, console: Console) -> int:
     from auditor.store import list_runs
+    from auditor.store.urls import hide_secrets
 
     rows = list_runs(engine)
-    if as_json:
-        _print_json([row.as_dict() for row in rows])
+    if as_json:  # a store written before passwords were hidden may hold one in a command
+        _print_json([{**row.as_dict(), "command": hide_secrets(row.command)} for row in rows])
         return 0
     header = ("run", "started (UTC)", "status", "inputs", "rounds", "findings", "high",
               "medium", "low", "waived")
@@ -120,7 +115,8 @@ def _print_columns(console: Console, lines: list[tuple[str, ...]], left: tuple[i
 
 def _show(engine, run_id: int, as_json: bool, console: Console, errors: Console) -> int:
     from auditor.store import list_runs, run_document
-    from auditor.store.runs import run_inputs_documents
+    from auditor.store.runs import run_inputs_documents, unaudited_inputs
+    from auditor.store.urls import hide_secrets
 
     rows = list_runs(engine, [run_id])
     if not rows:
@@ -129,6 +125,11 @@ def _show(engine, run_id: int, as_json: bool, console: Console, errors: Console)
     row = rows[0]
     document: dict[str, Any] = {**row.as_dict(), "auditor": run_document(engine, run_id),
                                 "inputs": run_inputs_documents(engine, run_id)}
+    # A store written before passwords were hidden may hold one in the command.
+    document["command"] = hide_secrets(document["command"])
+    document["auditor"]["command"] = hide_secrets(document["auditor"]["command"])
+    if row.status != "finished":
+        document["not_audited"] = unaudited_inputs(engine, run_id)
     if as_json:
         _print_json(document)
         return 0
@@ -141,14 +142,32 @@ def _show(engine, run_id: int, as_json: bool, console: Console, errors: Console)
         state = summary.get("error") or (f"{summary.get('rounds', 0):,} rounds, sha256 "
                                          f"{(summary.get('sha256') or '')[:16]}…")
         console.print(f"  - {summary['path']}: {state}")
+    if row.status != "finished":
+        missing = document["not_audited"]
+        console.print("  UNFINISHED: " + (
+            "which inputs it was given was not recorded (an older auditor)" if missing is None
+            else f"{len(missing)} input(s) not audited" if missing else
+            "every input audited, its findings never judged nor its outputs written"),
+            markup=False)
+        for path in missing or []:
+            console.print(f"  - {path}: not audited", markup=False)
     return 0
 
 
 def _report(engine, run_id: int, out: Path, as_json: bool, console: Console,
             errors: Console) -> int:
+    from auditor.output.files import out_folder_problem
     from auditor.output.render import OUTPUT_NAMES, write_outputs
     from auditor.store import load_result
 
+    refusal = _unfinished(engine, [run_id], "reported")
+    if refusal:
+        errors.print(f"auditor: {refusal}", markup=False)
+        return 2
+    problem = out_folder_problem(out)
+    if problem:
+        errors.print(f"auditor: {problem}", markup=False)
+        return 2
     try:
         result, run = load_result(engine, run_id)
     except KeyError:
@@ -162,6 +181,34 @@ def _report(engine, run_id: int, out: Path, as_json: bool, console: Console,
     return 0
 
 
+def _unfinished(engine, run_ids: list[int], verb: str) -> str | None:
+    """Why a run cannot be reported or compared: it never finished (killed, failed, or still
+    running), so it holds some of its inputs and findings never judged (no IDs, waivers or
+    baseline marks). None when every run named finished (or does not exist)."""
+    from auditor.store import list_runs
+    from auditor.store.runs import unaudited_inputs
+
+    for row in list_runs(engine, run_ids):
+        if row.status == "finished":
+            continue
+        missing = unaudited_inputs(engine, row.id)
+        if missing is None:
+            which = "which inputs it was given was not recorded"
+        elif missing:
+            shown = ", ".join(missing[:_NAMED])
+            more = f" and {len(missing) - _NAMED} more" if len(missing) > _NAMED else ""
+            which = (f"{row.inputs} of {row.inputs + len(missing)} input(s) audited; not "
+                     f"audited: {shown}{more}")
+        else:
+            which = f"all {row.inputs} input(s) audited but its findings never judged"
+        return (f"run {row.id} is UNFINISHED (killed, failed or still running): {which}; "
+                f"it is not {verb} (`auditor runs show {row.id}` lists what it holds)")
+    return None
+
+
+_NAMED = 5  # inputs named in a one-line refusal; `runs show` lists them all
+
+
 def _diff(engine, earlier: int, later: int, as_json: bool, console: Console,
           errors: Console) -> int:
     from auditor.store import diff_runs, list_runs
@@ -169,6 +216,10 @@ def _diff(engine, earlier: int, later: int, as_json: bool, console: Console,
     missing = {earlier, later} - {row.id for row in list_runs(engine, [earlier, later])}
     if missing:
         errors.print(f"auditor: the store has no run {', '.join(map(str, sorted(missing)))}")
+        return 2
+    refusal = _unfinished(engine, [earlier, later], "compared")
+    if refusal:
+        errors.print(f"auditor: {refusal}", markup=False)
         return 2
     difference = diff_runs(engine, earlier, later)
     if as_json:
@@ -183,3 +234,16 @@ def _diff(engine, earlier: int, later: int, as_json: bool, console: Console,
                           f"{finding['file']}:{finding.get('line') or ''}  "
                           f"{finding['message']}", soft_wrap=True)
     return 0
+
+
+def quiet_stdout() -> None:
+    """After the reader of standard output went away (`| head`): whatever is still to be
+    printed, and Python's flush at exit, go nowhere instead of raising again."""
+    import os
+    import sys
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

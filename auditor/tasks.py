@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from auditor.audit import AuditFailure, FileResult, InputSummary, audit_file
@@ -150,6 +151,18 @@ def given_up(path: str) -> FileResult:
         "of memory)")))
 
 
+@contextmanager
+def _cancelled_on_exit(pool: ProcessPoolExecutor) -> Iterator[ProcessPoolExecutor]:
+    """The pool, whose queued tasks are dropped when its user stops early (the generator
+    closed because the store failed): only the files being audited are waited for."""
+    with pool:
+        try:
+            yield pool
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
 def audit_in_pools(paths: list[str], jobs: int,
                    meanwhile: Callable[[], None] | None = None,
                    tasks: AuditTasks | None = None) -> Iterator[tuple[int, FileResult]]:
@@ -159,7 +172,7 @@ def audit_in_pools(paths: list[str], jobs: int,
     todo: Iterator[Task] | list[Task] = tasks.first()
     while True:
         retry: list[Task] = []
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with _cancelled_on_exit(ProcessPoolExecutor(max_workers=jobs)) as pool:
             pending = {}
             for task in todo:
                 pending[pool.submit(run_task, task)] = task

@@ -4,7 +4,7 @@
 parent process of an audit writes here: workers never touch the database.
 """
 
-from auditor.store.engine import StoreError, open_store, store_url
+from auditor.store.engine import StoreError, StoreFailure, open_store, store_url
 from auditor.store.runs import (
     RunRecorder,
     RunRow,
@@ -23,7 +23,7 @@ from auditor.store.runs import (
     run_inputs_sha256,
 )
 
-__all__ = ["RunRecorder", "RunRow", "StoreError", "begin_run", "diff_runs", "finding_documents",
-           "finish_run", "judge_findings", "latest_run_over", "list_runs", "load_result",
-           "missing_statements", "open_store", "record_result", "run_document",
-           "run_extras_of", "run_inputs_sha256", "store_url"]
+__all__ = ["RunRecorder", "RunRow", "StoreError", "StoreFailure", "begin_run", "diff_runs",
+           "finding_documents", "finish_run", "judge_findings", "latest_run_over",
+           "list_runs", "load_result", "missing_statements", "open_store", "record_result",
+           "run_document", "run_extras_of", "run_inputs_sha256", "store_url"]

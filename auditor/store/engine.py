@@ -1,22 +1,44 @@
 """Opening a run store: an SQLAlchemy engine for a URL or a path, brought to the current
-schema by the migrations, or refused when a newer auditor wrote it."""
+schema by the migrations, or refused when a newer auditor wrote it.
+
+Every refusal is a `StoreError` whose message is one plain line naming the store (its
+password hidden, `urls.shown`) and the cause."""
 
 from __future__ import annotations
 
+import os
+import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy.engine import make_url
+
+from auditor.store.urls import SUPPORTED, hide_secrets, shown
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_MILLISECONDS = 60_000  # how long a writer waits for another one to finish
+# Revisions older than the head whose tables this auditor reads unchanged: a store on
+# read-only media at one of them is read without upgrading it (0003 only widened columns).
+READABLE_WITHOUT_UPGRADE = frozenset({"0002"})
+_STORE_TABLES = frozenset({"runs", "inputs", "run_inputs", "findings", "coverage", "replays"})
 
 
 class StoreError(Exception):
-    """The store cannot be used; the message says why, plainly."""
+    """The store cannot be used; the message says why, plainly, on one line."""
+
+
+class StoreFailure(StoreError):
+    """The store failed while a run was being recorded (a full disk, a server gone): the
+    run, if it was begun, stays unfinished."""
+
+    def __init__(self, run_id: int | None, cause: str) -> None:
+        super().__init__(cause)
+        self.run_id, self.cause = run_id, cause
 
 
 def store_url(location: str) -> str:
@@ -27,26 +49,146 @@ def store_url(location: str) -> str:
     return "sqlite:///" + str(Path(location).expanduser().resolve())
 
 
-def open_store(location: str) -> Engine:
-    """The store at `location`, created or upgraded to this auditor's schema."""
+def cause_of(error: BaseException) -> str:
+    """What went wrong, on one line: the database's own message (not SQLAlchemy's SQL and
+    links), any password hidden."""
+    orig = getattr(error, "orig", None) or error.__cause__ or error
+    lines = [line.strip() for line in str(orig).splitlines() if line.strip()]
+    found = lines[0] if lines else type(orig).__name__
+    return hide_secrets(found)
+
+
+def is_store_fault(error: BaseException) -> bool:
+    """Whether a database error is the store's (a full disk, a server gone, a damaged file),
+    not the auditor's: data that does not fit its column or breaks a key is a bug."""
+    from sqlalchemy.exc import DataError, IntegrityError, SQLAlchemyError
+
+    return isinstance(error, SQLAlchemyError) and not isinstance(error,
+                                                                  (DataError, IntegrityError))
+
+
+def sqlite_path(location: str) -> Path | None:
+    """The file of an SQLite store (None for another database, or SQLite in memory)."""
+    try:
+        url = make_url(store_url(location))
+    except Exception:
+        return None
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    return Path(url.database)
+
+
+def open_store(location: str, read_only: bool = False, new_store: bool = False) -> Engine:
+    """The store at `location`, created or upgraded to this auditor's schema.
+
+    `read_only` (the commands that only read a store): an existing store opened for
+    reading, with no write of any kind when its schema is current, so a store on read-only
+    media or an archive can be read. `new_store`: an SQLite store's missing folders are
+    made; without it a path whose folder does not exist is refused (a typo never starts a
+    new, empty history)."""
+    name = shown(location)
     url = store_url(location)
-    if url.startswith("sqlite:///"):
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        parsed = make_url(url)
+    except Exception as error:
+        raise StoreError(f"store {name}: not a store URL ({cause_of(error)}); "
+                         f"{SUPPORTED}") from error
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        hint = " (PostgreSQL is spelled postgresql+psycopg://)" if backend == "postgres" else ""
+        raise StoreError(f"store {name}: {backend} is not a supported database{hint}; "
+                         f"{SUPPORTED}")
+    if backend == "sqlite":
+        path = sqlite_path(location)
+        if path is None:
+            raise StoreError(f"store {name}: names no file; {SUPPORTED}")
+        _check_sqlite_path(path, name, read_only, new_store)
+        if read_only:
+            engine = _read_only_sqlite(path)
+            if _readable_as_is(engine, name):
+                return engine
+            engine.dispose()
     try:
         engine = create_engine(url)
-    except Exception as error:  # a malformed URL or a driver that is not installed
-        raise StoreError(f"store {location}: {error}") from error
+    except Exception as error:  # a driver that is not installed, a bad option
+        raise StoreError(f"store {name}: cannot be used ({cause_of(error)}); "
+                         f"{SUPPORTED}") from error
     if engine.dialect.name == "sqlite":
         _sqlite_for_many_writers(engine)
     try:
-        _migrate(engine)
+        if read_only and engine.dialect.name != "sqlite" and _readable_as_is(engine, name):
+            return engine
+        _migrate(engine, name)
     except StoreError:
         engine.dispose()
         raise
     except Exception as error:
         engine.dispose()
-        raise StoreError(f"store {location}: cannot be opened ({error})") from error
+        raise StoreError(f"store {name}: cannot be opened ({cause_of(error)})") from error
     return engine
+
+
+def _check_sqlite_path(path: Path, name: str, read_only: bool, new_store: bool) -> None:
+    if path.is_dir():
+        raise StoreError(f"store {name}: is a folder, not a file")
+    if read_only:
+        if not path.exists():
+            raise StoreError(f"no run store at {name}")
+        return
+    folder = path.parent
+    if folder.is_dir():
+        return
+    if folder.exists() or any(p.exists() and not p.is_dir() for p in folder.parents):
+        raise StoreError(f"store {name}: its folder {folder} cannot be made "
+                         "(a file stands in the way)")
+    if not new_store:
+        raise StoreError(f"store {name}: the folder {folder} does not exist (give --new-store "
+                         "to start a new store there)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise StoreError(f"store {name}: its folder {folder} cannot be made "
+                         f"({error.strerror or error})") from error
+
+
+def _read_only_sqlite(path: Path) -> Engine:
+    """An engine that only reads the file: no journal switch, no write lock. On media that
+    cannot be written (not even SQLite's shared-memory file beside it) the file is opened
+    as immutable."""
+    writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    target = f"file:{quote(str(path))}?mode=ro" + ("" if writable else "&immutable=1")
+
+    def connect() -> sqlite3.Connection:
+        connection = sqlite3.connect(target, uri=True, check_same_thread=False)
+        connection.isolation_level = None  # reads only: each statement its own snapshot
+        connection.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MILLISECONDS}")
+        return connection
+
+    return create_engine("sqlite://", creator=connect)
+
+
+def _readable_as_is(engine: Engine, name: str) -> bool:
+    """Whether a reader can use the store without changing it: its schema is this
+    auditor's, or an older one read unchanged. A newer schema is refused."""
+    scripts = ScriptDirectory(str(MIGRATIONS))
+    try:
+        with engine.connect() as connection:
+            current = set(MigrationContext.configure(connection).get_current_heads())
+    except Exception as error:
+        engine.dispose()
+        raise StoreError(f"store {name}: cannot be read ({cause_of(error)})") from error
+    _refuse_newer(scripts, current)
+    heads = set(scripts.get_heads())
+    return bool(current) and (current == heads or current <= READABLE_WITHOUT_UPGRADE)
+
+
+def _refuse_newer(scripts: ScriptDirectory, current: set[str]) -> None:
+    unknown = {r for r in current if not _known(scripts, r)}
+    if unknown:
+        raise StoreError(
+            f"the store was written by a newer auditor (schema revision "
+            f"{', '.join(sorted(unknown))}; this auditor knows up to "
+            f"{', '.join(sorted(scripts.get_heads()))}): upgrade the auditor to read it")
 
 
 def _sqlite_for_many_writers(engine: Engine) -> None:
@@ -68,7 +210,7 @@ def _sqlite_for_many_writers(engine: Engine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def _migrate(engine: Engine) -> None:
+def _migrate(engine: Engine, name: str = "") -> None:
     scripts = ScriptDirectory(str(MIGRATIONS))
     heads = set(scripts.get_heads())
     with engine.begin() as connection:
@@ -76,12 +218,13 @@ def _migrate(engine: Engine) -> None:
             # One migration at a time across every process that opens the store.
             connection.execute(text("SELECT pg_advisory_xact_lock(420181530)"))
         current = set(MigrationContext.configure(connection).get_current_heads())
-        unknown = {r for r in current if not _known(scripts, r)}
-        if unknown:
-            raise StoreError(
-                f"the store was written by a newer auditor (schema revision "
-                f"{', '.join(sorted(unknown))}; this auditor knows up to "
-                f"{', '.join(sorted(heads))}): upgrade the auditor to read it")
+        _refuse_newer(scripts, current)
+        if not current:
+            foreign = sorted(_STORE_TABLES & set(inspect(connection).get_table_names()))
+            if foreign:
+                raise StoreError(
+                    f"store {name}: is not an auditor's run store (it holds a table "
+                    f"{', '.join(foreign)} but no schema revision); give another --store")
         if current != heads:
             config = Config()
             config.set_main_option("script_location", str(MIGRATIONS))

@@ -514,3 +514,17 @@ def diff_runs(engine: Engine, earlier: int, later: int) -> dict[str, list[dict[s
             remaining[key] -= 1
             resolved.append(document)
     return {"new": new, "persisting": persisting, "resolved": resolved}
+
+
+def unaudited_inputs(engine: Engine, run_id: int) -> list[str] | None:
+    """The inputs a run was given and never recorded (a killed or failed run), in their
+    order; None for a run recorded before the run's inputs were kept with its settings."""
+    with engine.connect() as connection:
+        settings = connection.execute(select(schema.runs.c.settings)
+                                      .where(schema.runs.c.id == run_id)).scalar_one()
+        recorded = set(connection.execute(select(schema.run_inputs.c.position).where(
+            schema.run_inputs.c.run_id == run_id)).scalars())
+    given = json.loads(settings).get("inputs")
+    if given is None:
+        return None
+    return [path for place, path in enumerate(given) if place not in recorded]

@@ -42,10 +42,10 @@ inputs = Table(
     # One row per distinct content: re-auditing a file adds a run, never a second input.
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("sha256", String(64), nullable=False, unique=True),
-    Column("table_id", String(200)),
+    Column("table_id", Text),
     Column("casino", Text),
-    Column("licence", String(200)),
-    Column("game", String(20)),
+    Column("licence", Text),
+    Column("game", Text),
     Column("first_date", String(10)),
     Column("last_date", String(10)),
     Column("lines", BigInteger),
@@ -77,9 +77,9 @@ findings = Table(
     Column("severity", String(8), nullable=False),
     Column("file", Text, nullable=False),
     Column("line", Integer),
-    Column("round_id", String(200)),
-    Column("table_id", String(200)),
-    Column("dealer", String(200)),
+    Column("round_id", Text),
+    Column("table_id", Text),
+    Column("dealer", Text),
     Column("date", String(10)),
     Column("shift", String(8)),
     # Amounts in cents: exact, and summable by SQL on every backend.
@@ -127,9 +127,9 @@ def _tally_key() -> list[Column]:
 
 tally_rounds = Table(
     "tally_rounds", metadata, *_tally_key(),
-    Column("site", String(200)),  # the table's licence, else its casino
-    Column("table_id", String(200)),
-    Column("dealer", String(200)),
+    Column("site", Text),  # the table's licence, else its casino
+    Column("table_id", Text),
+    Column("dealer", Text),
     Column("date", String(10), index=True),
     Column("shift", String(8)),
     Column("rounds", BigInteger, nullable=False),
@@ -137,8 +137,8 @@ tally_rounds = Table(
 
 tally_pairs = Table(
     "tally_pairs", metadata, *_tally_key(),
-    Column("dealer", String(200)),
-    Column("player", String(200), nullable=False),
+    Column("dealer", Text),
+    Column("player", Text, nullable=False),
     Column("date", String(10), index=True),
     Column("rounds", BigInteger, nullable=False),  # rounds the player wagered at the dealer's
 )
@@ -148,13 +148,13 @@ tally_seats = Table(
     # Who sat at the seat a finding names (findings carry no player): joined on the
     # finding's file (run_inputs.path), line and seat.
     Column("line", Integer, nullable=False),
-    Column("seat", String(4), nullable=False),
-    Column("player", String(200), nullable=False),
+    Column("seat", Text, nullable=False),
+    Column("player", Text, nullable=False),
 )
 
 tally_game = Table(
     "tally_game", metadata, *_tally_key(),
-    Column("dealer", String(200)),
+    Column("dealer", Text),
     Column("date", String(10), index=True),
     Column("decks", Integer),
     Column("hits_soft_17", Boolean, nullable=False),
@@ -166,9 +166,9 @@ tally_game = Table(
 
 tally_shuffles = Table(
     "tally_shuffles", metadata, *_tally_key(),
-    Column("site", String(200)),
-    Column("table_id", String(200)),
-    Column("shoe_id", String(200)),
+    Column("site", Text),
+    Column("table_id", Text),
+    Column("shoe_id", Text),
     Column("date", String(10), index=True),
     Column("decks", Integer),
     Column("cards", Text, nullable=False),  # two characters a card, in the order dealt

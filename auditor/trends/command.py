@@ -57,6 +57,13 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
     if not 0 < arguments.fdr < 1 or arguments.min_rounds < 1 or arguments.min_pair_rounds < 1:
         errors.print("auditor: --fdr is between 0 and 1, the minimums are 1 or more")
         return 2
+    from auditor.output.files import out_folder_problem
+    from auditor.store.urls import shown
+
+    problem = out_folder_problem(Path(arguments.out))  # before the store is read
+    if problem:
+        errors.print(f"auditor: {problem}", markup=False)
+        return 2
     engine = open_existing_store(arguments.store, errors)
     if engine is None:
         return 2
@@ -67,7 +74,7 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
                         min_rounds=arguments.min_rounds,
                         min_pair_rounds=arguments.min_pair_rounds)
     try:
-        document = trends_document(engine, settings, arguments.store)
+        document = trends_document(engine, settings, shown(arguments.store))
     finally:
         engine.dispose()
     out = Path(arguments.out)
@@ -77,7 +84,12 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
     (out / "trends.html").write_text(to_html(document), encoding="utf-8")
     raised = flags(document)
     if not arguments.quiet:
-        print_summary(console, document, raised, out)
+        try:
+            print_summary(console, document, raised, out)
+        except BrokenPipeError:  # the reader stopped reading: the exit code still tells
+            from auditor.store_cli import quiet_stdout
+
+            quiet_stdout()
     return 1 if any(raised.values()) else 0
 
 
