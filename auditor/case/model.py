@@ -1,4 +1,4 @@
-"""What a case says, apart from how it is printed (auditor/templates/case.html.j2): who was
+"""What a case says, apart from how it is printed (auditor/templates/case.html.jinja): who was
 audited, when, under which house rules, by which auditor and rule base; the totals per
 currency and per citation; one exhibit per finding; the provenance of the inputs in scope.
 
@@ -20,19 +20,17 @@ from auditor.case import EXHIBITS_AT_MOST
 from auditor.case.scope import Scope
 from auditor.checks.base import citation_sort_key
 from auditor.findings import Finding
+from auditor.money import UNDECLARED, currency_label
 from auditor.replay.trace import RoundEvidence
 from auditor.rulebase import rule_entries
 
-UNDECLARED = "undeclared"
-
 
 def currency_of(finding: Finding, summary: InputSummary | None) -> str:
-    """The currency of a finding's amounts: its own (once findings carry one), else its
-    table's as the header declared it; a table that declares none is kept apart."""
-    own = getattr(finding, "currency", None)
-    if own:
-        return str(own)
-    return (summary.currency if summary is not None and summary.currency else UNDECLARED)
+    """The currency of a finding's amounts: its own (`Finding.currency`, its table's), else,
+    for a run recorded before findings carried one, its table's header's; a table that
+    declares none is "undeclared", kept apart like a currency of its own."""
+    return currency_label(finding.currency
+                          or (summary.currency if summary is not None else None))
 
 
 @dataclass

@@ -16,7 +16,7 @@ from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
 from auditor.case.model import CaseModel
-from auditor.findings import CENT
+from auditor.money import grouped_text
 from auditor.resources import templates_dir
 
 CHROMIUM = os.environ.get("BJH_CHROMIUM", "/usr/bin/chromium")
@@ -29,10 +29,7 @@ class PrintError(Exception):
 
 def money(amount: Decimal | None) -> str:
     """An amount as written, exactly: two decimals unless it has more (never rounded)."""
-    if amount is None:
-        return "—"
-    cents = amount.quantize(CENT)
-    return f"{cents if cents == amount else amount:,}"
+    return "—" if amount is None else grouped_text(amount)
 
 
 def visible(value: Any) -> Any:
@@ -62,8 +59,10 @@ def environment() -> Environment:
 
 
 def case_html(model: CaseModel) -> str:
+    """case.html. Its template is `.jinja`, not `.j2`: the report compiles every `.j2`
+    template with filters of its own (`html_report.load_templates`)."""
     css = Markup((templates_dir() / "case.css").read_text(encoding="utf-8"))
-    return environment().get_template("case.html.j2").render(case=model, css=css)
+    return environment().get_template("case.html.jinja").render(case=model, css=css)
 
 
 def print_pdf(html: Path, pdf: Path) -> None:
