@@ -198,7 +198,24 @@ def read_manifest(folder: Path) -> dict[str, Any]:
                       ("scope", dict)):
         if not isinstance(manifest.get(key), kind):
             raise ManifestError(f"{path}: '{key}' is missing or not a {kind.__name__}")
+    for entry in manifest["inputs"]:
+        if not (isinstance(entry, dict) and all(
+                isinstance(entry.get(k), str | None) for k in ("path", "located", "copy",
+                                                               "sha256", "name"))):
+            raise ManifestError(f"{path}: an input is not a set of texts")
+        if entry.get("copy") and not _inside(folder, entry["copy"]):
+            raise ManifestError(f"{path}: an input's copy lies outside the folder")
+    for name, digest in manifest["outputs"].items():
+        if not isinstance(digest, str) or not _inside(folder, name):
+            raise ManifestError(f"{path}: an output is not a file of the folder with its "
+                                "SHA-256")
     return manifest
+
+
+def _inside(folder: Path, name: str) -> bool:
+    """Whether `name` is a path in `folder` (no absolute path, no way up)."""
+    relative = Path(name)
+    return bool(name) and not relative.is_absolute() and ".." not in relative.parts
 
 
 def input_location(folder: Path, entry: dict[str, Any]) -> Path:
@@ -269,7 +286,7 @@ def _reaudit(folder: Path, manifest: dict[str, Any], paths: list[str],
                     for f in recorded_document["findings"]]
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as error:
         return [f"output findings.json: cannot be read ({type(error).__name__})"]
-    results = [result for _, result in sorted(audit_inputs(paths, jobs=1),
+    results = [result for _, result in sorted(audit_inputs(paths),
                                               key=lambda pair: pair[0])]
     found = merge(results)
     scope = Scope.of_document(manifest["scope"])

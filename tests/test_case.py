@@ -284,3 +284,21 @@ def test_case_refuses_what_it_cannot_do(audit: Path, case: Path, tmp_path: Path)
     assert make_case(str(tmp_path / "nothing"), tmp_path / "x") == 2
     assert main(["verify", str(tmp_path)]) == 2  # no manifest
     assert main(["verify", str(case), "--key", str(case / "case.html")]) == 2
+
+
+def test_record_text_is_shown_never_run(tmp_path: Path) -> None:
+    """A casino name and a note holding markup and a right-to-left override: escaped, the
+    override shown as its code point, no script in the case."""
+    hostile = '<script>alert(1)</script>\u202eevil'
+    record = (SAMPLES / "standard-t12-2026-11-21.bjh").read_text(encoding="utf-8").replace(
+        'casino "Deadwood Example Casino" licence=RL-0412', f'casino "{hostile}" licence=RL-1')
+    record = record.replace("round 8 ", f'note "{hostile}"\nround 8 ', 1)
+    (tmp_path / "records").mkdir()
+    (tmp_path / "records" / "t12.bjh").write_text(record, encoding="utf-8")
+    out = tmp_path / "reports"
+    assert main(["audit", str(tmp_path / "records"), "--out", str(out), "--quiet"]) == 1
+    folder = tmp_path / "case"
+    assert main(["case", str(out), "--licensee", "RL-1", "--out", str(folder)]) == 0
+    html = (folder / "case.html").read_text(encoding="utf-8")
+    assert "<script" not in html and "\u202e" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;\\u202eevil" in html

@@ -82,6 +82,10 @@ def run(arguments: argparse.Namespace, console, errors) -> int:
     except (CaseError, ManifestError) as error:
         errors.print(f"auditor: {error}", markup=False, highlight=False)
         return 2
+    except OSError as error:  # a folder or file that cannot be read or written
+        errors.print(f"auditor: {error.filename or 'a file'}: {error.strerror}", markup=False,
+                     highlight=False)
+        return 2
 
 
 def _keygen(path: Path, console, errors) -> int:
@@ -211,8 +215,8 @@ def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
     findings = [f for f in findings if scope.holds(f)]
     # The inputs in scope audited again: the rounds' replays for the exhibits, and the proof
     # that this auditor finds what the run found (what `verify` will check).
-    again = merge([result for _, result in sorted(audit_inputs([s.path for s in inputs],
-                                                               jobs=1), key=lambda p: p[0])])
+    again = merge([result for _, result in sorted(audit_inputs([s.path for s in inputs]),
+                                                  key=lambda pair: pair[0])])
     sha256_by_path = {s.path: s.sha256 or "" for s in inputs}
     recorded = sorted(finding_signature(f.as_dict(), sha256_by_path) for f in findings)
     found = sorted(finding_signature(f.as_dict(), sha256_by_path) for f in again.findings
