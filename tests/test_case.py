@@ -166,6 +166,19 @@ def test_narrowed_case(audit: Path, tmp_path: Path, run_document: dict) -> None:
     assert [p.name for p in (folder / "inputs").iterdir()] == ["standard-t12-2026-11-21.bjh"]
     html = (folder / "case.html").read_text()
     assert "T07" not in html and "D-2650" not in html  # another table of the same licensee
+    # by citation only: the tables that show it, and every finding of it
+    folder = tmp_path / "by-citation"
+    assert make_case(str(audit), folder, "--citation", "20:18:15:30.10") == 0
+    document = json.loads((folder / "findings.json").read_text())
+    assert [(f["table"], f["citation"], f["line"]) for f in document["findings"]] == [
+        ("T07", "20:18:15:30.10(12)", 239), ("T07", "20:18:15:30.10(8)", 555),
+        ("T07", "20:18:15:30.10(9)", 559), ("T08", "20:18:15:30.10(10)", 132),
+        ("T08", "20:18:15:30.10(4)", 332), ("T08", "20:18:15:30.10(11)", 400),
+        ("T08", "20:18:15:30.10(2)", 415), ("T08", "20:18:15:30.10(5)", 677)]
+    assert sorted(p.name for p in (folder / "inputs").iterdir()) == [
+        "db21-t07-2026-11-20.bjh", "db21-t08-2026-11-21.bjh"]
+    assert main(["verify", str(folder)]) == 0
+    assert make_case(str(audit), tmp_path / "none", "--citation", "20:18:15:30.09") == 2
 
 
 def test_bound_leaves_exhibits_out_and_says_so(audit: Path, tmp_path: Path,
@@ -174,7 +187,7 @@ def test_bound_leaves_exhibits_out_and_says_so(audit: Path, tmp_path: Path,
     capsys.readouterr()
     assert make_case(str(audit), folder, "--max-exhibits", "20") == 0
     said = capsys.readouterr().out
-    assert "24 finding(s) over the limit of 20 exhibits have none" in said
+    assert "24 finding(s), over the limit of 20 exhibits, are not printed" in said
     html = (folder / "case.html").read_text()
     assert 'id="exhibit-' not in html
     assert "24 of 24 findings have no exhibit" in html

@@ -166,10 +166,10 @@ def make_case(arguments: argparse.Namespace, console) -> int:
                   f"findings.json, manifest.json{', manifest.sig' if arguments.sign else ''})",
                   markup=False)
     if model.left_out:
-        console.print(f"The case holds the summary only: {model.left_out} finding(s) over the "
-                      f"limit of {model.exhibit_limit} exhibits have none; narrow it with "
-                      "--table, --from/--until or --citation, or raise --max-exhibits",
-                      markup=False)
+        console.print(f"The case holds the summary only: {model.left_out} finding(s), over "
+                      f"the limit of {model.exhibit_limit} exhibits, are not printed as "
+                      "exhibits (all are in its findings.json); narrow it with --table, "
+                      "--from/--until or --citation, or raise --max-exhibits", markup=False)
     return 0
 
 
@@ -213,6 +213,12 @@ def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
     findings = [Finding.model_validate(document) for document in source.finding_documents()
                 if document.get("file") in paths]
     findings = [f for f in findings if scope.holds(f)]
+    if scope.citations:  # a case about some citations holds the tables that show them
+        shown = {f.file for f in findings}
+        inputs = [summary for summary in inputs if summary.path in shown]
+        if not inputs:
+            raise CaseError(f"no finding of licensee {scope.licensee!r} in {source.label} "
+                            "is of the citations asked for")
     # The inputs in scope audited again: the rounds' replays for the exhibits, and the proof
     # that this auditor finds what the run found (what `verify` will check).
     again = merge([result for _, result in sorted(audit_inputs([s.path for s in inputs]),
