@@ -198,6 +198,12 @@ def read_manifest(folder: Path) -> dict[str, Any]:
                       ("scope", dict)):
         if not isinstance(manifest.get(key), kind):
             raise ManifestError(f"{path}: '{key}' is missing or not a {kind.__name__}")
+    scope = manifest["scope"]
+    if not (all(isinstance(scope.get(k), str | None) for k in ("licensee", "from", "until"))
+            and all(isinstance(scope.get(k) or [], list)
+                    and all(isinstance(v, str) for v in scope.get(k) or [])
+                    for k in ("tables", "citations"))):
+        raise ManifestError(f"{path}: 'scope' is not a scope of a case")
     for entry in manifest["inputs"]:
         if not (isinstance(entry, dict) and all(
                 isinstance(entry.get(k), str | None) for k in ("path", "located", "copy",
@@ -284,7 +290,8 @@ def _reaudit(folder: Path, manifest: dict[str, Any], paths: list[str],
         recorded_inputs = {i["path"]: i.get("sha256") for i in recorded_document["inputs"]}
         recorded = [finding_signature(f, recorded_inputs)
                     for f in recorded_document["findings"]]
-    except (OSError, ValueError, KeyError, TypeError, RecursionError) as error:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError,
+            RecursionError) as error:
         return [f"output findings.json: cannot be read ({type(error).__name__})"]
     results = [result for _, result in sorted(audit_inputs(paths),
                                               key=lambda pair: pair[0])]

@@ -195,6 +195,10 @@ def test_bound_leaves_exhibits_out_and_says_so(audit: Path, tmp_path: Path,
     assert "<tr><td>T11</td><td class=\"number\">5</td></tr>" in html  # how to narrow it
     assert len(json.loads((folder / "findings.json").read_text())["findings"]) == 24
     assert main(["verify", str(folder)]) == 0
+    from auditor.cli import build_parser
+
+    assert build_parser().parse_args(["case", "1", "--licensee", LICENSEE, "--out",
+                                      "x"]).max_exhibits == 500
 
 
 def test_verify_holds_for_a_case_and_a_run_folder(audit: Path, case: Path,

@@ -86,6 +86,20 @@ def run(arguments: argparse.Namespace, console, errors) -> int:
         errors.print(f"auditor: {error.filename or 'a file'}: {error.strerror}", markup=False,
                      highlight=False)
         return 2
+    except Exception as error:  # the auditor's own bug: never told as 1 (differs)
+        errors.print(f"auditor: the auditor itself failed ({type(error).__name__}); the "
+                     f"traceback is in {_crash_log()}", markup=False, highlight=False)
+        return 3
+
+
+def _crash_log() -> str:
+    import tempfile
+    import traceback
+
+    handle, path = tempfile.mkstemp(prefix="auditor-crash-", suffix=".log")
+    with open(handle, "w", encoding="utf-8") as stream:
+        stream.write(traceback.format_exc())
+    return path
 
 
 def _keygen(path: Path, console, errors) -> int:
@@ -210,8 +224,13 @@ def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
             raise CaseError(f"input {summary.path} has changed since the run (SHA-256 "
                             "differs): audit it again")
     paths = {summary.path for summary in inputs}
-    findings = [Finding.model_validate(document) for document in source.finding_documents()
-                if document.get("file") in paths]
+    try:
+        findings = [Finding.model_validate(document)
+                    for document in source.finding_documents()
+                    if isinstance(document, dict) and document.get("file") in paths]
+    except ValueError as error:  # pydantic's ValidationError: a findings.json edited by hand
+        raise CaseError(f"a finding of {source.label} cannot be read "
+                        f"({type(error).__name__})") from None
     findings = [f for f in findings if scope.holds(f)]
     if scope.citations:  # a case about some citations holds the tables that show them
         shown = {f.file for f in findings}
