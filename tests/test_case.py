@@ -191,6 +191,8 @@ def test_bound_leaves_exhibits_out_and_says_so(audit: Path, tmp_path: Path,
     html = (folder / "case.html").read_text()
     assert 'id="exhibit-' not in html
     assert "24 of 24 findings have no exhibit" in html
+    top = html[:html.index("Who, when, by what")]  # said at the top of page 1
+    assert "Summary only: 24 of 24 findings are not printed as exhibits" in top
     assert "--table" in html and "--max-exhibits" in html
     assert "<tr><td>T11</td><td class=\"number\">5</td></tr>" in html  # how to narrow it
     assert len(json.loads((folder / "findings.json").read_text())["findings"]) == 24
