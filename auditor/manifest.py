@@ -224,6 +224,12 @@ def _inside(folder: Path, name: str) -> bool:
     return bool(name) and not relative.is_absolute() and ".." not in relative.parts
 
 
+def shown(text: Any) -> str:
+    """A manifest's text as a terminal may print it: its control characters (an escape
+    sequence, a line break that would forge a line) as code points."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in str(text))
+
+
 def input_location(folder: Path, entry: dict[str, Any]) -> Path:
     """Where an input of the manifest is: its copy in the folder, or where it lay."""
     if entry.get("copy"):
@@ -245,21 +251,22 @@ def verify_folder(folder: Path, public_key: str | Path | None = None) -> Verdict
             verdict.notes.append(f"signature: good ({SIGNATURE}, key {public_key})")
     elif (folder / SIGNATURE).is_file():
         verdict.notes.append(f"signature: not checked (give --key PUB; signer key SHA-256 "
-                             f"{manifest.get('signer', 'unknown')})")
+                             f"{shown(manifest.get('signer', 'unknown'))})")
     recorded_rules = manifest["rule_base"].get("sha256")
     if recorded_rules != rule_base_sha256():
-        differences.append(f"rule base: made under rule base {str(recorded_rules)[:12]}, this "
+        differences.append(f"rule base: made under rule base {shown(recorded_rules)[:12]}, this "
                            f"auditor's is {rule_base_sha256()[:12]} (another rule base)")
     for name, recorded in manifest["outputs"].items():
         path = folder / name
         if not path.is_file():
-            differences.append(f"output {name}: missing")
+            differences.append(f"output {shown(name)}: missing")
         elif sha256_of(path) != recorded:
-            differences.append(f"output {name}: SHA-256 differs (edited since it was made)")
+            differences.append(f"output {shown(name)}: SHA-256 differs (edited since it was "
+                               "made)")
     paths: list[str] = []
     sha256_by_path: dict[str, str] = {}
     for entry in manifest["inputs"]:
-        name = str(entry.get("copy") or entry.get("path"))
+        name = shown(entry.get("copy") or entry.get("path"))
         if not entry.get("sha256"):
             verdict.notes.append(f"input {name}: unreadable when audited, not checked")
             continue
@@ -326,4 +333,4 @@ def _said(signature: tuple) -> str:
         f"line {line}" if line else "", f"round {round_id}" if round_id else "",
         seat or "", hand or "") if part)
     money = f" (owed {expected}, recorded {actual})" if expected or actual else ""
-    return f"{citation} {where}{money}"
+    return shown(f"{citation} {where}{money}")

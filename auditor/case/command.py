@@ -71,7 +71,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 
 
 def run(arguments: argparse.Namespace, console, errors) -> int:
-    from auditor.manifest import ManifestError
+    from auditor.manifest import ManifestError, shown
 
     try:
         if arguments.command == "keygen":
@@ -80,11 +80,11 @@ def run(arguments: argparse.Namespace, console, errors) -> int:
             return _verify(Path(arguments.folder), arguments.key, console, errors)
         return make_case(arguments, console)
     except (CaseError, ManifestError) as error:
-        errors.print(f"auditor: {error}", markup=False, highlight=False)
+        errors.print(f"auditor: {shown(error)}", markup=False, highlight=False)
         return 2
     except OSError as error:  # a folder or file that cannot be read or written
-        errors.print(f"auditor: {error.filename or 'a file'}: {error.strerror}", markup=False,
-                     highlight=False)
+        errors.print(f"auditor: {shown(error.filename or 'a file')}: {error.strerror}",
+                     markup=False, highlight=False)
         return 2
     except Exception as error:  # the auditor's own bug: never told as 1 (differs)
         errors.print(f"auditor: the auditor itself failed ({type(error).__name__}); the "
