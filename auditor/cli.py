@@ -111,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("citation", nargs="?")
     rules.add_argument("--markdown", action="store_true", help="print the list as Markdown")
 
+    from auditor.case.command import add_parsers as add_case_commands
     from auditor.simulate.command import add_parser as add_simulate
     from auditor.store_cli import add_parsers as add_store_commands
     from auditor.trends.command import add_parser as add_trends
@@ -118,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate(commands)
     add_store_commands(commands)
     add_trends(commands)
+    add_case_commands(commands)
     return parser
 
 
@@ -143,6 +145,10 @@ def _run_command(arguments: argparse.Namespace, console: Console,
         from auditor.simulate.command import run as run_simulate
 
         return run_simulate(arguments, console)
+    if arguments.command in ("case", "verify", "keygen"):
+        from auditor.case.command import run as run_case
+
+        return run_case(arguments, console, Console(stderr=True, highlight=False))
     if arguments.command in ("runs", "report", "diff", "trends"):
         return store_command_guarded(arguments, console)
     return audit_guarded(arguments, console, argv)

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
+from auditor.money import exact_text
+
 CENT = Decimal("0.01")
 Severity = Literal["high", "medium", "low"]
 SEVERITIES: tuple[Severity, ...] = ("high", "medium", "low")
@@ -48,6 +50,10 @@ class Finding(BaseModel):
     expected: Decimal | None = None
     actual: Decimal | None = None
     difference: Decimal | None = None
+    # The currency of every amount above: the one the table's header declares
+    # (`currency=CODE`), None when it declares none ("undeclared"). Amounts of two currencies
+    # are never added: every total is per currency (`money_totals`).
+    currency: str | None = None
     # Context beyond the catalog's fields, for summaries and the report.
     column: int | None = None
     game: str | None = None
@@ -70,10 +76,7 @@ class Finding(BaseModel):
         """Exact decimal text ("-0.01", "30.00"), never a float: a float of a large amount
         is not the amount. Two decimals, as amounts are written, unless a computed amount
         (a blackjack at 3 to 2 on 25.05) has more: it is never rounded here."""
-        if amount is None:
-            return None
-        cents = amount.quantize(CENT)
-        return str(cents if cents == amount else amount)
+        return None if amount is None else exact_text(amount)
 
     def sort_key(self) -> tuple:
         return (self.file, self.line or 0, self.citation, self.seat or "", self.hand or "")

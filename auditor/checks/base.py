@@ -87,13 +87,15 @@ class Check:
             line=line, round=view.round_id, table=view.config.table_id, seat=seat, hand=hand,
             message=message, game=view.game, dealer=view.dealer_id, date=view.date,
             time=view.line_time(line) if line is not None else None,
+            currency=view.config.currency,
             evidence=tuple(sorted(set(evidence) - {line})), **money)
 
     def file_finding(self, view: FileView, problem: Problem) -> Finding:
         return Finding(citation=self.citation, rule=self.name, severity=self.severity,
                        file=view.file, line=problem.line, column=problem.column,
                        table=view.config.table_id, game=view.config.game,
-                       seat=problem.seat, hand=problem.hand, message=problem.message)
+                       seat=problem.seat, hand=problem.hand, message=problem.message,
+                       currency=view.config.currency)
 
     @classmethod
     def documentation(cls) -> str:

@@ -521,6 +521,7 @@ class PunchCardFact:
     round: str
     table: str
     dealer: str | None
+    currency: str | None = None
 
     @property
     def place(self) -> str:
@@ -595,7 +596,7 @@ class PunchedPlayersCard(Check):
         return [PunchCardFact("punch" if c.kind == "leave" else "hand-in", c.punchcard,
                               c.punches, c.player, c.seat, view.date, view.line_time(c.line),
                               view.file, c.line, view.round_id, view.config.table_id,
-                              view.dealer_id)
+                              view.dealer_id, view.config.currency)
                 for c in view.seat_changes if c.punchcard is not None and c.punches is not None]
 
     def audit(self, facts: list[PunchCardFact]) -> Iterator[Finding]:
@@ -622,4 +623,4 @@ class PunchedPlayersCard(Check):
         return Finding(citation=self.citation, rule=self.name, severity=self.severity,
                        file=fact.file, line=fact.line, round=fact.round, table=fact.table,
                        seat=fact.seat, message=message, game="tensticks", dealer=fact.dealer,
-                       date=fact.date, time=fact.time)
+                       date=fact.date, time=fact.time, currency=fact.currency)

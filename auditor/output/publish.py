@@ -24,10 +24,12 @@ CURRENT = "current"
 KEEP = 3
 
 
-def publish(out: Path, files: dict[str, Callable[[], str | Iterable[str]]]) -> Path:
+def publish(out: Path, files: dict[str, Callable[[], str | Iterable[str]]],
+            sealed: tuple[str, Callable[[Path], str]] | None = None) -> Path:
     """Write each named file (its text, or its parts, made by the callable, one file at a
     time, so only one is in memory) into a fresh run folder, then make it the current set;
-    the folder."""
+    the folder. `sealed` (a name, and what makes its text from the folder) is written last,
+    once the others are whole: the manifest that hashes them."""
     runs = out / RUNS
     runs.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
@@ -35,9 +37,13 @@ def publish(out: Path, files: dict[str, Callable[[], str | Iterable[str]]]) -> P
     folder.mkdir()
     for name, text in files.items():
         write_atomic(folder / name, text())
+    names = list(files)
+    if sealed is not None:
+        write_atomic(folder / sealed[0], sealed[1](folder))
+        names.append(sealed[0])
     _sync(folder)
     _point(out / CURRENT, f"{RUNS}/{folder.name}")  # the switch: one rename
-    for name in files:  # the stable names, made once
+    for name in names:  # the stable names, made once
         link = out / name
         if not (link.is_symlink() and os.readlink(link) == f"{CURRENT}/{name}"):
             _point(link, f"{CURRENT}/{name}")

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from auditor.audit import AuditResult
+from auditor.manifest import MANIFEST
 from auditor.output.publish import publish
 
 OUTPUT_NAMES = ("findings.json", "findings.csv", "summary.csv", "report.html")
@@ -17,10 +18,26 @@ def write_outputs(result: AuditResult, run: dict[str, Any], out: Path) -> None:
     from auditor.output.json_report import json_parts
     from auditor.output.tables import summary_csv, summary_frame, to_csv
 
-    # Published as one set (publish.py): a reader never finds files of two runs.
+    # Published as one set (publish.py): a reader never finds files of two runs; the
+    # manifest, written last, hashes the inputs, the rule base and the four outputs.
     publish(out, {
         "findings.json": lambda: json_parts(result, run),
         "findings.csv": lambda: to_csv(result.findings, result.inputs),
         "summary.csv": lambda: summary_csv(summary_frame(result.findings, result.inputs)),
         "report.html": lambda: html_parts(result, run),
-    })
+    }, sealed=(MANIFEST, lambda folder: run_manifest(result, run, folder)))
+
+
+def run_manifest(result: AuditResult, run: dict[str, Any], folder: Path) -> str:
+    """manifest.json of a run folder: every input where it lay (and its SHA-256), the rule
+    base and the four outputs (auditor/manifest.py). The command is left out: it may hold a
+    store URL's password."""
+    import os
+
+    from auditor.manifest import build_manifest, manifest_text
+
+    inputs = [{"path": summary.path, "located": os.path.abspath(summary.path),
+               "sha256": summary.sha256} for summary in result.inputs]
+    return manifest_text(build_manifest(
+        "run", folder, inputs, OUTPUT_NAMES,
+        extra={"run": {key: run.get(key) for key in ("rule_base", "started", "finished")}}))

@@ -1,0 +1,319 @@
+"""`auditor case`, `auditor verify` and `auditor keygen` on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from auditor.case import EXHIBITS_AT_MOST
+from auditor.case.scope import Scope
+from auditor.case.source import CaseError, open_run
+
+CASE_OUTPUTS = ("case.html", "findings.json")
+INPUTS = "inputs"
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:
+    case = commands.add_parser(
+        "case", help="the case file of one licensee from an audited run (HTML, PDF, manifest)",
+        description="Write the case file of one licensee (licence ID or casino name, as the "
+                    "records' headers give them) from a run of the store or an audit's --out "
+                    "folder: CASEDIR/case.html (and case.pdf), the inputs in scope copied "
+                    "under CASEDIR/inputs/, findings.json of the findings in scope, and "
+                    "manifest.json with the SHA-256 of each (auditor verify checks them).")
+    case.add_argument("run", metavar="RUN|DIR",
+                      help="a run's number in the store, or the --out folder of an audit")
+    case.add_argument("--licensee", required=True, metavar="ID",
+                      help="the licence ID (e.g. RL-0412) or the casino's name")
+    case.add_argument("--table", action="append", default=[], metavar="T",
+                      help="only this table (repeat for more)")
+    case.add_argument("--from", dest="date_from", default=None, metavar="DATE",
+                      help="only gaming dates on or after DATE (YYYY-MM-DD)")
+    case.add_argument("--until", dest="date_until", default=None, metavar="DATE",
+                      help="only gaming dates on or before DATE (YYYY-MM-DD)")
+    case.add_argument("--citation", action="append", default=[], metavar="C",
+                      help="only this citation, or every subsection of a section such as "
+                           "20:18:15:30.10 (repeat for more)")
+    case.add_argument("--store", default=None, metavar="PATH_OR_URL",
+                      help="the run store holding RUN (default: reports/history.sqlite)")
+    case.add_argument("--out", required=True, metavar="CASEDIR",
+                      help="a new (or empty) folder for the case")
+    case.add_argument("--pdf", action="store_true",
+                      help="print case.pdf too, with Chromium (/usr/bin/chromium)")
+    case.add_argument("--sign", default=None, metavar="KEY",
+                      help="sign manifest.json with this Ed25519 private key (PEM): "
+                           "manifest.sig")
+    case.add_argument("--max-exhibits", type=int, default=EXHIBITS_AT_MOST, metavar="N",
+                      help=f"most exhibits a case prints (default {EXHIBITS_AT_MOST}); over "
+                           "it the case holds the summary and says how to narrow it")
+
+    verify = commands.add_parser(
+        "verify", help="check a case or run folder against its manifest",
+        description="Hash every input, output and the rule base again, audit the inputs again "
+                    "and compare the findings with the folder's findings.json. Exit 0: all "
+                    "hold; 1: something differs (each difference named); 2: the folder, "
+                    "manifest or key cannot be read.")
+    verify.add_argument("folder", metavar="DIR", help="a case folder or an audit's --out folder")
+    verify.add_argument("--key", default=None, metavar="PUB",
+                        help="the signer's Ed25519 public key (PEM): check manifest.sig")
+
+    keygen = commands.add_parser(
+        "keygen", help="make an Ed25519 key pair for signing cases",
+        description="Write a new Ed25519 private key to KEY (PEM, owner-readable only) and "
+                    "its public key to KEY.pub. The same as: openssl genpkey -algorithm "
+                    "ed25519 -out KEY && openssl pkey -in KEY -pubout -out KEY.pub")
+    keygen.add_argument("key", metavar="KEY")
+
+
+def run(arguments: argparse.Namespace, console, errors) -> int:
+    from auditor.manifest import ManifestError, shown
+
+    try:
+        if arguments.command == "keygen":
+            return _keygen(Path(arguments.key), console, errors)
+        if arguments.command == "verify":
+            return _verify(Path(arguments.folder), arguments.key, console, errors)
+        return make_case(arguments, console)
+    except (CaseError, ManifestError) as error:
+        errors.print(f"auditor: {shown(error)}", markup=False, highlight=False)
+        return 2
+    except OSError as error:  # a folder or file that cannot be read or written
+        errors.print(f"auditor: {shown(error.filename or 'a file')}: {error.strerror}",
+                     markup=False, highlight=False)
+        return 2
+    except Exception as error:  # the auditor's own bug: never told as 1 (differs)
+        errors.print(f"auditor: the auditor itself failed ({type(error).__name__}); the "
+                     f"traceback is in {_crash_log()}", markup=False, highlight=False)
+        return 3
+
+
+def _crash_log() -> str:
+    import tempfile
+    import traceback
+
+    handle, path = tempfile.mkstemp(prefix="auditor-crash-", suffix=".log")
+    with open(handle, "w", encoding="utf-8") as stream:
+        stream.write(traceback.format_exc())
+    return path
+
+
+def _keygen(path: Path, console, errors) -> int:
+    from auditor.manifest import generate_key
+
+    try:
+        public = generate_key(path)
+    except FileExistsError:
+        errors.print(f"auditor: {path} exists: a key is never overwritten", markup=False)
+        return 2
+    except OSError as error:
+        errors.print(f"auditor: {path} cannot be written ({error.strerror})", markup=False)
+        return 2
+    console.print(f"Private key: {path} (keep it secret)\nPublic key: {public} (give it to "
+                  "whoever verifies)", markup=False)
+    return 0
+
+
+def _verify(folder: Path, key: str | None, console, errors) -> int:
+    from auditor.manifest import verify_folder
+
+    verdict = verify_folder(folder, key)
+    for note in verdict.notes:
+        console.print(note, markup=False)
+    if verdict.differences:
+        for difference in verdict.differences:
+            console.print(f"DIFFERS {difference}", markup=False)
+        console.print(f"{folder}: {len(verdict.differences)} difference(s); the folder does "
+                      "not hold as made", markup=False)
+        return 1
+    console.print(f"{folder}: every input, output and the rule base hash as in the manifest, "
+                  "and the inputs audited again give the same findings", markup=False)
+    return 0
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _date(text: str | None, flag: str) -> str | None:
+    if text is None:
+        return None
+    try:
+        if not _DATE.match(text):
+            raise ValueError
+        date.fromisoformat(text)
+    except ValueError:
+        raise CaseError(f"{flag} {text!r} is not a date (YYYY-MM-DD)") from None
+    return text
+
+
+def make_case(arguments: argparse.Namespace, console) -> int:
+    from auditor.case.render import PrintError
+    from auditor.manifest import ManifestError
+
+    scope = Scope(licensee=arguments.licensee, tables=tuple(arguments.table),
+                  date_from=_date(arguments.date_from, "--from"),
+                  date_until=_date(arguments.date_until, "--until"),
+                  citations=tuple(arguments.citation))
+    if arguments.max_exhibits < 0:
+        raise CaseError("--max-exhibits must be 0 or more")
+    folder = Path(arguments.out)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise CaseError(f"--out {folder} exists and is not an empty folder: a case is "
+                        "never written over another")
+    if arguments.sign:  # the key is read before any work: a bad key costs nothing
+        from auditor.manifest import signer_of
+
+        signer_of(arguments.sign)
+    source = open_run(arguments.run, arguments.store)
+    try:
+        model = write_case(source, scope, folder, arguments.pdf, arguments.sign,
+                           arguments.max_exhibits)
+    except (PrintError, ManifestError) as error:
+        raise CaseError(str(error)) from None
+    made = ["case.html"] + (["case.pdf"] if arguments.pdf else [])
+    console.print(f"Case {model.fingerprint}: {model.findings_in_scope} finding(s) of "
+                  f"{len(model.tables)} input(s) written to {folder} ({', '.join(made)}, "
+                  f"findings.json, manifest.json{', manifest.sig' if arguments.sign else ''})",
+                  markup=False)
+    if model.left_out:
+        console.print(f"The case holds the summary only: {model.left_out} finding(s), over "
+                      f"the limit of {model.exhibit_limit} exhibits, are not printed as "
+                      "exhibits (all are in its findings.json); narrow it with --table, "
+                      "--from/--until or --citation, or raise --max-exhibits", markup=False)
+    return 0
+
+
+def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
+               limit: int = EXHIBITS_AT_MOST):
+    """Check the run against this auditor and its inputs, audit the inputs in scope again
+    for their replays, and write the case folder; the case's model."""
+    from auditor.api import audit_inputs, merge
+    from auditor.case.model import build_case
+    from auditor.case.render import case_html, print_pdf
+    from auditor.findings import Finding
+    from auditor.manifest import (
+        MANIFEST,
+        build_manifest,
+        finding_signature,
+        manifest_text,
+        rule_base_sha256,
+        sha256_of,
+        sign_manifest,
+        signer_of,
+    )
+    from auditor.output.files import write_atomic
+    from auditor.rulebase import rule_base_version
+
+    run = source.run
+    if run.get("rule_base") != rule_base_version():
+        raise CaseError(f"the run was audited under rule base {run.get('rule_base')}; this "
+                        f"auditor's is {rule_base_version()}: audit the inputs again")
+    inputs = [summary for summary in source.inputs if scope.takes_input(summary)]
+    if not inputs:
+        raise CaseError(f"no input of {source.label} is of licensee {scope.licensee!r} "
+                        "in the scope asked for")
+    for summary in inputs:
+        path = Path(summary.path)
+        if not path.is_file():
+            raise CaseError(f"input {summary.path} of the run is not there any more")
+        if sha256_of(path) != summary.sha256:
+            raise CaseError(f"input {summary.path} has changed since the run (SHA-256 "
+                            "differs): audit it again")
+    paths = {summary.path for summary in inputs}
+    try:
+        findings = [Finding.model_validate(document)
+                    for document in source.finding_documents()
+                    if isinstance(document, dict) and document.get("file") in paths]
+    except ValueError as error:  # pydantic's ValidationError: a findings.json edited by hand
+        raise CaseError(f"a finding of {source.label} cannot be read "
+                        f"({type(error).__name__})") from None
+    findings = [f for f in findings if scope.holds(f)]
+    if scope.citations:  # a case about some citations holds the tables that show them
+        shown = {f.file for f in findings}
+        inputs = [summary for summary in inputs if summary.path in shown]
+        if not inputs:
+            raise CaseError(f"no finding of licensee {scope.licensee!r} in {source.label} "
+                            "is of the citations asked for")
+    # The inputs in scope audited again: the rounds' replays for the exhibits, and the proof
+    # that this auditor finds what the run found (what `verify` will check).
+    again = merge([result for _, result in sorted(audit_inputs([s.path for s in inputs]),
+                                                  key=lambda pair: pair[0])])
+    sha256_by_path = {s.path: s.sha256 or "" for s in inputs}
+    recorded = sorted(finding_signature(f.as_dict(), sha256_by_path) for f in findings)
+    found = sorted(finding_signature(f.as_dict(), sha256_by_path) for f in again.findings
+                   if scope.holds(f))
+    if recorded != found:
+        raise CaseError(f"the inputs in scope audited again give {len(found)} finding(s), the "
+                        f"run {len(recorded)}: widen the case (a finding may depend on "
+                        "another record of the run) or audit again")
+    folder.mkdir(parents=True, exist_ok=True)
+    copies = _copy_inputs(inputs, folder)
+    sources = {s.path: _lines(folder / copies[s.path]) for s in inputs}
+    made = datetime.now(UTC).isoformat(timespec="seconds")
+    model = build_case(scope, run, source.label, rule_base_sha256(), made, inputs, copies,
+                       findings, again.evidence, sources, limit)
+    write_atomic(folder / "case.html", case_html(model))
+    write_atomic(folder / "findings.json", json.dumps(
+        _findings_document(model, run, inputs, copies, findings), indent=2,
+        ensure_ascii=False) + "\n")
+    outputs = list(CASE_OUTPUTS)
+    if pdf:
+        print_pdf(folder / "case.html", folder / "case.pdf")
+        outputs.append("case.pdf")
+    extra: dict[str, Any] = {"case": {"fingerprint": model.fingerprint, "made": made,
+                                      "run": source.label,
+                                      "findings": model.findings_in_scope,
+                                      "exhibits": len(model.exhibits)}}
+    if key:
+        extra["signer"] = signer_of(key)
+    manifest = build_manifest(
+        "case", folder, [{"name": s.path, "copy": copies[s.path], "sha256": s.sha256}
+                         for s in inputs], outputs, scope.as_document(), extra)
+    write_atomic(folder / MANIFEST, manifest_text(manifest))
+    if key:
+        sign_manifest(folder, key)
+    return model
+
+
+def _copy_inputs(inputs, folder: Path) -> dict[str, str]:
+    """Each input copied under inputs/, by its own name made safe (a number added where two
+    share one); the copy's path in the folder, by input path."""
+    target = folder / INPUTS
+    target.mkdir()
+    copies: dict[str, str] = {}
+    taken: set[str] = set()
+    for summary in inputs:
+        name = re.sub(r"[^A-Za-z0-9._-]", "_", Path(summary.path).name).lstrip(".") or "input"
+        stem, _, suffix = name.rpartition(".") if "." in name else (name, "", "")
+        candidate, number = name, 2
+        while candidate.lower() in taken:
+            candidate = f"{stem}-{number}" + (f".{suffix}" if suffix else "")
+            number += 1
+        taken.add(candidate.lower())
+        shutil.copyfile(summary.path, target / candidate)
+        copies[summary.path] = f"{INPUTS}/{candidate}"
+    return copies
+
+
+def _lines(path: Path) -> list[str]:
+    """The record's lines as numbered by the audit (LF or CRLF ends a line)."""
+    return [line.removesuffix(b"\r").decode("utf-8", errors="replace")
+            for line in path.read_bytes().split(b"\n")]
+
+
+def _findings_document(model, run: dict[str, Any], inputs, copies: dict[str, str],
+                       findings) -> dict[str, Any]:
+    """findings.json of the case: its findings in scope, its inputs; the run's command is
+    left out (it names the run's other inputs, and may hold a store's password)."""
+    return {
+        "auditor": {key: run.get(key) for key in ("version", "rule_base", "started",
+                                                  "finished")},
+        "case": {"fingerprint": model.fingerprint, "scope": model.scope.as_document(),
+                 "made": model.made},
+        "inputs": [{**s.model_dump(mode="json"), "copy": copies[s.path]} for s in inputs],
+        "findings": [f.as_dict() for f in findings],
+    }

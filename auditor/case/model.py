@@ -1,0 +1,246 @@
+"""What a case says, apart from how it is printed (auditor/templates/case.html.jinja): who was
+audited, when, under which house rules, by which auditor and rule base; the totals per
+currency and per citation; one exhibit per finding; the provenance of the inputs in scope.
+
+Everything here is of the licensee's inputs in scope only: no other table, dealer or input
+of the run is read into the model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from auditor.audit import InputSummary
+from auditor.case import EXHIBITS_AT_MOST
+from auditor.case.scope import Scope
+from auditor.checks.base import citation_sort_key
+from auditor.findings import Finding
+from auditor.money import UNDECLARED, currency_label
+from auditor.replay.trace import RoundEvidence
+from auditor.rulebase import rule_entries
+
+
+def currency_of(finding: Finding, summary: InputSummary | None) -> str:
+    """The currency of a finding's amounts: its own (`Finding.currency`, its table's), else,
+    for a run recorded before findings carried one, its table's header's; a table that
+    declares none is "undeclared", kept apart like a currency of its own."""
+    return currency_label(finding.currency
+                          or (summary.currency if summary is not None else None))
+
+
+@dataclass
+class MoneyTotal:
+    currency: str
+    findings: int = 0
+    with_money: int = 0
+    under_paid: Decimal = Decimal(0)
+    over_paid: Decimal = Decimal(0)
+
+    def add(self, finding: Finding) -> None:
+        self.findings += 1
+        difference = finding.difference
+        if difference is None:
+            return
+        self.with_money += 1
+        if difference < 0:
+            self.under_paid -= difference
+        elif difference > 0:
+            self.over_paid += difference
+
+
+@dataclass
+class CitationRow:
+    citation: str
+    title: str
+    findings: int = 0
+    severities: Counter = field(default_factory=Counter)
+    money: dict[str, MoneyTotal] = field(default_factory=dict)  # by currency
+
+
+@dataclass
+class TableRow:
+    """One input in scope: its table as the header declared it."""
+
+    name: str  # the input's file name as the run gave it
+    copy: str  # its copy in the case folder
+    summary: InputSummary
+
+
+@dataclass
+class Exhibit:
+    number: int
+    finding: Finding
+    currency: str
+    title: str  # the regulation's title
+    words: str  # the regulation's words
+    input_copy: str
+    record_lines: list[tuple[int, str, bool]]  # (line, text, the finding stands on it)
+    replay: list[tuple[int, str, bool]] | None  # the round's lines up to the fault
+    table_at_fault: dict[str, Any] | None  # the replayed table after the fault's line
+    replay_missing: str | None = None  # why the round is not replayed here
+
+
+@dataclass
+class CaseModel:
+    scope: Scope
+    licence: str | None
+    casino: str | None
+    tables: list[TableRow]
+    first_date: str | None
+    last_date: str | None
+    run: dict[str, Any]  # version, rule base, when the run was made
+    run_label: str
+    rule_base_sha256: str
+    made: str  # UTC, when the case was made
+    totals: list[MoneyTotal]
+    citations: list[CitationRow]
+    exhibits: list[Exhibit]
+    findings_in_scope: int
+    exhibit_limit: int
+    by_table: list[tuple[str, int]]  # findings per table, to narrow an over-long case
+    by_date: list[tuple[str, int]]
+    fingerprint: str = ""
+
+    @property
+    def left_out(self) -> int:
+        return self.findings_in_scope - len(self.exhibits)
+
+    @property
+    def currencies(self) -> list[str]:
+        return [total.currency for total in self.totals]
+
+
+def case_fingerprint(scope: Scope, rule_base: str, version: str,
+                     inputs: list[InputSummary], ids: list[str | None]) -> str:
+    """16 hex digits of the SHA-256 of what the case is: auditor, rule base, scope, its
+    inputs' SHA-256 and its findings' IDs. Printed on every page; verify recomputes it."""
+    canonical = json.dumps({"auditor": version, "rule_base": rule_base,
+                            "scope": scope.as_document(),
+                            "inputs": sorted(s.sha256 or "" for s in inputs),
+                            "findings": [i or "" for i in ids]}, sort_keys=True)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16].upper()
+
+
+def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha256: str,
+               made: str, inputs: list[InputSummary], copies: dict[str, str],
+               findings: list[Finding], evidence: dict[str, RoundEvidence],
+               sources: dict[str, list[str]], limit: int = EXHIBITS_AT_MOST) -> CaseModel:
+    """The case of `findings` (in scope, in the run's order) of `inputs` (in scope), with
+    `evidence` (replays by round key) and `sources` (each input's lines) of a fresh audit;
+    `copies` names each input's copy in the case folder."""
+    by_path = {summary.path: summary for summary in inputs}
+    entries = rule_entries()
+    totals: dict[str, MoneyTotal] = {}
+    citations: dict[str, CitationRow] = {}
+    per_table: Counter = Counter()
+    per_date: Counter = Counter()
+    for finding in findings:
+        summary = by_path.get(finding.file)
+        currency = currency_of(finding, summary)
+        totals.setdefault(currency, MoneyTotal(currency)).add(finding)
+        entry = entries.get(finding.citation)
+        row = citations.setdefault(finding.citation, CitationRow(
+            finding.citation, entry.title if entry else finding.rule))
+        row.findings += 1
+        row.severities[finding.severity] += 1
+        row.money.setdefault(currency, MoneyTotal(currency)).add(finding)
+        per_table[summary.table if summary else finding.table or "?"] += 1
+        per_date[finding.date or "no date"] += 1
+    exhibits = []
+    if len(findings) <= limit:
+        rounds = _rounds_by_id(evidence)
+        for number, finding in enumerate(findings, start=1):
+            exhibits.append(_exhibit(number, finding, by_path.get(finding.file), copies,
+                                     entries, rounds, sources.get(finding.file, [])))
+    licences = {s.licence for s in inputs if s.licence}
+    casinos = {s.casino for s in inputs if s.casino}
+    dates = [d for s in inputs for d in (s.first_date, s.last_date) if d]
+    model = CaseModel(
+        scope=scope, licence=", ".join(sorted(licences)) or None,
+        casino=", ".join(sorted(casinos)) or None,
+        tables=[TableRow(s.path, copies[s.path], s) for s in inputs],
+        first_date=min(dates) if dates else None, last_date=max(dates) if dates else None,
+        run=run, run_label=run_label, rule_base_sha256=rule_base_sha256, made=made,
+        totals=sorted(totals.values(), key=lambda t: (t.currency == UNDECLARED, t.currency)),
+        citations=[citations[c] for c in sorted(citations, key=citation_sort_key)],
+        exhibits=exhibits, findings_in_scope=len(findings), exhibit_limit=limit,
+        by_table=sorted(per_table.items()), by_date=sorted(per_date.items()))
+    model.fingerprint = case_fingerprint(scope, rule_base_sha256, str(run.get("version")),
+                                         inputs, [f.id for f in findings])
+    return model
+
+
+def _rounds_by_id(evidence: dict[str, RoundEvidence]) -> dict[tuple[str, str], list]:
+    rounds: dict[tuple[str, str], list[RoundEvidence]] = defaultdict(list)
+    for replay in evidence.values():
+        rounds[replay.file, replay.round_id].append(replay)
+    return rounds
+
+
+def _round_of(finding: Finding, rounds: dict[tuple[str, str], list]) -> RoundEvidence | None:
+    for replay in rounds.get((finding.file, finding.round or ""), ()):
+        last = replay.last_line or replay.start_line
+        if finding.line is not None and replay.start_line <= finding.line <= last:
+            return replay
+    return None
+
+
+def _exhibit(number: int, finding: Finding, summary: InputSummary | None,
+             copies: dict[str, str], entries: dict, rounds: dict,
+             source: list[str]) -> Exhibit:
+    entry = entries.get(finding.citation)
+    faults = {line for line in (finding.line, *finding.evidence) if line is not None}
+    record_lines = [(line, source[line - 1] if 0 < line <= len(source) else "",
+                     line == finding.line) for line in sorted(faults)]
+    replay = _round_of(finding, rounds)
+    exhibit = Exhibit(number, finding, currency_of(finding, summary),
+                      entry.title if entry else finding.rule,
+                      entry.text if entry else "(not in the rule base)",
+                      copies.get(finding.file, finding.file), record_lines, None, None)
+    if replay is None:
+        exhibit.replay_missing = (
+            "This finding is about the record, not a round's play: no replay." if
+            finding.round is None or finding.line is None else
+            "The audit keeps the replays of the first rounds of each citation in each "
+            "record; this round is not among them. Its lines are in the copied input.")
+        return exhibit
+    replay = replay.whole()
+    until = finding.line if finding.line is not None else replay.last_line or 0
+    exhibit.replay = [(line, text, line in faults) for line, text in replay.lines
+                      if line <= until]
+    steps = [line for line in replay.steps if line <= until]
+    if steps:
+        exhibit.table_at_fault = {"line": max(steps), **_table_words(replay.steps[max(steps)])}
+    return exhibit
+
+
+def _table_words(step: dict[str, Any]) -> dict[str, Any]:
+    """The replayed table after a statement, as lines of words."""
+    dealer = step.get("dealer") or {}
+    cards = " ".join(dealer.get("cards") or []) or "no card"
+    total = dealer.get("total")
+    hands = []
+    for hand in step.get("hands") or []:
+        state = f"{hand.get('total')}{' soft' if hand.get('soft') else ''}"
+        status = hand.get("status") or ""
+        if hand.get("doubled"):  # "doubled" as a status says it once, with the amount
+            status = ", ".join(part for part in (
+                "" if status == "doubled" else status, f"doubled {hand['doubled']}") if part)
+        if status:
+            state += f", {status}"
+        hands.append(f"{hand.get('hand')}: {' '.join(hand.get('cards') or [])} ({state})")
+    wagers = []
+    for wager in step.get("wagers") or []:
+        text = f"{wager.get('target')} {wager.get('kind')} {wager.get('amount')}"
+        if wager.get("tip"):
+            text += " (tip)"
+        text += f" — settled {wager['settled']}" if wager.get("settled") else " — open"
+        wagers.append(text)
+    return {"dealer": f"{cards}" + (f" ({total})" if total is not None else "")
+                      + ("" if dealer.get("revealed") else ", hole card not revealed"),
+            "hands": hands, "wagers": wagers}
