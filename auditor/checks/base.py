@@ -82,7 +82,7 @@ class Check:
             citation=self.citation, rule=self.name, severity=self.severity, file=view.file,
             line=line, round=view.round_id, table=view.config.table_id, seat=seat, hand=hand,
             message=message, game=view.game, dealer=view.dealer_id, date=view.date,
-            time=view.line_time(line) if line is not None else None,
+            time=view.line_time(line) if line is not None else None, shoe=view.shoe.shoe_id,
             evidence=tuple(sorted(set(evidence) - {line})), **money)
 
     def file_finding(self, view: FileView, problem: Problem) -> Finding:
