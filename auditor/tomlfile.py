@@ -46,5 +46,5 @@ def _value_problem(text: str, number: int, message: str, date_keys: tuple[str, .
     if key in date_keys or re.match(r"\d{4}-\d", value):
         return (f"`{key}`: {shown!r} is not a date; write YYYY-MM-DD, such as 2026-12-31 "
                 "(a calendar date, no time)")
-    hint = "; text goes in quotes" if message == "Invalid value" else ""
+    hint = "; text goes in quotes" if message == "Invalid value" and value else ""
     return f"`{key}`: not valid TOML: {message} (the value {shown!r}{hint})"
