@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from auditor.findings import Finding, changed
 
@@ -52,13 +52,27 @@ class EarlierFinding(BaseModel):
     date: str | None = None
     message: str
 
+    @field_validator("*")
+    @classmethod
+    def _text(cls, value: Any) -> Any:
+        """JSON's `\\ud800` is no character: it could not be written out again."""
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as error:
+                raise ValueError("holds an escape that is no character (a lone surrogate)"
+                                 ) from error
+        return value
+
 
 def load_baseline(path: str | Path) -> list[dict[str, Any]]:
     """The findings of an earlier findings.json, each with its ID."""
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, ValueError) as error:  # ValueError: not UTF-8, or a NUL in the path
         raise BaselineError(f"{path}: cannot be read ({error})") from error
+    try:
+        document = json.loads(text)
     except json.JSONDecodeError as error:
         raise BaselineError(f"{path}: line {error.lineno}: not JSON ({error.msg})") from error
     except RecursionError as error:  # the decoder recurses once per level of nesting
@@ -90,7 +104,7 @@ def _problem(error: dict[str, Any]) -> str:
     shown = shown if len(shown) <= 40 else shown[:40] + "…"
     if error["type"] == "missing":
         return "missing"
-    return f"{error['msg']}, not {shown}"
+    return f"{error['msg'].removeprefix('Value error, ')}, not {shown}"
 
 
 def compare(result: AuditResult, earlier: list[dict[str, Any]]) -> None:

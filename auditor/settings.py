@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from auditor.tomlfile import read_toml
 
@@ -42,6 +42,17 @@ class Settings(BaseModel):
     store: str | None = None  # the run store: a SQLite path or a database URL
     scheduler: str | None = None  # a Dask scheduler's address: audit on that cluster
     source: str | None = Field(default=None, exclude=True)  # the file they came from
+
+    @field_validator("waivers", "baseline", "out", "store", "scheduler")
+    @classmethod
+    def _a_usable_text(cls, text: str | None) -> str | None:
+        """A path, a URL or an address: never empty (`out = ""` would be the settings
+        file's own folder), never with a NUL (no file system or socket takes one)."""
+        if text is not None and not text.strip():
+            raise ValueError("must not be empty")
+        if text is not None and "\x00" in text:
+            raise ValueError("must not hold a NUL character")
+        return text
 
 
 def find_settings(config: str | None, folder: Path | None = None) -> Settings:
@@ -115,8 +126,8 @@ def _settings(table: dict[str, Any], path: Path, text: str = "",
         original = next((k for k in table if k.replace("_", "-") == key), key)
         line = _key_line(text, original, in_tool)
         where = f"line {line}: " if line else ""
-        problems = "; ".join(f"`{'.'.join(map(str, e['loc']))}`: {e['msg']}"
-                             for e in error.errors())
+        problems = "; ".join(f"`{'.'.join(map(str, e['loc']))}`: "
+                             f"{e['msg'].removeprefix('Value error, ')}" for e in error.errors())
         raise SettingsError(f"{path}: {where}{problems}") from error
     # Paths are the file's, wherever the job runs from.
     base = path.parent

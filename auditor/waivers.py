@@ -125,7 +125,7 @@ def load_waivers(path: str | Path) -> list[LoadedWaiver]:
     """The waivers of a file, or WaiverFileError naming the line at fault."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, UnicodeDecodeError, ValueError) as error:  # ValueError: a NUL in the path
         raise WaiverFileError(f"{path}: cannot be read ({error})") from error
     return parse_waivers(text, str(path))
 

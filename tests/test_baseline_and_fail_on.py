@@ -257,3 +257,17 @@ def test_a_baseline_the_auditor_wrote_is_read(tmp_path) -> None:
                          str(tmp_path / "out1" / "findings.json"))
     assert [f["baseline"] for f in second["findings"]] == ["persisting"] * 5
     assert second["resolved"] == []
+
+
+def test_a_baseline_string_that_is_no_text_is_refused(tmp_path, capsys) -> None:
+    """JSON's "\\ud800" decodes to no character: republished in `resolved`, the outputs
+    could not be written (UnicodeEncodeError, exit 3)."""
+    baseline = tmp_path / "b.json"
+    baseline.write_text(json.dumps({"findings": [GOOD]}).replace('"t.bjh"', '"t\\ud800"'),
+                        encoding="utf-8")
+    assert main(["audit", str(DB21), "--baseline", str(baseline), "--out",
+                 str(tmp_path / "out"), "--quiet"]) == EXIT_ERROR
+    assert capsys.readouterr().err == (
+        f"auditor: baseline: {baseline}: finding 1 ('BJH-0000000000000001'): `file`: holds "
+        "an escape that is no character (a lone surrogate), not 't\\ud800'; not a "
+        "findings.json the auditor wrote (edited by hand?)\n")

@@ -94,3 +94,14 @@ def test_good_settings_are_read(tmp_path) -> None:
     assert (settings.jobs, settings.fail_on, settings.fail_on_new, settings.waivers,
             settings.baseline, settings.source) == (
         2, "high", True, str(tmp_path / "w.toml"), "last", str(config))
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ('out = ""\n', "line 1: `out`: must not be empty"),
+    ('waivers = "w\\u0000.toml"\n', "line 1: `waivers`: must not hold a NUL character"),
+    ('store = "a\\u0000b"\n', "line 1: `store`: must not hold a NUL character"),
+])
+def test_a_path_that_no_file_system_takes_is_refused(tmp_path, capsys, content,
+                                                     message) -> None:
+    """A NUL in a path crashed the audit (ValueError, exit 3) after auditing the inputs."""
+    assert refused(tmp_path, capsys, content) == message
