@@ -2,8 +2,12 @@
 
 The earlier run is its `findings.json`. Findings are matched by their stable ID, as many
 times as each ID occurs: two findings with one ID now against one earlier make one
-persisting and one new (IDs are unique within a run, so this only arises between runs of
-different rule bases or recipes).
+persisting and one new (IDs are unique within a file; one ID occurs twice in a run when a
+record is given twice, or between runs of different rule bases or recipes).
+
+What the comparison keeps of each earlier finding is checked on reading: a hand-edited
+baseline (`"severity": 5`, a list for a citation) is refused, naming the file, the finding
+and the field, rather than copied into `resolved` as it is.
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from auditor.findings import Finding, changed
 
@@ -28,14 +34,51 @@ class BaselineError(Exception):
     """A baseline that cannot be used; the message says why."""
 
 
+class EarlierFinding(BaseModel):
+    """What `resolved` shows of an earlier finding, each field of the kind the auditor
+    writes (strict: `"line": "12"` or `true` is not a line)."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    id: str = Field(pattern=r"^BJH-[0-9A-F]{16}$")
+    citation: str
+    severity: Literal["high", "medium", "low"]
+    file: str
+    line: int | None = Field(default=None, ge=1)
+    round: str | None = None
+    table: str | None = None
+    seat: str | None = None
+    hand: str | None = None
+    date: str | None = None
+    message: str
+
+    @field_validator("*")
+    @classmethod
+    def _text(cls, value: Any) -> Any:
+        """JSON's `\\ud800` is no character: it could not be written out again."""
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as error:
+                raise ValueError("holds an escape that is no character (a lone surrogate)"
+                                 ) from error
+        return value
+
+
 def load_baseline(path: str | Path) -> list[dict[str, Any]]:
     """The findings of an earlier findings.json, each with its ID."""
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, ValueError) as error:  # ValueError: not UTF-8, or a NUL in the path
         raise BaselineError(f"{path}: cannot be read ({error})") from error
+    try:
+        document = json.loads(text)
     except json.JSONDecodeError as error:
         raise BaselineError(f"{path}: line {error.lineno}: not JSON ({error.msg})") from error
+    except RecursionError as error:  # the decoder recurses once per level of nesting
+        raise BaselineError(f"{path}: nested too deeply to be an auditor findings.json "
+                            "(arrays or objects inside each other hundreds of levels down)"
+                            ) from error
     findings = document.get("findings") if isinstance(document, dict) else None
     if not isinstance(findings, list) or not all(isinstance(f, dict) for f in findings):
         raise BaselineError(f"{path}: not an auditor findings.json (no `findings` list)")
@@ -43,7 +86,25 @@ def load_baseline(path: str | Path) -> list[dict[str, Any]]:
     if without:
         raise BaselineError(f"{path}: {without} finding(s) without an `id`: it was written "
                             "by an auditor older than stable finding IDs")
+    for number, finding in enumerate(findings, start=1):
+        try:
+            EarlierFinding.model_validate(finding)
+        except ValidationError as error:
+            first = error.errors()[0]
+            field = ".".join(str(part) for part in first["loc"]) or "finding"
+            raise BaselineError(
+                f"{path}: finding {number} ({finding['id']!r}): `{field}`: "
+                f"{_problem(first)}; not a findings.json the auditor wrote (edited by "
+                "hand?)") from error
     return resolved_fields(findings)
+
+
+def _problem(error: dict[str, Any]) -> str:
+    shown = repr(error.get("input"))
+    shown = shown if len(shown) <= 40 else shown[:40] + "…"
+    if error["type"] == "missing":
+        return "missing"
+    return f"{error['msg'].removeprefix('Value error, ')}, not {shown}"
 
 
 def compare(result: AuditResult, earlier: list[dict[str, Any]]) -> None:

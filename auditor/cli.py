@@ -24,11 +24,12 @@ CRASH_LOG = "auditor-crash.log"
 AUDIT_EPILOG = """\
 finding IDs:
   Every finding has a stable ID, BJH- and 16 hex digits: the SHA-256 of the table's
-  identity (licence or else casino, and table ID), the gaming date, the round ID, the
-  citation, the seat and hand, the text of the line the finding stands on (no time stamp,
-  no comment, single spaces; the message for a finding with no line) and an occurrence
-  number for true repeats. Line numbers and file names are not part of it: inserting blank
-  lines, comments or notes, or renaming the file, keeps every ID. See README.md.
+  identity (licence or else casino, and table ID), the gaming date, the shoe, the round
+  ID, the time, the dealer, the citation, the seat and hand, the text of the line the
+  finding stands on (no comment, single spaces; the message for a finding with no line)
+  and an occurrence number for true repeats within one file. Line numbers, file names and
+  the other files of the run are not part of it: inserting blank lines, comments or
+  notes, renaming the file, or auditing it with others keeps every ID. See README.md.
 
 waivers (--waivers FILE, TOML, one [[waiver]] table each):
   Match on id, or any of citation, table (T07 or LICENCE/T07), dealer, file (name or

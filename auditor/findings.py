@@ -60,6 +60,7 @@ class Finding(BaseModel):
     dealer: str | None = None
     date: str | None = None
     time: str | None = None
+    shoe: str | None = None  # the shoe's ID (its `shoe` statement), part of the stable ID
     evidence: tuple[int, ...] = ()  # other lines of the record that show the fault
     # What the fault is about (e.g. the settlement of one wager). Findings of one round on
     # the same subject are one fault: only the most specific citation is kept.

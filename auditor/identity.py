@@ -1,26 +1,37 @@
-"""Stable finding IDs: what a finding is, not where it stands in the file.
+"""Stable finding IDs: what a finding is, in its own record, not where it stands in the file
+nor which other files are audited with it.
 
-An ID is `BJH-` and the first 16 hex digits of the SHA-256 of one UTF-8 line:
+An ID is `BJH-` and the first 16 hex digits of the SHA-256 of one UTF-8 text: the compact
+JSON array (no spaces, non-ASCII characters as themselves, `null` for a missing field)
 
-    bjh-finding-id/1|<table identity>|<gaming date>|<round>|<citation>|<seat>|<hand>|<statement>|<n>
+    ["bjh-finding-id/2", site, table, date, shoe, round, time, dealer, citation, seat, hand,
+     statement, message, n]
 
-- table identity: `<licence or else casino>/<table ID>` from the file's header (either part
-  empty if the header lacks it);
-- gaming date: the `date=` of the finding's round, or of its shoe (empty if none);
-- round, citation, seat, hand: as in the finding (empty if none);
-- statement: the text of the line the finding stands on with its time stamp and comment
-  removed and runs of spaces and tabs made one space; a finding with no line (about the
-  whole file, or across files) uses its message instead;
-- n: 1, 2, … for findings equal in everything above, in record order.
+- site, table: the file's header: its licence (or else its casino name), its table ID;
+- date: the `date=` of the finding's round, or of its shoe; shoe: the shoe's ID;
+- round, time, dealer, citation, seat, hand: as in the finding (the time is the line's
+  time stamp, else the last one before it in the round, else the round's `time=`);
+- statement: the text of the line the finding stands on, its time stamp kept, its comment
+  removed and runs of spaces and tabs made one space (null for a finding with no line,
+  or on a line that could not be read); message: the finding's message when there is no
+  statement, else null;
+- n: 1, 2, … for findings of one file equal in everything above, in record order: counted
+  within the file, never across the run, so the other files audited with it (and their
+  names) cannot change an ID. Two files holding the same rounds (a record given twice)
+  give them the same IDs: nothing in the record tells them apart.
 
-Nothing depends on line numbers or file names, so blank lines, comments and notes inserted
-into a record, or a renamed file, leave every ID as it was. The `1` after the slash is the
-recipe's version: a change to the recipe changes it, so old IDs are never silently reused.
+Each field is a JSON string (or null), so no text in a record can make two different
+findings one recipe. Nothing depends on line numbers or file names: blank lines, comments
+and notes inserted into a record, CRLF line ends, tabs for spaces, or a renamed or moved
+file leave every ID as it was. The `2` after the slash is the recipe's version: a change to
+the recipe changes it, so old IDs are never silently reused (version 1 joined the fields
+with `|` and counted `n` across the run).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -31,15 +42,14 @@ from auditor.findings import Finding, changed
 if TYPE_CHECKING:
     from auditor.audit import AuditResult, InputSummary
 
-RECIPE = "bjh-finding-id/1"
-_TIME_STAMP = re.compile(r"^\d{2}:\d{2}:\d{2}(?:\.\d+)?(?=[ \t]|$)")
+RECIPE = "bjh-finding-id/2"
 _SPACE = re.compile(r"[ \t]+")
 
 
 def normalise_statement(text: str) -> str:
-    """A statement as the ID sees it: no time stamp, no comment, single spaces."""
+    """A statement as the ID sees it: its time stamp kept (a statement between rounds has
+    no other time), no comment, single spaces."""
     text = _strip_comment(text).strip(" \t")
-    text = _TIME_STAMP.sub("", text)
     return _SPACE.sub(" ", text).strip(" ")
 
 
@@ -61,53 +71,65 @@ def _strip_comment(text: str) -> str:
 
 
 def table_identity(licence: str | None, casino: str | None, table: str | None) -> str:
+    """The table as waivers and summaries name it: `<licence or else casino>/<table ID>`."""
     return f"{licence or casino or ''}/{table or ''}"
 
 
-def identity_key(finding: Finding, table: str) -> tuple[str, ...]:
+Site = tuple[str | None, str | None]
+"""A file's licence (or else casino) and table ID, as the ID recipe takes them."""
+
+
+def identity_key(finding: Finding, site: Site) -> tuple[str | None, ...]:
     """Everything an ID depends on but the occurrence number."""
-    statement = finding.statement if finding.line is not None else None
-    return (table, finding.date or "", finding.round or "", finding.citation,
-            finding.seat or "", finding.hand or "",
-            statement or finding.message)
+    statement = (finding.statement or None) if finding.line is not None else None
+    return (*site, finding.date, finding.shoe, finding.round, finding.time, finding.dealer,
+            finding.citation, finding.seat, finding.hand, statement,
+            finding.message if statement is None else None)
 
 
-def finding_id(key: tuple[str, ...], occurrence: int) -> str:
-    canonical = "|".join((RECIPE, *key, str(occurrence)))
+def canonical_text(key: tuple[str | None, ...], occurrence: int) -> str:
+    """The text the ID hashes: every field a JSON string or null, so none can be confused
+    with its neighbours whatever it holds."""
+    return json.dumps([RECIPE, *key, occurrence], ensure_ascii=False, separators=(",", ":"))
+
+
+def finding_id(key: tuple[str | None, ...], occurrence: int) -> str:
+    canonical = canonical_text(key, occurrence)
     return "BJH-" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16].upper()
 
 
-def assign_ids(findings: Iterable[Finding], tables: dict[str, str]) -> list[Finding]:
-    """Every finding with its ID; `tables` maps a file to its table identity. Findings must
-    be in record order (as `audit.merge` sorts them) for the occurrence numbers."""
-    identify = Identifier(tables)
+def assign_ids(findings: Iterable[Finding], sites: dict[str, Site]) -> list[Finding]:
+    """Every finding with its ID; `sites` maps a file to its licence (or casino) and table
+    ID. Each file's findings must be in record order (as `audit.merge` sorts them) for the
+    occurrence numbers."""
+    identify = Identifier(sites)
     return [identify(finding) for finding in findings]
 
 
 class Identifier:
-    """Gives findings their IDs one at a time, in record order. What it keeps of each key it
-    has seen is a digest, for the occurrence numbers: a month's findings are walked once,
-    never held."""
+    """Gives findings their IDs one at a time, each file's in record order. What it keeps
+    of each key it has seen is a digest with the file's name, for the occurrence numbers
+    within that file: a month's findings are walked once, never held."""
 
-    def __init__(self, tables: dict[str, str], statements: dict[tuple[str, int], str] | None
+    def __init__(self, sites: dict[str, Site], statements: dict[tuple[str, int], str] | None
                  = None) -> None:
-        self.tables = tables  # a file's table identity, by path
+        self.sites = sites  # a file's licence (or casino) and table ID, by path
         self.statements = statements or {}  # (file, line): the text of lines read again
         self.seen: Counter = Counter()
 
     @classmethod
     def of_inputs(cls, inputs: Iterable[InputSummary],
                   statements: dict[tuple[str, int], str] | None = None) -> Identifier:
-        return cls({summary.path: table_identity(summary.licence, summary.casino,
-                                                 summary.table) for summary in inputs},
-                   statements)
+        return cls({summary.path: (summary.licence or summary.casino or None, summary.table)
+                    for summary in inputs}, statements)
 
     def __call__(self, finding: Finding) -> Finding:
         if finding.statement is None and (finding.file, finding.line) in self.statements:
             finding = finding.model_copy(
                 update={"statement": self.statements[finding.file, finding.line]})
-        key = identity_key(finding, self.tables.get(finding.file, "/" + (finding.table or "")))
-        digest = hashlib.sha256(repr(key).encode("utf-8")).digest()[:16]
+        key = identity_key(finding, self.sites.get(finding.file, (None, finding.table)))
+        # The file's name only tells one file's count from another's; it is not in the ID.
+        digest = hashlib.sha256(repr((finding.file, key)).encode("utf-8")).digest()[:16]
         self.seen[digest] += 1
         return changed(finding, id=finding_id(key, self.seen[digest]))
 

@@ -5,16 +5,20 @@ table in `pyproject.toml` in the working folder; `bjh-auditor.toml` in the worki
 Keys: `waivers`, `baseline`, `fail-on`, `fail-on-new`, `jobs`, `out`, `store`,
 `scheduler`. Paths in the file are relative to the file's folder (`baseline = "last"` and a
 database URL are kept as they are). A flag given on the command line wins over the file.
+
+A file that cannot be used is one sentence naming it (and, for a key that is not a setting
+or a value of the wrong kind, the key and its line): exit 2, never a crash.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from auditor.tomlfile import read_toml
 
 FailOn = Literal["low", "medium", "high", "never"]
 TOOL_TABLE = "bjh-auditor"
@@ -31,12 +35,24 @@ class Settings(BaseModel):
     waivers: str | None = None
     baseline: str | None = None
     fail_on: FailOn | None = Field(default=None, alias="fail-on")
-    fail_on_new: bool | None = Field(default=None, alias="fail-on-new")
-    jobs: int | None = Field(default=None, ge=1)
+    # Strict: `jobs = true` is not one job, `fail-on-new = 1` not a yes.
+    fail_on_new: bool | None = Field(default=None, alias="fail-on-new", strict=True)
+    jobs: int | None = Field(default=None, ge=1, strict=True)
     out: str | None = None
     store: str | None = None  # the run store: a SQLite path or a database URL
     scheduler: str | None = None  # a Dask scheduler's address: audit on that cluster
     source: str | None = Field(default=None, exclude=True)  # the file they came from
+
+    @field_validator("waivers", "baseline", "out", "store", "scheduler")
+    @classmethod
+    def _a_usable_text(cls, text: str | None) -> str | None:
+        """A path, a URL or an address: never empty (`out = ""` would be the settings
+        file's own folder), never with a NUL (no file system or socket takes one)."""
+        if text is not None and not text.strip():
+            raise ValueError("must not be empty")
+        if text is not None and "\x00" in text:
+            raise ValueError("must not hold a NUL character")
+        return text
 
 
 def find_settings(config: str | None, folder: Path | None = None) -> Settings:
@@ -44,44 +60,102 @@ def find_settings(config: str | None, folder: Path | None = None) -> Settings:
     folder = folder or Path.cwd()
     if config is not None:
         path = Path(config)
-        document = _read(path)
-        table = document.get("tool", {}).get(TOOL_TABLE) if "tool" in document else document
-        return _settings(table or {}, path)
+        text, document = _read(path)
+        if "tool" in document:  # a pyproject.toml, or a file written like one
+            return _settings(_tool_table(document, path), path, text, in_tool=True)
+        return _settings(document, path, text)
     pyproject = folder / "pyproject.toml"
     if pyproject.is_file():
-        table = _read(pyproject).get("tool", {}).get(TOOL_TABLE)
+        text, document = _read(pyproject)
+        table = _tool_table(document, pyproject)
         if table is not None:
-            return _settings(table, pyproject)
+            return _settings(table, pyproject, text, in_tool=True)
     own = folder / SETTINGS_FILE
     if own.is_file():
-        return _settings(_read(own), own)
+        text, document = _read(own)
+        return _settings(document, own, text)
     return Settings()
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _tool_table(document: dict[str, Any], path: Path) -> dict[str, Any] | None:
+    """The `[tool.bjh-auditor]` table, None if there is none; SettingsError if `tool` or it
+    is not a table (`tool = []`, `tool = "x"`)."""
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise SettingsError(f"{path}: `tool` must be a table (the settings go in its "
+                            f"`{TOOL_TABLE}` table), not {_kind(tool)}")
+    table = tool.get(TOOL_TABLE)
+    if table is not None and not isinstance(table, dict):
+        raise SettingsError(f"{path}: `tool.{TOOL_TABLE}` must be a table of settings, not "
+                            f"{_kind(table)}")
+    return table
+
+
+def _kind(value: Any) -> str:
+    kinds = {list: "an array", str: "a string", bool: "true or false", int: "a number",
+             float: "a number"}
+    return kinds.get(type(value), "a value")
+
+
+def _read(path: Path) -> tuple[str, dict[str, Any]]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise SettingsError(f"{path}: cannot be read ({error})") from error
-    except tomllib.TOMLDecodeError as error:
-        found = re.search(r"\(at line (\d+), column \d+\)", str(error))
-        where = f"line {found.group(1)}: " if found else ""
-        raise SettingsError(f"{path}: {where}not valid TOML: {error}") from error
+    return text, read_toml(text, str(path), SettingsError)
 
 
-def _settings(table: dict[str, Any], path: Path) -> Settings:
+def _settings(table: dict[str, Any], path: Path, text: str = "",
+              in_tool: bool = False) -> Settings:
     if not isinstance(table, dict):
-        raise SettingsError(f"{path}: [tool.{TOOL_TABLE}] must be a table")
+        raise SettingsError(f"{path}: the settings must be a table, not {_kind(table)}")
+    known = {field.alias or name for name, field in Settings.model_fields.items()
+             if name != "source"}
+    for key in table:
+        if key.replace("_", "-") not in known:
+            line = _key_line(text, key, in_tool)
+            where = f"line {line}: " if line else ""
+            raise SettingsError(f"{path}: {where}`{key}` is not a setting (settings: "
+                                f"{', '.join(sorted(known))})")
     try:
         settings = Settings.model_validate({key.replace("_", "-"): value
                                             for key, value in table.items()})
     except ValidationError as error:
-        problems = "; ".join(f"`{'.'.join(map(str, e['loc']))}`: {e['msg']}"
-                             for e in error.errors())
-        raise SettingsError(f"{path}: {problems}") from error
+        first = error.errors()[0]
+        key = str(first["loc"][0]) if first["loc"] else ""
+        original = next((k for k in table if k.replace("_", "-") == key), key)
+        line = _key_line(text, original, in_tool)
+        where = f"line {line}: " if line else ""
+        problems = "; ".join(f"`{'.'.join(map(str, e['loc']))}`: "
+                             f"{e['msg'].removeprefix('Value error, ')}" for e in error.errors())
+        raise SettingsError(f"{path}: {where}{problems}") from error
     # Paths are the file's, wherever the job runs from.
     base = path.parent
     update = {key: str(base / value) for key in ("waivers", "baseline", "out", "store")
               if (value := getattr(settings, key)) is not None and not Path(value).is_absolute()
               and value != "last" and "://" not in value}
     return settings.model_copy(update={**update, "source": str(path)})
+
+
+_TABLE = re.compile(r"^[ \t]*\[[ \t]*([^\[\]]*?)[ \t]*\][ \t]*(?:#.*)?$")
+
+
+def _key_line(text: str, key: str, in_tool: bool) -> int | None:
+    """The line that sets `key`: in `[tool.bjh-auditor]` (or as `tool.bjh-auditor.KEY`)
+    for a pyproject.toml, else before any table. None if it cannot be told."""
+    name = rf"[\"']?{re.escape(key)}[\"']?[ \t]*="
+    plain = re.compile(rf"^[ \t]*{name}")
+    dotted = re.compile(rf"^[ \t]*tool[ \t]*\.[ \t]*[\"']?{re.escape(TOOL_TABLE)}[\"']?"
+                        rf"[ \t]*\.[ \t]*{name}")
+    table = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _TABLE.match(line)
+        if header:
+            table = re.sub(r"[ \t\"']", "", header.group(1))
+            continue
+        if not in_tool and table is None and plain.match(line):
+            return number
+        if in_tool and ((table == f"tool.{TOOL_TABLE}" and plain.match(line))
+                        or (table is None and dotted.match(line))):
+            return number
+    return None

@@ -10,18 +10,23 @@ A waiver file is TOML, one `[[waiver]]` table per waiver:
     expires = 2026-12-31           # holds until the end of that day, UTC
 
 What a waiver covers is every finding that matches all it names: `id` (a finding's stable
-ID), `citation`, `table`, `dealer`, `file` (the file's name, its path as given, or its
-SHA-256), and `from`/`until` (the dates of the records, inclusive). A waived finding stays in
-every output, marked with its waiver; it does not count toward the exit code. An expired
-waiver is not applied; a waiver that matches nothing is unused. Both are reported.
+ID), `citation` (one the rule base knows, in full or in the short form `auditor rules show`
+reads: `06`, `30.10(4)`), `table`, `dealer`, `file` (the file's name or its path as given,
+exactly, case and all, or its SHA-256), and `from`/`until` (the dates of the records,
+inclusive). A waived finding stays in every output, marked with its waiver; it does not
+count toward the exit code. An expired waiver is not applied; a waiver that matches nothing
+is unused. Both are reported.
+
+`expires`, `from` and `until` are dates (`2026-12-31`), never date-times: a waiver holds
+through its `expires` day in UTC, and an offset or a time of day would say otherwise.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
-import tomllib
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -29,11 +34,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from auditor.findings import Finding, Waiver, changed
 from auditor.identity import table_identity
+from auditor.tomlfile import read_toml
 
 if TYPE_CHECKING:
     from auditor.audit import AuditResult, InputSummary
 
 CRITERIA = ("id", "citation", "table", "dealer", "file", "from", "until")
+DATE_FIELDS = ("expires", "from", "until")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 
 
 class WaiverFileError(Exception):
@@ -63,6 +72,26 @@ class WaiverRule(BaseModel):
         if not text.strip():
             raise ValueError("must not be blank")
         return text
+
+    @field_validator("expires", "from_date", "until", mode="before")
+    @classmethod
+    def _a_date(cls, value: Any) -> Any:
+        """A TOML date (`2026-12-31`) or that text; a date-time is refused, not cut to its
+        date: `2030-01-01T00:00:00+14:00` is another day in UTC."""
+        if isinstance(value, datetime):
+            raise ValueError(f"must be a date such as 2026-12-31, not the date-time "
+                             f"{value.isoformat()}: a waiver holds through that day, UTC")
+        if isinstance(value, date):
+            return value
+        if isinstance(value, str) and _DATE.fullmatch(value):
+            return value  # a calendar date or not: the date type says
+        raise ValueError("must be a date such as 2026-12-31")
+
+    @field_validator("file")
+    @classmethod
+    def _sha_in_lower_case(cls, text: str | None) -> str | None:
+        """A SHA-256 is compared as the digest it is; a name exactly as written."""
+        return text.lower() if text is not None and _SHA256.fullmatch(text) else text
 
     def criteria(self) -> dict[str, str]:
         named = {"id": self.id, "citation": self.citation, "table": self.table,
@@ -96,20 +125,13 @@ def load_waivers(path: str | Path) -> list[LoadedWaiver]:
     """The waivers of a file, or WaiverFileError naming the line at fault."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, UnicodeDecodeError, ValueError) as error:  # ValueError: a NUL in the path
         raise WaiverFileError(f"{path}: cannot be read ({error})") from error
     return parse_waivers(text, str(path))
 
 
 def parse_waivers(text: str, name: str = "<waivers>") -> list[LoadedWaiver]:
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        # tomllib says "… (at line L, column C)": lead with the line, as the other errors do.
-        found = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
-        where = f"line {found.group(1)}: " if found else ""
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
-        raise WaiverFileError(f"{name}: {where}not valid TOML: {message}") from error
+    document = read_toml(text, name, WaiverFileError, DATE_FIELDS)
     others = sorted(set(document) - {"waiver"})
     if others:
         raise WaiverFileError(f"{name}: line {_key_line(text, others[0])}: unknown table or "
@@ -119,14 +141,26 @@ def parse_waivers(text: str, name: str = "<waivers>") -> list[LoadedWaiver]:
         raise WaiverFileError(f"{name}: line {_key_line(text, 'waiver')}: `waiver` must be "
                               "[[waiver]] tables")
     headers = _header_lines(text)
+    lines = text.splitlines()
     loaded: list[LoadedWaiver] = []
     for index, entry in enumerate(entries, start=1):
         line = headers[index - 1] if index <= len(headers) else 1
+        block = lines[line - 1:headers[index] - 1] if index < len(headers) else lines[line - 1:]
+        if not isinstance(entry, dict):
+            raise WaiverFileError(f"{name}: line {line}: waiver {index} is not a table of "
+                                  "fields")
         try:
             rule = WaiverRule.model_validate(entry)
         except ValidationError as error:
-            problems = "; ".join(_problem_text(e) for e in error.errors())
-            raise WaiverFileError(f"{name}: line {line}: waiver {index}: {problems}") from error
+            errors = error.errors()
+            # The line of the first field at fault, else (a field missing) the header's.
+            at = line + _field_offset(block, str(errors[0]["loc"][0]) if errors[0]["loc"]
+                                      else "")
+            problems = "; ".join(_problem_text(e) for e in errors)
+            raise WaiverFileError(f"{name}: line {at}: waiver {index}: {problems}") from error
+        if rule.citation is not None:
+            rule = rule.model_copy(update={"citation": known_citation(
+                rule.citation, name, line + _field_offset(block, "citation"), index)})
         if not rule.criteria():
             raise WaiverFileError(f"{name}: line {line}: waiver {index} names nothing to "
                                   f"match: give at least one of {', '.join(CRITERIA)}")
@@ -137,10 +171,56 @@ def parse_waivers(text: str, name: str = "<waivers>") -> list[LoadedWaiver]:
     return loaded
 
 
+def known_citation(citation: str, name: str, line: int, index: int) -> str:
+    """The rule base's citation a waiver names (its short form as `auditor rules show`
+    reads it), or WaiverFileError naming the nearest: a waiver of a citation nothing
+    checks would sit unused while its author believes it holds."""
+    from auditor.rulebase import rule_entries
+    from auditor.rules_cli import resolve_citation
+
+    citations = list(rule_entries())
+    known = resolve_citation(citation, citations)
+    if known is not None:
+        return known
+    raise WaiverFileError(f"{name}: line {line}: waiver {index}: `citation` {citation!r} is "
+                          f"not in the rule base; the nearest is "
+                          f"{nearest_citation(citation, citations)} (`auditor rules` lists "
+                          "them)")
+
+
+def nearest_citation(citation: str, citations: list[str]) -> str:
+    """The known citation closest to what was written: the same numbers with their
+    leading zeros (`20:18:15:6` is 20:18:15:06); else one of the same form and the same
+    numbers but the last, the nearest in that (`30.10(13)`: 30.10(12)); else the most
+    alike as text, the first in the rule base's order on a tie."""
+    def plain(text: str) -> str:
+        return text.replace("¶", "").replace(" ", "").removeprefix("20:18:15:").lower()
+
+    def numbers(text: str) -> list[int]:
+        return [int(digits) for digits in re.findall(r"\d+", plain(text))]
+
+    def form(text: str) -> str:
+        return re.sub(r"\d+", "#", plain(text))
+
+    wanted = numbers(citation)
+    same_form = [known for known in citations if form(known) == form(citation)]
+    for known in same_form:
+        if numbers(known) == wanted:
+            return known
+    siblings = [known for known in same_form if wanted and numbers(known)[:-1] == wanted[:-1]]
+    if siblings:
+        return min(siblings, key=lambda known: abs(numbers(known)[-1] - wanted[-1]))
+    likeness = [difflib.SequenceMatcher(None, plain(citation), plain(known)).ratio()
+                for known in citations]
+    return citations[likeness.index(max(likeness))]
+
+
 def _problem_text(error: dict[str, Any]) -> str:
     field = ".".join(str(part) for part in error["loc"]) or "waiver"
     if error["type"] == "missing":
         return f"`{field}` is required"
+    if error["type"] == "value_error":  # our validators' words, without pydantic's prefix
+        return f"`{field}` {error['msg'].removeprefix('Value error, ')}"
     if error["type"] == "extra_forbidden":
         return f"`{field}` is not a waiver field (fields: name, {', '.join(CRITERIA)}, " \
                "justification, approved_by, expires)"
@@ -154,6 +234,15 @@ def _header_lines(text: str) -> list[int]:
     """The line of each `[[waiver]]` header, in order: the n-th table starts on the n-th."""
     return [number for number, line in enumerate(text.splitlines(), start=1)
             if _HEADER.match(line)]
+
+
+def _field_offset(block: list[str], key: str) -> int:
+    """How many lines after its header a waiver sets `key` (0: not found, the header)."""
+    pattern = re.compile(rf"^[ \t]*\"?{re.escape(key)}\"?[ \t]*=")
+    for offset, text in enumerate(block):
+        if key and pattern.match(text):
+            return offset
+    return 0
 
 
 def _key_line(text: str, key: str) -> int:
@@ -183,7 +272,7 @@ def matches(rule: WaiverRule, finding: Finding, summary: InputSummary | None) ->
         files = {finding.file, Path(finding.file).name}
         if summary is not None and summary.sha256:
             files.add(summary.sha256)
-        if rule.file not in files and rule.file.lower() not in files:
+        if rule.file not in files:  # exactly: NIGHT.bjh is not night.bjh
             return False
     if rule.from_date is not None or rule.until is not None:
         if not finding.date:

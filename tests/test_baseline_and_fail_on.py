@@ -32,7 +32,8 @@ def test_new_persisting_and_resolved_with_multiplicity(tmp_path) -> None:
     shutil.copy(DB21, night1 / "t07-copy.bjh")  # exported twice: each finding twice
     code, first = audit(tmp_path, "out1", str(night1))
     assert code == EXIT_FINDINGS and first["resolved"] is None
-    assert len(first["findings"]) == 6 and len({f["id"] for f in first["findings"]}) == 6
+    # The copy's findings are the same findings: the same three IDs, each twice.
+    assert len(first["findings"]) == 6 and len({f["id"] for f in first["findings"]}) == 3
     # Night 2: the record once, its DB21 payout corrected; and a new table.
     night2 = tmp_path / "night2"
     night2.mkdir()
@@ -53,12 +54,12 @@ def test_new_persisting_and_resolved_with_multiplicity(tmp_path) -> None:
         ("t11.bjh", "record:syntax", "new")]
     earlier = {f["id"]: f for f in first["findings"]}
     resolved = [(Path(r["file"]).name, r["citation"], r["line"]) for r in second["resolved"]]
-    # The payout fixed (both of its occurrences), and the second occurrences of the other
-    # two: night 1 read t07-copy.bjh first, so t07.bjh held the second ones.
+    # The payout fixed (both of its occurrences), and one occurrence of each of the other
+    # two, the first left over in night 1's order (it read t07-copy.bjh first).
     assert resolved == [("t07-copy.bjh", "20:18:15:30.10(12)", 239),
-                        ("t07.bjh", "20:18:15:30.10(12)", 239),
-                        ("t07.bjh", "20:18:15:30.10(8)", 555),
-                        ("t07.bjh", "20:18:15:30.10(9)", 559)]
+                        ("t07-copy.bjh", "20:18:15:30.10(8)", 555),
+                        ("t07-copy.bjh", "20:18:15:30.10(9)", 559),
+                        ("t07.bjh", "20:18:15:30.10(12)", 239)]
     assert all(r["id"] in earlier for r in second["resolved"])
     # --fail-on-new: the persisting ones do not fail the run, the new ones do.
     code, _ = audit(tmp_path, "out3", str(night2 / "t07.bjh"), "--baseline",
@@ -185,3 +186,88 @@ def test_help_documents_the_flags_the_id_recipe_and_the_exit_codes(capsys) -> No
                      "finding IDs:", "occurrence", "END of its expires day, UTC",
                      "exit codes:", "  2  an input", "  3  the auditor itself failed"):
         assert expected in text, expected
+
+
+GOOD = {"id": "BJH-0000000000000001", "citation": "20:18:15:24", "severity": "high",
+        "file": "t.bjh", "line": 12, "round": "3", "table": "T1", "seat": "s1",
+        "hand": "s1h1", "date": "2026-11-20", "message": "paid 20, owed 30"}
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    # Probe P17: each was copied as it was into findings.json's `resolved`.
+    ({"severity": 5}, "`severity`: Input should be 'high', 'medium' or 'low', not 5"),
+    ({"severity": "catastrophic"}, "`severity`: Input should be 'high', 'medium' or 'low', "
+                                   "not 'catastrophic'"),
+    ({"citation": ["a"]}, "`citation`: Input should be a valid string, not ['a']"),
+    ({"line": "abc"}, "`line`: Input should be a valid integer, not 'abc'"),
+    ({"line": -5}, "`line`: Input should be greater than or equal to 1, not -5"),
+    ({"line": True}, "`line`: Input should be a valid integer, not True"),
+    ({"round": {"r": 1}}, "`round`: Input should be a valid string, not {'r': 1}"),
+    ({"message": {"html": "<img src=x onerror=alert(1)>" * 3}},  # shown cut to 40
+     "`message`: Input should be a valid string, not {'html': '<img src=x onerror=alert(1)><i…"),
+    ({"id": "BJH-1"}, "`id`: String should match pattern '^BJH-[0-9A-F]{16}$', not 'BJH-1'"),
+    ({"file": None}, "`file`: Input should be a valid string, not None"),
+])
+def test_a_hand_edited_baseline_with_wrong_types_is_refused(tmp_path, capsys, edit,
+                                                             message) -> None:
+    baseline = tmp_path / "edited.json"
+    baseline.write_text(json.dumps({"findings": [GOOD, {**GOOD, **edit}]}), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["audit", str(DB21), "--baseline", str(baseline), "--out", str(out),
+                 "--quiet"]) == EXIT_ERROR
+    identity = repr(edit.get("id", GOOD["id"]))
+    assert capsys.readouterr().err == (
+        f"auditor: baseline: {baseline}: finding 2 ({identity}): {message}; not a "
+        "findings.json the auditor wrote (edited by hand?)\n")
+    assert not out.exists()
+
+
+def test_a_missing_field_of_a_baseline_finding_is_named(tmp_path) -> None:
+    from auditor.baseline import BaselineError, load_baseline
+
+    baseline = tmp_path / "b.json"
+    baseline.write_text(json.dumps({"findings": [{"id": GOOD["id"], "citation": "x",
+                                                  "file": "f", "message": "m"}]}),
+                        encoding="utf-8")
+    with pytest.raises(BaselineError, match=r"finding 1 \('BJH-0000000000000001'\): "
+                                            "`severity`: missing;"):
+        load_baseline(baseline)
+    # Optional fields may be left out or null, as an earlier run wrote them.
+    baseline.write_text(json.dumps({"findings": [{**GOOD, "round": None, "line": None}]}),
+                        encoding="utf-8")
+    assert load_baseline(baseline) == [{**GOOD, "round": None, "line": None}]
+
+
+def test_a_deeply_nested_baseline_is_refused_naming_it(tmp_path, capsys) -> None:
+    """Probe P12: RecursionError, exit 3."""
+    baseline = tmp_path / "deep.json"
+    baseline.write_text('{"findings": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                        encoding="utf-8")
+    assert main(["audit", str(DB21), "--baseline", str(baseline), "--out",
+                 str(tmp_path / "out"), "--quiet"]) == EXIT_ERROR
+    assert capsys.readouterr().err == (
+        f"auditor: baseline: {baseline}: nested too deeply to be an auditor findings.json "
+        "(arrays or objects inside each other hundreds of levels down)\n")
+
+
+def test_a_baseline_the_auditor_wrote_is_read(tmp_path) -> None:
+    code, _ = audit(tmp_path, "out1", str(STANDARD))
+    assert code == EXIT_FINDINGS
+    code, second = audit(tmp_path, "out2", str(STANDARD), "--baseline",
+                         str(tmp_path / "out1" / "findings.json"))
+    assert [f["baseline"] for f in second["findings"]] == ["persisting"] * 5
+    assert second["resolved"] == []
+
+
+def test_a_baseline_string_that_is_no_text_is_refused(tmp_path, capsys) -> None:
+    """JSON's "\\ud800" decodes to no character: republished in `resolved`, the outputs
+    could not be written (UnicodeEncodeError, exit 3)."""
+    baseline = tmp_path / "b.json"
+    baseline.write_text(json.dumps({"findings": [GOOD]}).replace('"t.bjh"', '"t\\ud800"'),
+                        encoding="utf-8")
+    assert main(["audit", str(DB21), "--baseline", str(baseline), "--out",
+                 str(tmp_path / "out"), "--quiet"]) == EXIT_ERROR
+    assert capsys.readouterr().err == (
+        f"auditor: baseline: {baseline}: finding 1 ('BJH-0000000000000001'): `file`: holds "
+        "an escape that is no character (a lone surrogate), not 't\\ud800'; not a "
+        "findings.json the auditor wrote (edited by hand?)\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from datetime import date
 from pathlib import Path
 
@@ -151,9 +152,10 @@ expires = 2026-11-24
      "justification = \"x\"\nexpires = 2030-01-01\n",
      "line 8: waiver 2: `approved_by` is required"),
     # not TOML at all
-    ("[[waiver]]\ncitation = 20:18:15:06\n", "line 2: not valid TOML"),
+    ("[[waiver]]\ncitation = 20:18:15:06\n", "line 2: `citation`: not valid TOML"),
     ("[[waiver]]\ncitation = \"x\"\njustification = \"x\"\napproved_by = \"y\"\n"
-     "expires = \"next year\"\n", "line 1: waiver 1: `expires`"),
+     "expires = \"next year\"\n", "line 5: waiver 1: `expires` must be a date such as "
+     "2026-12-31"),
     ("[[waiver]]\njustification = \"x\"\napproved_by = \"y\"\nexpires = 2030-01-01\n",
      "line 1: waiver 1 names nothing to match"),
     ("[[waiver]]\ncitation = \"x\"\nseat = \"s1\"\njustification = \"x\"\n"
@@ -180,3 +182,133 @@ def test_waiving_every_finding_makes_a_clean_exit(tmp_path) -> None:
     code, document, _ = run(tmp_path, DB21, "--waivers", str(waivers))
     assert code == EXIT_CLEAN
     assert [f["waiver"]["index"] for f in document["findings"]] == [1, 1, 1]
+
+
+def waiver_file(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "w.toml"
+    path.write_text("[[waiver]]\n" + body + 'justification = "under review"\n'
+                    'approved_by = "Q"\n', encoding="utf-8")
+    return path
+
+
+def test_a_waiver_file_name_matches_exactly_never_in_another_case(tmp_path) -> None:
+    """Probe P03: `file = "NIGHT.bjh"` waived night.bjh too, another table's record."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    night, upper = folder / "night.bjh", folder / "NIGHT.bjh"
+    night.write_bytes(Path(STANDARD).read_bytes())  # T11: five findings
+    upper.write_bytes(Path(DB21).read_bytes())  # T07: three findings
+    waivers = waiver_file(tmp_path, 'file = "NIGHT.bjh"\nexpires = 2099-01-01\n')
+    code, document, _ = run(tmp_path, str(night), str(upper), "--waivers", str(waivers))
+    assert code == EXIT_FINDINGS
+    assert [(Path(f["file"]).name, f["waiver"] is not None) for f in document["findings"]] \
+        == [("night.bjh", False)] * 5 + [("NIGHT.bjh", True)] * 3
+    assert [(w["status"], w["matches"]) for w in document["waivers"]] == [("applied", 3)]
+
+
+def test_a_waiver_by_sha256_matches_in_either_case(tmp_path) -> None:
+    import hashlib
+
+    digest = hashlib.sha256(Path(DB21).read_bytes()).hexdigest().upper()
+    waivers = waiver_file(tmp_path, f'file = "{digest}"\nexpires = 2099-01-01\n')
+    code, document, _ = run(tmp_path, DB21, STANDARD, "--waivers", str(waivers))
+    assert code == EXIT_FINDINGS
+    assert [Path(f["file"]).name for f in document["findings"] if f["waiver"]] == \
+        ["db21-t07-2026-11-20.bjh"] * 3
+    assert document["waivers"][0]["matched_on"] == {"file": digest.lower()}
+
+
+@pytest.mark.parametrize(("expires", "message"), [
+    # Probe P18: the offset was dropped and the date kept, 14 hours from the instant written.
+    ("2030-01-01T00:00:00+14:00", "line 3: waiver 1: `expires` must be a date such as "
+     "2026-12-31, not the date-time 2030-01-01T00:00:00+14:00: a waiver holds through that "
+     "day, UTC"),
+    ("2030-01-01T18:00:00+14:00", "line 3: waiver 1: `expires` must be a date such as "
+     "2026-12-31, not the date-time 2030-01-01T18:00:00+14:00"),
+    ("2030-01-01T00:00:00", "not the date-time 2030-01-01T00:00:00:"),
+    ('"2030-01-01T00:00:00Z"', "line 3: waiver 1: `expires` must be a date such as "
+     "2026-12-31"),
+    ("20300101", "line 3: waiver 1: `expires` must be a date such as 2026-12-31"),
+    # A bad date: the field and its line, not a bare TOML syntax error.
+    ("2030-13-01", "w.toml: line 3: `expires`: '2030-13-01' is not a date; write YYYY-MM-DD, "
+     "such as 2026-12-31 (a calendar date, no time)"),
+    ("2030-02-30", "w.toml: line 3: `expires`: '2030-02-30' is not a date"),
+    ("2030-1-1", "w.toml: line 3: `expires`: '2030-1-1' is not a date"),
+])
+def test_expires_must_be_a_date_and_a_bad_one_is_named_with_its_line(tmp_path, capsys,
+                                                                       expires, message):
+    waivers = waiver_file(tmp_path, f'citation = "20:18:15:06"\nexpires = {expires}\n')
+    with pytest.raises(WaiverFileError) as raised:
+        parse_waivers(waivers.read_text(encoding="utf-8"), "w.toml")
+    assert message in str(raised.value)
+    out = tmp_path / "out"
+    assert main(["audit", STANDARD, "--waivers", str(waivers), "--out", str(out),
+                 "--quiet"]) == EXIT_ERROR
+    error = capsys.readouterr().err
+    assert error.startswith("auditor: waivers: ") and "expires" in error
+    assert not out.exists()
+
+
+def test_from_and_until_are_dates_too(tmp_path) -> None:
+    text = ('[[waiver]]\ncitation = "06"\nfrom = 2026-11-20T00:00:00-12:00\n'
+            'justification = "x"\napproved_by = "y"\nexpires = 2030-01-01\n')
+    with pytest.raises(WaiverFileError, match="line 3: waiver 1: `from` must be a date such as "
+                                              "2026-12-31, not the date-time"):
+        parse_waivers(text, "w.toml")
+
+
+@pytest.mark.parametrize(("citation", "known"), [
+    ("06", "20:18:15:06"), ("20:18:15:06", "20:18:15:06"), ("30.10(4)", "20:18:15:30.10(4)"),
+    ("30.02(11)", "20:18:15:30.02(¶11)"), ("20:18:15:30.02(¶11)", "20:18:15:30.02(¶11)"),
+    ("record:syntax", "record:syntax")])
+def test_a_citation_in_a_short_form_is_read_as_rules_show_reads_it(citation, known) -> None:
+    text = (f'[[waiver]]\ncitation = "{citation}"\njustification = "x"\napproved_by = "y"\n'
+            "expires = 2030-01-01\n")
+    assert [w.rule.citation for w in parse_waivers(text)] == [known]
+
+
+def test_a_short_citation_waives_its_findings(tmp_path) -> None:
+    waivers = waiver_file(tmp_path, 'citation = "06"\nexpires = 2099-01-01\n')
+    code, document, _ = run(tmp_path, STANDARD, "--waivers", str(waivers))
+    assert code == EXIT_FINDINGS
+    assert [f["citation"] for f in document["findings"] if f["waiver"]] == ["20:18:15:06"]
+    assert document["waivers"][0]["matched_on"] == {"citation": "20:18:15:06"}
+
+
+@pytest.mark.parametrize(("citation", "nearest"), [
+    ("20:18:15:6", "20:18:15:06"), ("20:18:15:030.10(04)", "20:18:15:30.10(4)"),
+    ("30.1(4)", "20:18:15:30.10(4)"), ("record:sintax", "record:syntax"),
+    ("20:18:15:30.10(13)", "20:18:15:30.10(12)")])
+def test_a_citation_the_rule_base_does_not_know_is_refused_naming_the_nearest(
+        tmp_path, capsys, citation, nearest) -> None:
+    waivers = tmp_path / "w.toml"
+    waivers.write_text(f'# ours\n[[waiver]]\njustification = "x"\ncitation = "{citation}"\n'
+                       'approved_by = "y"\nexpires = 2030-01-01\n', encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["audit", STANDARD, "--waivers", str(waivers), "--out", str(out),
+                 "--quiet"]) == EXIT_ERROR
+    assert capsys.readouterr().err == (
+        f"auditor: waivers: {waivers}: line 4: waiver 1: `citation` {citation!r} is not in "
+        f"the rule base; the nearest is {nearest} (`auditor rules` lists them)\n")
+    assert not out.exists()
+
+
+def test_a_deeply_nested_waiver_file_is_refused_naming_it(tmp_path, capsys) -> None:
+    """Probe P12: RecursionError, exit 3."""
+    waivers = tmp_path / "deep.toml"
+    waivers.write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    assert main(["audit", STANDARD, "--waivers", str(waivers), "--out",
+                 str(tmp_path / "out"), "--quiet"]) == EXIT_ERROR
+    assert capsys.readouterr().err == (
+        f"auditor: waivers: {waivers}: nested too deeply to read (arrays or tables inside "
+        "each other hundreds of levels down)\n")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("waiver = [1, 2]\n", "line 1: waiver 1 is not a table of fields"),
+    ("[[waiver]]\ncitation = [\"06\"]\njustification = \"x\"\napproved_by = \"y\"\n"
+     "expires = 2030-01-01\n", "line 2: waiver 1: `citation`: Input should be a valid string"),
+])
+def test_waivers_of_the_wrong_shape_are_refused(text, message) -> None:
+    with pytest.raises(WaiverFileError, match=re.escape(message)):
+        parse_waivers(text, "w.toml")

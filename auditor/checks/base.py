@@ -86,7 +86,7 @@ class Check:
             citation=self.citation, rule=self.name, severity=self.severity, file=view.file,
             line=line, round=view.round_id, table=view.config.table_id, seat=seat, hand=hand,
             message=message, game=view.game, dealer=view.dealer_id, date=view.date,
-            time=view.line_time(line) if line is not None else None,
+            time=view.line_time(line) if line is not None else None, shoe=view.shoe.shoe_id,
             currency=view.config.currency,
             evidence=tuple(sorted(set(evidence) - {line})), **money)
 
