@@ -5,6 +5,7 @@ currencies: every total is per currency, exact."""
 from __future__ import annotations
 
 import shutil
+from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
@@ -252,3 +253,38 @@ end
     trends = json.loads((tmp_path / "t" / "trends.json").read_text("utf-8"))
     citation = next(r for r in trends["rates"]["citation"] if r["key"] == "20:18:15:06")
     assert per_currency(citation["money"]) == {"USD": ("10.10", "0.00", 4)}
+
+
+def test_a_store_from_before_currencies_takes_each_findings_from_its_input(
+        night, store_url, tmp_path) -> None:
+    """Migration 0004: a store at revision 0002 (no currency column) opened by this auditor
+    gets each finding's currency from its input, and every output of it is per currency."""
+    import json
+
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import select
+
+    from auditor.cli import main
+    from auditor.store import open_store, schema
+    from auditor.store.engine import MIGRATIONS
+
+    assert main(["audit", str(night), "--out", str(tmp_path / "o"), "--store", store_url,
+                 "--quiet", "--jobs", "1"]) == 1
+    engine = open_store(store_url)
+    with engine.begin() as connection:  # back to the schema before the column
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0002")
+    engine.dispose()
+    engine = open_store(store_url)  # upgraded again, the column filled from the inputs
+    with engine.connect() as connection:
+        stored = Counter(connection.execute(select(schema.findings.c.currency)).scalars())
+    engine.dispose()
+    assert stored == Counter({c: n for c, n in FINDINGS.items()})
+    assert main(["trends", "--store", store_url, "--out", str(tmp_path / "t"),
+                 "--quiet"]) in (0, 1)
+    trends = json.loads((tmp_path / "t" / "trends.json").read_text("utf-8"))
+    assert per_currency(trends["rates"]["floor"]["money"]) == {
+        c: totals for c, totals in TOTALS.items() if c is not None}

@@ -148,18 +148,3 @@ def finding_rows(engine: Engine, inputs: list[TalliedInput], since: str | None,
 def run_count(engine: Engine) -> int:
     with engine.connect() as connection:
         return connection.execute(select(func.count()).select_from(schema.runs)).scalar_one()
-
-
-def input_currencies(engine: Engine, inputs: list[TalliedInput]
-                     ) -> dict[tuple[int, int], str | None]:
-    """Each input's currency (its table header's), by (run, position): the currency of the
-    findings of a run stored before findings carried their own."""
-    places = schema.run_inputs
-    currencies: dict[tuple[int, int], str | None] = {}
-    with engine.connect() as connection:
-        for run_id in sorted({i.run_id for i in inputs}):
-            query = select(places.c.position, places.c.document).where(
-                places.c.run_id == run_id)
-            for position, document in connection.execute(query):
-                currencies[run_id, position] = json.loads(document).get("currency")
-    return currencies

@@ -33,7 +33,6 @@ from auditor.store import schema
 from auditor.store.tallies import (
     TalliedInput,
     finding_rows,
-    input_currencies,
     latest_tallied_inputs,
     lines_of,
     tally_rows,
@@ -119,17 +118,6 @@ class Floor:
     game: list[Any]
     shuffles: list[tuple[TalliedInput, Any]]
     sites: dict[tuple[int, int], str | None]  # (run, position) -> licence or casino
-    engine: Engine | None = None
-    _currencies: dict[tuple[int, int], str | None] | None = None
-
-    def currency_of(self, place: TalliedInput, document: dict[str, Any]) -> str | None:
-        """The finding's currency; for a run stored before findings carried one, its
-        input's (the table header's, kept with the input)."""
-        if "currency" in document or self.engine is None:
-            return document.get("currency")
-        if self._currencies is None:
-            self._currencies = input_currencies(self.engine, self.inputs)
-        return self._currencies.get((place.run_id, place.position))
 
 
 def read_floor(engine: Engine, settings: Settings) -> Floor:
@@ -149,7 +137,7 @@ def read_floor(engine: Engine, settings: Settings) -> Floor:
                  list(tally_rows(engine, schema.tally_pairs, inputs, since, until)),
                  seats,
                  list(tally_rows(engine, schema.tally_game, inputs, since, until)),
-                 shuffles, sites, engine)
+                 shuffles, sites)
 
 
 def _undated_rows(engine: Engine, table, inputs: list[TalliedInput]):
@@ -182,7 +170,7 @@ def rates(floor: Floor) -> dict[str, Any]:
                                     row.table_id),
                 "shift": shift_of(document.get("time")) or "(none)",
                 "day": row.date, "citation": row.citation}
-        difference, currency = amount_of(document), floor.currency_of(place, document)
+        difference, currency = amount_of(document), row.currency
         for dimension, key in keys.items():
             counts[dimension]["findings"][key] += 1
             unit_money[dimension, key].add(currency, difference)
@@ -289,7 +277,7 @@ def pairs(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
             continue
         dealer = row.dealer or NO_DEALER
         over[dealer, player].append((row.finding_id or f"{row.file}:{row.line}",
-                                     floor.currency_of(place, document), difference))
+                                     row.currency, difference))
         dealer_over[dealer] += 1
     entries = []
     for (dealer, player), n in rounds.items():
