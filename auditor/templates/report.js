@@ -61,7 +61,8 @@
   }
   /* Under- and over-paid per currency (the key "" is undeclared): never added across. */
   function addMoney(totals, r) {
-    var difference = units(r.x);
+    if (r.xu === undefined) { r.xu = units(r.x); }  /* parsed once, for every view */
+    var difference = r.xu;
     if (difference === NONE) { return false; }
     var entry = totals[r.cu || ""] || (totals[r.cu || ""] = { under: NONE, over: NONE });
     if (difference < NONE) { entry.under -= difference; } else { entry.over += difference; }
