@@ -74,6 +74,7 @@ def environment() -> Environment:
                               trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     environment.filters["money"] = money
     environment.filters["paid"] = paid
+    environment.filters["amounts"] = amounts
     environment.filters["in_currency"] = in_currency
     environment.filters["signed_in"] = signed_in
     environment.filters["signed"] = signed
@@ -215,6 +216,15 @@ def money(amount: Decimal | float | int | None) -> str:
 def paid(totals: MoneyTotals, kind: str, empty: str = "none") -> str:
     """Under- or over-paid (`kind`) in words, one amount per currency, never added."""
     return totals.text(kind, empty)
+
+
+def amounts(totals: MoneyTotals, kind: str) -> Markup:
+    """A table cell's money: each currency's amount in a span kept whole (the cell wraps
+    between currencies, never inside an amount). Escaped: a currency code is record text."""
+    place = 0 if kind == "under" else 1
+    return Markup(", ").join(
+        Markup('<span class="amt">{}</span>').format(with_currency(totals.amounts[c][place], c))
+        for c in totals.currencies() if totals.amounts[c][place])
 
 
 def in_currency(amount: Decimal | None, currency: str | None) -> str:

@@ -76,6 +76,14 @@
       .map(function (c) { return inCurrency(totals[c][kind], c); });
     return parts.length ? parts.join(", ") : empty;
   }
+  /* A table's money cell: each currency's amount kept whole, the cell wrapping between. */
+  function amountsCell(className, totals, kind) {
+    var cell = el("td", className);
+    currencies(totals).filter(function (c) { return totals[c][kind] !== NONE; }).forEach(function (c, at) {
+      add(cell, at ? ", " : null, el("span", "amt", inCurrency(totals[c][kind], c)));
+    });
+    return cell;
+  }
   /* Money columns sort currency by currency (declared codes first), never by a sum. */
   function compareMoney(a, b, kind) {
     var x = currencies(a).filter(function (c) { return a[c][kind] !== NONE; });
@@ -446,14 +454,16 @@
 
   function figuresOf(shown) {
     var result = { findings: shown.length, high: 0, medium: 0, low: 0, paid: {}, money: 0 };
-    var rounds = {};
+    var rounds = {}, citations = {};
     shown.forEach(function (item) {
       var r = item.r;
       result[r.s] += 1;
+      citations[r.g] = true;
       if (r.r) { rounds[r.f + "\u0000" + r.r] = true; }
       if (addMoney(result.paid, r)) { result.money += 1; }
     });
     result.rounds = Object.keys(rounds).length;
+    result.citations = Object.keys(citations).length;
     return result;
   }
 
@@ -470,6 +480,7 @@
       if (key === "findings") { text = plural(totals.findings, "finding"); }
       else if (key === "rounds") { text = plural(totals.rounds, "round"); }
       else if (key === "count") { text = totals.findings.toLocaleString("en"); }
+      else if (key === "citations") { text = plural(totals.citations, "citation"); }
       else if (key === "under" || key === "over") { text = paid(totals.paid, key, "none"); }
       else if (key === "money") {
         text = totals.money ? "Players were under-paid " + paid(totals.paid, "under", "none") + " and over-paid " + paid(totals.paid, "over", "none") +
@@ -614,7 +625,7 @@
       if (dimension === "citation") { tr.appendChild(el("td", "title", row.title)); }
       add(tr, add(el("td", "barcell"), bar(row, largest)), el("td", "num strong", row.findings),
           el("td", "num", row.high || ""), el("td", "num", row.medium || ""), el("td", "num", row.low || ""),
-          el("td", "num under", paid(row.money, "under", "")), el("td", "num over", paid(row.money, "over", "")));
+          amountsCell("num under", row.money, "under"), amountsCell("num over", row.money, "over"));
       body.appendChild(tr);
     });
     var old = table.node.querySelector("tbody");
