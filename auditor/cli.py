@@ -443,6 +443,7 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
     terminal wide enough, a table; in a log or a narrow terminal, plain columns as wide as
     their widest cell, so no header or citation is ever cut); then waivers, the baseline
     and what fails the run."""
+    from auditor.money import MoneyTotals, currency_label
     from auditor.output.tables import summary_by, summary_frame
     from auditor.policy import fails
 
@@ -452,29 +453,52 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
                   f"{audited} audited, {len(result.findings)} finding(s).")
     frame = summary_frame(result.findings, result.inputs)
     if not frame.empty:
-        table_rows = list(summary_by(frame, "citation").itertuples(index=False))
-        money = [(Decimal(str(r.under_paid)), Decimal(str(r.over_paid))) for r in table_rows]
-        rows = [[row.citation, str(row.findings), str(row.high), str(row.medium), str(row.low),
-                 f"{under:,.2f}", f"{over:,.2f}"]
-                for row, (under, over) in zip(table_rows, money, strict=True)]
-        total = ["total", *(f"{sum(int(r[i]) for r in rows):,}" for i in range(1, 5)),
-                 f"{sum(m[0] for m in money):,.2f}", f"{sum(m[1] for m in money):,.2f}"]
-        lines = [list(SUMMARY_HEADERS), *rows, total]
+        # A row per citation; its money, and the total's, one amount per currency: two
+        # currencies are never added.
+        counts: dict[str, list[int]] = {}
+        money: dict[str, MoneyTotals] = {}
+        overall = MoneyTotals()
+        for row in summary_by(frame, "citation").itertuples(index=False):
+            counted = counts.setdefault(row.citation, [0, 0, 0, 0])
+            for index, value in enumerate((row.findings, row.high, row.medium, row.low)):
+                counted[index] += int(value)
+            under, over = Decimal(row.under_paid), Decimal(row.over_paid)
+            money.setdefault(row.citation, MoneyTotals()).add_totals(row.currency, under, over)
+            overall.add_totals(row.currency, under, over)
+        rows = [[citation, *(f"{n:,}" for n in counted),
+                 money[citation].text("under", "0.00"), money[citation].text("over", "0.00")]
+                for citation, counted in counts.items()]
+        total = ["total", *(f"{sum(c[i] for c in counts.values()):,}" for i in range(4)),
+                 overall.text("under", "0.00"), overall.text("over", "0.00")]
+        totals = [total]
+        if len(overall.currencies()) > 1:  # the total's counts, then each currency's total
+            total[5:] = ["", ""]
+            for row in summary_by(frame, "currency").itertuples(index=False):
+                amounts = MoneyTotals()
+                amounts.add_totals(row.currency, Decimal(row.under_paid), Decimal(row.over_paid))
+                totals.append([f"total {currency_label(row.currency)}",
+                               *(f"{int(n):,}" for n in (row.findings, row.high, row.medium,
+                                                         row.low)),
+                               amounts.text("under", "0.00"), amounts.text("over", "0.00")])
+        lines = [list(SUMMARY_HEADERS), *rows, *totals]
         widths = [max(len(line[i]) for line in lines) for i in range(len(SUMMARY_HEADERS))]
         framed = sum(widths) + max(0, 20 - widths[0]) + 3 * len(widths) + 1  # with borders
         if console.is_terminal and framed <= console.width:
-            table = Table(title="Findings by citation", show_footer=True)
+            table = Table(title="Findings by citation")
             for index, header in enumerate(SUMMARY_HEADERS):
-                table.add_column(header, footer=total[index], no_wrap=True,
+                table.add_column(header, no_wrap=True,
                                  min_width=max(len(header), 20 if index == 0 else 0),
                                  justify="left" if index == 0 else "right")
             for row in rows:
                 table.add_row(*row)
+            table.add_section()
+            for row in totals:
+                table.add_row(*row, style="bold")
             console.print(table)
         else:  # a log, or a terminal too narrow for the table: plain columns, nothing cut
             console.print("Findings by citation", markup=False)
             for number, line in enumerate(lines):
-                if number == len(lines) - 1:
+                if number == len(lines) - len(totals):
                     console.print("  ".join("-" * w for w in widths), markup=False)
                 console.print("  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i])
                                         for i, cell in enumerate(line)).rstrip(),
@@ -525,15 +549,17 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
 
 
 def currency_note(inputs) -> str:
-    """The currency of the amounts: each table's own, as its header declared it."""
+    """The currency of the amounts: each table's own, as its header declared it; totals
+    are per currency."""
     currencies = sorted({i.currency for i in inputs if i.currency})
     undeclared = any(i.currency is None for i in inputs if not i.error)
     if len(currencies) == 1 and not undeclared:
         return f"Amounts in {currencies[0]}."
     if not currencies:
-        return "Amounts in each table's currency (no table declared one)."
+        return "Amounts in each table's currency (no table declared one: undeclared)."
     return (f"Amounts in each table's currency ({', '.join(currencies)}"
-            f"{', and some undeclared' if undeclared else ''}): the totals add them as they are.")
+            f"{', and undeclared' if undeclared else ''}): each total is per currency, "
+            "never added across currencies.")
 
 
 def _criteria(matched_on: dict[str, str]) -> str:

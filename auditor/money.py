@@ -62,6 +62,18 @@ class MoneyTotals:
             entry[1] += difference
         entry[2] += 1
 
+    def add_totals(self, currency: str | None, under: Decimal, over: Decimal,
+                   findings: int = 0) -> None:
+        """Totals already counted (a summary row of one currency); none of money: nothing."""
+        if not under and not over:
+            return
+        entry = self.amounts.get(currency)
+        if entry is None:
+            entry = self.amounts[currency] = [ZERO, ZERO, 0]
+        entry[0] += under
+        entry[1] += over
+        entry[2] += findings
+
     def __bool__(self) -> bool:
         return bool(self.amounts)
 
@@ -81,8 +93,9 @@ class MoneyTotals:
         return entry[1] if entry else ZERO
 
     def rows(self) -> list[dict]:
-        """The JSON form: one object per currency, exact text."""
-        return [{"currency": c, "findings": self.amounts[c][2],
+        """The JSON form: one object per currency, exact text, with the findings that
+        involve money (`money_findings`)."""
+        return [{"currency": c, "money_findings": self.amounts[c][2],
                  "under_paid": exact_text(self.amounts[c][0]),
                  "over_paid": exact_text(self.amounts[c][1])} for c in self.currencies()]
 
@@ -93,3 +106,18 @@ class MoneyTotals:
         parts = [with_currency(self.amounts[c][place], c) for c in self.currencies()
                  if self.amounts[c][place]]
         return ", ".join(parts) or empty
+
+
+def rows_text(rows: list[dict], kind: str, empty: str = "none") -> str:
+    """Money of per-currency rows (`MoneyTotals.rows`, trends.json) in words, each
+    currency apart: "10.10 USD, 5.00 CAD"; `empty` when none."""
+    parts = [with_currency(Decimal(row[kind]), row["currency"]) for row in rows
+             if row.get(kind) is not None and Decimal(row[kind])]
+    return ", ".join(parts) or empty
+
+
+def signed_text(difference: str, currency: str | None) -> str:
+    """A finding's difference in words: "under-paid 10.00 USD", "over-paid 5.00 CAD"."""
+    amount = Decimal(difference)
+    kind = "under-paid" if amount < 0 else "over-paid"
+    return f"{kind} {with_currency(abs(amount), currency)}"

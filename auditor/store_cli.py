@@ -211,6 +211,7 @@ _NAMED = 5  # inputs named in a one-line refusal; `runs show` lists them all
 
 def _diff(engine, earlier: int, later: int, as_json: bool, console: Console,
           errors: Console) -> int:
+    from auditor.money import rows_text, signed_text
     from auditor.store import diff_runs, list_runs
 
     missing = {earlier, later} - {row.id for row in list_runs(engine, [earlier, later])}
@@ -228,11 +229,18 @@ def _diff(engine, earlier: int, later: int, as_json: bool, console: Console,
     console.print(f"Run {later} against run {earlier}: {len(difference['new'])} new, "
                   f"{len(difference['persisting'])} persisting, "
                   f"{len(difference['resolved'])} resolved.")
+    for status in ("new", "persisting", "resolved"):  # money per currency, never added
+        rows = difference["money"][status]
+        if rows:
+            console.print(f"  {status}: players under-paid {rows_text(rows, 'under_paid')}, "
+                          f"over-paid {rows_text(rows, 'over_paid')}", soft_wrap=True)
     for status in ("new", "resolved"):
         for finding in difference[status]:
+            amount = (f"  ({signed_text(finding['difference'], finding['currency'])})"
+                      if finding.get("difference") else "")
             console.print(f"  {status:9} {finding.get('id') or '-'}  {finding['citation']}  "
                           f"{finding['file']}:{finding.get('line') or ''}  "
-                          f"{finding['message']}", soft_wrap=True)
+                          f"{finding['message']}{amount}", soft_wrap=True)
     return 0
 
 

@@ -181,9 +181,10 @@ def test_a_finding_shows_its_sentence_and_amounts(faulty) -> None:
     number = result.findings.index(blackjack) + 1
     item = re.search(rf'<li class="finding" id="f-{number}">.*?</li>', page, re.S).group(0)
     assert escape(blackjack.message) in item
-    assert re.search(r"Owed by the rules</th><td class=\"num\">\+30\.00<", item)
-    assert re.search(r"Recorded</th><td class=\"num\">\+20\.00<", item)
-    assert "player under-paid 10.00" in item
+    # In its table's currency: this record's header declares none.
+    assert re.search(r"Owed by the rules</th><td class=\"num\">\+30\.00 \(undeclared\)<", item)
+    assert re.search(r"Recorded</th><td class=\"num\">\+20\.00 \(undeclared\)<", item)
+    assert "player under-paid 10.00 (undeclared)" in item
     assert ('<p class="fault-line"><span class="ln">22</span> <span class="tm">10:00:12</span> '
             "<code>settle s1h1 main win 20</code></p>") in item
     assert 'data-line="22"' in item
@@ -316,7 +317,8 @@ def test_a_clean_audit_says_so_and_what_it_covered(tmp_path: Path) -> None:
     assert result.findings == []
     summary = section(page, "summary")
     assert "No findings." in summary
-    assert "Every file given was read and every round read was audited (1 round)" in summary
+    assert ("Every file given was read and every round read was audited (<span "
+            'data-scope="rounds-count">1 round</span>)') in summary
     assert "Nothing was left out" in section(page, "provenance")
     assert '<section id="replays"' not in page
 
@@ -331,7 +333,7 @@ def test_coverage_lists_every_subsection_with_its_rounds(faulty) -> None:
         if entry.check:
             assert f"<code>{entry.check}</code>" in cell.group(0)
             applied = result.applied.get(citation, 0)
-            assert f'<td class="num">{applied:,}</td>' in cell.group(0)
+            assert f'<td class="num cv-rounds">{applied:,}</td>' in cell.group(0)
         else:
             assert escape(entry.not_checkable) in cell.group(0)
             assert "not checkable" in cell.group(0)
@@ -342,7 +344,8 @@ def test_summary_counts_by_citation_table_dealer_shift_and_money(faulty) -> None
     page, result, _ = faulty
     summary = section(page, "summary")
     assert '6 findings</span> in <span data-figure="rounds">3 rounds</span>.' in summary
-    assert "under-paid <strong>10.00</strong> and over-paid <strong>1,240.00</strong>" in summary
+    assert ("under-paid <strong>10.00 (undeclared)</strong> and over-paid <strong>1,240.00 "
+            "(undeclared)</strong>") in summary
 
     def counted(heading: str) -> dict[str, int]:
         block = summary.split(f"<h3>{heading}</h3>")[1].split("</table>")[0]

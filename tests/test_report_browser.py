@@ -553,7 +553,7 @@ def test_a_filtered_print_holds_only_the_shown_findings_their_replays_and_summar
             f"{len(chosen)} findings shown, of {len(report['findings'])} in the audit.") in first
     rounds = {(report["findings"][i]["file"], report["findings"][i]["round"]) for i in chosen}
     assert f"{len(chosen)} findings in {len(rounds)} rounds." in first
-    assert "under-paid 10.00 and over-paid 1,240.00" in first
+    assert "under-paid 10.00 (undeclared) and over-paid 1,240.00 (undeclared)" in first
     # Only the replays of the printed findings, and each page names the report.
     printed_replays = {f"r-{n}" for n in re.findall(r"^Replay (\d+)$", text, re.M)}
     assert printed_replays == set(replays)

@@ -173,7 +173,10 @@ def test_trends_json_entries_have_the_documented_fields(planted) -> None:
     too_few = [e for e in document["outliers"] if e["status"] == TOO_FEW]
     assert all(e["counts"]["rounds"] < int(MIN_ROUNDS) for e in too_few)
     assert document["rates"]["floor"]["rounds"] == TABLES * NIGHTS * ROUNDS
-    assert isinstance(document["rates"]["floor"]["over_paid"], str)  # exact decimal money
+    # Money per currency (the simulator's tables hold several), exact decimal text.
+    money = document["rates"]["floor"]["money"]
+    assert money and all(isinstance(m["over_paid"], str) for m in money)
+    assert len({m["currency"] for m in money}) == len(money)
 
 
 def test_a_window_of_dates_and_a_night_audited_twice(planted, tmp_path) -> None:
@@ -394,8 +397,11 @@ def test_trends_reads_a_sqlite_and_a_postgresql_store(store_url, tmp_path) -> No
     window = trends_document(engine, Settings(since="2026-11-23"), store_url)
     engine.dispose()
     assert [(e["unit"]["dealer"], e["unit"]["player"], e["counts"]["rounds"],
-             e["counts"]["over_paid"], e["findings"]) for e in document["pairs"]] == [
-        ("D-1", "P-3", 1, "10.00", [ids_by_place(tmp_path / "out")[f"{path}:23"]])]
+             e["counts"]["money"], e["findings"]) for e in document["pairs"]] == [
+        ("D-1", "P-3", 1, [{"currency": None, "money_findings": 1, "under_paid": "0.00",
+                            "over_paid": "10.00", "under_paid_per_1000": None,
+                            "over_paid_per_1000": None}],
+         [ids_by_place(tmp_path / "out")[f"{path}:23"]])]
     assert [(r["key"], r["rounds"], r["findings"]) for r in document["rates"]["dealer"]] == [
         ("D-1", 1, 1), ("D-2", 1, 0)]
     assert window["rates"]["floor"]["rounds"] == 0

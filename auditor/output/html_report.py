@@ -36,6 +36,7 @@ from markupsafe import Markup
 from auditor.audit import REPLAYS_PER_CITATION, AuditResult
 from auditor.checks.base import GAMES, citation_sort_key, registry
 from auditor.findings import SEVERITIES, Finding
+from auditor.money import UNDECLARED, MoneyTotals, currency_label, grouped_text, with_currency
 from auditor.output.report_totals import FindingsTotals, key_of
 from auditor.output.tables import shift_of, summary_by
 from auditor.replay.trace import RoundEvidence
@@ -72,6 +73,10 @@ def environment() -> Environment:
                               autoescape=select_autoescape(default=True, default_for_string=True),
                               trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     environment.filters["money"] = money
+    environment.filters["paid"] = paid
+    environment.filters["amounts"] = amounts
+    environment.filters["in_currency"] = in_currency
+    environment.filters["signed_in"] = signed_in
     environment.filters["signed"] = signed
     environment.filters["count"] = count
     environment.globals["waiver_note"] = waiver_note
@@ -202,9 +207,36 @@ def csp_hash(text: str) -> str:
 # ---- formatting -------------------------------------------------------------------------
 
 def money(amount: Decimal | float | int | None) -> str:
+    """An amount, exact, with thousands separators (`money.grouped_text`)."""
     if amount is None:
         return ""
-    return f"{Decimal(str(amount)):,.2f}"
+    return grouped_text(Decimal(str(amount)))
+
+
+def paid(totals: MoneyTotals, kind: str, empty: str = "none") -> str:
+    """Under- or over-paid (`kind`) in words, one amount per currency, never added."""
+    return totals.text(kind, empty)
+
+
+def amounts(totals: MoneyTotals, kind: str) -> Markup:
+    """A table cell's money: each currency's amount in a span kept whole (the cell wraps
+    between currencies, never inside an amount). Escaped: a currency code is record text."""
+    place = 0 if kind == "under" else 1
+    return Markup(", ").join(
+        Markup('<span class="amt">{}</span>').format(with_currency(totals.amounts[c][place], c))
+        for c in totals.currencies() if totals.amounts[c][place])
+
+
+def in_currency(amount: Decimal | None, currency: str | None) -> str:
+    """An amount with its currency, exact ("50.00 USD", "7.575 CAD")."""
+    return "" if amount is None else with_currency(amount, currency)
+
+
+def signed_in(amount: Decimal | None, currency: str | None) -> str:
+    """A player's net with its currency: "+30.00 USD", "−20.00 (undeclared)"."""
+    if amount is None:
+        return ""
+    return f"{signed(amount)} {currency if currency else '(' + UNDECLARED + ')'}"
 
 
 def signed(amount: Decimal | float | None) -> str:
@@ -270,7 +302,11 @@ def fingerprint(result: AuditResult, run: dict[str, Any]) -> str:
 def build_scope(result: AuditResult, totals: FindingsTotals) -> dict[str, Any]:
     inputs = result.inputs
     dates = sorted({d for i in inputs for d in (i.first_date, i.last_date) if d})
-    dealers = sorted({d for i in inputs for d in i.dealers})
+    dealer_inputs: dict[str, list[int]] = defaultdict(list)  # dealer -> inputs (positions)
+    for position, summary in enumerate(inputs):
+        for dealer in summary.dealers:
+            dealer_inputs[dealer].append(position)
+    dealers = sorted(dealer_inputs)
     rounds = sum(i.rounds for i in inputs)
     audited = sum(i.rounds_audited for i in inputs)
     return {
@@ -285,34 +321,42 @@ def build_scope(result: AuditResult, totals: FindingsTotals) -> dict[str, Any]:
         "audited": audited,
         "not_audited": rounds - audited,
         "dealers": dealers,
+        "dealer_inputs": {d: " ".join(map(str, p)) for d, p in dealer_inputs.items()},
         "findings": totals.count,
         "severities": {s: totals.severities.get(s, 0) for s in SEVERITIES},
         "rounds_with_findings": len(totals.rounds),
-        "under_paid": totals.under_paid,
-        "over_paid": totals.over_paid,
-        "money_findings": totals.money_findings,
+        "money": totals.money,  # under- and over-paid per currency
     }
 
 
 def build_summaries(frame) -> dict[str, list[dict[str, Any]]]:
-    """Findings counted by citation, table, dealer, shift and date, with the money involved."""
+    """Findings counted by citation, table, dealer, shift and date, with the money involved:
+    a row per key, its money one amount per currency (`money`), never added."""
     entries = rule_entries()
     summaries: dict[str, list[dict[str, Any]]] = {}
     for column in ("citation", "table", "dealer", "shift", "date"):
-        rows = summary_by(frame, column).to_dict("records")
+        rows: dict[Any, dict[str, Any]] = {}
+        for part in summary_by(frame, column).to_dict("records"):  # by key and currency
+            row = rows.get(part[column])
+            if row is None:
+                row = rows[part[column]] = {column: part[column], "findings": 0, "high": 0,
+                                            "medium": 0, "low": 0, "money": MoneyTotals()}
+            for name in ("findings", "high", "medium", "low"):
+                row[name] += int(part[name])
+            row["money"].add_totals(part["currency"], Decimal(part["under_paid"]),
+                                    Decimal(part["over_paid"]))
+        ordered = list(rows.values())
         if column == "shift":
-            rows.sort(key=lambda r: SHIFT_ORDER.index(r["shift"])
-                      if r["shift"] in SHIFT_ORDER else len(SHIFT_ORDER))
-        for row in rows:
+            ordered.sort(key=lambda r: SHIFT_ORDER.index(r["shift"])
+                         if r["shift"] in SHIFT_ORDER else len(SHIFT_ORDER))
+        for row in ordered:
             row["label"] = str(row[column])
             if column == "date" and row["label"] in ("(none)", "None"):
                 row["label"] = "undated"  # a shoe without date=: kept, and said so
-            row["under_paid"] = Decimal(str(row["under_paid"]))
-            row["over_paid"] = Decimal(str(row["over_paid"]))
             if column == "citation":
                 entry = entries.get(row["citation"])
                 row["title"] = entry.title if entry else ""
-        summaries[column] = rows
+        summaries[column] = ordered
     return summaries
 
 
@@ -343,23 +387,30 @@ def severity_segments(rows: list[dict[str, Any]]) -> None:
 
 
 def money_bars(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Per citation, a diverging bar: what players were under-paid to the left of the axis,
-    what they were over-paid (the house's loss) to the right."""
-    rows = [r for r in rows if r["under_paid"] or r["over_paid"]]
-    largest = max((max(r["under_paid"], r["over_paid"]) for r in rows), default=Decimal(0))
-    label, top = 150, 22
+    """Per citation and currency, a diverging bar: what players were under-paid to the left
+    of the axis, what they were over-paid (the house's loss) to the right. Each currency is
+    drawn to its own scale: amounts of two currencies are never compared or added."""
+    parts = [(row, currency) for row in rows for currency in row["money"].currencies()]
+    largest: dict[str | None, Decimal] = {}
+    for row, currency in parts:
+        money_of = row["money"]
+        largest[currency] = max(largest.get(currency, Decimal(0)), money_of.under(currency),
+                                money_of.over(currency))
+    label, top = 190, 22
     half = (CHART_WIDTH - label - 10) / 2 - VALUE_WIDTH
     axis = label + VALUE_WIDTH + half
     bars = []
-    for index, row in enumerate(rows):
+    for index, (row, currency) in enumerate(parts):
         y = top + index * ROW_HEIGHT
-        bar = Bar(label=row["label"], y=y, title=(
-            f"{row['label']}: players under-paid {money(row['under_paid'])}, "
-            f"over-paid {money(row['over_paid'])}"))
-        for kind, amount in (("under", row["under_paid"]), ("over", row["over_paid"])):
+        under, over = row["money"].under(currency), row["money"].over(currency)
+        name = f"{row['label']} · {currency_label(currency)}"
+        bar = Bar(label=name, y=y, title=(
+            f"{row['label']}: players under-paid {in_currency(under, currency)}, "
+            f"over-paid {in_currency(over, currency)}"))
+        for kind, amount in (("under", under), ("over", over)):
             if not amount:
                 continue
-            width = max(half * float(amount / largest), 1.0)
+            width = max(half * float(amount / largest[currency]), 1.0)
             left = kind == "under"
             bar.segments.append({
                 "kind": kind, "x": round(axis - width if left else axis, 2), "y": y,
@@ -368,7 +419,7 @@ def money_bars(rows: list[dict[str, Any]]) -> dict[str, Any]:
                 "anchor": "end" if left else "start"})
         bars.append(bar)
     return {"bars": bars, "height": top + len(bars) * ROW_HEIGHT + 6, "width": CHART_WIDTH,
-            "label_width": label, "axis": round(axis, 2)}
+            "label_width": label, "axis": round(axis, 2), "scales": len(largest) > 1}
 
 
 def date_columns(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -444,7 +495,7 @@ def build_groups(totals: FindingsTotals, findings: Iterable[Finding] | None,
             "reading": check_reading(citation),
             "severity": counted.severity,
             "severities": counted.severities,
-            "under_paid": counted.under_paid, "over_paid": counted.over_paid,
+            "money": counted.money,
             "count": counted.count,
             "findings": [],
         })
@@ -530,13 +581,15 @@ def build_identity(result: AuditResult) -> dict[str, Any]:
     identity) with its game, shoe, seats, limits, currency and the rules in force."""
     licensees: dict[tuple, dict[str, Any]] = {}
     tables: dict[tuple, dict[str, Any]] = {}
-    for summary in result.inputs:
+    for position, summary in enumerate(result.inputs):
         if summary.error or summary.table is None:
             continue
         owner = (summary.casino, summary.licence)
         licensee = licensees.setdefault(owner, {"casino": summary.casino,
-                                                "licence": summary.licence, "tables": set()})
+                                                "licence": summary.licence, "tables": set(),
+                                                "inputs": []})
         licensee["tables"].add(summary.table_key)
+        licensee["inputs"].append(position)
         rules = ", ".join(f"{key} {value}" for key, value in summary.house_rules.items())
         identity = (summary.table_key, summary.game, summary.decks, summary.seats,
                     summary.minimum, summary.maximum, summary.currency, rules)
@@ -544,7 +597,9 @@ def build_identity(result: AuditResult) -> dict[str, Any]:
             "key": summary.table_key, "table": summary.table, "casino": summary.casino,
             "licence": summary.licence, "game": summary.game, "decks": summary.decks,
             "seats": summary.seats, "minimum": summary.minimum, "maximum": summary.maximum,
-            "currency": summary.currency, "rules": rules, "files": 0, "rounds": 0})
+            "currency": summary.currency, "rules": rules, "files": 0, "rounds": 0,
+            "inputs": []})
+        row["inputs"].append(position)
         row["files"] += 1
         row["rounds"] += summary.rounds
     rows = sorted(tables.values(), key=lambda r: (r["key"], r["game"] or ""))
@@ -552,6 +607,8 @@ def build_identity(result: AuditResult) -> dict[str, Any]:
     for row in rows:  # one table declared two ways in its files: say so on each row
         row["varies"] = keyed[row["key"]] > 1
     named = sorted(licensees.values(), key=lambda e: (e["casino"] or "", e["licence"] or ""))
+    for entry in [*named, *rows]:  # which inputs each stands for: a filtered view's scope
+        entry["inputs"] = " ".join(map(str, entry["inputs"]))
     for licensee in named:
         licensee["tables"] = len(licensee["tables"])
     currencies = sorted({r["currency"] for r in rows if r["currency"]})
@@ -605,6 +662,7 @@ def finding_record(item: dict[str, Any], group: int, key: str, file: int,
     for name, amount in (("e", f.expected), ("u", f.actual), ("x", f.difference)):
         if amount is not None:
             record[name] = str(amount)
+    _put(record, "cu", f.currency)  # absent: the table declares no currency
     line = item["line_text"]
     if line is not None:
         record["lt"] = [line.time, line.text]
@@ -664,7 +722,12 @@ def report_data(findings: Iterable[Finding], groups: list[dict[str, Any]],
     head = _script_text({
         "pageSize": PAGE_SIZE, "lazy": lazy, "summaryTop": SUMMARY_TOP,
         "groups": [{"citation": g["citation"], "title": g["title"]} for g in groups],
-        "files": files, "texts": list(texts)})
+        "files": files, "texts": list(texts),
+        # Each input (by position, as in `files`): what a filtered view's scope is made of.
+        "inputs": [[i.table_key or i.table or "", i.game or "", i.first_date or "",
+                    i.last_date or "", i.rounds, i.rounds_audited, i.casino or "",
+                    i.licence or "", 1 if i.error else 0, i.currency or ""]
+                   for i in result.inputs]})
     tail = _script_text([replay_record(r, file_index.get(r["file"], 0)) for r in replays]
                         if lazy else [])
 
@@ -981,6 +1044,8 @@ def build_coverage(result: AuditResult, found: Counter) -> list[dict[str, Any]]:
                          "checked": check is not None, "applied": applied,
                          "findings": found.get(entry.citation, 0),
                          "games_text": games_text(games),
+                         "games": " ".join(sorted(games)),
+                         "unreadable": bool(check) and check.judges_unreadable_rounds,
                          "game_absent": bool(check) and not games & audited_games})
         checked = [r for r in rows if r["checked"]]
         # Where no check of a section could apply (its game was not audited), say it once.
@@ -1036,8 +1101,10 @@ def build_provenance(result: AuditResult, run: dict[str, Any],
         "duration": duration_text(run.get("started"), run.get("finished")),
         "inputs": result.inputs,
         # The reader's message names the file; the list already does.
-        "unreadable": [{"path": i.path, "reason": i.error.removeprefix(f"{i.path}: ")}
-                       for i in result.inputs if i.error],
+        "unreadable": [{"path": i.path, "reason": i.error.removeprefix(f"{i.path}: "),
+                        "position": position}
+                       for position, i in enumerate(result.inputs) if i.error],
+        "positions": {i.path: position for position, i in enumerate(result.inputs)},
         "partial": partial,
         "rounds_not_audited": rounds_not_audited,
         # Derived from the syntax findings; shown only where it accounts for every round.

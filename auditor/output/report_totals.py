@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from auditor.findings import Finding
+from auditor.money import MoneyTotals
 from auditor.output.tables import SummaryColumns
 
 if TYPE_CHECKING:
@@ -41,8 +41,7 @@ class CitationTotals:
     rule: str  # the first finding's check
     count: int = 0
     severities: Counter = field(default_factory=Counter)
-    under_paid: Decimal = Decimal(0)
-    over_paid: Decimal = Decimal(0)
+    money: MoneyTotals = field(default_factory=MoneyTotals)  # per currency, never added
 
 
 class FindingsTotals:
@@ -53,9 +52,7 @@ class FindingsTotals:
         self.keys = keys
         self.count = 0
         self.severities: Counter = Counter()
-        self.under_paid = Decimal(0)
-        self.over_paid = Decimal(0)
-        self.money_findings = 0
+        self.money = MoneyTotals()  # under- and over-paid per currency, never added
         self.waived = 0
         self.rounds: set[tuple[str, str]] = set()  # (file, round) with a finding
         self.citations: dict[str, CitationTotals] = {}
@@ -89,14 +86,9 @@ class FindingsTotals:
                                                                        finding.rule)
         totals.count += 1
         totals.severities[finding.severity] += 1
-        if difference is not None and difference < 0:
-            self.under_paid -= difference
-            totals.under_paid -= difference
-        elif difference is not None and difference > 0:
-            self.over_paid += difference
-            totals.over_paid += difference
         if difference:
-            self.money_findings += 1
+            self.money.add(finding.currency, difference)
+            totals.money.add(finding.currency, difference)
         if finding.waiver is not None:
             self.waived += 1
         if finding.round:

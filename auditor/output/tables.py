@@ -17,6 +17,7 @@ import pandas as pd
 from auditor.batches import batched
 from auditor.checks.base import citation_sort_key
 from auditor.findings import FINDING_FIELDS, Finding
+from auditor.money import currency_label, currency_order, exact_text
 from auditor.tally import shift_of  # one definition of the shifts, for the report and trends
 
 if TYPE_CHECKING:
@@ -28,8 +29,7 @@ WAIVER_COLUMNS = ["baseline", "waived", "waiver_justification", "waiver_approved
 CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time", *WAIVER_COLUMNS,
                *IDENTITY_COLUMNS]
 
-CENT = Decimal("0.01")
-SUMMARY_DIMENSIONS = ("citation", "table", "dealer", "shift")
+SUMMARY_DIMENSIONS = ("citation", "table", "dealer", "shift", "currency")
 
 
 def identities(inputs: Iterable[InputSummary]) -> dict[str, dict[str, str | None]]:
@@ -90,6 +90,9 @@ class SummaryColumns:
                             ("severity", finding.severity)):
             columns[name].append(value if value is None else texts.setdefault(value, value))
         columns["difference"].append(finding.difference)
+        # A run stored before findings carried their currency: the file's.
+        columns["currency"].append(finding.currency if finding.currency is not None or not known
+                                   else known["currency"])
 
     def frame(self) -> pd.DataFrame:
         columns = {**self.columns,
@@ -98,7 +101,7 @@ class SummaryColumns:
 
 
 SUMMARY_FRAME_COLUMNS = ["citation", "table_key", "dealer", "date", "shift", "severity",
-                         "difference"]
+                         "difference", "currency"]
 
 
 def _row(finding: Finding) -> dict:
@@ -151,39 +154,61 @@ def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def summary_csv(frame: pd.DataFrame) -> str:
-    """Every summary in one long table: dimension, key, counts and money."""
+    """Every summary in one long table: dimension, key, currency, counts and money. A key's
+    findings in two currencies are two rows: amounts of two currencies are never added (the
+    `currency` dimension gives each currency's total; an empty currency is undeclared)."""
     parts = [summary_by(frame, d).rename(columns={d: "key"}).assign(dimension=d)
-             for d in SUMMARY_DIMENSIONS]
+             for d in SUMMARY_DIMENSIONS if d != "currency"]
+    totals = summary_by(frame, "currency")
+    parts.append(totals.assign(dimension="currency", key=totals["currency"].map(currency_label)))
     table = pd.concat(parts, ignore_index=True)
-    columns = ["dimension", "key", "findings", "high", "medium", "low", "under_paid", "over_paid"]
+    columns = ["dimension", "key", "currency", "findings", "high", "medium", "low",
+               "under_paid", "over_paid"]
     return table[columns].to_csv(index=False, lineterminator="\n")
 
 
+UNDECLARED_KEY = ""  # the group of findings whose table declares no currency (never a code)
+
+
 def summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
-    """Findings counted by `column` and severity, with the money involved. A table is
-    counted by its identity (`table_key`), not its ID alone."""
+    """Findings counted by `column`, currency and severity, with the money involved: one row
+    per key and currency (currency None: undeclared), so no sum adds two currencies. A table
+    is counted by its identity (`table_key`), not its ID alone."""
     source = "table_key" if column == "table" else column
     if frame.empty:
-        return pd.DataFrame(columns=[column, "findings", "high", "medium", "low",
-                                     "under_paid", "over_paid"])
+        return pd.DataFrame(columns=[*dict.fromkeys([column, "currency"]), "findings", "high",
+                                     "medium", "low", "under_paid", "over_paid"])
     difference = frame["difference"]
     severity = frame["severity"]
     zero = Decimal(0)
     data = pd.DataFrame({
-        "key": frame[source].fillna("(none)"), "findings": 1,
+        "key": frame[source].fillna("(none)"),
+        "currency": frame["currency"].fillna(UNDECLARED_KEY), "findings": 1,
         "high": severity == "high", "medium": severity == "medium", "low": severity == "low",
         "under_paid": difference.map(lambda d: -d if d is not None and d < 0 else zero,
                                      na_action=None).astype(object),
         "over_paid": difference.map(lambda d: d if d is not None and d > 0 else zero,
                                     na_action=None).astype(object)})
+    if column == "currency":
+        data = data.drop(columns="key")
     # One sum of every column: the findings, each severity (a count of True), and the
-    # money, exactly (Decimal objects), written as text with two decimals.
-    table = data.groupby("key", sort=False).sum()
+    # money, exactly (Decimal objects), written as exact text (`money.exact_text`).
+    keys = ["currency"] if column == "currency" else ["key", "currency"]
+    table = data.groupby(keys, sort=False).sum()
     for name in ("under_paid", "over_paid"):
-        table[name] = table[name].map(lambda amount: str(Decimal(amount).quantize(CENT)))
-    table = table.reset_index().rename(columns={"key": column})
+        table[name] = table[name].map(lambda amount: exact_text(Decimal(amount)))
+    table = table.reset_index()
+    if column != "currency":
+        table = table.rename(columns={"key": column})
+    # Object, not pandas' text: an undeclared currency stays None (null in JSON), not NaN.
+    table["currency"] = pd.Series([c if isinstance(c, str) and c else None
+                                   for c in table["currency"]], index=table.index, dtype=object)
     if column == "citation":
-        table = table.sort_values("citation", key=lambda c: c.map(citation_sort_key))
+        first = table["citation"].map(citation_sort_key)
+    elif column == "currency":
+        first = pd.Series([()] * len(table), index=table.index)
     else:
-        table = table.sort_values(column)
+        first = table[column].map(lambda key: (key,))
+    order = [(*a, *currency_order(b)) for a, b in zip(first, table["currency"], strict=True)]
+    table = table.iloc[sorted(range(len(table)), key=order.__getitem__)]
     return table.reset_index(drop=True)

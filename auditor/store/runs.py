@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from auditor.audit import AuditResult, FileResult, InputSummary, ReplaySelection, RunTotals
 from auditor.batches import batched
 from auditor.findings import Finding
+from auditor.money import MoneyTotals
 from auditor.replay.trace import RoundEvidence
 from auditor.store import schema
 from auditor.store.tallies import record_tallies, record_tally
@@ -180,7 +181,7 @@ def _finding_row(run_id: int, position: int, finding: Finding,
         "line": finding.line, "round_id": finding.round, "table_id": finding.table,
         "dealer": finding.dealer, "date": finding.date, "shift": shift_of(finding.time),
         "expected_cents": _cents(finding.expected), "actual_cents": _cents(finding.actual),
-        "difference_cents": _cents(finding.difference),
+        "difference_cents": _cents(finding.difference), "currency": finding.currency,
         "waived": getattr(finding, "waiver", None) is not None,
         "baseline": getattr(finding, "baseline", None),
         "document": _json(finding.as_dict()), "statement": finding.statement,
@@ -377,7 +378,9 @@ def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any
                         select(replays).where(replays.c.run_id == run_id)
                         .order_by(replays.c.input_position, replays.c.start_line,
                                   replays.c.round_key))}
-    result = AuditResult(inputs, StoredFindings(engine, run_id), applied, evidence)
+    result = AuditResult(inputs, StoredFindings(engine, run_id, {i.path: i.currency
+                                                                 for i in inputs}),
+                         applied, evidence)
     extras = run_extras(engine, run_id)
     result.waivers = [WaiverStatus.model_validate(w) for w in extras.get("waivers", [])]
     result.resolved = extras.get("resolved")
@@ -388,8 +391,11 @@ def _in_run_order(query, table=schema.findings):
     return query.order_by(table.c.input_position, table.c.order_key, table.c.position)
 
 
-def _finding_of(row) -> Finding:
-    return Finding.model_validate({**json.loads(row.document), "statement": row.statement})
+def _finding_of(row, currencies: dict[str, str | None] | None = None) -> Finding:
+    document = json.loads(row.document)
+    if currencies and "currency" not in document:  # stored before findings carried it
+        document["currency"] = currencies.get(document.get("file"))
+    return Finding.model_validate({**document, "statement": row.statement})
 
 
 class StoredFindings(Sequence):
@@ -397,8 +403,10 @@ class StoredFindings(Sequence):
     are walked: what the outputs are written from, so that a month's findings are never in
     memory at once. Walk it as a list (`for`, `len`); indexing reads the whole run."""
 
-    def __init__(self, engine: Engine, run_id: int) -> None:
+    def __init__(self, engine: Engine, run_id: int,
+                 currencies: dict[str, str | None] | None = None) -> None:
         self.engine, self.run_id = engine, run_id
+        self.currencies = currencies  # by file: the currency of a finding stored without
         table = schema.findings
         with engine.connect() as connection:
             self.count = connection.execute(
@@ -415,7 +423,7 @@ class StoredFindings(Sequence):
                               ).execution_options(yield_per=_BATCH)
         with self.engine.connect() as connection:
             for row in connection.execute(query):
-                yield _finding_of(row)
+                yield _finding_of(row, self.currencies)
 
     def __getitem__(self, index):  # rare (a test, a caller of the list API): reads them all
         return list(self)[index]
@@ -495,12 +503,13 @@ def latest_run_over(engine: Engine, sha256s: Iterable[str],
     return None
 
 
-def diff_runs(engine: Engine, earlier: int, later: int) -> dict[str, list[dict[str, Any]]]:
+def diff_runs(engine: Engine, earlier: int, later: int) -> dict[str, Any]:
     """Findings of `later` that are new or persisting against `earlier`, and those of
-    `earlier` that are resolved, matched by stable ID with multiplicity."""
+    `earlier` that are resolved, matched by stable ID with multiplicity; and the money of
+    each (`money`: per status, one row per currency, never added across currencies)."""
     remaining = Counter(d.get("id") for d in finding_documents(engine, earlier))
     new, persisting = [], []
-    for document in finding_documents(engine, later):
+    for document in _with_currency(engine, later, finding_documents(engine, later)):
         key = document.get("id")
         if key is not None and remaining[key] > 0:
             remaining[key] -= 1
@@ -508,12 +517,34 @@ def diff_runs(engine: Engine, earlier: int, later: int) -> dict[str, list[dict[s
         else:
             new.append(document)
     resolved = []
-    for document in finding_documents(engine, earlier):
+    for document in _with_currency(engine, earlier, finding_documents(engine, earlier)):
         key = document.get("id")
         if remaining[key] > 0:
             remaining[key] -= 1
             resolved.append(document)
-    return {"new": new, "persisting": persisting, "resolved": resolved}
+    found = {"new": new, "persisting": persisting, "resolved": resolved}
+    money = {}
+    for status, documents in found.items():
+        totals = MoneyTotals()
+        for document in documents:
+            if document.get("difference"):
+                totals.add(document["currency"], Decimal(document["difference"]))
+        money[status] = totals.rows()
+    return {**found, "money": money}
+
+
+def _with_currency(engine: Engine, run_id: int, documents: Iterable[dict[str, Any]]
+                   ) -> Iterator[dict[str, Any]]:
+    """Findings with their currency: a run stored before findings carried one gives each
+    its input's (the table header's)."""
+    currencies: dict[str, str | None] | None = None
+    for document in documents:
+        if "currency" not in document:
+            if currencies is None:
+                currencies = {i["path"]: i.get("currency")
+                              for i in run_inputs_documents(engine, run_id)}
+            document["currency"] = currencies.get(document.get("file"))
+        yield document
 
 
 def unaudited_inputs(engine: Engine, run_id: int) -> list[str] | None:

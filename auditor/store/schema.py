@@ -86,6 +86,9 @@ findings = Table(
     Column("expected_cents", BigInteger),
     Column("actual_cents", BigInteger),
     Column("difference_cents", BigInteger),
+    # The currency of the amounts (the table header's; NULL: undeclared). Migration 0004.
+    # Money is summed per currency, never across; exact amounts are in `document`.
+    Column("currency", Text),
     Column("waived", Boolean, nullable=False, default=False),
     Column("baseline", String(16)),
     Column("document", Text, nullable=False),  # JSON: the finding as findings.json shows it

@@ -33,17 +33,67 @@
     return parent;
   }
   function plural(n, noun) { return n.toLocaleString("en") + " " + noun + (n === 1 ? "" : "s"); }
-  function cents(text) { return text ? Math.round(parseFloat(text) * 100) : 0; }
-  function money(amount) {
-    return (amount / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  /* Money is exact: an amount's text ("-12.575") as a BigInt of 10^-SCALE units, added
+     only to amounts of its own currency, and written back with at least two decimals. */
+  var SCALE = 12, UNIT = BigInt("1" + "0".repeat(SCALE)), NONE = BigInt(0);
+  function units(text) {
+    if (!text) { return NONE; }
+    var negative = text.charAt(0) === "-";
+    var parts = (negative ? text.slice(1) : text).split(".");
+    var value = BigInt(parts[0] || "0") * UNIT + BigInt(((parts[1] || "") + "0".repeat(SCALE)).slice(0, SCALE));
+    return negative ? -value : value;
   }
-  function signed(text) {
-    var value = cents(text);
-    return value > 0 ? "+" + money(value) : value < 0 ? "\u2212" + money(-value) : money(0);
+  function money(amount) {
+    var negative = amount < NONE, value = negative ? -amount : amount;
+    var fraction = (value % UNIT).toString().padStart(SCALE, "0").replace(/0+$/, "");
+    while (fraction.length < 2) { fraction += "0"; }
+    return (negative ? "-" : "") + (value / UNIT).toLocaleString("en") + "." + fraction;
+  }
+  function inCurrency(amount, currency) { return money(amount) + " " + (currency || "(undeclared)"); }
+  function signed(text, currency) {
+    var value = units(text);
+    var number = value > NONE ? "+" + money(value) : value < NONE ? "\u2212" + money(-value) : money(NONE);
+    return number + " " + (currency || "(undeclared)");
   }
   function netWords(text) {
-    var value = cents(text);
-    return value > 0 ? "paid to the player" : value < 0 ? "collected from the player" : "returned (push or void)";
+    var value = units(text);
+    return value > NONE ? "paid to the player" : value < NONE ? "collected from the player" : "returned (push or void)";
+  }
+  /* Under- and over-paid per currency (the key "" is undeclared): never added across. */
+  function addMoney(totals, r) {
+    if (r.xu === undefined) { r.xu = units(r.x); }  /* parsed once, for every view */
+    var difference = r.xu;
+    if (difference === NONE) { return false; }
+    var entry = totals[r.cu || ""] || (totals[r.cu || ""] = { under: NONE, over: NONE });
+    if (difference < NONE) { entry.under -= difference; } else { entry.over += difference; }
+    return true;
+  }
+  function currencies(totals) {
+    return Object.keys(totals).sort(function (a, b) { return (a === "") - (b === "") || (a < b ? -1 : a > b ? 1 : 0); });
+  }
+  function paid(totals, kind, empty) {
+    var parts = currencies(totals).filter(function (c) { return totals[c][kind] !== NONE; })
+      .map(function (c) { return inCurrency(totals[c][kind], c); });
+    return parts.length ? parts.join(", ") : empty;
+  }
+  /* A table's money cell: each currency's amount kept whole, the cell wrapping between. */
+  function amountsCell(className, totals, kind) {
+    var cell = el("td", className);
+    currencies(totals).filter(function (c) { return totals[c][kind] !== NONE; }).forEach(function (c, at) {
+      add(cell, at ? ", " : null, el("span", "amt", inCurrency(totals[c][kind], c)));
+    });
+    return cell;
+  }
+  /* Money columns sort currency by currency (declared codes first), never by a sum. */
+  function compareMoney(a, b, kind) {
+    var x = currencies(a).filter(function (c) { return a[c][kind] !== NONE; });
+    var y = currencies(b).filter(function (c) { return b[c][kind] !== NONE; });
+    for (var at = 0; at < Math.min(x.length, y.length); at++) {
+      if (x[at] !== y[at]) { return x[at] < y[at] ? 1 : -1; }
+      var d = a[x[at]][kind] - b[y[at]][kind];
+      if (d !== NONE) { return d > NONE ? 1 : -1; }
+    }
+    return x.length - y.length;
   }
 
   var needsScript = document.getElementById("needs-js");
@@ -68,7 +118,8 @@
     list.parentNode.insertBefore(pager, list.nextSibling);
     groups[Number(node.getAttribute("data-group"))] = {
       element: node, list: list, items: [], shown: pageSize, pager: pager, more: more,
-      all: all, info: info, count: node.querySelector(".g-count"), matched: 0
+      all: all, info: info, count: node.querySelector(".g-count"), matched: 0,
+      money: node.querySelector(".g-money")
     };
   }
   items.forEach(function (item) { if (groups[item.r.g]) { groups[item.r.g].items.push(item); } });
@@ -93,16 +144,16 @@
     function row(label, value, words, className) {
       var tr = el("tr", className);
       var th = el("th", null, label); th.scope = "row";
-      add(tr, th, el("td", "num", value === undefined ? "" : signed(value)), words);
+      add(tr, th, el("td", "num", value === undefined ? "" : signed(value, r.cu)), words);
       body.appendChild(tr);
     }
     row("Owed by the rules", r.e, el("td", "muted", r.e === undefined ? "" : netWords(r.e)));
     row("Recorded", r.u, el("td", "muted", r.u === undefined ? "" : netWords(r.u)));
     if (r.x !== undefined) {
-      var difference = cents(r.x);
-      row("Difference", r.x, el("td", null, difference < 0 ? "player under-paid " + money(-difference)
-        : difference > 0 ? "player over-paid " + money(difference) : "none"),
-        "diff" + (difference < 0 ? " under" : difference > 0 ? " over" : ""));
+      var difference = units(r.x);
+      row("Difference", r.x, el("td", null, difference < NONE ? "player under-paid " + inCurrency(-difference, r.cu)
+        : difference > NONE ? "player over-paid " + inCurrency(difference, r.cu) : "none"),
+        "diff" + (difference < NONE ? " under" : difference > NONE ? " over" : ""));
     }
     return add(table, body);
   }
@@ -256,6 +307,14 @@
       group.element.hidden = filtered && group.matched === 0;
       var count = group.items.length;
       group.count.textContent = filtered ? group.matched + " of " + plural(count, "finding") : plural(count, "finding");
+      /* Its money: of the findings shown, each currency apart. */
+      var money = {};
+      group.items.forEach(function (item) { if (item.match) { addMoney(money, item.r); } });
+      var under = paid(money, "under", ""), over = paid(money, "over", "");
+      if (group.money) {
+        group.money.textContent = (under ? "under-paid " + under : "") + (under && over ? " \u00b7 " : "") +
+          (over ? "over-paid " + over : "");
+      }
     });
     /* A narrow filter opens what it found: one citation, or few findings. */
     if (filtered && (total <= 60 || groupsMatched === 1)) {
@@ -272,7 +331,115 @@
       printNote.textContent = filtered ? "Printed with filters (" + current.words + "): " + total + " of " + items.length + " findings." : "";
     }
     summarise();
+    scopeTo(c);
     markReplays();
+  }
+
+  /* ---- the scope: with filters on, who and what the view is about. The inputs in scope
+     are those of the findings shown, and those of the tables, game and dates the filters
+     name; the masthead, house rules, dealers, figures, coverage and provenance show only
+     them, so a filtered print names no other licensee, table, dealer or input. ---- */
+  var inputs = data.inputs || [];
+  var scoped = document.querySelectorAll(".in-scope[data-in]");
+  var scopeTexts = document.querySelectorAll("[data-scope]");
+  var scopeOriginals = Array.prototype.map.call(scopeTexts, function (node) {
+    return Array.prototype.map.call(node.childNodes, function (n) { return n.cloneNode(true); });
+  });
+  var coverageRows = Array.prototype.map.call(document.querySelectorAll("#coverage tr[data-citation]"), function (row) {
+    var rounds = row.querySelector(".cv-rounds"), found = row.querySelector(".cv-findings");
+    return { row: row, rounds: rounds, found: found, roundsText: rounds.textContent, foundText: found.textContent };
+  });
+  var pageTitle = document.title;
+  var licenseeTables = [];
+
+  function inputMatches(input, c) {
+    if (c.table && !named(input[0], c.table, "table")) { return false; }
+    if (c.game && input[1] !== c.game) { return false; }
+    if (c.from && input[3] && input[3] < c.from) { return false; }
+    if (c.to && input[2] && input[2] > c.to) { return false; }
+    return true;
+  }
+
+  function inScopeOf(c) {
+    var inScope = {};
+    items.forEach(function (item) { if (item.match && item.r.f < inputs.length) { inScope[item.r.f] = true; } });
+    if (c.table || c.game || c.from || c.to) {
+      inputs.forEach(function (input, at) { if (inputMatches(input, c)) { inScope[at] = true; } });
+    }
+    return inScope;
+  }
+
+  function unique(values) {
+    var seen = {};
+    values.forEach(function (v) { if (v) { seen[v] = true; } });
+    return Object.keys(seen).sort();
+  }
+
+  function scopeFigures(picked, dealers) {
+    var tables = unique(picked.map(function (i) { return i[0]; }));
+    var firsts = unique(picked.map(function (i) { return i[2]; })), lasts = unique(picked.map(function (i) { return i[3]; }));
+    var dates = firsts.length ? firsts[0] + (lasts[lasts.length - 1] !== firsts[0] ? " to " + lasts[lasts.length - 1] : "") : "";
+    var rounds = 0, audited = 0, unreadable = 0, undeclared = false;
+    picked.forEach(function (i) { rounds += i[4]; audited += i[5]; unreadable += i[8]; if (!i[8] && !i[9]) { undeclared = true; } });
+    var currencyList = unique(picked.map(function (i) { return i[9]; }));
+    var tableWords = tables.length ? " \u00b7 " + (tables.length === 1 ? "table " : "tables ") + tables.join(", ") : "";
+    return {
+      subtitle: plural(picked.length, "file") + tableWords + (dates ? " \u00b7 " + dates : ""),
+      files: String(picked.length) + (unreadable ? " (" + unreadable + " unreadable)" : ""),
+      tables: String(tables.length) + (tables.length && tables.length <= 6 ? " " + tables.join(", ") : ""),
+      games: unique(picked.map(function (i) { return i[1]; })).join(", ") || "\u2014",
+      dates: dates || "\u2014",
+      rounds: rounds.toLocaleString("en"), audited: audited.toLocaleString("en"),
+      dealers: String(dealers),
+      currencies: (currencyList.join(", ") || "not declared") + (currencyList.length && undeclared ? " (and undeclared)" : ""),
+      "rounds-count": plural(rounds, "round"), "audited-count": plural(audited, "round"),
+      "readable-count": plural(picked.length - unreadable, "file"), tableList: tables
+    };
+  }
+
+  function scopeTo(c) {
+    var filtered = current.filtered;
+    var inScope = filtered ? inScopeOf(c) : {};
+    var dealers = 0;
+    Array.prototype.forEach.call(scoped, function (node) {
+      node.hidden = filtered && !node.getAttribute("data-in").split(" ").some(function (at) { return at !== "" && inScope[at]; });
+      if (!node.hidden && node.parentNode.classList.contains("idlist")) { dealers += 1; }
+    });
+    var first = true;  /* the masthead's licensees: no separator before the first shown */
+    Array.prototype.forEach.call(document.querySelectorAll(".licensee > .in-scope"), function (licensee, at) {
+      var sep = licensee.querySelector(".sep"), tables = licensee.querySelector(".licensee-tables");
+      if (!licensee.hidden) { sep.hidden = first; first = false; }
+      if (!licenseeTables[at]) { licenseeTables[at] = tables.textContent; }
+      var keys = unique(licensee.getAttribute("data-in").split(" ").filter(function (i) { return inScope[i]; })
+        .map(function (i) { return inputs[i][0]; }));
+      tables.textContent = filtered ? plural(keys.length, "table") : licenseeTables[at];
+    });
+    var picked = inputs.filter(function (input, at) { return inScope[at]; });
+    var figures = filtered ? scopeFigures(picked, dealers) : null;
+    Array.prototype.forEach.call(scopeTexts, function (node, at) {
+      if (!filtered) {
+        node.replaceChildren.apply(node, scopeOriginals[at].map(function (n) { return n.cloneNode(true); }));
+      } else {
+        node.textContent = figures[node.getAttribute("data-scope")];
+      }
+    });
+    document.title = filtered ? "Blackjack compliance audit" + (figures.tableList.length ? " \u2014 " + figures.tableList.join(", ") : "") + " (filtered)" : pageTitle;
+    var found = {};
+    items.forEach(function (item) { if (item.match) { var cite = data.groups[item.r.g].citation; found[cite] = (found[cite] || 0) + 1; } });
+    coverageRows.forEach(function (entry) {
+      if (!filtered) { entry.rounds.textContent = entry.roundsText; entry.found.textContent = entry.foundText; return; }
+      var games = entry.row.getAttribute("data-games");
+      if (games !== null) {  /* a check: the rounds of the inputs in scope it judged */
+        var list = games.split(" "), record = entry.row.getAttribute("data-citation").indexOf("record:") === 0;
+        var unreadable = entry.row.getAttribute("data-unreadable") === "1", rounds = 0;
+        picked.forEach(function (input) {
+          if (input[8]) { return; }
+          if (input[1] ? list.indexOf(input[1]) >= 0 : record) { rounds += input[5] + (unreadable ? input[4] - input[5] : 0); }
+        });
+        entry.rounds.textContent = rounds.toLocaleString("en");
+      }
+      entry.found.textContent = found[entry.row.getAttribute("data-citation")] || "";
+    });
   }
 
   /* ---- the summary, counted from the findings shown ---- */
@@ -286,18 +453,17 @@
   var wholeRunNote = document.querySelector(".whole-run-note");
 
   function figuresOf(shown) {
-    var result = { findings: shown.length, high: 0, medium: 0, low: 0, under: 0, over: 0, money: 0 };
-    var rounds = {};
+    var result = { findings: shown.length, high: 0, medium: 0, low: 0, paid: {}, money: 0 };
+    var rounds = {}, citations = {};
     shown.forEach(function (item) {
       var r = item.r;
       result[r.s] += 1;
+      citations[r.g] = true;
       if (r.r) { rounds[r.f + "\u0000" + r.r] = true; }
-      var difference = cents(r.x);
-      if (difference < 0) { result.under -= difference; }
-      if (difference > 0) { result.over += difference; }
-      if (difference) { result.money += 1; }
+      if (addMoney(result.paid, r)) { result.money += 1; }
     });
     result.rounds = Object.keys(rounds).length;
+    result.citations = Object.keys(citations).length;
     return result;
   }
 
@@ -314,9 +480,10 @@
       if (key === "findings") { text = plural(totals.findings, "finding"); }
       else if (key === "rounds") { text = plural(totals.rounds, "round"); }
       else if (key === "count") { text = totals.findings.toLocaleString("en"); }
-      else if (key === "under" || key === "over") { text = money(totals[key]); }
+      else if (key === "citations") { text = plural(totals.citations, "citation"); }
+      else if (key === "under" || key === "over") { text = paid(totals.paid, key, "none"); }
       else if (key === "money") {
-        text = totals.money ? "Players were under-paid " + money(totals.under) + " and over-paid " + money(totals.over) +
+        text = totals.money ? "Players were under-paid " + paid(totals.paid, "under", "none") + " and over-paid " + paid(totals.paid, "over", "none") +
           " in " + plural(totals.money, "wrong settlement") + "." : "No finding shown involves a wrong amount of money.";
       } else { text = String(totals[key]); }
       figure.textContent = text;
@@ -347,13 +514,12 @@
       if (!row) {
         row = byKey[key] = { key: key, label: dimension === "citation" ? data.groups[key].citation : key,
                              title: dimension === "citation" ? data.groups[key].title : "",
-                             findings: 0, high: 0, medium: 0, low: 0, under: 0, over: 0 };
+                             findings: 0, high: 0, medium: 0, low: 0, money: {}, paid: 0 };
         rows.push(row);
       }
       row.findings += 1;
       row[item.r.s] += 1;
-      var difference = cents(item.r.x);
-      if (difference < 0) { row.under -= difference; } else { row.over += difference; }
+      if (addMoney(row.money, item.r)) { row.paid += 1; }
     });
     return rows;
   }
@@ -402,7 +568,7 @@
 
   function ranked(rows) {
     return rows.slice().sort(function (a, b) {
-      return b.findings - a.findings || (b.under + b.over) - (a.under + a.over) || compare(a.label, b.label);
+      return b.findings - a.findings || b.paid - a.paid || compare(a.label, b.label);
     });
   }
 
@@ -430,7 +596,8 @@
     var dimension = table.dimension, key = table.sort.key, sign = table.sort.desc ? -1 : 1;
     var rows = table.rows.slice().sort(function (a, b) {
       var first = key === "order" ? compare(order(dimension, a), order(dimension, b))
-        : key === "label" || key === "title" ? compare(a[key], b[key]) : a[key] - b[key];
+        : key === "label" || key === "title" ? compare(a[key], b[key])
+        : key === "under" || key === "over" ? compareMoney(a.money, b.money, key) : a[key] - b[key];
       return sign * first || compare(order(dimension, a), order(dimension, b));
     });
     var printed = {};
@@ -458,7 +625,7 @@
       if (dimension === "citation") { tr.appendChild(el("td", "title", row.title)); }
       add(tr, add(el("td", "barcell"), bar(row, largest)), el("td", "num strong", row.findings),
           el("td", "num", row.high || ""), el("td", "num", row.medium || ""), el("td", "num", row.low || ""),
-          el("td", "num under", row.under ? money(row.under) : ""), el("td", "num over", row.over ? money(row.over) : ""));
+          amountsCell("num under", row.money, "under"), amountsCell("num over", row.money, "over"));
       body.appendChild(tr);
     });
     var old = table.node.querySelector("tbody");

@@ -29,6 +29,7 @@ from sqlalchemy import Engine
 from statsmodels.stats.multitest import multipletests
 
 from auditor import __version__
+from auditor.money import CENT, ZERO, MoneyTotals
 from auditor.store import schema
 from auditor.store.tallies import (
     TalliedInput,
@@ -56,9 +57,29 @@ class Settings:
     window: int = 12  # cards in a repeated sequence, at least
 
 
-def money(cents: int) -> str:
-    """Cents as an exact decimal string, as every output of the auditor shows money."""
-    return str(Decimal(cents).scaleb(-2).quantize(Decimal("0.01")))
+def amount_of(document: dict[str, Any]) -> Decimal:
+    """A finding's difference, exact as in the audit (findings.json's text; the store's
+    cents column drops a computed amount's fraction of a cent)."""
+    text = document.get("difference")
+    return Decimal(text) if text else ZERO
+
+
+def money_rows(totals: MoneyTotals, rounds: int | None = None) -> list[dict[str, Any]]:
+    """Money per currency, never added across: each currency's findings with money, what
+    players were under- and over-paid (exact), and per 1,000 rounds (to the cent)."""
+    rows = totals.rows()
+    for row in rows:
+        for kind in ("under_paid", "over_paid"):
+            row[f"{kind}_per_1000"] = str((1000 * Decimal(row[kind]) / rounds).quantize(CENT)) \
+                if rounds else None
+    return rows
+
+
+def paid_to(found: list[tuple[str, str | None, Decimal]]) -> MoneyTotals:
+    totals = MoneyTotals()
+    for _, currency, amount in found:
+        totals.add(currency, amount)
+    return totals
 
 
 def per_thousand(count: float, rounds: int) -> float | None:
@@ -140,32 +161,25 @@ def rates(floor: Floor) -> dict[str, Any]:
         rounds["day"][row.date or "(none)"] += row.rounds
     total = sum(rounds["day"].values())
     counts: dict[str, dict[str, Counter]] = {
-        d: {"findings": Counter(), "over": Counter(), "under": Counter()}
-        for d in ("dealer", "table", "shift", "day", "citation")}
-    floor_counts = Counter()
+        d: {"findings": Counter()} for d in ("dealer", "table", "shift", "day", "citation")}
+    floor_count = 0
+    floor_money = MoneyTotals()
+    unit_money: dict[tuple[str, Any], MoneyTotals] = defaultdict(MoneyTotals)
     for place, row, document in floor.findings:
         keys = {"dealer": row.dealer or NO_DEALER,
                 "table": table_name(floor.sites.get((place.run_id, place.position)),
                                     row.table_id),
                 "shift": shift_of(document.get("time")) or "(none)",
                 "day": row.date, "citation": row.citation}
-        difference = row.difference_cents or 0
+        difference, currency = amount_of(document), row.currency
         for dimension, key in keys.items():
-            found = counts[dimension]
-            found["findings"][key] += 1
-            found["over"][key] += max(difference, 0)
-            found["under"][key] += max(-difference, 0)
-        floor_counts["findings"] += 1
-        floor_counts["over"] += max(difference, 0)
-        floor_counts["under"] += max(-difference, 0)
-    floor_row = {"rounds": total, "findings": floor_counts["findings"],
-                 "over_paid": money(floor_counts["over"]),
-                 "under_paid": money(floor_counts["under"]),
-                 "findings_per_1000": per_thousand(floor_counts["findings"], total),
-                 "over_paid_per_1000": money(round(1000 * floor_counts["over"] / total))
-                 if total else None,
-                 "under_paid_per_1000": money(round(1000 * floor_counts["under"] / total))
-                 if total else None}
+            counts[dimension]["findings"][key] += 1
+            unit_money[dimension, key].add(currency, difference)
+        floor_count += 1
+        floor_money.add(currency, difference)
+    floor_row = {"rounds": total, "findings": floor_count,
+                 "findings_per_1000": per_thousand(floor_count, total),
+                 "money": money_rows(floor_money, total)}
     document: dict[str, Any] = {"floor": floor_row}
     for dimension in ("dealer", "table", "citation", "shift", "day"):
         found = counts[dimension]
@@ -176,13 +190,10 @@ def rates(floor: Floor) -> dict[str, Any]:
             unit_rounds = total if dimension == "citation" else rounds[dimension][key]
             rows.append({
                 "key": key, "rounds": unit_rounds, "findings": found["findings"][key],
-                "over_paid": money(found["over"][key]), "under_paid": money(found["under"][key]),
                 "findings_per_1000": per_thousand(found["findings"][key], unit_rounds),
-                "over_paid_per_1000": money(round(1000 * found["over"][key] / unit_rounds))
-                if unit_rounds else None,
-                "under_paid_per_1000": money(round(1000 * found["under"][key] / unit_rounds))
-                if unit_rounds else None,
-                "floor_findings_per_1000": floor_row["findings_per_1000"]})
+                "floor_findings_per_1000": floor_row["findings_per_1000"],
+                "money": money_rows(unit_money.get((dimension, key), MoneyTotals()),
+                                    unit_rounds)})
         document[dimension] = rows
     return document
 
@@ -259,14 +270,15 @@ def pairs(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
     over: dict[tuple[str, str], list[tuple[str, int]]] = defaultdict(list)
     dealer_over: Counter = Counter()
     for place, row, document in floor.findings:
-        if not row.difference_cents or row.difference_cents <= 0 or not document.get("seat"):
+        difference = amount_of(document)
+        if difference <= 0 or not document.get("seat"):
             continue
         player = floor.seats.get((place.run_id, place.position, row.line, document["seat"]))
         if player is None:
             continue
         dealer = row.dealer or NO_DEALER
         over[dealer, player].append((row.finding_id or f"{row.file}:{row.line}",
-                                     row.difference_cents))
+                                     row.currency, difference))
         dealer_over[dealer] += 1
     entries = []
     for (dealer, player), n in rounds.items():
@@ -281,11 +293,11 @@ def pairs(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
             "counts": {"rounds": n, "dealer_player_rounds": dealer_rounds[dealer],
                        "over_payments": k, "dealer_over_payments": total,
                        "expected": round(expected, 3),
-                       "over_paid": money(sum(c for _, c in found))},
+                       "money": money_rows(paid_to(found))},
             "statistic": {"name": "over-payments / expected",
                           "value": round(k / expected, 3) if expected else None},
             "p": None,
-            "findings": [finding for finding, _ in found],
+            "findings": [finding for finding, _, _ in found],
             "tested": (
                 f"Over-payments to {player} at {dealer}'s rounds: {k} of the dealer's {total}, "
                 f"against {expected:.2f} expected from the player's share of the dealer's "

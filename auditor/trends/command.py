@@ -14,6 +14,8 @@ from pathlib import Path
 
 from rich.console import Console
 
+from auditor.money import rows_text as paid_words
+
 DEFAULT_STORE = "reports/history.sqlite"
 
 
@@ -110,7 +112,8 @@ def print_summary(console: Console, document: dict, raised: dict, out: Path) -> 
     console.print(f"Trends over {span}: {head['inputs']} input(s) of {len(head['runs'])} "
                   f"run(s), {head['rounds']:,} rounds, {head['findings']:,} findings "
                   f"({floor['findings_per_1000']} per 1,000 rounds; over-paid "
-                  f"{floor['over_paid']}, under-paid {floor['under_paid']}).",
+                  f"{paid_words(floor['money'], 'over_paid')}, under-paid "
+                  f"{paid_words(floor['money'], 'under_paid')}).",
                   markup=False, highlight=False)
     console.print(f"False discovery rate {head['fdr']:g} in each question; dealers and tables "
                   f"judged from {head['minimum_rounds']['dealer_or_table']} rounds, pairs from "
@@ -134,7 +137,8 @@ def describe(entry: dict) -> str:
     unit, counts = entry["unit"], entry["counts"]
     if unit["kind"] == "pair":
         return (f"dealer {unit['dealer']} – player {unit['player']}: "
-                f"{counts['over_payments']} over-payments ({counts['over_paid']}) in "
+                f"{counts['over_payments']} over-payments "
+                f"({paid_words(counts['money'], 'over_paid')}) in "
                 f"{counts['rounds']} rounds, {counts['expected']:.1f} expected")
     if unit["kind"] == "repeat":
         first, second = entry["places"]

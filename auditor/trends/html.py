@@ -14,6 +14,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
+from auditor.money import rows_text
 from auditor.output.html_report import csp_hash
 from auditor.resources import templates_dir
 
@@ -23,9 +24,12 @@ RANKED_DEALERS = 40  # dealers shown in the ranked chart (the highest rates)
 
 @cache
 def _environment() -> Environment:
-    return Environment(loader=FileSystemLoader(templates_dir()),
-                       autoescape=select_autoescape(default=True, default_for_string=True),
-                       trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+    environment = Environment(loader=FileSystemLoader(templates_dir()),
+                              autoescape=select_autoescape(default=True,
+                                                           default_for_string=True),
+                              trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+    environment.filters["paid"] = rows_text  # money per currency, never added
+    return environment
 
 
 @cache
