@@ -3,8 +3,7 @@ none), so that the store's money is summed per currency, never across. Findings 
 before take their input's currency, as the run's input document records it.
 
 Revision ID: 0004
-Revises: 0002 (0003, the unbounded text columns, is on another branch: at the merge this
-revision follows it)
+Revises: 0003
 Create Date: 2026-11-25
 """
 
@@ -17,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
