@@ -21,6 +21,7 @@ times, paths and versions) is the same. A benchmark, never a unit test.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -135,11 +136,9 @@ def findings_of(out: Path, folder: Path) -> tuple[int, str, list]:
 
 def machine() -> str:
     model = ""
-    try:
-        model = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
-                     if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    with contextlib.suppress(OSError), open("/proc/cpuinfo") as cpuinfo:
+        model = next((line.split(":", 1)[1].strip() for line in cpuinfo
+                      if line.startswith("model name")), "")
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     return (f"{os.cpu_count()} cores ({model or platform.processor()}), Linux "
             f"{platform.release()}, CPython {platform.python_version()}, load average {load}")
@@ -208,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     if first == second:
         print("findings: the same content in both")
     else:
-        differ = sum(1 for a, b in zip(first, second) if a != b) + abs(len(first) - len(second))
+        differ = (sum(1 for a, b in zip(first, second, strict=False) if a != b)
+                  + abs(len(first) - len(second)))
         print(f"findings: DIFFERENT ({differ} differ)")
         return 1
     return 0
