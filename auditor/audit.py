@@ -282,7 +282,7 @@ class FileAudit:
              config: TableConfig | None = None) -> None:
         """Audit the lines: a whole record, or (with the table's `config`) a piece that
         begins with a body statement."""
-        events = parse_lines(self.texts.keep(lines))
+        events = parse_lines(lines, self.texts.texts, self.texts.problems)
         items = read_structure(events) if config is None else read_body(events, config)
         # Most items are rounds: they are tested first. Memory stays flat: nothing is kept
         # per round but its findings, and the rounds to replay (bounded per citation).
@@ -454,13 +454,8 @@ class _LineTexts:
         self.problems: dict[int, str] = {}  # why an unreadable line could not be read
         self.after = first_line  # lines before this one are settled (or in another piece)
 
-    def keep(self, lines: Iterable[tuple[int, str | None, str | None]]) -> Iterator:
-        texts = self.texts
-        for line in lines:
-            texts[line[0]] = line[1]  # None for an unreadable line: its ID uses the message
-            if line[1] is None:
-                self.problems[line[0]] = line[2] or "unreadable line"
-            yield line
+    # The lines are kept by `parser.parse_lines` as it reads them (FileAudit.read): None for
+    # an unreadable line, whose ID uses the message.
 
     def shown(self, first: int, last: int) -> dict[int, str]:
         """The lines first to last as a replay shows them (an unreadable one as <why>)."""

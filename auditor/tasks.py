@@ -44,6 +44,11 @@ class Task:
         return self.place, None if self.piece is None else self.piece.number
 
 
+IN_FLIGHT_PER_JOB = 4
+"""Tasks submitted to a pool ahead of its workers, per worker: enough that none waits for
+the parent, few enough that finding the finished ones stays cheap (see audit_in_pools)."""
+
+
 def run_task(task: Task) -> FileResult | PieceResult:
     """What a worker does with a task."""
     if task.piece is not None:
@@ -163,19 +168,35 @@ def _cancelled_on_exit(pool: ProcessPoolExecutor) -> Iterator[ProcessPoolExecuto
             raise
 
 
+def _submit(pool: ProcessPoolExecutor, todo: Iterator[Task], pending: dict,
+            retry: list[Task], window: int) -> None:
+    """Submit tasks of `todo` until `window` are in flight. At most a window: `wait` looks
+    at every pending future each time one finishes, so submitting the 30,000 files of a
+    folder at once made the run quadratic in the number of files. A task the broken pool
+    refuses waits for the next pool (it never ran, so it is not charged)."""
+    for task in todo:
+        try:
+            pending[pool.submit(run_task, task)] = task
+        except BrokenProcessPool:
+            retry.append(task)
+            continue
+        if len(pending) >= window:
+            return
+
+
 def audit_in_pools(paths: list[str], jobs: int,
                    meanwhile: Callable[[], None] | None = None,
                    tasks: AuditTasks | None = None) -> Iterator[tuple[int, FileResult]]:
     """The files in worker processes on this machine, each result yielded as its file is
     whole. A worker that dies breaks its pool: what was unfinished goes to a fresh pool."""
     tasks = tasks or AuditTasks(paths, split=jobs > 1)
-    todo: Iterator[Task] | list[Task] = tasks.first()
+    todo: Iterator[Task] = tasks.first()
+    window = jobs * IN_FLIGHT_PER_JOB
     while True:
         retry: list[Task] = []
         with _cancelled_on_exit(ProcessPoolExecutor(max_workers=jobs)) as pool:
-            pending = {}
-            for task in todo:
-                pending[pool.submit(run_task, task)] = task
+            pending: dict = {}
+            _submit(pool, todo, pending, retry, window)
             if meanwhile:
                 meanwhile()
                 meanwhile = None
@@ -199,6 +220,7 @@ def audit_in_pools(paths: list[str], jobs: int,
                             except BrokenProcessPool:
                                 retry.append(extra)
                     yield from whole
+                _submit(pool, todo, pending, retry, window)
         if not retry:
             return
-        todo = [replace(task) for task in retry]
+        todo = iter([replace(task) for task in retry])

@@ -198,6 +198,12 @@ def _compressed(document: dict[str, Any]) -> bytes:
     return zlib.compress(_json(document).encode("utf-8"), 6)
 
 
+# A replay whose JSON is longer than this is read with its shared entries (_SharedEntries);
+# a shorter one, read one at a time (the report holds one while it draws it), stays small
+# without them, and their hook in Python costs four times the decoding.
+_SHARED_OVER = 1 << 20
+
+
 class _SharedEntries:
     """A JSON object hook that gives equal objects one Python object, as the replay had them
     before it was stored: a step shares with the step before it every hand, wager and seat
@@ -239,14 +245,21 @@ class StoredReplay:
 
     @classmethod
     def of(cls, key: str, document: bytes, reader: _ReplayReader) -> StoredReplay:
-        found = json.loads(zlib.decompress(document))
+        text = zlib.decompress(document)
+        # Where the round is stands before its steps, the bulk of the document (see
+        # _evidence_document): only that part is decoded. No JSON string can hold the
+        # bytes `,"steps":` (its quotes would be escaped), so the first is the key.
+        steps = text.find(b',"steps":')
+        found = json.loads(text[:steps] + b"}" if steps > 0 else text)
         lines = found["lines"]
         return cls(found["file"], found["round_id"], found["start_line"],
                    lines[-1][0] if lines else None, key, reader)
 
     def whole(self) -> RoundEvidence:
-        return _evidence(json.loads(zlib.decompress(self.reader.document(self.key)),
-                                    object_pairs_hook=_SharedEntries()))
+        text = zlib.decompress(self.reader.document(self.key))
+        if len(text) <= _SHARED_OVER:  # the common replay: read at the decoder's speed
+            return _evidence(json.loads(text))
+        return _evidence(json.loads(text, object_pairs_hook=_SharedEntries()))
 
 
 class _ReplayReader:
