@@ -182,17 +182,18 @@ def known_citation(citation: str, name: str, line: int, index: int) -> str:
     known = resolve_citation(citation, citations)
     if known is not None:
         return known
+    nearest = nearest_citation(citation, citations)
+    near = f"; the nearest is {nearest}" if nearest else ""
     raise WaiverFileError(f"{name}: line {line}: waiver {index}: `citation` {citation!r} is "
-                          f"not in the rule base; the nearest is "
-                          f"{nearest_citation(citation, citations)} (`auditor rules` lists "
-                          "them)")
+                          f"not in the rule base{near} (`auditor rules` lists them)")
 
 
-def nearest_citation(citation: str, citations: list[str]) -> str:
+def nearest_citation(citation: str, citations: list[str]) -> str | None:
     """The known citation closest to what was written: the same numbers with their
     leading zeros (`20:18:15:6` is 20:18:15:06); else one of the same form and the same
     numbers but the last, the nearest in that (`30.10(13)`: 30.10(12)); else the most
-    alike as text, the first in the rule base's order on a tie."""
+    alike as text, the first in the rule base's order on a tie; None if none is even half
+    alike (`*`)."""
     def plain(text: str) -> str:
         return text.replace("¶", "").replace(" ", "").removeprefix("20:18:15:").lower()
 
@@ -212,7 +213,8 @@ def nearest_citation(citation: str, citations: list[str]) -> str:
         return min(siblings, key=lambda known: abs(numbers(known)[-1] - wanted[-1]))
     likeness = [difflib.SequenceMatcher(None, plain(citation), plain(known)).ratio()
                 for known in citations]
-    return citations[likeness.index(max(likeness))]
+    best = max(likeness)
+    return citations[likeness.index(best)] if best >= 0.5 else None
 
 
 def _problem_text(error: dict[str, Any]) -> str:

@@ -312,3 +312,13 @@ def test_a_deeply_nested_waiver_file_is_refused_naming_it(tmp_path, capsys) -> N
 def test_waivers_of_the_wrong_shape_are_refused(text, message) -> None:
     with pytest.raises(WaiverFileError, match=re.escape(message)):
         parse_waivers(text, "w.toml")
+
+
+def test_a_citation_like_none_names_no_nearest(tmp_path) -> None:
+    """`*` (no globbing): refused, without a guess that would mislead."""
+    text = ('[[waiver]]\ncitation = "*"\njustification = "x"\napproved_by = "y"\n'
+            "expires = 9999-12-31\n")
+    with pytest.raises(WaiverFileError) as raised:
+        parse_waivers(text, "w.toml")
+    assert str(raised.value) == ("w.toml: line 2: waiver 1: `citation` '*' is not in the rule "
+                                 "base (`auditor rules` lists them)")
