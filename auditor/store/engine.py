@@ -17,6 +17,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import QueuePool
 
 from auditor.store.urls import SUPPORTED, hide_secrets, shown
 
@@ -164,7 +165,9 @@ def _read_only_sqlite(path: Path) -> Engine:
         connection.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MILLISECONDS}")
         return connection
 
-    return create_engine("sqlite://", creator=connect)
+    # A pool of its own connections, as for any SQLite file (not the one-connection pool
+    # SQLAlchemy gives a URL without a file): a report reads replays while it walks findings.
+    return create_engine("sqlite://", creator=connect, poolclass=QueuePool)
 
 
 def _readable_as_is(engine: Engine, name: str) -> bool:
