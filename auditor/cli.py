@@ -18,6 +18,7 @@ from rich.table import Table
 
 from auditor import __version__
 from auditor.policy import FAIL_ON_LEVELS
+from auditor.shown import TextConsole, visible
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_CRASH = 0, 1, 2, 3
 CRASH_LOG = "auditor-crash.log"
@@ -121,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
-    console = Console(stderr=False, highlight=False, soft_wrap=True)
+    console = TextConsole(soft_wrap=True)
     if arguments.command == "rules":
         from auditor.rules_cli import show_rules
 
@@ -133,11 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.command == "trends":
         from auditor.trends.command import run as run_trends
 
-        return run_trends(arguments, console, Console(stderr=True, highlight=False))
+        return run_trends(arguments, console, TextConsole(stderr=True))
     if arguments.command in ("runs", "report", "diff"):
         from auditor.store_cli import run_command
 
-        return run_command(arguments, console, Console(stderr=True, highlight=False))
+        return run_command(arguments, console, TextConsole(stderr=True))
     return audit_guarded(arguments, console, argv)
 
 
@@ -164,8 +165,8 @@ def audit_guarded(arguments: argparse.Namespace, console: Console,
         except OSError:
             told = "and the traceback could not be written"
         cause = error.__cause__ or error
-        print(f"auditor: the auditor itself failed {where} ({type(cause).__name__}); "
-              f"{told}", file=sys.stderr)
+        print(visible(f"auditor: the auditor itself failed {where} ({type(cause).__name__}); "
+                      f"{told}"), file=sys.stderr)
         return EXIT_CRASH
 
 
@@ -196,7 +197,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     from auditor.settings import SettingsError, find_settings
     from auditor.waivers import WaiverFileError, load_waivers
 
-    errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    errors = TextConsole(stderr=True, soft_wrap=True)
     try:
         settings = find_settings(arguments.config)
     except SettingsError as error:
@@ -258,6 +259,10 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     try:
         store = api.open_store(arguments.store or settings.store or str(out / "history.sqlite"))
         # before the run is recorded: a cluster that cannot be used costs nothing
+        if scheduler:
+            from auditor.cluster import quiet_logs
+
+            quiet_logs()
         cluster = api.connect_cluster(scheduler) if scheduler else None
     except (ClusterError, StoreError) as error:
         errors.print(f"auditor: {error}")
@@ -280,7 +285,9 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         return EXIT_ERROR
     finally:
         if cluster is not None:
-            cluster.close()
+            from auditor.cluster import disconnect
+
+            disconnect(cluster)  # bounded, even with the scheduler gone
     from auditor.output.render import write_outputs
 
     if baseline_path == "last":

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from auditor import shown
 from auditor.batches import batched
 from auditor.checks.base import citation_sort_key
 from auditor.findings import FINDING_FIELDS, Finding
@@ -137,10 +138,13 @@ def _amount(text: str) -> Decimal:
 def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:
     """Text cells that a spreadsheet would read as a formula (starting with = + - @, a tab
     or a carriage return) get a leading apostrophe, as OWASP advises for CSV exports;
-    record text such as a file name is untrusted. Amounts and counts stay numbers."""
+    record text such as a file name is untrusted, and its bidi controls are shown as
+    markers (auditor/shown.py). Amounts and counts stay numbers."""
     def neutral(value: object) -> object:
-        if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
-            return "'" + value
+        if isinstance(value, str):
+            value = shown.neutral(value)  # bidi controls made visible
+            if value.startswith(_FORMULA_STARTS):
+                return "'" + value
         return value
 
     safe = frame.copy()
@@ -156,6 +160,7 @@ def summary_csv(frame: pd.DataFrame) -> str:
              for d in SUMMARY_DIMENSIONS]
     table = pd.concat(parts, ignore_index=True)
     columns = ["dimension", "key", "findings", "high", "medium", "low", "under_paid", "over_paid"]
+    table["key"] = table["key"].map(lambda key: shown.neutral(key) if isinstance(key, str) else key)
     return table[columns].to_csv(index=False, lineterminator="\n")
 
 
