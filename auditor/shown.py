@@ -6,6 +6,7 @@
 - `visible`: for a terminal or a log, `neutral` and every control character (C0, DEL, C1,
   the Unicode line and paragraph separators) written as an escape (`\\x1b`, `\\n`), so a
   file name can neither drive the terminal nor forge a line of the log.
+- `terminal_json`: JSON printed for scripts stays exact, its controls escaped the JSON way.
 - `TextConsole`: the Rich console every subcommand prints through: markup and emoji codes
   are never read (a name like `night[/b].bjh` is shown as it is), and every string printed
   goes through `visible` (so the auditor's own text of several lines is printed a line at
@@ -40,6 +41,16 @@ def _escape(match: re.Match) -> str:
 def neutral(text: str) -> str:
     """`text` with its bidi controls shown as markers (for pages and CSV cells)."""
     return _BIDI.sub(_marker, text) if _BIDI.search(text) else text
+
+
+_JSON_UNSAFE = re.compile(f"[\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
+
+
+def terminal_json(text: str) -> str:
+    """JSON text for a terminal: the characters JSON may hold raw but a terminal would obey
+    (DEL, C1, line separators, bidi controls) as `\\uXXXX` escapes; parsed, the text is
+    exact. (JSON escapes the C0 controls itself.)"""
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def visible(text: str) -> str:

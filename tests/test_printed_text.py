@@ -134,3 +134,16 @@ def test_bidi_controls_in_the_report_data_drawn_by_its_script_are_marked() -> No
     """A large report's findings are JSON drawn by the page's script (ASCII escapes)."""
     text = _script_text({"casino": f"a{RLO}b", "literal": "\\u202e", "suit": "♠"})
     assert json.loads(text) == {"casino": "a⟦U+202E⟧b", "literal": "\\u202e", "suit": "♠"}
+
+
+def test_json_printed_for_scripts_is_exact_with_its_controls_escaped(tmp_path, capsys) -> None:
+    record = tmp_path / f"t11{RLO}\x9b2J.bjh"
+    shutil.copy(STANDARD, record)
+    store = str(tmp_path / "h.sqlite")
+    main(["audit", str(record), "--out", str(tmp_path / "out"), "--store", store, "--quiet",
+          "--jobs", "1"])
+    capsys.readouterr()
+    assert main(["runs", "show", "1", "--store", store, "--json"]) == EXIT_CLEAN
+    printed = capsys.readouterr().out
+    assert RLO not in printed and "\x9b" not in printed and "\\u202e\\u009b2J" in printed
+    assert json.loads(printed)["inputs"][0]["path"] == str(record)
