@@ -588,7 +588,7 @@ def _script_text(document: Any) -> str:
     # must not hold raw): a text holding one card suit takes two bytes a character in
     # Python, and a month's findings are megabytes of it.
     text = json.dumps(document, separators=(",", ":"))
-    if "\\u2" in text or "\\u06" in text:  # bidi controls drawn by the script: markers
+    if "\\u20" in text or "\\u061" in text:  # bidi controls drawn by the script: markers
         text = _SCRIPT_BIDI.sub(_script_marker, text)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 

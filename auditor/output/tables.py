@@ -123,8 +123,9 @@ def to_csv(findings: Iterable[Finding], inputs: Iterable[InputSummary] = ()) -> 
     first = next(batches, [])  # with no finding, the header alone
     for number, batch in enumerate(chain([first], batches)):
         frame = findings_frame(batch, inputs)[CSV_COLUMNS]
-        yield spreadsheet_safe(frame).to_csv(index=False, header=number == 0,
-                                             lineterminator="\n")
+        # bidi controls shown as markers (no comma, quote or newline in them: the CSV holds)
+        yield shown.neutral(spreadsheet_safe(frame).to_csv(index=False, header=number == 0,
+                                                           lineterminator="\n"))
 
 
 MONEY_COLUMNS = ("expected", "actual", "difference")
@@ -138,13 +139,10 @@ def _amount(text: str) -> Decimal:
 def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:
     """Text cells that a spreadsheet would read as a formula (starting with = + - @, a tab
     or a carriage return) get a leading apostrophe, as OWASP advises for CSV exports;
-    record text such as a file name is untrusted, and its bidi controls are shown as
-    markers (auditor/shown.py). Amounts and counts stay numbers."""
+    record text such as a file name is untrusted. Amounts and counts stay numbers."""
     def neutral(value: object) -> object:
-        if isinstance(value, str):
-            value = shown.neutral(value)  # bidi controls made visible
-            if value.startswith(_FORMULA_STARTS):
-                return "'" + value
+        if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+            return "'" + value
         return value
 
     safe = frame.copy()
@@ -160,8 +158,7 @@ def summary_csv(frame: pd.DataFrame) -> str:
              for d in SUMMARY_DIMENSIONS]
     table = pd.concat(parts, ignore_index=True)
     columns = ["dimension", "key", "findings", "high", "medium", "low", "under_paid", "over_paid"]
-    table["key"] = table["key"].map(lambda key: shown.neutral(key) if isinstance(key, str) else key)
-    return table[columns].to_csv(index=False, lineterminator="\n")
+    return shown.neutral(table[columns].to_csv(index=False, lineterminator="\n"))
 
 
 def summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
