@@ -17,6 +17,7 @@ from rich.table import Table
 
 from auditor import __version__
 from auditor.policy import FAIL_ON_LEVELS
+from auditor.shown import TextConsole, visible
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_CRASH = 0, 1, 2, 3
 CRASH_LOG = "auditor-crash.log"
@@ -126,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
-    console = Console(stderr=False, highlight=False, soft_wrap=True)
+    console = TextConsole(soft_wrap=True)
     try:
         return _run_command(arguments, console, argv)
     except BrokenPipeError:  # the reader stopped reading (`auditor runs --json | head`)
@@ -149,7 +150,7 @@ def _run_command(arguments: argparse.Namespace, console: Console,
     if arguments.command in ("case", "verify", "keygen"):
         from auditor.case.command import run as run_case
 
-        return run_case(arguments, console, Console(stderr=True, highlight=False))
+        return run_case(arguments, console, TextConsole(stderr=True))
     if arguments.command in ("runs", "report", "diff", "trends"):
         return store_command_guarded(arguments, console)
     return audit_guarded(arguments, console, argv)
@@ -165,7 +166,7 @@ def store_command_guarded(arguments: argparse.Namespace, console: Console) -> in
     from auditor.store.engine import cause_of
     from auditor.store.urls import shown
 
-    errors = Console(stderr=True, highlight=False, soft_wrap=True)  # a message is one line
+    errors = TextConsole(stderr=True)  # a message is one line
     try:
         if arguments.command == "trends":
             from auditor.trends.command import run as run_trends
@@ -214,8 +215,8 @@ def audit_guarded(arguments: argparse.Namespace, console: Console,
         except OSError:
             told = "and the traceback could not be written"
         cause = error.__cause__ or error
-        print(f"auditor: the auditor itself failed {where} ({type(cause).__name__}); "
-              f"{told}", file=sys.stderr)
+        print(visible(f"auditor: the auditor itself failed {where} ({type(cause).__name__}); "
+                      f"{told}"), file=sys.stderr)
         return EXIT_CRASH
 
 
@@ -275,7 +276,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     from auditor.settings import SettingsError, find_settings
     from auditor.waivers import WaiverFileError, load_waivers
 
-    errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    errors = TextConsole(stderr=True, soft_wrap=True)
     try:
         settings = find_settings(arguments.config)
     except SettingsError as error:
@@ -344,6 +345,10 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         store = api.open_store(location, new_store=arguments.new_store or not (
             arguments.store or settings.store))
         # before the run is recorded: a cluster that cannot be used costs nothing
+        if scheduler:
+            from auditor.cluster import quiet_logs
+
+            quiet_logs()
         cluster = api.connect_cluster(scheduler) if scheduler else None
     except (ClusterError, StoreError) as error:
         errors.print(f"auditor: {error}")
@@ -368,7 +373,9 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         return EXIT_ERROR
     finally:
         if cluster is not None:
-            cluster.close()
+            from auditor.cluster import disconnect
+
+            disconnect(cluster)  # bounded, even with the scheduler gone
     from auditor.output.render import write_outputs
 
     if baseline_path == "last":

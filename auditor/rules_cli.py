@@ -10,6 +10,7 @@ from rich.table import Table
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor.checks.base import citation_sort_key, registry
 from auditor.rulebase import rule_entries
+from auditor.shown import TextConsole
 
 
 def coverage_rows() -> list[dict[str, str]]:
@@ -43,7 +44,8 @@ def show_rules(action: str, citation: str | None, console: Console,
     if action == "show":
         return _show(citation, console)
     if markdown:
-        console.print(markdown_table(), markup=False, end="")
+        for line in markdown_table().splitlines():
+            console.print(line, markup=False)
         return 0
     table = Table(title="The rule base")
     for column in ("citation", "title", "status", "rule", "severity"):
@@ -72,7 +74,7 @@ def resolve_citation(citation: str, citations: Iterable[str]) -> str | None:
 
 def _show(citation: str | None, console: Console) -> int:
     entries = rule_entries()
-    errors = Console(stderr=True, highlight=False)
+    errors = TextConsole(stderr=True)
     if not citation:
         errors.print("usage: auditor rules show CITATION  (e.g. 20:18:15:06, 30.10(4), "
                      "30.02(11), record:syntax); `auditor rules` lists them", markup=False)
@@ -82,13 +84,18 @@ def _show(citation: str | None, console: Console) -> int:
         errors.print(f"auditor: no rule {citation}; `auditor rules` lists them", markup=False)
         return 2
     entry = entries[known]
-    console.print(f"{entry.citation}  {entry.title}\n")
-    console.print(f"The regulation: \"{entry.text.strip()}\"\n", markup=False)
+    console.print(f"{entry.citation}  {entry.title}", markup=False)
+    console.print()
+    for line in f"The regulation: \"{entry.text.strip()}\"".splitlines():
+        console.print(line, markup=False)
+    console.print()
     check = next((c for c in registry().values() if c.name == entry.check), None)
     if check is None:
         console.print(f"Not checkable from a hand record: {entry.not_checkable}", markup=False)
         return 0
     console.print(f"Checked by {check.name} (severity {check.severity}; games: "
-                  f"{', '.join(sorted(check.games))})\n", markup=False)
-    console.print(check.documentation(), markup=False)
+                  f"{', '.join(sorted(check.games))})", markup=False)
+    console.print()
+    for line in check.documentation().splitlines():
+        console.print(line, markup=False)
     return 0

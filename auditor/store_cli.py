@@ -10,6 +10,8 @@ from typing import Any
 
 from rich.console import Console
 
+from auditor.shown import terminal_json
+
 DEFAULT_STORE = "reports/history.sqlite"
 STORE_HELP = ("the run store: a SQLite file path or a database URL such as "
               "postgresql+psycopg://user@host/db (default: history.sqlite in the --out folder "
@@ -81,7 +83,7 @@ def run_command(arguments: argparse.Namespace, console: Console, errors: Console
 
 def _print_json(document: Any) -> None:
     """Plain JSON on standard output (no colours, no wrapping), for scripts."""
-    print(json.dumps(document, indent=2, ensure_ascii=False))
+    print(terminal_json(json.dumps(document, indent=2, ensure_ascii=False)))
 
 
 def _list(engine, as_json: bool, console: Console) -> int:

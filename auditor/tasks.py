@@ -109,6 +109,11 @@ class AuditTasks:
                 return Task(place, path, data=handle.read())
         return Task(place, path)
 
+    def with_bytes(self, task: Task) -> Task:
+        """A whole file's task again, its bytes read here and sent with it."""
+        with open(task.path, "rb") as handle:
+            return Task(task.place, task.path, data=handle.read())
+
     def _task(self, place: int, piece: Piece) -> Task:
         return Task(place, piece.path, piece.with_bytes() if self.ship(piece.path) else piece)
 

@@ -9,6 +9,7 @@ at the path given travel as bytes.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -204,11 +205,113 @@ def test_inputs_the_workers_cannot_read_are_sent_as_bytes(
     assert '"file": "standard/' in (tmp_path / "remote" / "findings.json").read_text()
 
 
-def test_a_scheduler_that_cannot_be_reached_is_refused_before_the_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize("address", ["closed", "nowhere", "tcp://127.0.0.1:99999"])
+def test_a_scheduler_that_cannot_be_reached_is_refused_before_the_run(
+        tmp_path: Path, address: str) -> None:
+    """A closed port on this machine, an address with no port, a port out of range: one
+    line, exit 2, no Dask traceback, in bounded time (only loopback is ever contacted)."""
     (tmp_path / "a.bjh").write_text("bjh 1\n")
-    process = audit_command([str(tmp_path / "a.bjh"), "--scheduler",
-                             f"tcp://127.0.0.1:{free_port()}", "--out", str(tmp_path / "out")],
-                            tmp_path)
+    if address == "closed":
+        address = f"tcp://127.0.0.1:{free_port()}"
+    started = time.monotonic()
+    process = audit_command([str(tmp_path / "a.bjh"), "--scheduler", address, "--out",
+                             str(tmp_path / "out")], tmp_path)
+    assert time.monotonic() - started < 90
     assert process.returncode == 2
-    assert "cannot reach the Dask scheduler" in process.stderr
+    lines = process.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"auditor: cannot reach the Dask scheduler at {address}: "), process.stderr
     assert not (tmp_path / "out" / "findings.json").exists()
+
+
+SAME_SIZE_FAULT = ("settle s3h1 main win 20", "settle s3h1 main win 30")  # even money, or 3:2
+
+
+def test_a_workers_own_copy_of_another_content_is_never_audited(tmp_path: Path) -> None:
+    """The worker runs in a folder holding a stale night.bjh of the same size as the one
+    given (the even-money payout not yet corrected): the input's bytes are sent instead,
+    and the cluster writes what one process writes."""
+    standard = Path(__file__).parent.parent / "sample_logs" / "standard-t11-2026-11-20.bjh"
+    stale = standard.read_text(encoding="utf-8")
+    given = stale.replace(*SAME_SIZE_FAULT, 1)  # line 524 only
+    assert given != stale and len(given) == len(stale)
+    (tmp_path / "worker").mkdir()
+    (tmp_path / "here").mkdir()
+    (tmp_path / "worker" / "night.bjh").write_text(stale, encoding="utf-8")
+    (tmp_path / "here" / "night.bjh").write_text(given, encoding="utf-8")
+    cluster = Cluster(1, cwd=tmp_path / "worker")
+    try:
+        from auditor.cluster import shipped_inputs
+
+        before = os.getcwd()
+        os.chdir(tmp_path / "here")
+        try:
+            assert shipped_inputs(cluster.client, ["night.bjh"]) == {"night.bjh"}
+        finally:
+            os.chdir(before)
+        here = tmp_path / "here"
+        local = audit_command(["night.bjh", "--jobs", "1", "--out", "local"], here)
+        remote = audit_command(["night.bjh", "--scheduler", cluster.address, "--out",
+                                "remote"], here)
+    finally:
+        cluster.stop()
+    assert (local.returncode, remote.returncode) == (1, 1), remote.stderr
+    assert outputs(here / "remote") == outputs(here / "local")
+    document = json.loads((here / "remote" / "findings.json").read_text())
+    assert [(f["citation"], f["line"]) for f in document["findings"]] == [
+        ("20:18:15:26", 424), ("20:18:15:30", 455), ("20:18:15:23", 567),
+        ("record:syntax", 720)]  # no even-money payout on line 524: the stale file's
+
+
+def test_the_scheduler_killed_mid_run_is_one_line_exit_2_and_an_unfinished_run(
+        tmp_path: Path) -> None:
+    """The scheduler dies while the run's files are audited: told as a lost cluster (not a
+    file's fault, not a bug of the auditor), exit 2, the run left unfinished in the store."""
+    inputs = simulate(tmp_path / "in", table_spec("standard", options={}), tables=24,
+                      rounds=400, seed="scheduler-dies", faults=0.02).files
+    assert len(inputs) == 24
+    cluster = Cluster(1, cwd=tmp_path)
+    store = tmp_path / "out" / "history.sqlite"
+    process = subprocess.Popen(
+        [BIN / "auditor", "audit", str(tmp_path / "in"), "--scheduler", cluster.address,
+         "--out", str(tmp_path / "out"), "--quiet"], cwd=tmp_path, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while stored_inputs(store) < 1:  # the run is under way: a file is recorded
+            assert process.poll() is None and time.monotonic() < deadline, \
+                process.stderr.read() if process.poll() is not None else "no file stored"
+            time.sleep(0.05)
+        cluster.processes[0].kill()  # the scheduler
+        killed = time.monotonic()
+        _, stderr = process.communicate(timeout=120)
+        assert time.monotonic() - killed < 60
+    finally:
+        if process.poll() is None:
+            process.kill()
+        for worker in cluster.processes:
+            worker.kill()
+            worker.wait()
+        with contextlib.suppress(Exception):
+            cluster.client.close(timeout=5)
+    assert process.returncode == 2, stderr
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith(f"auditor: the Dask cluster was lost mid-run (the scheduler at "
+                               f"{cluster.address} stopped answering) after "), stderr
+    assert lines[0].endswith(" of 24 input(s); the run is recorded as unfinished: audit again")
+    listed = subprocess.run([BIN / "auditor", "runs", "--store", str(store)],
+                            capture_output=True, text=True, timeout=120)
+    assert listed.stdout.splitlines()[1].split()[2] == "unfinished"
+
+
+def stored_inputs(store: Path) -> int:
+    import sqlite3
+
+    if not store.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as connection:
+            return connection.execute("select count(*) from run_inputs").fetchone()[0]
+    except sqlite3.Error:  # not made yet
+        return 0

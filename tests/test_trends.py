@@ -197,6 +197,44 @@ def test_a_window_of_dates_and_a_night_audited_twice(planted, tmp_path) -> None:
     assert main(["trends", "--store", str(tmp_path / "none.sqlite"), "--quiet"]) == 2
 
 
+def test_undated_rounds_and_their_findings_are_counted_together(planted, tmp_path) -> None:
+    """date= is optional in BJH 1: the planted floor with every date removed gives the same
+    findings, money and flags as dated, its rounds and findings on one undated day."""
+    nights = []
+    for night in planted["nights"]:
+        undated = tmp_path / night.name
+        undated.mkdir()
+        for record in night.glob("*.bjh"):
+            text = re.sub(r" date=\d{4}-\d\d-\d\d", "", record.read_text(encoding="utf-8"))
+            (undated / record.name).write_text(text, encoding="utf-8")
+        nights.append(undated)
+    assert "date=" not in (nights[0] / "standard-T01-01.bjh").read_text(encoding="utf-8")
+    store = str(tmp_path / "undated.sqlite")
+    record_nights(store, nights)
+    engine = open_store(store)
+    document = trends_document(engine, Settings(min_rounds=int(MIN_ROUNDS)), store)
+    engine.dispose()
+    dated = planted["document"]
+    assert document["rates"]["floor"] == dated["rates"]["floor"]
+    assert dated["rates"]["floor"]["findings"] > 0
+    assert document["rates"]["day"] == [{
+        **dated["rates"]["floor"], "key": "(undated)",
+        "floor_findings_per_1000": dated["rates"]["floor"]["findings_per_1000"]}]
+    for dimension in ("dealer", "table", "citation", "shift"):
+        assert document["rates"][dimension] == dated["rates"][dimension], dimension
+
+    def judged(entries: list[dict]) -> list:
+        return [(e["unit"], e["counts"], e["status"]) for e in entries]
+
+    for question in ("outliers", "pairs", "game_math"):
+        assert judged(document[question]) == judged(dated[question]), question
+    assert [e["unit"] for e in flags(document)["repeats"]] == \
+        [e["unit"] for e in planted["flags"]["repeats"]]
+    assert {e["unit"]["key"] for e in flags(document)["outliers"]} >= {CARELESS}
+    assert [e["unit"] for e in flags(document)["pairs"]] == [
+        {"kind": "pair", "dealer": COLLUDING, "player": COLLUDER}]
+
+
 def clean_floor_flags(tmp_path: Path, seed: str, rounds: int = ROUNDS) -> dict:
     nights = simulate_floor(tmp_path / seed, seed, planted=False, rounds=rounds)
     store = str(tmp_path / f"{seed}.sqlite")

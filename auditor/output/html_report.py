@@ -43,6 +43,7 @@ from auditor.replay.trace import RoundEvidence
 from auditor.resources import templates_dir
 from auditor.rulebase import load_rule_base, rule_entries
 from auditor.rules_cli import coverage_rows
+from auditor.shown import neutral
 
 PAGE_SIZE = 25  # findings shown at once in a citation's group (JS pagination)
 OPEN_FINDINGS_UP_TO = 60  # smaller audits open their groups and replays (readable without JS)
@@ -64,6 +65,14 @@ _TIME = re.compile(r"^\s*(\d\d:\d\d:\d\d(?:\.\d+)?)\s+(.*)$")
 _SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
+def shown_text(value: Any) -> Any:
+    """What a template prints: text with its bidi controls shown as markers (the marker
+    holds no HTML, so escaped text stays escaped)."""
+    if isinstance(value, Markup):
+        return Markup(neutral(str(value)))
+    return neutral(value) if isinstance(value, str) else value
+
+
 @cache
 def environment() -> Environment:
     """One per process, so each template is compiled once (compiling the seven of them costs
@@ -72,6 +81,7 @@ def environment() -> Environment:
     environment = Environment(loader=FileSystemLoader(templates_dir()),
                               autoescape=select_autoescape(default=True, default_for_string=True),
                               trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+    environment.finalize = shown_text  # every `{{ }}`: bidi controls made visible
     environment.filters["money"] = money
     environment.filters["paid"] = paid
     environment.filters["amounts"] = amounts
@@ -635,7 +645,18 @@ def _script_text(document: Any) -> str:
     # must not hold raw): a text holding one card suit takes two bytes a character in
     # Python, and a month's findings are megabytes of it.
     text = json.dumps(document, separators=(",", ":"))
+    if "\\u20" in text or "\\u061" in text:  # bidi controls drawn by the script: markers
+        text = _SCRIPT_BIDI.sub(_script_marker, text)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+# A bidi control as JSON writes it (ASCII): `\u202e` not itself preceded by a backslash
+# (an even run of backslashes before it is escaped backslashes, not its own escape).
+_SCRIPT_BIDI = re.compile(r"(?<!\\)((?:\\\\)*)\\u(061c|200e|200f|202[a-e]|206[6-9])")
+
+
+def _script_marker(match: re.Match) -> str:
+    return f"{match.group(1)}\\u27e6U+{match.group(2).upper()}\\u27e7"
 
 
 def _put(record: dict[str, Any], key: str, value: Any) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from auditor import shown
 from auditor.batches import batched
 from auditor.checks.base import citation_sort_key
 from auditor.findings import FINDING_FIELDS, Finding
@@ -125,8 +126,9 @@ def to_csv(findings: Iterable[Finding], inputs: Iterable[InputSummary] = ()) -> 
     first = next(batches, [])  # with no finding, the header alone
     for number, batch in enumerate(chain([first], batches)):
         frame = findings_frame(batch, inputs)[CSV_COLUMNS]
-        yield spreadsheet_safe(frame).to_csv(index=False, header=number == 0,
-                                             lineterminator="\n")
+        # bidi controls shown as markers (no comma, quote or newline in them: the CSV holds)
+        yield shown.neutral(spreadsheet_safe(frame).to_csv(index=False, header=number == 0,
+                                                           lineterminator="\n"))
 
 
 MONEY_COLUMNS = ("expected", "actual", "difference")
@@ -164,7 +166,7 @@ def summary_csv(frame: pd.DataFrame) -> str:
     table = pd.concat(parts, ignore_index=True)
     columns = ["dimension", "key", "currency", "findings", "high", "medium", "low",
                "under_paid", "over_paid"]
-    return table[columns].to_csv(index=False, lineterminator="\n")
+    return shown.neutral(table[columns].to_csv(index=False, lineterminator="\n"))
 
 
 UNDECLARED_KEY = ""  # the group of findings whose table declares no currency (never a code)

@@ -9,6 +9,8 @@ from datetime import date
 from rich.console import Console
 from rich.table import Table
 
+from auditor.shown import TextConsole
+
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
@@ -58,7 +60,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 def run(arguments: argparse.Namespace, console: Console) -> int:
     from auditor.simulate import SpecError, simulate, table_spec
 
-    errors = Console(stderr=True, highlight=False)
+    errors = TextConsole(stderr=True)
     options: dict[str, str] = {}
     for item in arguments.option:
         if "=" not in item:

@@ -43,6 +43,9 @@ from auditor.trends import odds
 
 FLAGGED, NOT_FLAGGED, TOO_FEW = "flagged", "not flagged", "too few rounds to judge"
 NO_DEALER = "(no dealer)"
+# Rounds with no gaming date (date= is optional on `shoe` and `round` in BJH 1, and a round
+# takes its shoe's): one day of their own, their findings counted with them.
+UNDATED = "(undated)"
 FLOOR = "(floor)"
 
 
@@ -158,7 +161,7 @@ def rates(floor: Floor) -> dict[str, Any]:
         rounds["dealer"][row.dealer or NO_DEALER] += row.rounds
         rounds["table"][table_name(row.site, row.table_id)] += row.rounds
         rounds["shift"][row.shift or "(none)"] += row.rounds
-        rounds["day"][row.date or "(none)"] += row.rounds
+        rounds["day"][row.date or UNDATED] += row.rounds
     total = sum(rounds["day"].values())
     counts: dict[str, dict[str, Counter]] = {
         d: {"findings": Counter()} for d in ("dealer", "table", "shift", "day", "citation")}
@@ -170,7 +173,7 @@ def rates(floor: Floor) -> dict[str, Any]:
                 "table": table_name(floor.sites.get((place.run_id, place.position)),
                                     row.table_id),
                 "shift": shift_of(document.get("time")) or "(none)",
-                "day": row.date, "citation": row.citation}
+                "day": row.date or UNDATED, "citation": row.citation}
         difference, currency = amount_of(document), row.currency
         for dimension, key in keys.items():
             counts[dimension]["findings"][key] += 1

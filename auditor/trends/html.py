@@ -15,8 +15,9 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from auditor.money import rows_text
-from auditor.output.html_report import csp_hash
+from auditor.output.html_report import csp_hash, shown_text
 from auditor.resources import templates_dir
+from auditor.trends.analysis import UNDATED
 
 CHART_WIDTH, BAR_HEIGHT, DAY_CHART_HEIGHT = 640, 16, 180
 RANKED_DEALERS = 40  # dealers shown in the ranked chart (the highest rates)
@@ -27,7 +28,8 @@ def _environment() -> Environment:
     environment = Environment(loader=FileSystemLoader(templates_dir()),
                               autoescape=select_autoescape(default=True,
                                                            default_for_string=True),
-                              trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+                              trim_blocks=True, lstrip_blocks=True, auto_reload=False,
+                              finalize=shown_text)  # bidi controls made visible
     environment.filters["paid"] = rows_text  # money per currency, never added
     return environment
 
@@ -39,7 +41,7 @@ def _stylesheet() -> Markup:
 
 def _day_chart(rows: list[dict[str, Any]], floor_rate: float | None) -> dict[str, Any]:
     """Findings per 1,000 rounds by gaming day: one bar a day, the floor's rate as a line."""
-    rows = [r for r in rows if r["findings_per_1000"] is not None and r["key"] != "(none)"]
+    rows = [r for r in rows if r["findings_per_1000"] is not None and r["key"] != UNDATED]
     top = max([r["findings_per_1000"] for r in rows] + [floor_rate or 0, 1e-9])
     width = CHART_WIDTH / max(len(rows), 1)
     bars = [{"x": round(i * width + 2, 1), "width": round(max(width - 4, 1), 1),
