@@ -200,5 +200,5 @@ def test_summaries_by_table_dealer_and_shift(tmp_path) -> None:
     assert [(r["table"], r["findings"]) for r in summary["table"]] == [("T1", 2)]
     assert {r["shift"]: r["findings"] for r in summary["shift"]} == {"day": 1, "grave": 1}
     lines = (out / "summary.csv").read_text().splitlines()
-    assert lines[0] == "dimension,key,findings,high,medium,low,under_paid,over_paid"
-    assert "dealer,D2,1,1,0,0,5.00,0.00" in lines
+    assert lines[0] == "dimension,key,currency,findings,high,medium,low,under_paid,over_paid"
+    assert "dealer,D2,,1,1,0,0,5.00,0.00" in lines  # the table declares no currency
