@@ -45,7 +45,8 @@ def test_markup_in_a_missing_path_is_one_line_and_exit_2(tmp_path, capsys) -> No
                  "--jobs", "1"])
     assert code == EXIT_ERROR
     errors = capsys.readouterr().err.splitlines()
-    assert errors == [f"auditor: cannot audit {tmp_path / 'T11 [/].bjh'}: no such file"]
+    recorded = f"auditor: run 1 recorded in {tmp_path / 'out' / 'history.sqlite'}"
+    assert errors == [recorded, f"auditor: cannot audit {tmp_path / 'T11 [/].bjh'}: no such file"]
 
 
 def test_markup_in_a_waiver_field_is_printed_as_it_is(tmp_path, capsys) -> None:
