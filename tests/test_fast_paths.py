@@ -39,7 +39,7 @@ def test_sample_logs_and_cases_parse_alike(tmp_path: Path) -> None:
 
 
 def test_simulated_records_parse_alike(tmp_path: Path) -> None:
-    for game in ("standard", "switch", "db21", "tensticks"):
+    for game in ("standard", "switch", "db21", "tensticks", "ladies"):
         path = simulate(tmp_path, table_spec(game), rounds=150, seed=7, faults=0.2).files[0]
         lines = list(SourceFile(str(path)).lines())
         fast, lark = both(lines)

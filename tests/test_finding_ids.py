@@ -108,14 +108,14 @@ def test_a_different_table_date_or_statement_gives_a_different_id(tmp_path) -> N
 
 def test_ids_are_unique_over_the_sample_logs() -> None:
     findings = audited([str(p) for p in SAMPLES]).findings
-    assert len(findings) == 37
+    assert len(findings) == 47
     repeated = [i for i, n in Counter(f.id for f in findings).items() if n > 1]
     assert repeated == []
 
 
 def test_ids_are_unique_over_a_simulated_run_with_repeated_faults(tmp_path) -> None:
     paths: list[str] = []
-    for game in ("standard", "switch", "db21", "tensticks"):
+    for game in ("standard", "switch", "db21", "tensticks", "ladies"):
         spec = table_spec(game, table_id="T1")
         made = simulate(tmp_path / game, spec, rounds=300, seed="ids", faults=0.3, tables=2)
         paths.extend(str(p) for p in made.files)

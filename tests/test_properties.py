@@ -57,7 +57,7 @@ dealer D2
 close
 """
 
-GAMES = st.sampled_from(["standard", "switch", "db21", "tensticks"])
+GAMES = st.sampled_from(["standard", "switch", "db21", "tensticks", "ladies"])
 JUNK = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 

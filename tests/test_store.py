@@ -37,12 +37,12 @@ def test_two_runs_recorded_with_their_counts_and_each_input_kept_once(store_url,
     runs = list_runs(engine)
     assert [(r.id, r.status, r.exit_code, r.inputs, r.rounds, r.findings, r.high, r.medium,
              r.low, r.waived) for r in runs] == [
-        (1, "finished", 1, 8, 194, 37, 23, 13, 1, 0),
+        (1, "finished", 1, 10, 264, 47, 31, 15, 1, 0),
         (2, "finished", 1, 1, 30, 3, 1, 2, 0, 0)]
     with engine.connect() as connection:
         contents = connection.execute(select(func.count()).select_from(schema.inputs)).scalar()
         places = connection.execute(select(func.count()).select_from(schema.run_inputs)).scalar()
-    assert (contents, places) == (8, 9)  # the file audited twice is one input of two runs
+    assert (contents, places) == (10, 11)  # the file audited twice is one input of two runs
     engine.dispose()
 
 
@@ -135,8 +135,8 @@ def test_two_audits_write_one_sqlite_store_at_once(tmp_path):
     assert codes[1] == 1 and codes[0] in (0, 1), errors
     engine = open_store(store)
     runs = sorted(list_runs(engine), key=lambda r: r.inputs)
-    assert [(r.status, r.inputs) for r in runs] == [("finished", 4), ("finished", 8)]
-    assert [r.findings for r in runs if r.inputs == 8] == [37]
+    assert [(r.status, r.inputs) for r in runs] == [("finished", 4), ("finished", 10)]
+    assert [r.findings for r in runs if r.inputs == 10] == [47]
     with engine.connect() as connection:
         assert connection.execute(text("PRAGMA integrity_check")).scalar() == "ok"
     engine.dispose()
@@ -243,5 +243,5 @@ def test_a_run_with_waivers_is_rendered_again_with_them(store_url, tmp_path):
         assert (tmp_path / "again" / name).read_bytes() == \
             (tmp_path / "run" / name).read_bytes(), name
     engine = open_store(store_url)
-    assert [(r.findings, r.waived) for r in list_runs(engine)] == [(37, 1)]
+    assert [(r.findings, r.waived) for r in list_runs(engine)] == [(47, 1)]
     engine.dispose()

@@ -65,19 +65,19 @@ def test_findings_judged_in_the_store_batch_by_batch_are_those_judged_in_memory(
     apply_waivers(expected, WAIVERS, TODAY)
     compare(expected, earlier)
 
-    monkeypatch.setattr(stored_runs, "_JUDGED_AT_ONCE", 7)  # 37 findings: six batches
+    monkeypatch.setattr(stored_runs, "_JUDGED_AT_ONCE", 7)  # 47 findings: seven batches
     store = open_store(store_url)
     run_id = api.record_run(store, RUN, {}, paths, enumerate(results))
     judged = api.judge_run(store, run_id, WAIVERS, earlier, today=TODAY)
     assert [f.as_dict() for f in judged.findings] == [f.as_dict() for f in expected.findings]
-    assert len(judged.findings) == 37
+    assert len(judged.findings) == 47
     assert [w.model_dump() for w in judged.waivers] == \
         [w.model_dump() for w in expected.waivers]
     assert [(w.status, w.matches) for w in judged.waivers] == \
         [("applied", 2), ("expired", 1), ("unused", 0)]
     assert judged.resolved == expected.resolved and len(judged.resolved) == 1
     marks = [(f.baseline, f.waiver is not None) for f in judged.findings]
-    assert marks.count(("persisting", False)) + marks.count(("persisting", True)) == 13
+    assert marks.count(("persisting", False)) + marks.count(("persisting", True)) == 16
     # Read again from the store, the findings are as judged.
     again, _ = load_result(store, run_id)
     assert [f.id for f in again.findings] == [f.id for f in expected.findings]
@@ -102,12 +102,12 @@ def page_data(page: str) -> dict:
 def test_a_report_past_the_lazy_size_holds_the_records_of_a_small_one(monkeypatch):
     result = in_memory([audit_file(path) for path in collect_paths([str(SAMPLES)])])
     small = page_data(to_html(result, RUN))
-    monkeypatch.setattr(html_report, "LAZY_OVER", 10)  # the same 37 findings, drawn lazily
+    monkeypatch.setattr(html_report, "LAZY_OVER", 10)  # the same 47 findings, drawn lazily
     lazy = page_data(to_html(result, RUN))
     assert (small["lazy"], lazy["lazy"]) == (False, True)
     for part in ("findings", "groups", "files", "texts"):
         assert lazy[part] == small[part], part
-    assert [f["n"] for f in lazy["findings"]] == list(range(1, 38))
+    assert [f["n"] for f in lazy["findings"]] == list(range(1, 48))
     # Each record's text of why it has no replay is the one its finding has.
     said = {f["n"]: lazy["texts"][f["nr"]] for f in lazy["findings"] if "nr" in f}
     assert said and all(text.startswith(("This", "No replay")) for text in said.values())
