@@ -23,8 +23,10 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from auditor.audit import AuditResult, FileResult, audit_each, audit_file, collect_paths, merge
+from auditor.audit import audit_file
 from auditor.findings import Finding
+from auditor.results import AuditResult, FileResult
+from auditor.run import audit_each, collect_paths, merge
 
 __all__ = ["AuditResult", "FileResult", "audit_input", "audit_inputs", "collect_paths",
            "connect_cluster", "judge_run", "merge", "open_store", "record_run", "render"]

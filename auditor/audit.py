@@ -1,20 +1,15 @@
-"""Auditing inputs: each file streamed round by round through replay and checks.
+"""The audit of one file: streamed round by round through replay and checks.
 
-Files are audited independently (in parallel with `jobs` > 1) and their results merged in
-input order, so the output does not depend on the number of jobs. Checks that judge across
-files (`collect`/`audit`) see their facts after every file is done.
+A file is audited on its own, knowing nothing of the other files of its run nor of the
+pools that may run it (auditor/run.py merges the results in input order, so the output does
+not depend on how many processes audited; checks that judge across files, `collect` and
+`audit`, see their facts there once every file is done).
 """
 
 from __future__ import annotations
 
-import bisect
-import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from decimal import Decimal
-
-from pydantic import BaseModel, field_serializer
+from collections.abc import Iterable
 
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
@@ -26,51 +21,10 @@ from auditor.parser import parse_lines
 from auditor.reader import Header, Problem, RoundRecord, read_body, read_structure
 from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
-from auditor.replay.trace import RoundEvidence, trace_round
+from auditor.replay.trace import trace_round
+from auditor.results import FileResult, InputSummary, round_key
 from auditor.source import SourceFile, UnreadableFile
-from auditor.tally import Tally
 from auditor.unknown_rules import agreed, candidate_configs, depends
-
-
-class InputSummary(BaseModel):
-    path: str
-    sha256: str | None = None
-    lines: int = 0
-    rounds: int = 0  # rounds read
-    rounds_audited: int = 0  # rounds whose rules were judged (no unreadable line in them)
-    table: str | None = None
-    casino: str | None = None
-    licence: str | None = None
-    game: str | None = None
-    first_date: str | None = None
-    last_date: str | None = None
-    dealers: list[str] = []
-    error: str | None = None  # why the file could not be audited at all
-    casino: str | None = None
-    licence: str | None = None
-    # The rest of the table's identity, as its header declared it (None: no header read).
-    decks: int | None = None
-    seats: int | None = None
-    minimum: Decimal | None = None
-    maximum: Decimal | None = None
-    currency: str | None = None
-    house_rules: dict[str, str] = {}  # option key -> value in force, defaults made explicit
-
-    @field_serializer("minimum", "maximum")
-    def _limit(self, amount: Decimal | None) -> str | None:
-        return None if amount is None else str(amount)
-
-    @property
-    def table_key(self) -> str | None:
-        """The table's identity across the run: licence (or else casino) and table ID, so
-        equal table IDs of two casinos never merge. None when no header was read."""
-        return table_key(self.licence or self.casino, self.table)
-
-
-def table_key(owner: str | None, table: str | None) -> str | None:
-    if table is None:
-        return None
-    return f"{owner}/{table}" if owner else table
 
 
 def house_rules(config: TableConfig) -> dict[str, str]:
@@ -93,130 +47,11 @@ def house_rules(config: TableConfig) -> dict[str, str]:
     return rules
 
 
-@dataclass
-class FileResult:
-    summary: InputSummary
-    findings: list[Finding] = field(default_factory=list)
-    facts: dict[str, list] = field(default_factory=dict)  # citation -> facts for audit()
-    applied: Counter = field(default_factory=Counter)  # citation -> rounds judged
-    evidence: dict[str, RoundEvidence] = field(default_factory=dict)  # round key -> evidence
-    tally: Tally = field(default_factory=Tally)  # denominators and card facts for `trends`
-
-
-@dataclass
-class AuditResult:
-    inputs: list[InputSummary]
-    findings: list[Finding]
-    applied: Counter
-    evidence: dict[str, RoundEvidence]
-    tallies: list[Tally] = field(default_factory=list)  # one per input, in input order
-    # Set after the audit by auditor/waivers.py and auditor/baseline.py.
-    waivers: list = field(default_factory=list)  # WaiverStatus, in the waiver file's order
-    resolved: list[dict] | None = None  # earlier findings now gone; None without a baseline
-
-    @property
-    def unreadable(self) -> list[InputSummary]:
-        return [i for i in self.inputs if i.error]
-
-
-def round_key(file: str, round_id: str | None, line: int) -> str:
-    return f"{file}:{line}:{round_id}"
-
-
-def collect_paths(arguments: Iterable[str]) -> list[str]:
-    """Files as given, and under folders every entry named like a record (`.bjh` in any
-    case), in a stable order; each file once, however it was named (a path, another
-    spelling, a link). An entry that cannot be audited (a dangling link, a FIFO, a device)
-    is kept, so that the audit lists it with its error rather than pass over it. Linked
-    folders are followed, each folder once, so a link loop ends."""
-    paths: list[str] = []
-    seen: set[tuple[int, int] | str] = set()
-    folders: set[tuple[int, int]] = set()
-    for argument in arguments:
-        found = _records_under(argument, folders) if os.path.isdir(argument) else [argument]
-        for path in found:
-            identity = _identity(path)
-            if identity not in seen:
-                seen.add(identity)
-                paths.append(path)
-    return paths
-
-
-def _records_under(top: str, folders: set[tuple[int, int]]) -> list[str]:
-    found: list[str] = []
-    for folder, subfolders, names in os.walk(top, followlinks=True):
-        status = os.stat(folder)
-        if (status.st_dev, status.st_ino) in folders:
-            subfolders[:] = []
-            continue
-        folders.add((status.st_dev, status.st_ino))
-        subfolders.sort()
-        found.extend(os.path.join(folder, name) for name in sorted(names)
-                     if name.lower().endswith(".bjh"))
-    return found
-
-
-def _identity(path: str) -> tuple[int, int] | str:
-    """What makes two names one file: its device and inode, or for a name that leads to no
-    file, its resolved path."""
-    try:
-        status = os.stat(path)
-    except OSError:
-        return os.path.realpath(path)
-    return (status.st_dev, status.st_ino)
-
-
 REPLAYS_PER_CITATION = 10
 """Rounds of one file replayed step by step for the report, per citation: the first ones in
 record order. Every finding is still reported with its lines; the cap keeps memory bounded by
 the kinds of fault in a file rather than by how often they recur (a replay holds about
 0.15 MiB), and keeps the printed report readable."""
-
-
-REPLAYS_PER_CITATION_IN_RUN = 20
-"""Rounds replayed step by step that a whole run keeps, per citation: the first ones in input
-order, then record order, whatever order the files were audited in. A fault repeated on
-every table of a month then neither fills the report nor the memory of the run."""
-
-
-class ReplaySelection:
-    """Which replays a run keeps (REPLAYS_PER_CITATION_IN_RUN), decided as files finish in any
-    order: each citation holds its first rounds by (input place, line), and a replay is kept
-    while one of its citations holds it."""
-
-    def __init__(self, limit: int = REPLAYS_PER_CITATION_IN_RUN) -> None:
-        self.limit = limit
-        self.held: dict[str, list[tuple[int, int, str]]] = {}
-
-    def offer(self, place: int, result: FileResult) -> tuple[list[str], set[str]]:
-        """The keys of this file's replays to keep, and those kept before that are now out."""
-        before = self.kept()
-        for key, citations in _citations_by_replay(result).items():
-            entry = (place, result.evidence[key].start_line, key)
-            for citation in citations:
-                held = self.held.setdefault(citation, [])
-                bisect.insort(held, entry)
-                del held[self.limit:]
-        after = self.kept()
-        return [key for key in result.evidence if key in after], before - after
-
-    def kept(self) -> set[str]:
-        return {key for held in self.held.values() for _, _, key in held}
-
-
-def _citations_by_replay(result: FileResult) -> dict[str, set[str]]:
-    """The citations of the findings each replayed round of a file shows."""
-    by_round: dict[str, list[tuple[str, RoundEvidence]]] = {}
-    for key, evidence in result.evidence.items():
-        by_round.setdefault(evidence.round_id, []).append((key, evidence))
-    citations: dict[str, set[str]] = {key: set() for key in result.evidence}
-    for finding in result.findings:
-        for key, evidence in by_round.get(finding.round or "", ()):
-            last = evidence.lines[-1][0] if evidence.lines else evidence.start_line
-            if finding.line is not None and evidence.start_line <= finding.line <= last:
-                citations[key].add(finding.citation)
-                break
-    return citations
 
 
 class _ReplayPicker:
@@ -599,102 +434,3 @@ def one_per_statement(findings: list[Finding]) -> list[Finding]:
     return kept
 
 
-class AuditFailure(Exception):
-    """The auditor itself failed on a file (a bug, not a fault of the record): the file is
-    named, the cause chained."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__(path)
-        self.path = path
-
-
-def audit_each(paths: list[str], jobs: int | None = None,
-               meanwhile: Callable[[], None] | None = None
-               ) -> Iterator[tuple[int, FileResult]]:
-    """Audit every file; yield (its place in `paths`, its result) as each is done.
-
-    With several jobs the largest files go first, and a large file goes in pieces
-    (auditor/split.py), so that no file keeps one worker busy while the others wait;
-    results come in the order they finish; `meanwhile` is work the parent does while its
-    workers audit (loading the output modules, say). A caller that needs input order
-    (every output does) sorts by place: `RunTotals` and the run store do.
-    """
-    from auditor.split import SPLIT_BYTES
-    from auditor.tasks import audit_in_pools, file_size  # (they build on this module)
-
-    jobs = max(1, jobs or os.cpu_count() or 1)
-    if jobs == 1 or (len(paths) < 2 and file_size(paths[0]) <= SPLIT_BYTES):
-        for index, path in enumerate(paths):
-            try:
-                result = audit_file(path)
-            except Exception as error:
-                raise AuditFailure(path) from error
-            yield index, result
-        if meanwhile:
-            meanwhile()
-        return
-    yield from audit_in_pools(paths, jobs, meanwhile)
-
-
-def audit_paths(paths: list[str], jobs: int | None = None,
-                progress: Callable[[FileResult], None] | None = None,
-                meanwhile: Callable[[], None] | None = None) -> AuditResult:
-    """Audit every file and merge the results in input order, whatever `jobs` is."""
-    done: dict[int, FileResult] = {}
-    for index, result in audit_each(paths, jobs, meanwhile):
-        done[index] = result
-        if progress:
-            progress(result)
-    return merge([done[i] for i in range(len(paths))])
-
-
-class RunTotals:
-    """What a run needs of each file once the file's findings and replays are gone: the
-    inputs in their places, the rounds judged per citation, and the facts that the checks
-    judging across files see at the end (`cross_file_findings`)."""
-
-    def __init__(self, paths: list[str]) -> None:
-        self.inputs: list[InputSummary | None] = [None] * len(paths)
-        self.applied: Counter = Counter()
-        self._facts: dict[int, dict[str, list]] = {}
-
-    def add(self, index: int, result: FileResult) -> None:
-        self.inputs[index] = result.summary
-        self.applied.update(result.applied)
-        if result.facts:
-            self._facts[index] = result.facts
-
-    def cross_file_findings(self) -> list[Finding]:
-        """The findings of the checks that judge across files, from every file's facts taken
-        in input order."""
-        facts: dict[str, list] = {}
-        for index in sorted(self._facts):
-            for citation, items in self._facts[index].items():
-                facts.setdefault(citation, []).extend(items)
-        checks = registry()
-        return [finding for citation, items in facts.items()
-                for finding in checks[citation].audit(items)]
-
-    def place_of(self) -> dict[str, int]:
-        """Each input's place by its path (the order of every output)."""
-        return {summary.path: index for index, summary in enumerate(self.inputs)
-                if summary is not None}
-
-
-def merge(results: list[FileResult]) -> AuditResult:
-    totals = RunTotals([r.summary.path for r in results])
-    findings: list[Finding] = []
-    evidence: dict[str, RoundEvidence] = {}
-    replays = ReplaySelection()
-    for index, result in enumerate(results):
-        totals.add(index, result)
-        findings.extend(result.findings)
-        kept, dropped = replays.offer(index, result)
-        evidence.update((key, result.evidence[key]) for key in kept)
-        for key in dropped:
-            del evidence[key]
-    findings.extend(totals.cross_file_findings())
-    order = totals.place_of()
-    findings.sort(key=lambda f: (order.get(f.file, len(order)), *f.sort_key()))
-    return AuditResult([r.summary for r in results], findings, totals.applied, evidence,
-                       [r.tally for r in results])

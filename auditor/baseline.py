@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from auditor.findings import Finding, changed
 
 if TYPE_CHECKING:
-    from auditor.audit import AuditResult
+    from auditor.results import AuditResult
 
 RESOLVED_FIELDS = ("id", "citation", "severity", "file", "line", "round", "table", "seat",
                    "hand", "date", "message")

@@ -198,7 +198,7 @@ def audit_guarded(arguments: argparse.Namespace, console: Console,
     naming the file it was on, the traceback in --out's auditor-crash.log, exit 3."""
     import traceback
 
-    from auditor.audit import AuditFailure
+    from auditor.results import AuditFailure
 
     try:
         return audit_store_guarded(arguments, console, argv)
@@ -271,8 +271,8 @@ def last_run_findings(store, run_id: int) -> list[dict] | None:
 
 def run_audit(arguments: argparse.Namespace, console: Console,
               argv: list[str] | None) -> int:
-    from auditor.audit import collect_paths
     from auditor.baseline import BaselineError, load_baseline
+    from auditor.run import collect_paths
     from auditor.settings import SettingsError, find_settings
     from auditor.waivers import WaiverFileError, load_waivers
 

@@ -38,7 +38,8 @@ import stat
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
 
-from auditor.audit import AuditFailure, FileResult, audit_file
+from auditor.audit import audit_file
+from auditor.results import AuditFailure, FileResult
 from auditor.split import PIECE_BYTES, SPLIT_BYTES
 from auditor.tasks import AuditTasks, Task, run_task
 

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from auditor.findings import Finding, changed
 
 if TYPE_CHECKING:
-    from auditor.audit import AuditResult, InputSummary
+    from auditor.results import AuditResult, InputSummary
 
 RECIPE = "bjh-finding-id/2"
 _SPACE = re.compile(r"[ \t]+")
@@ -100,7 +100,7 @@ def finding_id(key: tuple[str | None, ...], occurrence: int) -> str:
 
 def assign_ids(findings: Iterable[Finding], sites: dict[str, Site]) -> list[Finding]:
     """Every finding with its ID; `sites` maps a file to its licence (or casino) and table
-    ID. Each file's findings must be in record order (as `audit.merge` sorts them) for the
+    ID. Each file's findings must be in record order (as `run.merge` sorts them) for the
     occurrence numbers."""
     identify = Identifier(sites)
     return [identify(finding) for finding in findings]

@@ -26,12 +26,13 @@ from functools import lru_cache
 from itertools import chain
 
 from auditor import events as ev
-from auditor.audit import FileAudit, FileResult
+from auditor.audit import FileAudit
 from auditor.config import TableConfig
 from auditor.parser import parse_lines
 from auditor.reader import Header, read_structure
 from auditor.replay.state import TableState
 from auditor.replay.view import seat_of
+from auditor.results import FileResult
 from auditor.source import _BLOCK, MAX_LINE_BYTES, SourceFile, UnreadableFile, _decode
 
 SPLIT_BYTES = 16 << 20

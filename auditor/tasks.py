@@ -19,7 +19,8 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from auditor.audit import AuditFailure, FileResult, InputSummary, audit_file
+from auditor.audit import audit_file
+from auditor.results import AuditFailure, FileResult, InputSummary
 from auditor.source import UnreadableFile
 from auditor.split import (
     PIECE_BYTES,

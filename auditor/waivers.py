@@ -37,7 +37,7 @@ from auditor.identity import table_identity
 from auditor.tomlfile import read_toml
 
 if TYPE_CHECKING:
-    from auditor.audit import AuditResult, InputSummary
+    from auditor.results import AuditResult, InputSummary
 
 CRITERIA = ("id", "citation", "table", "dealer", "file", "from", "until")
 DATE_FIELDS = ("expires", "from", "until")

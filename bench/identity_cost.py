@@ -40,7 +40,8 @@ def main() -> None:
     parser.add_argument("--source", default=str(ROOT))
     arguments = parser.parse_args()
     sys.path.insert(0, arguments.source)
-    from auditor.audit import audit_file, merge
+    from auditor.audit import audit_file
+    from auditor.run import merge
     from auditor.simulate import simulate, table_spec
 
     with tempfile.TemporaryDirectory() as folder:

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from auditor.rules_cli import markdown_table
-from auditor.simulate.faults import clause_table
+from auditor.simulate.clauses import clause_table
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 BLOCK = re.compile(r"(<!-- rule base: begin -->\n).*?(<!-- rule base: end -->)", re.S)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from auditor.audit import audit_paths
 from auditor.baseline import compare
 from auditor.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, main
 from auditor.identity import apply_identity
+from auditor.run import audit_paths
 
 SAMPLES = Path(__file__).parent.parent / "sample_logs"
 DB21 = SAMPLES / "db21-t07-2026-11-20.bjh"  # 30.10(12) high r6, 30.10(8) and (9) medium r14

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from auditor import api
-from auditor.audit import audit_file, merge
+from auditor.audit import audit_file
+from auditor.run import merge
 from auditor.simulate import simulate, table_spec
 
 distributed = pytest.importorskip(

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from auditor.audit import REPLAYS_PER_CITATION, audit_file, audit_paths
+from auditor.audit import REPLAYS_PER_CITATION, audit_file
 from auditor.output.html_report import to_html
+from auditor.run import audit_paths
 
 HEADER = """\
 bjh 1

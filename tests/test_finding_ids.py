@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from auditor.audit import AuditResult, audit_paths
 from auditor.findings import Finding
 from auditor.identity import (
     RECIPE,
@@ -18,6 +17,8 @@ from auditor.identity import (
     finding_id,
     normalise_statement,
 )
+from auditor.results import AuditResult
+from auditor.run import audit_paths
 from auditor.simulate import simulate, table_spec
 
 SAMPLES = sorted(Path(__file__).parent.parent.glob("sample_logs/*.bjh"))

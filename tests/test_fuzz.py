@@ -17,11 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from auditor.audit import audit_file, merge
+from auditor.audit import audit_file
 from auditor.baseline import BaselineError, Comparison, load_baseline
 from auditor.cli import main
 from auditor.identity import apply_identity
 from auditor.output.json_report import to_json
+from auditor.run import merge
 from auditor.settings import SettingsError, find_settings
 from auditor.waivers import WaiverFileError, Waiving, load_waivers
 

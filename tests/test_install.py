@@ -10,8 +10,8 @@ import sys
 import venv
 from pathlib import Path
 
-from auditor.audit import audit_paths, collect_paths
 from auditor.identity import apply_identity
+from auditor.run import audit_paths, collect_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from auditor.audit import audit_file, audit_paths
+from auditor.audit import audit_file
 from auditor.cli import EXIT_ERROR, exit_code, main
+from auditor.run import audit_paths
 
 HEADER = """bjh 1
 table T1 game=standard decks=6 min=5 max=500

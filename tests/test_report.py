@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
-from auditor.audit import AuditResult, InputSummary, audit_paths
 from auditor.findings import Finding
 from auditor.output.html_report import (
     display_entity,
@@ -26,7 +25,9 @@ from auditor.output.html_report import (
     to_html,
 )
 from auditor.replay.trace import RoundEvidence
+from auditor.results import AuditResult, InputSummary
 from auditor.rulebase import rule_entries
+from auditor.run import audit_paths
 
 SCRIPT = "<script>alert(1)</script>"
 ATTRIBUTE = '"><img src=x onerror=alert(1)>'

@@ -24,11 +24,11 @@ from pathlib import Path
 import pytest
 from test_report import CLEAN, RUN, faulty_record
 
-from auditor.audit import AuditResult, InputSummary
 from auditor.cli import main
 from auditor.findings import Finding
 from auditor.output.html_report import to_html
 from auditor.replay.trace import RoundEvidence
+from auditor.results import AuditResult, InputSummary
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"

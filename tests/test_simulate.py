@@ -16,11 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from auditor.audit import audit_file, merge
+from auditor.audit import audit_file
 from auditor.checks.base import registry
 from auditor.cli import main
+from auditor.run import merge
 from auditor.simulate import SpecError, simulate, table_spec
-from auditor.simulate.faults import FILE_LEVEL, INJECTORS, InjectorTable, clause_table
+from auditor.simulate.clauses import clause_table
+from auditor.simulate.faults import FILE_LEVEL, INJECTORS, InjectorTable
 from auditor.simulate.table import HEADER_CITATIONS, HEADER_CLAUSES
 
 # (decks, options) per game: the rules vary so that every injector finds its occasion

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from auditor.audit import audit_file, merge
+from auditor.audit import audit_file
+from auditor.run import merge
 from auditor.simulate import simulate, table_spec
 from auditor.simulate.faults import INJECTORS
 

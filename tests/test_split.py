@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from auditor.audit import FileResult, audit_file, merge
+from auditor.audit import audit_file
+from auditor.results import FileResult
+from auditor.run import merge
 from auditor.simulate import simulate, table_spec
 from auditor.split import SplitFile, audit_piece, audit_split, plan_pieces
 from auditor.tasks import AuditTasks, audit_in_pools

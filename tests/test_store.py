@@ -168,7 +168,8 @@ def test_findings_come_back_in_the_order_every_output_lists_them():
 
 
 def test_the_replays_a_run_keeps_do_not_depend_on_the_order_files_finish(tmp_path):
-    from auditor.audit import REPLAYS_PER_CITATION_IN_RUN, ReplaySelection, audit_file
+    from auditor.audit import audit_file
+    from auditor.run import REPLAYS_PER_CITATION_IN_RUN, ReplaySelection
 
     assert main(["simulate", "--out", str(tmp_path), "--game", "switch", "--tables", "6",
                  "--rounds", "1000", "--seed", "11", "--faults", "0.2", "--quiet"]) == 0

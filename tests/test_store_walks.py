@@ -11,13 +11,15 @@ from datetime import date
 from pathlib import Path
 
 from auditor import api
-from auditor.audit import AuditResult, audit_file, collect_paths, merge
+from auditor.audit import audit_file
 from auditor.baseline import compare
 from auditor.identity import apply_identity
 from auditor.output import html_report
 from auditor.output.html_report import to_html
 from auditor.output.json_report import to_json
 from auditor.output.tables import summary_csv, summary_frame, to_csv
+from auditor.results import AuditResult
+from auditor.run import collect_paths, merge
 from auditor.store import load_result, open_store
 from auditor.store import runs as stored_runs
 from auditor.waivers import apply_waivers, parse_waivers

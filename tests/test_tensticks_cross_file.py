@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from auditor.audit import audit_paths
+from auditor.run import audit_paths
 
 HEADER = """bjh 1
 casino "Case Casino" licence=RL-0001

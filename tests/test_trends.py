@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from auditor.audit import audit_paths, collect_paths
 from auditor.cli import exit_code, main
 from auditor.identity import apply_identity
+from auditor.run import audit_paths, collect_paths
 from auditor.store import begin_run, finish_run, open_store, record_result
 from auditor.trends.analysis import FLAGGED, TOO_FEW, Settings, flags, trends_document
 

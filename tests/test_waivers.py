@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from auditor.audit import audit_paths
 from auditor.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, main
 from auditor.identity import apply_identity
+from auditor.run import audit_paths
 from auditor.waivers import WaiverFileError, apply_waivers, parse_waivers
 
 SAMPLES = Path(__file__).parent.parent / "sample_logs"

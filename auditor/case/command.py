@@ -71,7 +71,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 
 
 def run(arguments: argparse.Namespace, console, errors) -> int:
-    from auditor.manifest import ManifestError, shown
+    from auditor.manifest import ManifestError
+    from auditor.verify import shown
 
     try:
         if arguments.command == "keygen":
@@ -119,7 +120,7 @@ def _keygen(path: Path, console, errors) -> int:
 
 
 def _verify(folder: Path, key: str | None, console, errors) -> int:
-    from auditor.manifest import verify_folder
+    from auditor.verify import verify_folder
 
     verdict = verify_folder(folder, key)
     for note in verdict.notes:

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from auditor.audit import InputSummary
 from auditor.case import EXHIBITS_AT_MOST
 from auditor.case.scope import Scope
 from auditor.checks.base import citation_sort_key
 from auditor.findings import Finding
 from auditor.money import UNDECLARED, currency_label
 from auditor.replay.trace import RoundEvidence
+from auditor.results import InputSummary
 from auditor.rulebase import rule_entries
 
 

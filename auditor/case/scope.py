@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from auditor.audit import InputSummary
     from auditor.findings import Finding
+    from auditor.results import InputSummary
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from auditor.audit import InputSummary
+    from auditor.results import InputSummary
 
 
 
@@ -33,7 +33,7 @@ def open_run(source: str, store: str | None) -> RunSource:
     """A run number (read from `store`) or an audit's --out folder (its findings.json)."""
     if source.isdigit():
         return _from_store(int(source), store or "reports/history.sqlite")
-    from auditor.audit import InputSummary
+    from auditor.results import InputSummary
 
     folder = Path(source)
     path = folder / "findings.json" if folder.is_dir() else folder
@@ -55,7 +55,7 @@ def open_run(source: str, store: str | None) -> RunSource:
 
 
 def _from_store(run_id: int, location: str) -> RunSource:
-    from auditor.audit import InputSummary
+    from auditor.results import InputSummary
     from auditor.store import StoreError, list_runs, open_store
     from auditor.store.runs import finding_documents, run_document, run_inputs_documents
 

@@ -33,7 +33,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from auditor.audit import REPLAYS_PER_CITATION, AuditResult
+from auditor.audit import REPLAYS_PER_CITATION
 from auditor.checks.base import GAMES, citation_sort_key, registry
 from auditor.findings import SEVERITIES, Finding
 from auditor.money import UNDECLARED, MoneyTotals, currency_label, grouped_text, with_currency
@@ -41,6 +41,7 @@ from auditor.output.report_totals import FindingsTotals, key_of
 from auditor.output.tables import shift_of, summary_by
 from auditor.replay.trace import RoundEvidence
 from auditor.resources import templates_dir
+from auditor.results import AuditResult
 from auditor.rulebase import load_rule_base, rule_entries
 from auditor.rules_cli import coverage_rows
 from auditor.shown import neutral

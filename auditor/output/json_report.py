@@ -6,9 +6,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from auditor.audit import AuditResult
 from auditor.checks.base import citation_sort_key
 from auditor.output.tables import SUMMARY_DIMENSIONS, identities, summary_by, summary_frame
+from auditor.results import AuditResult
 
 
 def summaries(result: AuditResult) -> dict[str, list[dict[str, Any]]]:

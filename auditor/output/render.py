@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from auditor.audit import AuditResult
 from auditor.manifest import MANIFEST
 from auditor.output.publish import publish
+from auditor.results import AuditResult
 
 OUTPUT_NAMES = ("findings.json", "findings.csv", "summary.csv", "report.html")
 

@@ -4,7 +4,7 @@ A run's findings may be read from the run store as they are walked (`store.Store
 never held whole: the report walks them three times (these totals; the numbering of the
 page's files and texts; the page's records, made as they are written) and keeps only what
 it counts, and the findings of the rounds it may replay, whose number the audit bounds
-(`audit.ReplaySelection`). Findings are known by their number, 1 for the first in the
+(`run.ReplaySelection`). Findings are known by their number, 1 for the first in the
 run's order, as the report shows them (F-0001).
 """
 
@@ -22,8 +22,8 @@ from auditor.output.tables import SummaryColumns
 if TYPE_CHECKING:
     import pandas as pd
 
-    from auditor.audit import AuditResult
     from auditor.replay.trace import RoundEvidence
+    from auditor.results import AuditResult
 
 Numbered = tuple[int, Finding]  # a finding and its number in the run
 

@@ -22,7 +22,7 @@ from auditor.money import currency_label, currency_order, exact_text
 from auditor.tally import shift_of  # one definition of the shifts, for the report and trends
 
 if TYPE_CHECKING:
-    from auditor.audit import InputSummary
+    from auditor.results import InputSummary
 
 IDENTITY_COLUMNS = ["casino", "licence", "table_key", "currency"]
 WAIVER_COLUMNS = ["baseline", "waived", "waiver_justification", "waiver_approved_by",

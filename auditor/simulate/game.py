@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from auditor.simulate import strategy
+import auditor.simulate.strategy as strategy
 from auditor.simulate.cards import BONUS_CARD, VALUE, dealer_must_draw, is_two_card_21, total
 
 if TYPE_CHECKING:

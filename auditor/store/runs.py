@@ -19,12 +19,13 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from auditor.audit import AuditResult, FileResult, InputSummary, ReplaySelection, RunTotals
+import auditor.store.schema as schema
 from auditor.batches import batched
 from auditor.findings import Finding
 from auditor.money import MoneyTotals
 from auditor.replay.trace import RoundEvidence
-from auditor.store import schema
+from auditor.results import AuditResult, FileResult, InputSummary
+from auditor.run import ReplaySelection, RunTotals
 from auditor.store.tallies import record_tallies, record_tally
 from auditor.tally import shift_of
 from auditor.waivers import WaiverStatus

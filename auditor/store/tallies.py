@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, func, insert, or_, select
 
-from auditor.store import schema
+import auditor.store.schema as schema
 from auditor.tally import Tally
 
 _BATCH = 1000

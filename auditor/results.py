@@ -1,0 +1,94 @@
+"""What an audit returns, shared by every layer above the single-file audit: the pools and
+the cluster that move results, the run store that keeps them, identity, waivers and the
+outputs that read them. Below all of them, so none of them imports another to know a
+result's shape."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from pydantic import BaseModel, field_serializer
+
+from auditor.findings import Finding
+from auditor.replay.trace import RoundEvidence
+from auditor.tally import Tally
+
+
+class InputSummary(BaseModel):
+    path: str
+    sha256: str | None = None
+    lines: int = 0
+    rounds: int = 0  # rounds read
+    rounds_audited: int = 0  # rounds whose rules were judged (no unreadable line in them)
+    table: str | None = None
+    casino: str | None = None
+    licence: str | None = None
+    game: str | None = None
+    first_date: str | None = None
+    last_date: str | None = None
+    dealers: list[str] = []
+    error: str | None = None  # why the file could not be audited at all
+    # The rest of the table's identity, as its header declared it (None: no header read).
+    decks: int | None = None
+    seats: int | None = None
+    minimum: Decimal | None = None
+    maximum: Decimal | None = None
+    currency: str | None = None
+    house_rules: dict[str, str] = {}  # option key -> value in force, defaults made explicit
+
+    @field_serializer("minimum", "maximum")
+    def _limit(self, amount: Decimal | None) -> str | None:
+        return None if amount is None else str(amount)
+
+    @property
+    def table_key(self) -> str | None:
+        """The table's identity across the run: licence (or else casino) and table ID, so
+        equal table IDs of two casinos never merge. None when no header was read."""
+        return table_key(self.licence or self.casino, self.table)
+
+
+def table_key(owner: str | None, table: str | None) -> str | None:
+    if table is None:
+        return None
+    return f"{owner}/{table}" if owner else table
+
+
+@dataclass
+class FileResult:
+    summary: InputSummary
+    findings: list[Finding] = field(default_factory=list)
+    facts: dict[str, list] = field(default_factory=dict)  # citation -> facts for audit()
+    applied: Counter = field(default_factory=Counter)  # citation -> rounds judged
+    evidence: dict[str, RoundEvidence] = field(default_factory=dict)  # round key -> evidence
+    tally: Tally = field(default_factory=Tally)  # denominators and card facts for `trends`
+
+
+@dataclass
+class AuditResult:
+    inputs: list[InputSummary]
+    findings: list[Finding]
+    applied: Counter
+    evidence: dict[str, RoundEvidence]
+    tallies: list[Tally] = field(default_factory=list)  # one per input, in input order
+    # Set after the audit by auditor/waivers.py and auditor/baseline.py.
+    waivers: list = field(default_factory=list)  # WaiverStatus, in the waiver file's order
+    resolved: list[dict] | None = None  # earlier findings now gone; None without a baseline
+
+    @property
+    def unreadable(self) -> list[InputSummary]:
+        return [i for i in self.inputs if i.error]
+
+
+def round_key(file: str, round_id: str | None, line: int) -> str:
+    return f"{file}:{line}:{round_id}"
+
+
+class AuditFailure(Exception):
+    """The auditor itself failed on a file (a bug, not a fault of the record): the file is
+    named, the cause chained."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.path = path

@@ -1,0 +1,196 @@
+"""A run: every input audited (in this process, on this machine's cores, or in pieces) and
+the results merged in input order, with the checks that judge across files. Above the
+single-file audit (auditor/audit.py), which knows nothing of pools."""
+
+from __future__ import annotations
+
+import bisect
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+
+from auditor.audit import audit_file
+from auditor.checks.base import registry
+from auditor.findings import Finding
+from auditor.replay.trace import RoundEvidence
+from auditor.results import AuditFailure, AuditResult, FileResult, InputSummary
+from auditor.split import SPLIT_BYTES
+from auditor.tasks import audit_in_pools, file_size
+
+
+def collect_paths(arguments: Iterable[str]) -> list[str]:
+    """Files as given, and under folders every entry named like a record (`.bjh` in any
+    case), in a stable order; each file once, however it was named (a path, another
+    spelling, a link). An entry that cannot be audited (a dangling link, a FIFO, a device)
+    is kept, so that the audit lists it with its error rather than pass over it. Linked
+    folders are followed, each folder once, so a link loop ends."""
+    paths: list[str] = []
+    seen: set[tuple[int, int] | str] = set()
+    folders: set[tuple[int, int]] = set()
+    for argument in arguments:
+        found = _records_under(argument, folders) if os.path.isdir(argument) else [argument]
+        for path in found:
+            identity = _identity(path)
+            if identity not in seen:
+                seen.add(identity)
+                paths.append(path)
+    return paths
+
+
+def _records_under(top: str, folders: set[tuple[int, int]]) -> list[str]:
+    found: list[str] = []
+    for folder, subfolders, names in os.walk(top, followlinks=True):
+        status = os.stat(folder)
+        if (status.st_dev, status.st_ino) in folders:
+            subfolders[:] = []
+            continue
+        folders.add((status.st_dev, status.st_ino))
+        subfolders.sort()
+        found.extend(os.path.join(folder, name) for name in sorted(names)
+                     if name.lower().endswith(".bjh"))
+    return found
+
+
+def _identity(path: str) -> tuple[int, int] | str:
+    """What makes two names one file: its device and inode, or for a name that leads to no
+    file, its resolved path."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return os.path.realpath(path)
+    return (status.st_dev, status.st_ino)
+
+
+REPLAYS_PER_CITATION_IN_RUN = 20
+"""Rounds replayed step by step that a whole run keeps, per citation: the first ones in input
+order, then record order, whatever order the files were audited in. A fault repeated on
+every table of a month then neither fills the report nor the memory of the run."""
+
+
+class ReplaySelection:
+    """Which replays a run keeps (REPLAYS_PER_CITATION_IN_RUN), decided as files finish in any
+    order: each citation holds its first rounds by (input place, line), and a replay is kept
+    while one of its citations holds it."""
+
+    def __init__(self, limit: int = REPLAYS_PER_CITATION_IN_RUN) -> None:
+        self.limit = limit
+        self.held: dict[str, list[tuple[int, int, str]]] = {}
+
+    def offer(self, place: int, result: FileResult) -> tuple[list[str], set[str]]:
+        """The keys of this file's replays to keep, and those kept before that are now out."""
+        before = self.kept()
+        for key, citations in _citations_by_replay(result).items():
+            entry = (place, result.evidence[key].start_line, key)
+            for citation in citations:
+                held = self.held.setdefault(citation, [])
+                bisect.insort(held, entry)
+                del held[self.limit:]
+        after = self.kept()
+        return [key for key in result.evidence if key in after], before - after
+
+    def kept(self) -> set[str]:
+        return {key for held in self.held.values() for _, _, key in held}
+
+
+def _citations_by_replay(result: FileResult) -> dict[str, set[str]]:
+    """The citations of the findings each replayed round of a file shows."""
+    by_round: dict[str, list[tuple[str, RoundEvidence]]] = {}
+    for key, evidence in result.evidence.items():
+        by_round.setdefault(evidence.round_id, []).append((key, evidence))
+    citations: dict[str, set[str]] = {key: set() for key in result.evidence}
+    for finding in result.findings:
+        for key, evidence in by_round.get(finding.round or "", ()):
+            last = evidence.lines[-1][0] if evidence.lines else evidence.start_line
+            if finding.line is not None and evidence.start_line <= finding.line <= last:
+                citations[key].add(finding.citation)
+                break
+    return citations
+
+
+def audit_each(paths: list[str], jobs: int | None = None,
+               meanwhile: Callable[[], None] | None = None
+               ) -> Iterator[tuple[int, FileResult]]:
+    """Audit every file; yield (its place in `paths`, its result) as each is done.
+
+    With several jobs the largest files go first, and a large file goes in pieces
+    (auditor/split.py), so that no file keeps one worker busy while the others wait;
+    results come in the order they finish; `meanwhile` is work the parent does while its
+    workers audit (loading the output modules, say). A caller that needs input order
+    (every output does) sorts by place: `RunTotals` and the run store do.
+    """
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    if jobs == 1 or (len(paths) < 2 and file_size(paths[0]) <= SPLIT_BYTES):
+        for index, path in enumerate(paths):
+            try:
+                result = audit_file(path)
+            except Exception as error:
+                raise AuditFailure(path) from error
+            yield index, result
+        if meanwhile:
+            meanwhile()
+        return
+    yield from audit_in_pools(paths, jobs, meanwhile)
+
+
+def audit_paths(paths: list[str], jobs: int | None = None,
+                progress: Callable[[FileResult], None] | None = None,
+                meanwhile: Callable[[], None] | None = None) -> AuditResult:
+    """Audit every file and merge the results in input order, whatever `jobs` is."""
+    done: dict[int, FileResult] = {}
+    for index, result in audit_each(paths, jobs, meanwhile):
+        done[index] = result
+        if progress:
+            progress(result)
+    return merge([done[i] for i in range(len(paths))])
+
+
+class RunTotals:
+    """What a run needs of each file once the file's findings and replays are gone: the
+    inputs in their places, the rounds judged per citation, and the facts that the checks
+    judging across files see at the end (`cross_file_findings`)."""
+
+    def __init__(self, paths: list[str]) -> None:
+        self.inputs: list[InputSummary | None] = [None] * len(paths)
+        self.applied: Counter = Counter()
+        self._facts: dict[int, dict[str, list]] = {}
+
+    def add(self, index: int, result: FileResult) -> None:
+        self.inputs[index] = result.summary
+        self.applied.update(result.applied)
+        if result.facts:
+            self._facts[index] = result.facts
+
+    def cross_file_findings(self) -> list[Finding]:
+        """The findings of the checks that judge across files, from every file's facts taken
+        in input order."""
+        facts: dict[str, list] = {}
+        for index in sorted(self._facts):
+            for citation, items in self._facts[index].items():
+                facts.setdefault(citation, []).extend(items)
+        checks = registry()
+        return [finding for citation, items in facts.items()
+                for finding in checks[citation].audit(items)]
+
+    def place_of(self) -> dict[str, int]:
+        """Each input's place by its path (the order of every output)."""
+        return {summary.path: index for index, summary in enumerate(self.inputs)
+                if summary is not None}
+
+
+def merge(results: list[FileResult]) -> AuditResult:
+    totals = RunTotals([r.summary.path for r in results])
+    findings: list[Finding] = []
+    evidence: dict[str, RoundEvidence] = {}
+    replays = ReplaySelection()
+    for index, result in enumerate(results):
+        totals.add(index, result)
+        findings.extend(result.findings)
+        kept, dropped = replays.offer(index, result)
+        evidence.update((key, result.evidence[key]) for key in kept)
+        for key in dropped:
+            del evidence[key]
+    findings.extend(totals.cross_file_findings())
+    order = totals.place_of()
+    findings.sort(key=lambda f: (order.get(f.file, len(order)), *f.sort_key()))
+    return AuditResult([r.summary for r in results], findings, totals.applied, evidence,
+                       [r.tally for r in results])

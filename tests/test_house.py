@@ -1,0 +1,117 @@
+"""The shape of the package: imports go one way (text → events → replay → checks → findings
+→ store → outputs), with the pools and the cluster above the audit of one file. Read from
+the source (every import, at module level or inside a function; imports only for type
+checkers do not count), so a loop fails here before it fails at run time."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "auditor"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def type_checking_lines(tree: ast.Module) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for inner in node.body:
+                lines.update(range(inner.lineno, (inner.end_lineno or inner.lineno) + 1))
+    return lines
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (a package named by `from p import m`
+    stands for its submodule m, the package itself only for its own names)."""
+    modules = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = type_checking_lines(tree)
+        for node in ast.walk(tree):
+            if getattr(node, "lineno", None) in skipped:
+                continue
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    whole = f"{node.module}.{alias.name}"
+                    targets.append(whole if whole in modules else node.module)
+            graph[name].update(t for t in targets if t in modules and t != name)
+    return graph
+
+
+def loops(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(graph[module]):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def reaches(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for other in graph[todo.pop()]:
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
+
+
+def test_no_import_loop_in_the_package() -> None:
+    assert loops(import_graph()) == []
+
+
+def test_a_loop_would_be_seen() -> None:
+    """The test above can fail: a made-up loop is found."""
+    assert loops({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_audit_of_one_file_knows_nothing_of_pools_runs_or_what_comes_after() -> None:
+    below = reaches(import_graph(), "auditor.audit")
+    above = {"auditor.tasks", "auditor.split", "auditor.run", "auditor.cluster",
+             "auditor.api", "auditor.store", "auditor.output.render", "auditor.cli"}
+    assert below & above == set()
+
+
+def test_the_shared_results_sit_below_every_layer_that_uses_them() -> None:
+    below = reaches(import_graph(), "auditor.results")
+    layers_above = ("auditor.audit", "auditor.run", "auditor.tasks", "auditor.split",
+                    "auditor.cluster", "auditor.api", "auditor.store", "auditor.output",
+                    "auditor.identity", "auditor.waivers", "auditor.baseline", "auditor.case",
+                    "auditor.trends", "auditor.cli")
+    assert [m for m in below if m.startswith(layers_above)] == []
