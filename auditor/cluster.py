@@ -130,24 +130,26 @@ def resume_profilers(client, workers: list[str]) -> None:
 
 def audit_on_cluster(paths: list[str], client,
                      meanwhile: Callable[[], None] | None = None,
-                     split_bytes: int = SPLIT_BYTES, piece_bytes: int = PIECE_BYTES
-                     ) -> Iterator[tuple[int, FileResult]]:
+                     split_bytes: int = SPLIT_BYTES, piece_bytes: int = PIECE_BYTES,
+                     judging=None) -> Iterator[tuple[int, FileResult]]:
     """Every file audited on the cluster; (place, result) as each file is whole."""
     paused: list[str] = []
     try:
         shipped = shipped_inputs(client, paths, paused)
-        yield from _audit(paths, client, shipped, meanwhile, split_bytes, piece_bytes)
+        yield from _audit(paths, client, shipped, meanwhile, split_bytes, piece_bytes,
+                          judging)
     finally:
         resume_profilers(client, paused)
 
 
 def _audit(paths: list[str], client, shipped: set[str], meanwhile: Callable[[], None] | None,
-           split_bytes: int, piece_bytes: int) -> Iterator[tuple[int, FileResult]]:
+           split_bytes: int, piece_bytes: int, judging=None
+           ) -> Iterator[tuple[int, FileResult]]:
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
     tasks = AuditTasks(paths, split=True, ship=shipped.__contains__, split_bytes=split_bytes,
-                       piece_bytes=piece_bytes)
+                       piece_bytes=piece_bytes, judging=judging)
     running = as_completed(loop=client.loop)
     sent: dict[str, Task] = {}
     order = 0
