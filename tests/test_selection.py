@@ -202,3 +202,48 @@ def test_rules_not_yet_in_force_are_listed_so(tmp_path: Path, capsys, monkeypatc
     listed = capsys.readouterr().out
     assert "not yet in force (from 2003-05-06)" in listed
     assert "in force (from 1997-07-01)" in listed
+
+
+def _samples() -> list[str]:
+    return [str(p) for p in sorted(SAMPLES.glob("*.bjh"))]
+
+
+def _expected_db21() -> list:
+    from auditor.audit import audit_file, merge
+
+    full = merge([audit_file(path) for path in _samples()])
+    return [f for f in full.findings if f.citation.startswith(("20:18:15:30.10(", "record:"))]
+
+
+def test_the_selection_travels_with_pieces_of_a_split_file() -> None:
+    """Worker processes auditing files in pieces judge what the parent selected."""
+    from auditor.audit import merge
+    from auditor.selection import judging_for
+    from auditor.tasks import AuditTasks, audit_in_pools
+
+    paths = _samples()
+    judging = judging_for(["db21"], [])
+    tasks = AuditTasks(paths, split=True, split_bytes=4_000, piece_bytes=2_000,
+                       judging=judging)
+    done = dict(audit_in_pools(paths, 2, tasks=tasks))
+    result = merge([done[i] for i in range(len(paths))])
+    assert result.findings == _expected_db21()
+    assert set(result.applied) == set(judging.citations) & set(result.applied)
+    assert "20:18:15:06" not in result.applied
+
+
+def test_the_selection_travels_to_a_dask_cluster() -> None:
+    pytest.importorskip("distributed", reason="dask[distributed] is not installed")
+    from distributed import Client, LocalCluster
+
+    from auditor.audit import merge
+    from auditor.cluster import audit_on_cluster
+    from auditor.selection import judging_for
+
+    paths = _samples()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        done = dict(audit_on_cluster(paths, client, split_bytes=4_000, piece_bytes=2_000,
+                                     judging=judging_for(["20:18:15:30.10"], [])))
+    result = merge([done[i] for i in range(len(paths))])
+    assert result.findings == _expected_db21()
