@@ -507,6 +507,8 @@ def checks_for(game: str | None, checks: Iterable[Check],
     checks it selects: the others do no work."""
     if judging is not None and judging.citations is not None:
         checks = [c for c in checks if judging.judges(c)]
+    if judging is None or judging.approvals is None:  # no file to hold the record to
+        checks = [c for c in checks if not c.outside_file]
     if game is None:
         return [c for c in checks if c.citation.startswith("record:")]
     return [c for c in checks if c.applies_to(game)]

@@ -430,7 +430,7 @@ def _judging(arguments: argparse.Namespace, settings, errors: Console):
     """What the run judges (auditor/selection.py) and how the outputs name it, or (None,
     None) once the bad selection or approval file is told in one line."""
     from auditor.approvals import ApprovalFileError, load_approvals
-    from auditor.selection import SelectionError, judged_block, judging_for
+    from auditor.selection import SelectionError, judged_block, judging_for, printable
 
     select = arguments.select if arguments.select is not None else settings.select or []
     ignore = arguments.ignore if arguments.ignore is not None else settings.ignore or []
@@ -439,10 +439,10 @@ def _judging(arguments: argparse.Namespace, settings, errors: Console):
         approvals = load_approvals(approved) if approved else None
         judging = judging_for(select, ignore, approvals)
     except ApprovalFileError as error:
-        errors.print(f"auditor: approved house rules: {error}", markup=False)
+        errors.print(printable(f"auditor: approved house rules: {error}"), markup=False)
         return None, None
     except SelectionError as error:
-        errors.print(f"auditor: --select/--ignore: {error}", markup=False)
+        errors.print(printable(f"auditor: --select/--ignore: {error}"), markup=False)
         return None, None
     judged = judged_block(judging, select, ignore) if select or ignore else {}
     if approved:

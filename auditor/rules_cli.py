@@ -114,6 +114,8 @@ def _show(citation: str | None, console: Console) -> int:
     entry = entries[known]
     console.print(f"{entry.citation}  {entry.title}\n")
     console.print(f"The regulation: \"{entry.text.strip()}\"\n", markup=False)
+    if entry.effective is not None:  # rounds dated earlier are not judged by it
+        console.print(f"In force from {entry.effective.isoformat()}.\n", markup=False)
     check = next((c for c in registry().values() if c.name == entry.check), None)
     if check is None:
         console.print(f"Not checkable from a hand record: {entry.not_checkable}", markup=False)

@@ -110,6 +110,12 @@ def judging_for(select: Iterable[str], ignore: Iterable[str], approvals: Any = N
     return Judging(frozenset(chosen), approvals)
 
 
+def printable(text: str) -> str:
+    """Text for a terminal or a log: a control character (an escape sequence, a newline
+    that would forge a line) shown as its code, never acted on."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+
+
 def judged_text(judged: dict[str, Any]) -> str:
     """The terminal's line on what was judged (summary.csv and findings.csv count only the
     findings of what was judged; findings.json and report.html name it too)."""
@@ -124,7 +130,7 @@ def judged_text(judged: dict[str, Any]) -> str:
                      "findings.csv count only what was judged.")
     if judged.get("approved"):
         parts.append(f"House rules held to the approvals in {judged['approved']}.")
-    return " ".join(parts)
+    return printable(" ".join(parts))
 
 
 def judged_block(judging: Judging, select: list[str], ignore: list[str]) -> dict[str, Any]:

@@ -247,3 +247,18 @@ def test_the_selection_travels_to_a_dask_cluster() -> None:
                                      judging=judging_for(["20:18:15:30.10"], [])))
     result = merge([done[i] for i in range(len(paths))])
     assert result.findings == _expected_db21()
+
+
+def test_the_approval_file_from_the_settings_file(tmp_path: Path) -> None:
+    """`approved` in the settings file, relative to it."""
+    folder = tmp_path / "job"
+    folder.mkdir()
+    (folder / "approved.toml").write_text(APPROVAL.replace("max = 300", "max = 500"),
+                                          encoding="utf-8")
+    (folder / "bjh-auditor.toml").write_text('approved = "approved.toml"\n', encoding="utf-8")
+    held = audit(tmp_path / "out", "--config", str(folder / "bjh-auditor.toml"),
+                 inputs=[DB21])
+    assert [(f["line"], f["message"].split(" where ")[0]) for f in held["findings"]
+            if f["citation"] == "record:approval"] == [
+        (12, "The header declares db21.paytable=1")]
+    assert held["auditor"]["judging"] == {"approved": str(folder / "approved.toml")}

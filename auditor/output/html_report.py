@@ -1066,6 +1066,9 @@ def build_coverage(result: AuditResult, found: Counter,
             elif row["checked"] and not row["applied"] and since and last_date and (
                     last_date < since):
                 row["note"] = f"not yet in force (in force from {since})"
+            elif row["checked"] and row.get("rule") in checks and checks[
+                    row["rule"]].outside_file and not (judging or {}).get("approved"):
+                row["note"] = f"no {checks[row['rule']].outside_file} file was given"
             elif row["checked"] and not row["applied"] and not absent:
                 row["note"] = ("no table of its game was audited" if row["game_absent"]
                                else "no round was audited")
