@@ -262,3 +262,12 @@ def test_the_approval_file_from_the_settings_file(tmp_path: Path) -> None:
             if f["citation"] == "record:approval"] == [
         (12, "The header declares db21.paytable=1")]
     assert held["auditor"]["judging"] == {"approved": str(folder / "approved.toml")}
+
+
+def test_a_header_as_approved_has_no_approval_finding(tmp_path: Path) -> None:
+    approved = tmp_path / "approved.toml"
+    approved.write_text(APPROVAL.replace("max = 300", "max = 500.00").replace(
+        "db21.paytable = 2", "db21.paytable = 1"), encoding="utf-8")
+    plain = audit(tmp_path / "plain", inputs=[DB21])
+    held = audit(tmp_path / "held", "--approved", str(approved), inputs=[DB21])
+    assert found(held) == found(plain)
