@@ -32,13 +32,15 @@ __all__ = ["AuditResult", "FileResult", "audit_input", "audit_inputs", "collect_
            "connect_cluster", "judge_run", "merge", "open_store", "record_run", "render"]
 
 
-def audit_input(path: str, data: bytes | None = None, keep_evidence: bool = True) -> FileResult:
-    """Audit one record: the file at `path`, or its bytes `data` named `path`."""
-    return audit_file(path, keep_evidence=keep_evidence, data=data)
+def audit_input(path: str, data: bytes | None = None, keep_evidence: bool = True,
+                judging: Any = None) -> FileResult:
+    """Audit one record: the file at `path`, or its bytes `data` named `path`; `judging`
+    (selection.judging_for): what is judged, None for everything."""
+    return audit_file(path, keep_evidence=keep_evidence, data=data, judging=judging)
 
 
 def audit_inputs(paths: list[str], jobs: int | None = None, cluster: Any = None,
-                 meanwhile: Callable[[], None] | None = None
+                 meanwhile: Callable[[], None] | None = None, judging: Any = None
                  ) -> Iterator[tuple[int, FileResult]]:
     """Audit every record; yield (its place in `paths`, its result) as each one is whole.
 
@@ -47,8 +49,8 @@ def audit_inputs(paths: list[str], jobs: int | None = None, cluster: Any = None,
     if cluster is not None:
         from auditor.cluster import audit_on_cluster
 
-        return audit_on_cluster(paths, cluster, meanwhile)
-    return audit_each(paths, jobs=jobs, meanwhile=meanwhile)
+        return audit_on_cluster(paths, cluster, meanwhile, judging=judging)
+    return audit_each(paths, jobs=jobs, meanwhile=meanwhile, judging=judging)
 
 
 def connect_cluster(address: str) -> Any:

@@ -23,6 +23,8 @@ from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
 from auditor.replay.trace import trace_round
 from auditor.results import FileResult, InputSummary, round_key
+from auditor.rulebase import effective_dates
+from auditor.selection import Judging
 from auditor.source import SourceFile, UnreadableFile
 from auditor.unknown_rules import agreed, candidate_configs, depends
 
@@ -81,8 +83,10 @@ class FileAudit:
     handed to it, `close_piece` ends it, and the first piece `absorb`s the others in order
     before `finish` judges the file as a whole, so the result is the whole file's."""
 
-    def __init__(self, path: str, keep_evidence: bool = True, first_line: int = 1) -> None:
+    def __init__(self, path: str, keep_evidence: bool = True, first_line: int = 1,
+                 judging: Judging | None = None) -> None:
         self.path = path
+        self.judging = judging  # what the run judges (auditor/selection.py); None: all
         self.keep_evidence = keep_evidence
         self.summary = InputSummary(path=path)
         self.result = FileResult(self.summary)
@@ -105,9 +109,12 @@ class FileAudit:
         """The table is known: from the header, or handed to a piece of the file."""
         self.state = state if state is not None else TableState(config)
         self.file_view = FileView(self.path, config, list(problems))
+        if self.judging is not None:
+            self.file_view.approvals = self.judging.approvals
         describe_table(self.summary, config)
-        self.judge = _RoundJudge(checks_for(config.game, registry().values()), self.result,
-                                 judging=config.game is not None)
+        self.file_view.house_rules = self.summary.house_rules
+        self.judge = _RoundJudge(checks_for(config.game, registry().values(), self.judging),
+                                 self.result, judging=config.game is not None)
         # Where the header leaves a house rule unknown, each round is replayed once per
         # table the header could describe (auditor/unknown_rules.py); None nearly always.
         self.candidates = candidate_configs(config) if config.unknown else None
@@ -217,6 +224,7 @@ class FileAudit:
         self.texts.texts.update(piece.texts.texts)
         self.texts.problems.update(piece.texts.problems)
         self.judge.audited += piece.judge.audited
+        self.judge.not_in_force.update(piece.judge.not_in_force)
         self.judge.unreadable += piece.judge.unreadable
         self.state = piece.state
 
@@ -243,6 +251,7 @@ class FileAudit:
             file_view.problems.insert(0, Problem("header", 1, "the file is empty"))
         self.judge.count_applied()
         found = len(result.findings)
+        file_view.statements = self.texts.texts  # the header's lines, for record:approval
         for check in self.judge.checks:
             result.findings.extend(check.file(file_view))
         self.texts.attach(result.findings, found)
@@ -251,11 +260,12 @@ class FileAudit:
         return result
 
 
-def audit_file(path: str, keep_evidence: bool = True, data: bytes | None = None) -> FileResult:
+def audit_file(path: str, keep_evidence: bool = True, data: bytes | None = None,
+               judging: Judging | None = None) -> FileResult:
     """Audit one record: the file at `path`, or its bytes `data` (named `path`) for a
-    worker that cannot read the file itself."""
+    worker that cannot read the file itself; `judging`: what is judged (None: all)."""
     source = SourceFile(path, data=data)
-    audit = FileAudit(path, keep_evidence)
+    audit = FileAudit(path, keep_evidence, judging=judging)
     try:
         source.open_check()
     except UnreadableFile as error:
@@ -324,10 +334,16 @@ class _LineTexts:
         self.after = max(self.after, last + 1)
 
 
-def checks_for(game: str | None, checks: Iterable[Check]) -> list[Check]:
+def checks_for(game: str | None, checks: Iterable[Check],
+               judging: Judging | None = None) -> list[Check]:
     """The checks that judge a file of this game; with no game known (the header names none
     the format knows, or cannot be read), only the record checks, which judge the record
-    itself: never the rules of a guessed game."""
+    itself: never the rules of a guessed game. With a selection (`judging`), only the
+    checks it selects: the others do no work."""
+    if judging is not None and judging.citations is not None:
+        checks = [c for c in checks if judging.judges(c)]
+    if judging is None or judging.approvals is None:  # no file to hold the record to
+        checks = [c for c in checks if not c.outside_file]
     if game is None:
         return [c for c in checks if c.citation.startswith("record:")]
     return [c for c in checks if c.applies_to(game)]
@@ -352,19 +368,41 @@ class _RoundJudge:
         self.collecting = [c for c in checks if type(c).collect is not Check.collect]
         self.audited = 0
         self.unreadable = 0
+        # Rules in force from a day (rulebase.effective_dates): a round dated earlier is not
+        # judged by them. Nearly always a round's date is later, and the lists are kept.
+        dates = effective_dates()
+        self.effective = {c.citation: dates[c.citation] for c in checks if c.citation in dates}
+        self.in_force: dict[str, tuple[list[Check], list[Check], list[Check]]] = {}
+        self.not_in_force: Counter = Counter()  # citation -> readable rounds not judged
+
+    def _in_force(self, date: str | None) -> tuple[list[Check], list[Check], list[Check]]:
+        """The checks, the unreadable rounds' checks and the collecting checks in force on a
+        round's gaming date (an undated round: every check)."""
+        lists = (self.checks, self.unreadable_checks, self.collecting)
+        if not self.effective or not date:
+            return lists
+        known = self.in_force.get(date)
+        if known is None:
+            later = {c for c, day in self.effective.items() if day > date}
+            known = tuple([c for c in each if c.citation not in later] for each in lists)
+            self.in_force[date] = known
+        return known
 
     def __call__(self, view, views: list | None = None) -> bool:
         """Judge one round; True if it has findings. `views`: the round replayed under each
         candidate table, where the header leaves a house rule unknown."""
         result = self.result
+        every, unreadable, collecting = self._in_force(view.date)
         if view.unreadable:
             self.unreadable += 1
-            checks = self.unreadable_checks
+            checks = unreadable
         else:
-            checks = self.checks  # with no game known, the record checks alone
+            checks = every  # with no game known, the record checks alone
             self.audited += 1
             if self.judging:
                 result.summary.rounds_audited += 1
+            if checks is not self.checks:
+                self.not_in_force.update(c.citation for c in self.checks if c not in checks)
         found: list[Finding] = []
         if views is None:
             for check in checks:
@@ -378,7 +416,7 @@ class _RoundJudge:
                 versions = [list(check.round(each)) for each in views]
                 found.extend(agreed(versions, self.candidates, rules,
                                     declared=check.options is not None))
-        for check in self.collecting:  # every round, readable or not (`Check.collect`)
+        for check in collecting:  # every round, readable or not (`Check.collect`)
             facts = check.collect(view)
             if facts:
                 result.facts.setdefault(check.citation, []).extend(facts)
@@ -392,7 +430,8 @@ class _RoundJudge:
         applied = self.result.applied
         for check in self.checks:
             rounds = self.audited + (self.unreadable if check.judges_unreadable_rounds else 0)
-            if rounds:
+            rounds -= self.not_in_force[check.citation]
+            if rounds > 0:
                 applied[check.citation] += rounds
 
 

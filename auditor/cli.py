@@ -41,7 +41,8 @@ waivers (--waivers FILE, TOML, one [[waiver]] table each):
 
 settings: --config FILE, else [tool.bjh-auditor] in ./pyproject.toml, else
   ./bjh-auditor.toml (keys: waivers, baseline, fail-on, fail-on-new, jobs, out, store,
-  scheduler; paths relative to the file). Command-line flags win.
+  scheduler, select, ignore, approved; paths relative to the file). Command-line flags
+  win (--select/--ignore given on the command line replace the file's lists).
 
 exit codes:
   0  no findings, or none that fails the run (see --fail-on)
@@ -94,6 +95,16 @@ def build_parser() -> argparse.ArgumentParser:
                             "(default: low; never: exit 0 whatever is found)")
     audit.add_argument("--fail-on-new", action="store_true", default=None,
                        help="with --baseline: only new findings fail the run")
+    audit.add_argument("--select", action="append", default=None, metavar="WHAT",
+                       help="judge only this: a citation or a prefix of one (20:18:15:30.10, "
+                            "30.10(4)), a game (switch, db21, tensticks, ladies, standard) or "
+                            "a rule (db21.past_posting); repeatable. Record findings are "
+                            "always judged")
+    audit.add_argument("--ignore", action="append", default=None, metavar="WHAT",
+                       help="do not judge this (as --select names it); repeatable")
+    audit.add_argument("--approved", default=None, metavar="FILE",
+                       help="a TOML file of the licensees' approved house rules: a header "
+                            "that declares others is a record:approval finding")
     audit.add_argument("--config", default=None, metavar="FILE",
                        help="a settings file (default: [tool.bjh-auditor] in ./pyproject.toml, "
                             "or ./bjh-auditor.toml)")
@@ -112,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("action", nargs="?", choices=["list", "show"], default="list")
     rules.add_argument("citation", nargs="?")
     rules.add_argument("--markdown", action="store_true", help="print the list as Markdown")
+    rules.add_argument("--as-of", default=None, metavar="DATE",
+                       help="the rules in force on this gaming date (YYYY-MM-DD), and those "
+                            "whose text is in force only later"),
 
     from auditor.case.command import add_parsers as add_case_commands
     from auditor.simulate.command import add_parser as add_simulate
@@ -142,7 +156,8 @@ def _run_command(arguments: argparse.Namespace, console: Console,
     if arguments.command == "rules":
         from auditor.rules_cli import show_rules
 
-        return show_rules(arguments.action, arguments.citation, console, arguments.markdown)
+        return show_rules(arguments.action, arguments.citation, console, arguments.markdown,
+                          arguments.as_of)
     if arguments.command == "simulate":
         from auditor.simulate.command import run as run_simulate
 
@@ -297,6 +312,9 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     if fail_on_new and not baseline_path:
         errors.print("auditor: --fail-on-new needs --baseline (what would be new?)")
         return EXIT_ERROR
+    judging, judged = _judging(arguments, settings, errors)
+    if judging is None:
+        return EXIT_ERROR
     try:  # read before the audit: a bad waiver file or baseline costs no audit time
         waivers = load_waivers(waivers_path) if waivers_path else None
         # `last`: the latest finished run over the same inputs, found in the store below.
@@ -358,15 +376,18 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     if baseline_path:
         run["baseline"] = str(baseline_path)
     run["fail_on"] = fail_on + (" (new findings only)" if fail_on_new else "")
+    if judged:
+        run["judging"] = judged
     try:
         with progress_bar(console, len(paths), enabled=not arguments.quiet) as advance:
             # Each file's results go to the store as the file is done: the parent keeps
             # none. The output modules (pandas, Jinja) load in the parent meanwhile.
             results = api.audit_inputs(paths, jobs=jobs, cluster=cluster,
-                                       meanwhile=_load_outputs)
+                                       meanwhile=_load_outputs, judging=judging)
             # `inputs`: what a run killed half-way never audited (`auditor runs show`)
             run_id = api.record_run(store, run, {"paths": arguments.paths, "jobs": jobs,
-                                                 "inputs": paths}, paths, results, advance)
+                                                 "inputs": paths, **judged},
+                                    paths, results, advance)
             arguments.run_id = run_id
     except ClusterError as error:
         errors.print(f"auditor: {error}")
@@ -403,9 +424,37 @@ def run_audit(arguments: argparse.Namespace, console: Console,
                          f"expired at the end of {waiver.expires} UTC and was not applied; it "
                          f"would cover {waiver.matches} finding(s)")
     if not arguments.quiet:
+        if judged:
+            from auditor.selection import judged_text
+
+            console.print(judged_text(judged), markup=False)
         print_summary(console, result, out, fail_on, fail_on_new, arguments.verbose)
     store.dispose()
     return code
+
+
+def _judging(arguments: argparse.Namespace, settings, errors: Console):
+    """What the run judges (auditor/selection.py) and how the outputs name it, or (None,
+    None) once the bad selection or approval file is told in one line."""
+    from auditor.approvals import ApprovalFileError, load_approvals
+    from auditor.selection import SelectionError, judged_block, judging_for, printable
+
+    select = arguments.select if arguments.select is not None else settings.select or []
+    ignore = arguments.ignore if arguments.ignore is not None else settings.ignore or []
+    approved = arguments.approved or settings.approved
+    try:
+        approvals = load_approvals(approved) if approved else None
+        judging = judging_for(select, ignore, approvals)
+    except ApprovalFileError as error:
+        errors.print(printable(f"auditor: approved house rules: {error}"), markup=False)
+        return None, None
+    except SelectionError as error:
+        errors.print(printable(f"auditor: --select/--ignore: {error}"), markup=False)
+        return None, None
+    judged = judged_block(judging, select, ignore) if select or ignore else {}
+    if approved:
+        judged["approved"] = str(approved)
+    return judging, judged
 
 
 def _load_outputs() -> None:

@@ -209,8 +209,8 @@ def resume_profilers(client, workers: list[str]) -> None:
 
 def audit_on_cluster(paths: list[str], client,
                      meanwhile: Callable[[], None] | None = None,
-                     split_bytes: int = SPLIT_BYTES, piece_bytes: int = PIECE_BYTES
-                     ) -> Iterator[tuple[int, FileResult]]:
+                     split_bytes: int = SPLIT_BYTES, piece_bytes: int = PIECE_BYTES,
+                     judging=None) -> Iterator[tuple[int, FileResult]]:
     """Every file audited on the cluster; (place, result) as each file is whole."""
     paused: list[str] = []
     audited = 0
@@ -218,7 +218,7 @@ def audit_on_cluster(paths: list[str], client,
         prints = fingerprints(paths)
         shipped = shipped_inputs(client, paths, paused, prints)
         for whole in _audit(paths, client, shipped, prints, meanwhile, split_bytes,
-                            piece_bytes):
+                            piece_bytes, judging):
             audited += 1
             yield whole
     except ClusterError:
@@ -242,15 +242,16 @@ def is_lost(client, error: BaseException) -> bool:
 
 def _audit(paths: list[str], client, shipped: set[str],
            prints: dict[str, tuple[int, str | None]], meanwhile: Callable[[], None] | None,
-           split_bytes: int, piece_bytes: int) -> Iterator[tuple[int, FileResult]]:
+           split_bytes: int, piece_bytes: int, judging=None
+           ) -> Iterator[tuple[int, FileResult]]:
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
     tasks = AuditTasks(paths, split=True, ship=shipped.__contains__, split_bytes=split_bytes,
-                       piece_bytes=piece_bytes)
+                       piece_bytes=piece_bytes, judging=judging)
     here = {place for place, path in enumerate(paths) if prints[path][1] is None}
     for place in sorted(here):  # not a file this process can read: its error, as a worker says it
-        yield place, audit_file(paths[place])
+        yield place, audit_file(paths[place], judging=judging)
     running = as_completed(loop=client.loop)
     sent: dict[str, Task] = {}
     order = 0

@@ -7,6 +7,7 @@ or why nothing in a hand record can show it.
 from __future__ import annotations
 
 import tomllib
+from datetime import date
 from functools import cache
 
 from pydantic import BaseModel, ConfigDict, model_validator
@@ -23,6 +24,7 @@ class RuleEntry(BaseModel):
     text: str
     check: str | None = None  # the dotted name of the check
     not_checkable: str | None = None  # why no record can show it
+    effective: date | None = None  # in force from this day (its section's, if not given)
 
     @model_validator(mode="after")
     def _one_of(self) -> RuleEntry:
@@ -38,6 +40,8 @@ class RuleSection(BaseModel):
     title: str
     source: str
     entries: tuple[RuleEntry, ...]
+    # The day the section's text is in force from, as its source line says; None: not known.
+    effective: date | None = None
 
 
 @cache
@@ -46,7 +50,8 @@ def load_rule_base() -> tuple[RuleSection, ...]:
     for path in sorted(data_dir("rules").glob("*.toml")):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         subsections = data.pop("subsections")
-        entries = tuple(RuleEntry(citation=citation, section=data["section"], **fields)
+        entries = tuple(RuleEntry(citation=citation, section=data["section"],
+                                  **{"effective": data.get("effective"), **fields})
                         for citation, fields in subsections.items())
         sections.append(RuleSection(entries=entries, **data))
     return tuple(sections)
@@ -54,6 +59,14 @@ def load_rule_base() -> tuple[RuleSection, ...]:
 
 def rule_entries() -> dict[str, RuleEntry]:
     return {entry.citation: entry for section in load_rule_base() for entry in section.entries}
+
+
+@cache
+def effective_dates() -> dict[str, str]:
+    """Each citation's day in force from (ISO), where one is known: a round dated earlier is
+    not judged by it (a later amendment lives beside the old text)."""
+    return {entry.citation: entry.effective.isoformat() for entry in rule_entries().values()
+            if entry.effective is not None}
 
 
 def rule_base_version() -> str:

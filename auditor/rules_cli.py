@@ -13,13 +13,17 @@ from auditor.rulebase import rule_entries
 from auditor.shown import TextConsole
 
 
-def coverage_rows() -> list[dict[str, str]]:
-    """One row per citation of the rule base: how it is checked, or why it cannot be."""
+def coverage_rows(as_of: str | None = None) -> list[dict[str, str]]:
+    """One row per citation of the rule base: how it is checked, or why it cannot be;
+    with `as_of` (an ISO date), a rule whose text is in force only later says so."""
     checks_by_name = {check.name: check for check in registry().values()}
     rows = []
     for citation, entry in sorted(rule_entries().items(), key=lambda i: citation_sort_key(i[0])):
         check = checks_by_name.get(entry.check or "")
+        since = entry.effective.isoformat() if entry.effective else ""
         rows.append({
+            "effective": since,
+            "in_force": "no" if as_of and since and since > as_of else "yes",
             "citation": citation, "title": entry.title,
             "status": "checked" if check else "not checkable",
             "rule": check.name if check else "",
@@ -40,9 +44,11 @@ def markdown_table() -> str:
 
 
 def show_rules(action: str, citation: str | None, console: Console,
-               markdown: bool = False) -> int:
+               markdown: bool = False, as_of: str | None = None) -> int:
     if action == "show":
         return _show(citation, console)
+    if as_of is not None:
+        return _as_of(as_of, console)
     if markdown:
         for line in markdown_table().splitlines():
             console.print(line, markup=False)
@@ -54,6 +60,30 @@ def show_rules(action: str, citation: str | None, console: Console,
         table.add_row(row["citation"], row["title"],
                       row["status"] if row["rule"] else f"not checkable: {row['why']}",
                       row["rule"], row["severity"])
+    console.print(table)
+    return 0
+
+
+def _as_of(as_of: str, console: Console) -> int:
+    """The rules in force on a gaming date, and those whose text is in force only later
+    (a round of that date is not judged by them)."""
+    from datetime import date
+
+    try:
+        day = date.fromisoformat(as_of).isoformat()
+    except ValueError:
+        Console(stderr=True, highlight=False).print(
+            f"auditor: --as-of {as_of!r} is not a date; write YYYY-MM-DD", markup=False)
+        return 2
+    table = Table(title=f"The rule base on {day}")
+    for column in ("citation", "title", "in force", "rule", "severity"):
+        table.add_column(column)
+    for row in coverage_rows(day):
+        since = f" (from {row['effective']})" if row["effective"] else ""
+        status = ("in force" if row["in_force"] == "yes" else "not yet in force") + since
+        if not row["rule"]:
+            status += f"; not checkable: {row['why']}"
+        table.add_row(row["citation"], row["title"], status, row["rule"], row["severity"])
     console.print(table)
     return 0
 
@@ -89,6 +119,9 @@ def _show(citation: str | None, console: Console) -> int:
     for line in f"The regulation: \"{entry.text.strip()}\"".splitlines():
         console.print(line, markup=False)
     console.print()
+    if entry.effective is not None:  # rounds dated earlier are not judged by it
+        console.print(f"In force from {entry.effective.isoformat()}.", markup=False)
+        console.print()
     check = next((c for c in registry().values() if c.name == entry.check), None)
     if check is None:
         console.print(f"Not checkable from a hand record: {entry.not_checkable}", markup=False)

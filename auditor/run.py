@@ -14,6 +14,7 @@ from auditor.checks.base import registry
 from auditor.findings import Finding
 from auditor.replay.trace import RoundEvidence
 from auditor.results import AuditFailure, AuditResult, FileResult, InputSummary
+from auditor.selection import Judging
 from auditor.split import SPLIT_BYTES
 from auditor.tasks import audit_in_pools, file_size
 
@@ -108,7 +109,7 @@ def _citations_by_replay(result: FileResult) -> dict[str, set[str]]:
 
 
 def audit_each(paths: list[str], jobs: int | None = None,
-               meanwhile: Callable[[], None] | None = None
+               meanwhile: Callable[[], None] | None = None, judging: Judging | None = None
                ) -> Iterator[tuple[int, FileResult]]:
     """Audit every file; yield (its place in `paths`, its result) as each is done.
 
@@ -122,14 +123,14 @@ def audit_each(paths: list[str], jobs: int | None = None,
     if jobs == 1 or (len(paths) < 2 and file_size(paths[0]) <= SPLIT_BYTES):
         for index, path in enumerate(paths):
             try:
-                result = audit_file(path)
+                result = audit_file(path, judging=judging)
             except Exception as error:
                 raise AuditFailure(path) from error
             yield index, result
         if meanwhile:
             meanwhile()
         return
-    yield from audit_in_pools(paths, jobs, meanwhile)
+    yield from audit_in_pools(paths, jobs, meanwhile, judging=judging)
 
 
 def audit_paths(paths: list[str], jobs: int | None = None,

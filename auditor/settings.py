@@ -3,7 +3,8 @@
 Looked for in this order, the first found is used: `--config FILE`; a `[tool.bjh-auditor]`
 table in `pyproject.toml` in the working folder; `bjh-auditor.toml` in the working folder.
 Keys: `waivers`, `baseline`, `fail-on`, `fail-on-new`, `jobs`, `out`, `store`,
-`scheduler`. Paths in the file are relative to the file's folder (`baseline = "last"` and a
+`scheduler`, `select`, `ignore` (lists of citations, games or rules), `approved`. Paths in
+the file are relative to the file's folder (`baseline = "last"` and a
 database URL are kept as they are). A flag given on the command line wins over the file.
 
 A file that cannot be used is one sentence naming it (and, for a key that is not a setting
@@ -41,9 +42,12 @@ class Settings(BaseModel):
     out: str | None = None
     store: str | None = None  # the run store: a SQLite path or a database URL
     scheduler: str | None = None  # a Dask scheduler's address: audit on that cluster
+    select: list[str] | None = None  # what is judged (auditor/selection.py)
+    ignore: list[str] | None = None
+    approved: str | None = None  # the commission's approved house rules (auditor/approvals.py)
     source: str | None = Field(default=None, exclude=True)  # the file they came from
 
-    @field_validator("waivers", "baseline", "out", "store", "scheduler")
+    @field_validator("waivers", "baseline", "out", "store", "scheduler", "approved")
     @classmethod
     def _a_usable_text(cls, text: str | None) -> str | None:
         """A path, a URL or an address: never empty (`out = ""` would be the settings
@@ -131,7 +135,8 @@ def _settings(table: dict[str, Any], path: Path, text: str = "",
         raise SettingsError(f"{path}: {where}{problems}") from error
     # Paths are the file's, wherever the job runs from.
     base = path.parent
-    update = {key: str(base / value) for key in ("waivers", "baseline", "out", "store")
+    update = {key: str(base / value) for key in ("waivers", "baseline", "out", "store",
+                                                 "approved")
               if (value := getattr(settings, key)) is not None and not Path(value).is_absolute()
               and value != "last" and "://" not in value}
     return settings.model_copy(update={**update, "source": str(path)})

@@ -99,11 +99,11 @@ class PieceResult:
     began_with_shoe: bool
 
 
-def audit_piece(piece: Piece) -> PieceResult:
-    """Audit one piece (in a worker)."""
+def audit_piece(piece: Piece, judging=None) -> PieceResult:
+    """Audit one piece (in a worker); `judging`: what the run judges (None: all)."""
     source = SourceFile(piece.path, start=piece.start, end=piece.end,
                         first_line=piece.first_line, data=piece.data)
-    audit = FileAudit(piece.path, first_line=piece.first_line)
+    audit = FileAudit(piece.path, first_line=piece.first_line, judging=judging)
     if piece.config is None:
         audit.read(source.lines())
         audit.close_piece(trace=False)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from auditor.audit import audit_file
 from auditor.results import AuditFailure, FileResult, InputSummary
+from auditor.selection import Judging
 from auditor.source import UnreadableFile
 from auditor.split import (
     PIECE_BYTES,
@@ -39,6 +40,7 @@ class Task:
     path: str
     piece: Piece | None = None  # None: the whole file
     data: bytes | None = None  # the whole file's bytes, for a worker that cannot read it
+    judging: Judging | None = None  # what the run judges: it travels with the task
 
     @property
     def key(self) -> tuple[int, int | None]:
@@ -53,8 +55,8 @@ the parent, few enough that finding the finished ones stays cheap (see audit_in_
 def run_task(task: Task) -> FileResult | PieceResult:
     """What a worker does with a task."""
     if task.piece is not None:
-        return audit_piece(task.piece)
-    return audit_file(task.path, data=task.data)
+        return audit_piece(task.piece, task.judging)
+    return audit_file(task.path, data=task.data, judging=task.judging)
 
 
 def file_size(path: str) -> int:
@@ -72,8 +74,9 @@ class AuditTasks:
 
     def __init__(self, paths: list[str], split: bool = True,
                  ship: Callable[[str], bool] | None = None, split_bytes: int = SPLIT_BYTES,
-                 piece_bytes: int = PIECE_BYTES) -> None:
+                 piece_bytes: int = PIECE_BYTES, judging: Judging | None = None) -> None:
         self.paths = paths
+        self.judging = judging
         self.split = split
         self.split_bytes, self.piece_bytes = split_bytes, piece_bytes
         self.ship = ship or (lambda path: False)
@@ -107,16 +110,17 @@ class AuditTasks:
         path = self.paths[place]
         if self.ship(path):
             with open(path, "rb") as handle:
-                return Task(place, path, data=handle.read())
-        return Task(place, path)
+                return Task(place, path, data=handle.read(), judging=self.judging)
+        return Task(place, path, judging=self.judging)
 
     def with_bytes(self, task: Task) -> Task:
         """A whole file's task again, its bytes read here and sent with it."""
         with open(task.path, "rb") as handle:
-            return Task(task.place, task.path, data=handle.read())
+            return Task(task.place, task.path, data=handle.read(), judging=self.judging)
 
     def _task(self, place: int, piece: Piece) -> Task:
-        return Task(place, piece.path, piece.with_bytes() if self.ship(piece.path) else piece)
+        return Task(place, piece.path, piece.with_bytes() if self.ship(piece.path) else piece,
+                    judging=self.judging)
 
     def done(self, task: Task, outcome: FileResult | PieceResult
              ) -> tuple[list[Task], list[tuple[int, FileResult]]]:
@@ -192,10 +196,11 @@ def _submit(pool: ProcessPoolExecutor, todo: Iterator[Task], pending: dict,
 
 def audit_in_pools(paths: list[str], jobs: int,
                    meanwhile: Callable[[], None] | None = None,
-                   tasks: AuditTasks | None = None) -> Iterator[tuple[int, FileResult]]:
+                   tasks: AuditTasks | None = None, judging: Judging | None = None
+                   ) -> Iterator[tuple[int, FileResult]]:
     """The files in worker processes on this machine, each result yielded as its file is
     whole. A worker that dies breaks its pool: what was unfinished goes to a fresh pool."""
-    tasks = tasks or AuditTasks(paths, split=jobs > 1)
+    tasks = tasks or AuditTasks(paths, split=jobs > 1, judging=judging)
     todo: Iterator[Task] = tasks.first()
     window = jobs * IN_FLIGHT_PER_JOB
     while True:

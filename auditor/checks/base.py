@@ -42,6 +42,9 @@ class FileView:
     file: str
     config: TableConfig
     problems: list[Problem] = field(default_factory=list)
+    approvals: Any = None  # the commission's approved house rules (auditor/approvals.py)
+    statements: dict[int, str | None] = field(default_factory=dict)  # header lines, by number
+    house_rules: dict[str, str] = field(default_factory=dict)  # audit.house_rules(config)
 
 
 class Check:
@@ -50,6 +53,9 @@ class Check:
     severity: ClassVar[Severity]
     games: ClassVar[frozenset[str]] = GAMES
     judges_unreadable_rounds: ClassVar[bool] = False  # record checks look at every round
+    # A file outside the record the check holds it to (`--approved`): none is simulated, so
+    # no simulated record plants the check's faults.
+    outside_file: ClassVar[str | None] = None
     # The house rules the check's verdict depends on (HouseRules fields, and `decks`), for
     # a header that leaves one unknown (auditor/unknown_rules.py); None: not declared, so
     # judged under every value of every unknown rule.

@@ -42,7 +42,7 @@ from auditor.output.tables import shift_of, summary_by
 from auditor.replay.trace import RoundEvidence
 from auditor.resources import templates_dir
 from auditor.results import AuditResult
-from auditor.rulebase import load_rule_base, rule_entries
+from auditor.rulebase import effective_dates, load_rule_base, rule_entries
 from auditor.rules_cli import coverage_rows
 from auditor.shown import neutral
 
@@ -177,7 +177,7 @@ def report_context(result: AuditResult, run: dict[str, Any], *,
         "groups": groups,
         "replays": replays,
         "replays_per_citation": REPLAYS_PER_CITATION,
-        "coverage": build_coverage(result, totals.found()),
+        "coverage": build_coverage(result, totals.found(), run.get("judging")),
         "provenance": build_provenance(result, run, totals.syntax_rounds),
         "facets": totals.facets(),
         "waivers": result.waivers,
@@ -303,6 +303,8 @@ def fingerprint(result: AuditResult, run: dict[str, Any]) -> str:
     digest = hashlib.sha256()
     for part in (run.get("version"), run.get("rule_base")):
         digest.update(str(part).encode() + b"\0")
+    if run.get("judging"):  # a report judged in part is not the full audit's
+        digest.update(json.dumps(run["judging"], sort_keys=True).encode())
     for summary in result.inputs:
         digest.update(f"{summary.path}\0{summary.sha256}\0".encode())
     return digest.hexdigest()[:16]
@@ -1046,11 +1048,17 @@ def _wager_text(kind: str, tip: bool, amount: str, settled: str, doubled: str = 
 
 # ---- coverage and provenance ------------------------------------------------------------
 
-def build_coverage(result: AuditResult, found: Counter) -> list[dict[str, Any]]:
+def build_coverage(result: AuditResult, found: Counter,
+                   judging: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Every subsection of the rule base, section by section: what checks it, how often.
 
-    The standard rules come first, then the variations, then the record's own rules.
+    The standard rules come first, then the variations, then the record's own rules. A
+    check the run's selection left out (`judging`, auditor/selection.py) is "not
+    selected"; one whose text came in force after every audited round, "not yet in force".
     """
+    unselected = set((judging or {}).get("not_judged", ()))
+    effective = effective_dates()
+    last_date = max((i.last_date for i in result.inputs if i.last_date), default=None)
     audited_games = {i.game for i in result.inputs if i.game}
     rows_by_citation = {row["citation"]: row for row in coverage_rows()}
     checks = {check.name: check for check in registry().values()}
@@ -1074,7 +1082,16 @@ def build_coverage(result: AuditResult, found: Counter) -> list[dict[str, Any]]:
         absent = bool(checked) and all(r["game_absent"] for r in checked)
         for row in rows:
             row["note"] = ""
-            if row["checked"] and not row["applied"] and not absent:
+            since = effective.get(row["citation"])
+            if row["citation"] in unselected:
+                row["note"] = "not selected"
+            elif row["checked"] and not row["applied"] and since and last_date and (
+                    last_date < since):
+                row["note"] = f"not yet in force (in force from {since})"
+            elif row["checked"] and row.get("rule") in checks and checks[
+                    row["rule"]].outside_file and not (judging or {}).get("approved"):
+                row["note"] = f"no {checks[row['rule']].outside_file} file was given"
+            elif row["checked"] and not row["applied"] and not absent:
                 row["note"] = ("no table of its game was audited" if row["game_absent"]
                                else "no round was audited")
         sections.append({"section": section.section, "title": section.title,

@@ -1,0 +1,273 @@
+"""Choosing what is judged (issue 30): --select/--ignore, the approved house rules, and
+rules with their effective dates."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from auditor.cli import EXIT_ERROR, main
+
+SAMPLES = Path(__file__).parent.parent / "sample_logs"
+DB21 = SAMPLES / "db21-t07-2026-11-20.bjh"
+LADIES = SAMPLES / "ladies-t21-2026-11-20.bjh"
+
+
+def audit(out: Path, *arguments: str, inputs: list[Path] | None = None) -> dict:
+    code = main(["audit", *map(str, inputs or [SAMPLES]), "--out", str(out), "--quiet",
+                 *arguments])
+    assert code == 1
+    return json.loads((out / "findings.json").read_text(encoding="utf-8"))
+
+
+def found(document: dict) -> set[tuple[str, str, str, int | None]]:
+    return {(f["id"], f["citation"], Path(f["file"]).name, f["line"])
+            for f in document["findings"]}
+
+
+@pytest.fixture(scope="module")
+def full(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    return audit(tmp_path_factory.mktemp("full"))
+
+
+def test_select_db21_gives_its_findings_and_the_record_ones_with_the_same_ids(
+        full: dict, tmp_path: Path) -> None:
+    selected = audit(tmp_path, "--select", "20:18:15:30.10")
+    expected = {f for f in found(full) if f[1].startswith(("20:18:15:30.10(", "record:"))}
+    assert found(selected) == expected
+    assert {f[1] for f in expected} >= {"20:18:15:30.10(12)", "20:18:15:30.10(4)"}
+    judging = selected["auditor"]["judging"]
+    assert judging["select"] == ["20:18:15:30.10"]
+    assert "20:18:15:30.10(4)" in judging["judged"]
+    assert "20:18:15:06" in judging["not_judged"]
+    assert "record:syntax" not in judging["not_judged"]
+
+
+def test_select_in_workers_as_in_one_process(full: dict, tmp_path: Path) -> None:
+    """The selection travels with each task to the worker processes."""
+    one = audit(tmp_path / "one", "--select", "db21.past_posting", "--select", "30.10(12)",
+                "--jobs", "1")
+    two = audit(tmp_path / "two", "--select", "db21.past_posting", "--select", "30.10(12)",
+                "--jobs", "2")
+    assert found(one) == found(two) == {
+        f for f in found(full)
+        if f[1] in ("20:18:15:30.10(4)", "20:18:15:30.10(12)") or f[1].startswith("record:")}
+
+
+def test_ignore_switch_leaves_no_switch_finding_and_says_so(full: dict,
+                                                            tmp_path: Path) -> None:
+    assert any(f[1].startswith("20:18:15:30.09") for f in found(full))
+    ignored = audit(tmp_path, "--ignore", "switch")
+    assert not any(f[1].startswith("20:18:15:30.09") for f in found(ignored))
+    # every other finding of the full audit is still there, with its ID
+    assert {f for f in found(full) if not f[1].startswith("20:18:15:30.09")} <= found(ignored)
+    judging = ignored["auditor"]["judging"]
+    assert judging["ignore"] == ["switch"]
+    assert "20:18:15:30.09(11)" in judging["not_judged"]
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    masthead = html.split('<header class="masthead">')[1].split("</header>")[0]
+    assert "Judged in part: ignored switch;" in masthead
+    assert "20:18:15:30.09(11)" in masthead
+    coverage = html.split('id="coverage"')[1]
+    row = coverage.split('data-citation="20:18:15:30.09(11)"')[1].split("</tr>")[0]
+    assert "not selected" in row
+    store_settings = _run_settings(tmp_path / "history.sqlite")
+    assert store_settings["ignore"] == ["switch"]
+
+
+def _run_settings(path: Path) -> dict:
+    import sqlite3
+
+    with sqlite3.connect(path) as connection:
+        (settings,) = connection.execute("select settings from runs").fetchone()
+    return json.loads(settings)
+
+
+def test_selection_from_the_settings_file(full: dict, tmp_path: Path) -> None:
+    config = tmp_path / "bjh-auditor.toml"
+    config.write_text('select = ["ladies"]\n', encoding="utf-8")
+    selected = audit(tmp_path / "out", "--config", str(config))
+    assert found(selected) == {f for f in found(full)
+                               if f[1].startswith(("20:18:15:30.04(", "record:"))}
+
+
+@pytest.mark.parametrize(("flag", "term", "nearest"), [
+    ("--select", "30.11", "30.10"), ("--ignore", "swich", "switch"),
+    ("--select", "db21.past_postin", "db21.past_posting")])
+def test_an_unknown_selection_is_exit_2_naming_the_nearest(
+        tmp_path: Path, capsys, flag: str, term: str, nearest: str) -> None:
+    out = tmp_path / "out"
+    assert main(["audit", str(DB21), "--out", str(out), "--quiet", flag, term]) == EXIT_ERROR
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and f"'{term}' names no" in error
+    assert f"the nearest is {nearest}" in error
+    assert not out.exists()
+
+
+APPROVAL = """\
+[[approval]]
+licence = "RL-0412"
+table = "T07"
+reference = "SDCGC-2026-114"
+date = 2026-09-01
+game = "db21"
+decks = 6
+min = 10
+max = 300
+soft17 = "hit"
+db21.paytable = 2
+sidebet.min = 5
+sidebet.max = 100
+"""
+
+
+def test_an_unapproved_paytable_and_maximum_are_one_finding_each(tmp_path: Path) -> None:
+    plain = audit(tmp_path / "plain", inputs=[DB21])
+    approved = tmp_path / "approved.toml"
+    approved.write_text(APPROVAL, encoding="utf-8")
+    held = audit(tmp_path / "held", "--approved", str(approved), inputs=[DB21])
+    new = found(held) - found(plain)
+    assert found(plain) <= found(held)
+    assert {(f[1], f[3]) for f in new} == {("record:approval", 10), ("record:approval", 12)}
+    messages = sorted(f["message"] for f in held["findings"]
+                      if f["citation"] == "record:approval")
+    assert messages == [
+        "The header declares db21.paytable=1 where approval SDCGC-2026-114 of 2026-09-01 "
+        "(RL-0412/T07) approved db21.paytable=2.",
+        "The header declares max=500 where approval SDCGC-2026-114 of 2026-09-01 "
+        "(RL-0412/T07) approved max=300."]
+    assert held["auditor"]["judging"]["approved"] == str(approved)
+
+
+def test_a_table_with_no_approval_is_reported_once(tmp_path: Path) -> None:
+    approved = tmp_path / "approved.toml"
+    approved.write_text(APPROVAL.replace('"T07"', '"T99"'), encoding="utf-8")
+    held = audit(tmp_path / "held", "--approved", str(approved), inputs=[DB21])
+    approvals = [f for f in held["findings"] if f["citation"] == "record:approval"]
+    assert [(f["line"], f["severity"]) for f in approvals] == [(10, "low")]
+    assert "licence RL-0412, table T07" in approvals[0]["message"]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (APPROVAL.replace("max = 300", "max = -3"), "line 9: `max`: must be an amount"),
+    (APPROVAL.replace("db21.paytable = 2", "db21.paytable = 7"), "line 11: `db21.paytable`"),
+    (APPROVAL.replace("decks = 6", "deck = 6"), "line 7: `deck`: is not a game, limit or"),
+    (APPROVAL.replace('reference = "SDCGC-2026-114"\n', ""), "`reference`: is required"),
+])
+def test_an_invalid_approval_file_is_exit_2_naming_field_and_line(
+        tmp_path: Path, capsys, text: str, message: str) -> None:
+    approved = tmp_path / "approved.toml"
+    approved.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["audit", str(DB21), "--out", str(out), "--quiet", "--approved",
+                 str(approved)]) == EXIT_ERROR
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1
+    assert error.startswith(f"auditor: approved house rules: {approved}: ")
+    assert message in error
+
+
+def _dated(tmp_path: Path, round_date: str) -> Path:
+    """The Lucky Ladies sample with round 9 (a 30.04(4) fault at line 281) dated."""
+    lines = LADIES.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[265].startswith("round 9 ")
+    lines[265] = lines[265].replace("round 9 ", f"round 9 date={round_date} ")
+    path = tmp_path / f"ladies-{round_date}.bjh"
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
+
+
+def test_a_round_before_a_rules_effective_date_is_not_judged_by_it(tmp_path: Path) -> None:
+    before = audit(tmp_path / "before", inputs=[_dated(tmp_path, "2003-05-05")])
+    on_the_day = audit(tmp_path / "on", inputs=[_dated(tmp_path, "2003-05-06")])
+    where = {(f[1], f[3]) for f in found(before)}
+    assert ("20:18:15:30.04(4)", 281) not in where
+    assert ("20:18:15:30.04(4)", 573) in where  # the other rounds keep their date
+    assert {(f[1], f[3]) for f in found(on_the_day)} == where | {("20:18:15:30.04(4)", 281)}
+
+
+def test_rules_not_yet_in_force_are_listed_so(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "250")  # the table's cells on one line each
+    lines = LADIES.read_text(encoding="utf-8").replace("date=2026-11-20", "date=2001-01-02")
+    old = tmp_path / "ladies-2001.bjh"
+    old.write_text(lines, encoding="utf-8")
+    document = audit(tmp_path / "out", inputs=[old])
+    assert not any(f["citation"].startswith("20:18:15:30.04") for f in document["findings"])
+    coverage = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    row = coverage.split('data-citation="20:18:15:30.04(4)"')[1].split("</tr>")[0]
+    assert "not yet in force (in force from 2003-05-06)" in row
+    assert main(["rules", "--as-of", "2001-01-02"]) == 0
+    listed = capsys.readouterr().out
+    assert "not yet in force (from 2003-05-06)" in listed
+    assert "in force (from 1997-07-01)" in listed
+
+
+def _samples() -> list[str]:
+    return [str(p) for p in sorted(SAMPLES.glob("*.bjh"))]
+
+
+def _expected_db21() -> list:
+    from auditor.audit import audit_file, merge
+
+    full = merge([audit_file(path) for path in _samples()])
+    return [f for f in full.findings if f.citation.startswith(("20:18:15:30.10(", "record:"))]
+
+
+def test_the_selection_travels_with_pieces_of_a_split_file() -> None:
+    """Worker processes auditing files in pieces judge what the parent selected."""
+    from auditor.run import merge
+    from auditor.selection import judging_for
+    from auditor.tasks import AuditTasks, audit_in_pools
+
+    paths = _samples()
+    judging = judging_for(["db21"], [])
+    tasks = AuditTasks(paths, split=True, split_bytes=4_000, piece_bytes=2_000,
+                       judging=judging)
+    done = dict(audit_in_pools(paths, 2, tasks=tasks))
+    result = merge([done[i] for i in range(len(paths))])
+    assert result.findings == _expected_db21()
+    assert set(result.applied) == set(judging.citations) & set(result.applied)
+    assert "20:18:15:06" not in result.applied
+
+
+def test_the_selection_travels_to_a_dask_cluster() -> None:
+    pytest.importorskip("distributed", reason="dask[distributed] is not installed")
+    from distributed import Client, LocalCluster
+
+    from auditor.run import merge
+    from auditor.cluster import audit_on_cluster
+    from auditor.selection import judging_for
+
+    paths = _samples()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        done = dict(audit_on_cluster(paths, client, split_bytes=4_000, piece_bytes=2_000,
+                                     judging=judging_for(["20:18:15:30.10"], [])))
+    result = merge([done[i] for i in range(len(paths))])
+    assert result.findings == _expected_db21()
+
+
+def test_the_approval_file_from_the_settings_file(tmp_path: Path) -> None:
+    """`approved` in the settings file, relative to it."""
+    folder = tmp_path / "job"
+    folder.mkdir()
+    (folder / "approved.toml").write_text(APPROVAL.replace("max = 300", "max = 500"),
+                                          encoding="utf-8")
+    (folder / "bjh-auditor.toml").write_text('approved = "approved.toml"\n', encoding="utf-8")
+    held = audit(tmp_path / "out", "--config", str(folder / "bjh-auditor.toml"),
+                 inputs=[DB21])
+    assert [(f["line"], f["message"].split(" where ")[0]) for f in held["findings"]
+            if f["citation"] == "record:approval"] == [
+        (12, "The header declares db21.paytable=1")]
+    assert held["auditor"]["judging"] == {"approved": str(folder / "approved.toml")}
+
+
+def test_a_header_as_approved_has_no_approval_finding(tmp_path: Path) -> None:
+    approved = tmp_path / "approved.toml"
+    approved.write_text(APPROVAL.replace("max = 300", "max = 500.00").replace(
+        "db21.paytable = 2", "db21.paytable = 1"), encoding="utf-8")
+    plain = audit(tmp_path / "plain", inputs=[DB21])
+    held = audit(tmp_path / "held", "--approved", str(approved), inputs=[DB21])
+    assert found(held) == found(plain)
