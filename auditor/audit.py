@@ -329,8 +329,9 @@ class _LineTexts:
             text = texts.get(number)
             if text is not None and text.lstrip()[:1] in ("", "#"):
                 del texts[number]
+        pop = texts.pop
         for number in range(first, last + 1):
-            texts.pop(number, None)
+            pop(number, None)
         self.after = max(self.after, last + 1)
 
 

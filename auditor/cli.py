@@ -4,6 +4,7 @@ commands and `auditor trends`."""
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
 from collections.abc import Iterator
@@ -378,6 +379,12 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     run["fail_on"] = fail_on + (" (new findings only)" if fail_on_new else "")
     if judged:
         run["judging"] = judged
+    # The audit makes millions of small objects and next to no cycles: the modules loaded
+    # so far are kept out of the collector's walks, and its youngest generation is
+    # collected every 20,000 allocations rather than 700 (issue 27: 0.55 -> 0.2 CPU s).
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 10)
     try:
         with progress_bar(console, len(paths), enabled=not arguments.quiet) as advance:
             # Each file's results go to the store as the file is done: the parent keeps
@@ -393,6 +400,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         errors.print(f"auditor: {error}")
         return EXIT_ERROR
     finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
         if cluster is not None:
             from auditor.cluster import disconnect
 

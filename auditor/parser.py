@@ -312,6 +312,7 @@ def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]],
     line_match, empty_match = (p.match for p in _line_patterns())
     builders = _BUILDERS
     checked = _CHECKED_KINDS
+    amounts = _AMOUNT_TYPES
     keep = texts is not None
     for number, text, problem in numbered:
         if keep:
@@ -331,9 +332,10 @@ def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]],
                 yield ev.Unreadable(number, None, 1, TOO_LONG_NUMBER, text)
                 continue
             # `implausible`, called only where it may find something (most lines hold no
-            # date or amount, and a sound clock is told by three comparisons)
-            if kind not in checked and (time is None or (
-                    time[:2] < "24" and time[3:5] < "60" and time[6:8] < "60")):
+            # date, a sound clock is told by three comparisons, and an amount by one)
+            if (time is None or (time[:2] < "24" and time[3:5] < "60" and time[6:8] < "60")) \
+                    and (kind not in checked or (
+                        type(event) in amounts and event.amount < MAX_AMOUNT)):
                 yield event
                 continue
             wrong = implausible(event)
@@ -399,6 +401,7 @@ def _parse_chunk(parser: Lark, builder: StatementBuilder, chunk: list[str],
 TOO_LONG_NUMBER = "a number on this line is too long to be read"
 _DATED = (ev.Shoe, ev.RoundStart)
 _AMOUNTS = (ev.Bet, ev.Settle, ev.Double, ev.Split, ev.Prize)
+_AMOUNT_TYPES = frozenset(_AMOUNTS)
 # The statements (by their terminal) that build a _DATED or _AMOUNTS event: the only ones
 # `implausible` can find something in besides the time stamp.
 _CHECKED_KINDS = frozenset({"SHOE", "ROUND", "BET", "SETTLE", "DOUBLE", "SPLIT", "PRIZE"})

@@ -41,6 +41,14 @@ GAME_SLOTS = 28
 
 def shift_of(time: str | None) -> str | None:
     """The shift of a local time stamp: day 06-14, swing 14-22, grave 22-06."""
+    if type(time) is str:  # nearly always: one look-up by the hour's two digits
+        shift = _SHIFT_OF_HOUR.get(time[:2])
+        if shift is not None:
+            return shift
+    return _shift_of(time)
+
+
+def _shift_of(time: str | None) -> str | None:
     if not isinstance(time, str) or len(time) < 2 or not time[:2].isdigit():
         return None
     hour = int(time[:2])
@@ -48,6 +56,9 @@ def shift_of(time: str | None) -> str | None:
         if start <= hour < end:
             return name
     return "grave"
+
+
+_SHIFT_OF_HOUR = {f"{hour:02d}": _shift_of(f"{hour:02d}") for hour in range(100)}
 
 
 @dataclass(slots=True)
@@ -136,29 +147,40 @@ class Tally:
         hands = naturals = 0
         dealer_values: list[int] = []
         value = blackjack.VALUE
+        deal = ev.Deal
+        shuffled = self._open
+        # The round's cards and their lines, added to the open sequence at once (at the end
+        # of the round, or at a shuffle inside it), not card by card.
+        cards: list[str] = []
+        lines: list[int] = []
         # Two thirds of a round's statements are neither cards nor a shuffle: they are left
         # out at the speed of a comprehension, before the loop below.
         for event in [e for e in view.events if type(e) in _TALLIED]:
             kind = type(event)
             if kind is ev.Shuffle:  # the shoe ran dry mid-round
+                if cards:
+                    shuffled.cards += "".join(cards).encode("ascii")
+                    shuffled.lines.extend(lines)
+                    cards, lines = [], []
                 self._close()
+                shuffled = None
                 marked = False
                 continue
-            if not event.card:
+            card = event.card
+            if not card:
                 continue
-            if self._open is None:
-                self._open = ShuffledCards(view.shoe.shoe_id)
+            if shuffled is None:
+                shuffled = self._open = ShuffledCards(view.shoe.shoe_id)
                 self._pending = 0
-            shuffled = self._open
-            shuffled.cards += event.card.encode("ascii")
-            shuffled.lines.append(event.line)
+            cards.append(card)
+            lines.append(event.line)
             if not marked:
                 shuffled.rounds.append((self._pending, view.round_id))
                 shuffled.shoe_id = shuffled.shoe_id or view.shoe.shoe_id
                 shuffled.date = shuffled.date or date
                 marked = True
-            if kind is ev.Deal:
-                target, points = event.target, value[event.card[0]]
+            if kind is deal:
+                target, points = event.target, value[card[0]]
                 if target == "dealer":
                     dealer_values.append(points)
                     continue
@@ -169,8 +191,11 @@ class Tally:
                     hands += 1
                     naturals += first + points == 11 and (first == 1 or points == 1)
                     first_cards[target] = -1
-        if self._open is not None:
-            self._pending = len(self._open.lines)
+        if cards:
+            shuffled.cards += "".join(cards).encode("ascii")
+            shuffled.lines.extend(lines)
+        if shuffled is not None:
+            self._pending = len(shuffled.lines)
         counts = self.game.get((dealer, date))
         if counts is None:
             counts = self.game[dealer, date] = [0] * GAME_SLOTS

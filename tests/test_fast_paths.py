@@ -143,3 +143,28 @@ def test_block_reading_matches_line_reading(tmp_path: Path, monkeypatch: pytest.
     reading = SourceFile(str(path))
     assert list(reading.lines()) == reference_lines(path)
     assert reading.line_count == len(reference_lines(path))
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("18:03:03 bet s4h1 main 1000000000000000",
+     "an amount on this line is too large to be read (more than 15 digits)"),
+    ("18:03:03 settle s4h1 main win 1000000000000000.50",
+     "an amount on this line is too large to be read (more than 15 digits)"),
+    ("24:03:03 bet s4h1 main 10", "the time stamp 24:03:03 is not a time of day"),
+    ("18:60:03 deal s4h1 Th", "the time stamp 18:60:03 is not a time of day"),
+])
+def test_unreal_values_are_unreadable_on_the_fast_path(line: str, message: str) -> None:
+    """The fast path's shortcut past `implausible` (a sound clock, an amount under 10^15)
+    lets no unreal value through: the line is unreadable with the reason, as in Lark's."""
+    fast, lark = both([(7, line, None)])
+    assert fast == lark
+    assert [(type(e).__name__, e.line) for e in fast] == [("Unreadable", 7)]
+    assert fast[0].message.startswith(message)
+
+
+def test_sound_amounts_and_clocks_pass_the_fast_path() -> None:
+    lines = [(1, "23:59:59 bet s4h1 main 999999999999999.99", None),
+             (2, "00:00:00 deal s4h1 Th", None)]
+    fast, lark = both(lines)
+    assert fast == lark
+    assert [type(e).__name__ for e in fast] == ["Bet", "Deal"]

@@ -236,8 +236,8 @@ def test_the_selection_travels_to_a_dask_cluster() -> None:
     pytest.importorskip("distributed", reason="dask[distributed] is not installed")
     from distributed import Client, LocalCluster
 
-    from auditor.run import merge
     from auditor.cluster import audit_on_cluster
+    from auditor.run import merge
     from auditor.selection import judging_for
 
     paths = _samples()
