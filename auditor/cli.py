@@ -336,6 +336,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     scheduler = arguments.scheduler or settings.scheduler
+    calendar = settings.calendar()  # gaming day and shifts (auditor/gaming_day.py)
     location = arguments.store or settings.store or str(out / "history.sqlite")
     arguments.store_location = location  # named if the store fails (`audit_guarded`)
     try:
@@ -361,7 +362,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
                                        meanwhile=_load_outputs)
             # `inputs`: what a run killed half-way never audited (`auditor runs show`)
             run_id = api.record_run(store, run, {"paths": arguments.paths, "jobs": jobs,
-                                                 "inputs": paths}, paths, results, advance)
+                                                 "inputs": paths}, paths, results, advance,
+                                     calendar=calendar)
             arguments.run_id = run_id
     except ClusterError as error:
         errors.print(f"auditor: {error}")
@@ -380,7 +382,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     # Identity is computed once, for the whole run in record order, before waivers and the
     # baseline look at the findings; the store keeps the findings as judged, and the
     # outputs are written from it.
-    result = api.judge_run(store, run_id, waivers, earlier, today=datetime.now(UTC).date())
+    result = api.judge_run(store, run_id, waivers, earlier, today=datetime.now(UTC).date(),
+                           calendar=calendar)
     run["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     write_outputs(result, run, out)
     code = exit_code(result, fail_on, fail_on_new)

@@ -43,7 +43,8 @@ def test_a_tool_that_is_not_a_table_is_refused_naming_the_file(tmp_path, capsys,
     assert refused(tmp_path, capsys, content) == message
 
 
-SETTINGS = ("settings: baseline, fail-on, fail-on-new, jobs, out, scheduler, store, "
+SETTINGS = ("settings: baseline, cameras, fail-on, fail-on-new, gaming-day-starts, jobs, out, "
+            "scheduler, shifts, store, "
             "waivers")
 
 

@@ -22,6 +22,8 @@ from sqlalchemy.exc import IntegrityError
 from auditor.audit import AuditResult, FileResult, InputSummary, ReplaySelection, RunTotals
 from auditor.batches import batched
 from auditor.findings import Finding
+from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
+from auditor.gaming_day import Calendar
 from auditor.money import MoneyTotals
 from auditor.replay.trace import RoundEvidence
 from auditor.store import schema
@@ -54,8 +56,10 @@ class RunRecorder:
     rounds judged, cross-file facts) and which replays the run keeps (`ReplaySelection`).
     `close` adds the findings that judge across files and the coverage."""
 
-    def __init__(self, engine: Engine, run_id: int, paths: list[str]) -> None:
+    def __init__(self, engine: Engine, run_id: int, paths: list[str],
+                 calendar: Calendar = DEFAULT_CALENDAR) -> None:
         self.engine = engine
+        self.calendar = calendar  # the gaming days the tallies are stored by
         self.run_id = run_id
         self.totals = RunTotals(paths)
         self.replays = ReplaySelection()
@@ -67,7 +71,8 @@ class RunRecorder:
         findings = sorted(result.findings, key=Finding.sort_key)
         with self.engine.begin() as connection:
             _record_input(connection, self.run_id, place, result.summary)
-            record_tally(connection, self.run_id, place, result.tally)  # for `auditor trends`
+            # for `auditor trends`, in gaming days
+            record_tally(connection, self.run_id, place, result.tally, self.calendar)
             self._record_findings(connection, findings, {result.summary.path: place})
             if dropped:
                 table = schema.replays
@@ -454,7 +459,8 @@ def judge_findings(engine: Engine, run_id: int, judge: Callable[[Finding], Findi
                                       table.c.position == bindparam("at"))
                   .values(finding_id=bindparam("finding_id"), waived=bindparam("waived"),
                           baseline=bindparam("baseline"), document=bindparam("document"),
-                          statement=bindparam("statement")))
+                          statement=bindparam("statement"), date=bindparam("day"),
+                          shift=bindparam("shift")))
         for start in range(0, len(positions), _JUDGED_AT_ONCE):
             batch = positions[start:start + _JUDGED_AT_ONCE]
             rows = {row.position: row for row in connection.execute(
@@ -467,7 +473,10 @@ def judge_findings(engine: Engine, run_id: int, judge: Callable[[Finding], Findi
                                 "waived": finding.waiver is not None,
                                 "baseline": finding.baseline,
                                 "document": _json(finding.as_dict()),
-                                "statement": finding.statement})
+                                "statement": finding.statement,
+                                # trends count by gaming day (auditor/gaming_day.py)
+                                "day": finding.gaming_day or finding.date,
+                                "shift": finding.shift or shift_of(finding.time)})
             connection.execute(change, updates)
 
 

@@ -135,6 +135,7 @@
     if (r.o) { add(p, el("b", null, r.o), " \u00b7 "); }
     if (r.a || r.r) { add(p, el("b", null, r.a || "undated"), r.tm ? " " + r.tm : "", " \u00b7 "); }
     if (r.d) { add(p, "dealer ", el("b", null, r.d), " \u00b7 "); }
+    if (r.p) { add(p, "player ", el("b", null, r.p), " \u00b7 "); }
     if (r.m) { add(p, r.m); }
     return p;
   }
@@ -243,7 +244,7 @@
     if (item.text === null) {
       var r = item.r;
       item.text = [data.groups[r.g].citation, r.msg, r.k, r.r, r.o, data.files[r.f], r.l, r.d,
-                   r.a || "undated", r.m, r.id].join(" ").toLowerCase();
+                   r.a || "undated", r.m, r.id, r.p || ""].join(" ").toLowerCase();
     }
     return item.text;
   }
