@@ -552,7 +552,18 @@ def diff_runs(engine: Engine, earlier: int, later: int) -> dict[str, Any]:
             if document.get("difference"):
                 totals.add(document["currency"], Decimal(document["difference"]))
         money[status] = totals.rows()
-    return {**found, "money": money}
+    return {**found, "money": money, "patterns": run_patterns(engine, earlier, later)}
+
+
+def run_patterns(engine: Engine, earlier: int, later: int) -> list[dict[str, Any]]:
+    """The patterns (auditor/patterns.py) new, recurring and gone from `earlier` to
+    `later`: table, dealer and player × citation, with their counts in each run."""
+    from auditor.patterns import compare_patterns, pattern_counts, table_keys
+
+    counts = [pattern_counts(finding_documents(engine, run_id),
+                             table_keys(run_inputs_documents(engine, run_id)))
+              for run_id in (earlier, later)]
+    return compare_patterns(*counts, earlier, later)
 
 
 def _with_currency(engine: Engine, run_id: int, documents: Iterable[dict[str, Any]]
