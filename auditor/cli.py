@@ -113,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--markdown", action="store_true", help="print the list as Markdown")
 
     from auditor.case.command import add_parsers as add_case_commands
+    from auditor.incidents import add_parser as add_incidents
     from auditor.simulate.command import add_parser as add_simulate
     from auditor.store_cli import add_parsers as add_store_commands
     from auditor.trends.command import add_parser as add_trends
@@ -121,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_store_commands(commands)
     add_trends(commands)
     add_case_commands(commands)
+    add_incidents(commands)
     return parser
 
 
@@ -150,7 +152,7 @@ def _run_command(arguments: argparse.Namespace, console: Console,
         from auditor.case.command import run as run_case
 
         return run_case(arguments, console, Console(stderr=True, highlight=False))
-    if arguments.command in ("runs", "report", "diff", "trends"):
+    if arguments.command in ("runs", "report", "diff", "trends", "incidents"):
         return store_command_guarded(arguments, console)
     return audit_guarded(arguments, console, argv)
 
@@ -171,6 +173,10 @@ def store_command_guarded(arguments: argparse.Namespace, console: Console) -> in
             from auditor.trends.command import run as run_trends
 
             return run_trends(arguments, console, errors)
+        if arguments.command == "incidents":
+            from auditor.incidents import run as run_incidents
+
+            return run_incidents(arguments, console, errors)
         from auditor.store_cli import run_command
 
         return run_command(arguments, console, errors)
@@ -362,7 +368,10 @@ def run_audit(arguments: argparse.Namespace, console: Console,
                                        meanwhile=_load_outputs)
             # `inputs`: what a run killed half-way never audited (`auditor runs show`)
             run_id = api.record_run(store, run, {"paths": arguments.paths, "jobs": jobs,
-                                                 "inputs": paths}, paths, results, advance,
+                                                 "inputs": paths,
+                                                 # where report.html is, for incidents' links
+                                                 "out": str(out.resolve())},
+                                     paths, results, advance,
                                      calendar=calendar)
             arguments.run_id = run_id
     except ClusterError as error:

@@ -773,6 +773,11 @@
   function reveal() {
     var id = decodeURIComponent(location.hash.slice(1));
     if (!id) { return; }
+    var named = /^finding-(.+)$/.exec(id);  /* by stable ID: an incident's evidence link */
+    if (named) {
+      var at = items.findIndex(function (it) { return it.r.id === named[1]; });
+      if (at >= 0) { id = "f-" + (at + 1); }
+    }
     var found = /^f-(\d+)$/.exec(id);
     var item = found ? items[Number(found[1]) - 1] : null;
     if (item && (!item.element || !item.element.isConnected)) {
