@@ -232,6 +232,8 @@ def run(arguments: Any, console: Any, errors: Any) -> int:
     finally:
         engine.dispose()
     if not arguments.quiet:
-        console.print(f"run {run_id}: {written} incident(s) written to {arguments.out} "
-                      f"({before} exported before)", markup=False)
+        from auditor.patterns import printable
+
+        console.print(f"run {run_id}: {written} incident(s) written to "
+                      f"{printable(arguments.out)} ({before} exported before)", markup=False)
     return 0

@@ -62,6 +62,11 @@ def compare_patterns(earlier: Counter, later: Counter, earlier_run: int,
 
 
 def describe(pattern: dict[str, Any]) -> str:
-    """One pattern on one line: "dealer D-1003 × 20:18:15:06"."""
+    """One pattern on one line: "dealer D-1003 × 20:18:15:06"; record text with a control
+    character (an escape sequence in an ID) is shown as \\uXXXX, never sent to a terminal."""
     kind = pattern["kind"]
-    return f"{kind} {pattern['key'][kind]} × {pattern['key']['citation']}"
+    return printable(f"{kind} {pattern['key'][kind]} × {pattern['key']['citation']}")
+
+
+def printable(text: str) -> str:
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)

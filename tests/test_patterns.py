@@ -92,3 +92,10 @@ def test_diff_prints_the_patterns(nights, capsys) -> None:
     printed = capsys.readouterr().out
     assert "Patterns (table, dealer, player × citation): " in printed
     assert f"  recurring dealer {CARELESS} × " in printed
+
+
+def test_a_pattern_is_printed_without_control_characters() -> None:
+    from auditor.patterns import describe
+
+    pattern = {"kind": "player", "key": {"player": "P-\x1b[2J\n1", "citation": "20:18:15:06"}}
+    assert describe(pattern) == "player P-\\u001b[2J\\u000a1 × 20:18:15:06"
