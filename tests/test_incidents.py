@@ -109,3 +109,40 @@ def test_a_missing_store_is_refused(tmp_path, capsys) -> None:
     assert main(["incidents", "--store", str(missing), "--out", str(tmp_path / "x")]) == 2
     assert capsys.readouterr().err == f"auditor: no run store at {missing}\n"
     assert not missing.exists()
+
+
+def test_migration_0006_down_and_up_keeps_the_exports_table_and_long_shift_names(
+        tmp_path, store_url) -> None:
+    """A store at 0004 (before incident_exports) is upgraded when incidents are exported;
+    shift names longer than eight characters are kept on PostgreSQL too."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect, select
+
+    from auditor.store import open_store, schema
+    from auditor.store.engine import MIGRATIONS
+
+    record = tmp_path / "night.bjh"
+    record.write_text(RECORD, encoding="utf-8")
+    config_file = tmp_path / "bjh-auditor.toml"
+    config_file.write_text('[shifts]\ngraveyard = "22:00-06:00"\ndaylight = "06:00-22:00"\n',
+                           encoding="utf-8")
+    engine = open_store(store_url)
+    with engine.begin() as connection:  # back to the schema before 0006
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0004")
+    assert "incident_exports" not in inspect(engine).get_table_names()
+    engine.dispose()
+    assert main(["audit", str(record), "--out", str(tmp_path / "o"), "--store", store_url,
+                 "--config", str(config_file), "--quiet", "--jobs", "1"]) == 1
+    engine = open_store(store_url)
+    with engine.connect() as connection:
+        shifts = list(connection.execute(select(schema.findings.c.shift)
+                                          .order_by(schema.findings.c.line)).scalars())
+    engine.dispose()
+    assert shifts == ["graveyard", "graveyard", "daylight"]
+    assert main(["incidents", "--store", store_url, "--out", str(tmp_path / "x"),
+                 "--quiet"]) == 0
+    assert [r["shift"] for r in rows(tmp_path / "x")] == ["graveyard", "graveyard", "daylight"]

@@ -23,8 +23,9 @@ from auditor.store.urls import SUPPORTED, hide_secrets, shown
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_MILLISECONDS = 60_000  # how long a writer waits for another one to finish
 # Revisions older than the head whose tables this auditor reads unchanged: a store on
-# read-only media at one of them is read without upgrading it (0003 only widened columns).
-READABLE_WITHOUT_UPGRADE = frozenset({"0002"})
+# read-only media at one of them is read without upgrading it (0003 only widened columns;
+# 0006 widened the shift columns and added incident_exports, which only `incidents` uses).
+READABLE_WITHOUT_UPGRADE = frozenset({"0002", "0004"})
 _STORE_TABLES = frozenset({"runs", "inputs", "run_inputs", "findings", "coverage", "replays"})
 
 
