@@ -70,7 +70,8 @@ def open_store(location: str, read_only: bool = False, new_store: bool = False) 
 
 def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths: list[str],
                results: Iterable[tuple[int, FileResult]],
-               progress: Callable[[FileResult], None] | None = None) -> int:
+               progress: Callable[[FileResult], None] | None = None,
+               calendar: Any = None) -> int:
     """Record a run in the store as its files finish (the caller keeps none of them): the
     run is marked begun first, so a run killed half-way stays marked unfinished. Returns
     the run's ID; `store.finish_run` marks it finished once its outputs are written.
@@ -85,7 +86,7 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
     run_id = None
     try:
         run_id = begin_run(store, run, settings)
-        recorder = RunRecorder(store, run_id, paths)
+        recorder = RunRecorder(store, run_id, paths, *([calendar] if calendar else []))
         for place, result in results:
             recorder.add(place, result)
             if progress:
@@ -105,19 +106,23 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
 
 def judge_run(store: Any, run_id: int, waivers: list | None = None,
               earlier: list[dict[str, Any]] | None = None,
-              today: date | None = None) -> AuditResult:
-    """Give a recorded run's findings their stable IDs, then their waivers (`waivers`, from
-    `waivers.load_waivers`) and baseline marks (`earlier`, an earlier run's findings), in the
-    store, a batch at a time in the run's order; returns the run as the outputs read it, its
-    findings read from the store as they are walked (never held whole)."""
+              today: date | None = None, calendar: Any = None) -> AuditResult:
+    """Give a recorded run's findings their stable IDs, their gaming day and shift
+    (`calendar`, a `gaming_day.Calendar`; the default one if None) and the player at their
+    seat, then their waivers (`waivers`, from `waivers.load_waivers`) and baseline marks
+    (`earlier`, an earlier run's findings), in the store, a batch at a time in the run's
+    order; returns the run as the outputs read it, its findings read from the store as they
+    are walked (never held whole)."""
     from auditor.baseline import Comparison
+    from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
     from auditor.identity import Identifier, read_statements
     from auditor.store import judge_findings, load_result, missing_statements
     from auditor.waivers import Waiving
 
     result, _ = load_result(store, run_id)
     judges = [Identifier.of_inputs(result.inputs,
-                                   read_statements(missing_statements(store, run_id)))]
+                                   read_statements(missing_statements(store, run_id))),
+              (calendar or DEFAULT_CALENDAR).stamp, _seating(store, run_id)]
     if waivers is not None:
         waive = Waiving(waivers, result.inputs, today or datetime.now(UTC).date())
         judges.append(waive)
@@ -136,6 +141,21 @@ def judge_run(store: Any, run_id: int, waivers: list | None = None,
     if earlier is not None:
         result.resolved = comparison.resolved()
     return result
+
+
+def _seating(store: Any, run_id: int) -> Callable[[Finding], Finding]:
+    """A judge that names the player at a finding's seat, if the record names one."""
+    from auditor.findings import changed
+    from auditor.store.tallies import seated_players
+
+    players = seated_players(store, run_id)
+
+    def seat(finding: Finding) -> Finding:
+        player = players.get((finding.file, finding.line, finding.seat))
+        if player is None or finding.player == player:
+            return finding
+        return changed(finding, player=player)
+    return seat
 
 
 def render(result: AuditResult, run: dict[str, Any], out: str | Path) -> None:

@@ -129,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "whose text is in force only later"),
 
     from auditor.case.command import add_parsers as add_case_commands
+    from auditor.incidents import add_parser as add_incidents
     from auditor.simulate.command import add_parser as add_simulate
     from auditor.store_cli import add_parsers as add_store_commands
     from auditor.trends.command import add_parser as add_trends
@@ -137,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_store_commands(commands)
     add_trends(commands)
     add_case_commands(commands)
+    add_incidents(commands)
     return parser
 
 
@@ -167,7 +169,7 @@ def _run_command(arguments: argparse.Namespace, console: Console,
         from auditor.case.command import run as run_case
 
         return run_case(arguments, console, TextConsole(stderr=True))
-    if arguments.command in ("runs", "report", "diff", "trends"):
+    if arguments.command in ("runs", "report", "diff", "trends", "incidents"):
         return store_command_guarded(arguments, console)
     return audit_guarded(arguments, console, argv)
 
@@ -188,6 +190,10 @@ def store_command_guarded(arguments: argparse.Namespace, console: Console) -> in
             from auditor.trends.command import run as run_trends
 
             return run_trends(arguments, console, errors)
+        if arguments.command == "incidents":
+            from auditor.incidents import run as run_incidents
+
+            return run_incidents(arguments, console, errors)
         from auditor.store_cli import run_command
 
         return run_command(arguments, console, errors)
@@ -356,6 +362,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     scheduler = arguments.scheduler or settings.scheduler
+    calendar = settings.calendar()  # gaming day and shifts (auditor/gaming_day.py)
     location = arguments.store or settings.store or str(out / "history.sqlite")
     arguments.store_location = location  # named if the store fails (`audit_guarded`)
     try:
@@ -393,8 +400,10 @@ def run_audit(arguments: argparse.Namespace, console: Console,
                                        meanwhile=_load_outputs, judging=judging)
             # `inputs`: what a run killed half-way never audited (`auditor runs show`)
             run_id = api.record_run(store, run, {"paths": arguments.paths, "jobs": jobs,
-                                                 "inputs": paths, **judged},
-                                    paths, results, advance)
+                                                 "inputs": paths, **judged,
+                                                 # where report.html is, for incidents' links
+                                                 "out": str(out.resolve())},
+                                    paths, results, advance, calendar=calendar)
             arguments.run_id = run_id
     except ClusterError as error:
         errors.print(f"auditor: {error}")
@@ -417,7 +426,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     # Identity is computed once, for the whole run in record order, before waivers and the
     # baseline look at the findings; the store keeps the findings as judged, and the
     # outputs are written from it.
-    result = api.judge_run(store, run_id, waivers, earlier, today=datetime.now(UTC).date())
+    result = api.judge_run(store, run_id, waivers, earlier, today=datetime.now(UTC).date(),
+                           calendar=calendar)
     run["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     write_outputs(result, run, out)
     code = exit_code(result, fail_on, fail_on_new)

@@ -60,6 +60,14 @@ class Finding(BaseModel):
     dealer: str | None = None
     date: str | None = None
     time: str | None = None
+    # The casino's calendar (auditor/gaming_day.py), set in the parent when the run is
+    # judged, from the round's date and start time: a round at 01:30 belongs to the gaming
+    # day begun the evening before.
+    round_started: str | None = None  # the round's local start and end times (HH:MM:SS)
+    round_ended: str | None = None
+    gaming_day: str | None = None
+    shift: str | None = None
+    player: str | None = None  # who sat at the finding's seat, when the record names one
     shoe: str | None = None  # the shoe's ID (its `shoe` statement), part of the stable ID
     evidence: tuple[int, ...] = ()  # other lines of the record that show the fault
     # What the fault is about (e.g. the settlement of one wager). Findings of one round on

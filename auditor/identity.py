@@ -38,6 +38,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from auditor.findings import Finding, changed
+from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
+from auditor.gaming_day import Calendar
 
 if TYPE_CHECKING:
     from auditor.results import AuditResult, InputSummary
@@ -134,14 +136,20 @@ class Identifier:
         return changed(finding, id=finding_id(key, self.seen[digest]))
 
 
-def apply_identity(result: AuditResult) -> None:
-    """Give every finding of a merged run held in memory its ID (once, in the parent,
-    before waivers and baselines look at the findings), in place."""
+def apply_identity(result: AuditResult, calendar: Calendar = DEFAULT_CALENDAR) -> None:
+    """Give every finding of a merged run held in memory its ID, its gaming day and shift
+    (`calendar`) and the player at its seat (once, in the parent, before waivers and
+    baselines look at the findings), in place: as `api.judge_run` does in the store."""
     findings = result.findings
     identify = Identifier.of_inputs(result.inputs, read_statements(
         lines_without_statement(findings)))
+    players = {(summary.path, line, seat): player
+               for summary, tally in zip(result.inputs, result.tallies, strict=False)
+               for line, seat, player in tally.seats}
     for place, finding in enumerate(findings):  # each one replaced is freed at once
-        findings[place] = identify(finding)
+        finding = calendar.stamp(identify(finding))
+        player = players.get((finding.file, finding.line, finding.seat))
+        findings[place] = finding if player is None else changed(finding, player=player)
 
 
 def lines_without_statement(findings: Iterable[Finding]) -> dict[str, set[int]]:

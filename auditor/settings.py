@@ -3,8 +3,10 @@
 Looked for in this order, the first found is used: `--config FILE`; a `[tool.bjh-auditor]`
 table in `pyproject.toml` in the working folder; `bjh-auditor.toml` in the working folder.
 Keys: `waivers`, `baseline`, `fail-on`, `fail-on-new`, `jobs`, `out`, `store`,
-`scheduler`, `select`, `ignore` (lists of citations, games or rules), `approved`. Paths in
-the file are relative to the file's folder (`baseline = "last"` and a
+`scheduler`, `select`, `ignore` (lists of citations, games or rules), `approved`,
+`gaming_day_starts` ("HH:00", default "06:00"), `[shifts]` (name = "HH:00-HH:00"; default day
+06-14, swing 14-22, grave 22-06) and `[cameras]` ("LICENCE/TABLE" = "CAMERA", for `auditor
+incidents`). Paths in the file are relative to the file's folder (`baseline = "last"` and a
 database URL are kept as they are). A flag given on the command line wins over the file.
 
 A file that cannot be used is one sentence naming it (and, for a key that is not a setting
@@ -19,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from auditor.gaming_day import Calendar, hour_of_clock, shift_hours
 from auditor.tomlfile import read_toml
 
 FailOn = Literal["low", "medium", "high", "never"]
@@ -45,7 +48,40 @@ class Settings(BaseModel):
     select: list[str] | None = None  # what is judged (auditor/selection.py)
     ignore: list[str] | None = None
     approved: str | None = None  # the commission's approved house rules (auditor/approvals.py)
+    # The casino's calendar (auditor/gaming_day.py) and its cameras (auditor/incidents.py).
+    gaming_day_starts: str | None = Field(default=None, alias="gaming-day-starts")
+    shifts: dict[str, str] | None = None
+    cameras: dict[str, str] | None = None
     source: str | None = Field(default=None, exclude=True)  # the file they came from
+
+    @field_validator("gaming_day_starts")
+    @classmethod
+    def _on_the_hour(cls, text: str | None) -> str | None:
+        if text is not None:
+            hour_of_clock(text)
+        return text
+
+    @field_validator("shifts")
+    @classmethod
+    def _spans_of_hours(cls, shifts: dict[str, str] | None) -> dict[str, str] | None:
+        """Each shift a span of whole hours; no hour in two shifts."""
+        if shifts is None:
+            return None
+        if not shifts:
+            raise ValueError("must name at least one shift")
+        taken: dict[int, str] = {}
+        for name, span in shifts.items():
+            start, end = shift_hours(span)
+            hours = range(start, end) if start < end else [*range(start, 24), *range(end)]
+            for hour in hours:
+                if hour in taken:
+                    raise ValueError(f"{name!r} and {taken[hour]!r} both hold {hour:02d}:00")
+                taken[hour] = name
+        return shifts
+
+    def calendar(self) -> Calendar:
+        """The gaming day and shifts in force (the defaults for what is not set)."""
+        return Calendar.of(self.gaming_day_starts, self.shifts)
 
     @field_validator("waivers", "baseline", "out", "store", "scheduler", "approved")
     @classmethod

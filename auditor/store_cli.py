@@ -35,7 +35,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     diff = commands.add_parser(
         "diff", help="findings new, persisting and resolved between two stored runs",
         description="Compare two stored runs by stable finding ID: the findings of the later "
-                    "run that are new or persisting, and those of the earlier that are gone.")
+                    "run that are new or persisting, and those of the earlier that are gone; "
+                    "and, across nights, the patterns (table, dealer and player × citation) "
+                    "new, recurring or gone, with their counts in each run.")
     diff.add_argument("earlier", type=int, metavar="RUN_A")
     diff.add_argument("later", type=int, metavar="RUN_B")
     _common(diff)
@@ -236,6 +238,7 @@ def _diff(engine, earlier: int, later: int, as_json: bool, console: Console,
         if rows:
             console.print(f"  {status}: players under-paid {rows_text(rows, 'under_paid')}, "
                           f"over-paid {rows_text(rows, 'over_paid')}", soft_wrap=True)
+    _print_patterns(console, difference["patterns"], earlier, later)
     for status in ("new", "resolved"):
         for finding in difference[status]:
             amount = (f"  ({signed_text(finding['difference'], finding['currency'])})"
@@ -244,6 +247,23 @@ def _diff(engine, earlier: int, later: int, as_json: bool, console: Console,
                           f"{finding['file']}:{finding.get('line') or ''}  "
                           f"{finding['message']}{amount}", soft_wrap=True)
     return 0
+
+
+def _print_patterns(console: Console, patterns: list[dict], earlier: int, later: int) -> None:
+    """Patterns across the two nights (auditor/patterns.py): how many of each status, then
+    each new, recurring and gone one with its counts in the two runs."""
+    from collections import Counter
+
+    from auditor.patterns import STATUSES, describe
+
+    statuses = Counter(p["status"] for p in patterns)
+    console.print("Patterns (table, dealer, player × citation): " + ", ".join(
+        f"{statuses[s]} {s}" for s in STATUSES) + ".", markup=False)
+    for pattern in patterns:
+        counts = pattern["counts"]
+        console.print(f"  {pattern['status']:9} {describe(pattern)}  run {earlier}: "
+                      f"{counts[str(earlier)]}, run {later}: {counts[str(later)]}",
+                      markup=False, soft_wrap=True)
 
 
 def quiet_stdout() -> None:

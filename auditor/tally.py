@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from auditor import blackjack
 from auditor import events as ev
+from auditor.gaming_day import hour_stamp
 
 if TYPE_CHECKING:
     from auditor.findings import Finding
@@ -85,6 +86,8 @@ class Tally:
     table_id: str | None = None  # … and its table ID
     decks: int | None = None
     hits_soft_17: bool = False
+    # Dates here are `gaming_day.hour_stamp`s ("2026-03-02 01"): the parent makes them gaming
+    # days when the tally is stored (auditor/store/tallies.py).
     rounds: Counter = field(default_factory=Counter)  # (dealer, date, shift) -> rounds
     pairs: Counter = field(default_factory=Counter)  # (dealer, player, date) -> rounds played
     # (finding line, seat, player): who sat at the seat a finding names, to join findings
@@ -111,7 +114,8 @@ class Tally:
             self.site = config.licence or config.casino
             self.table_id, self.decks = config.table_id, config.decks
             self.hits_soft_17 = config.hits_soft_17
-        dealer, date = view.dealer_id, view.date
+        # The date and hour: the parent makes it a gaming day and shift (auditor/gaming_day.py)
+        dealer, date = view.dealer_id, hour_stamp(view.date, view.clock)
         self.rounds[dealer, date, shift_of(view.clock)] += 1
         players = players_of(view)
         for player in set(players.values()):

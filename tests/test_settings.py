@@ -43,8 +43,8 @@ def test_a_tool_that_is_not_a_table_is_refused_naming_the_file(tmp_path, capsys,
     assert refused(tmp_path, capsys, content) == message
 
 
-SETTINGS = ("settings: approved, baseline, fail-on, fail-on-new, ignore, jobs, out, "
-            "scheduler, select, store, waivers")
+SETTINGS = ("settings: approved, baseline, cameras, fail-on, fail-on-new, gaming-day-starts, "
+            "ignore, jobs, out, scheduler, select, shifts, store, waivers")
 
 
 @pytest.mark.parametrize(("content", "message"), [

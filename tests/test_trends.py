@@ -392,22 +392,23 @@ def test_the_tally_of_a_small_record(tmp_path) -> None:
     assert [(f.citation, f.line, f.seat, str(f.difference)) for f in result.findings] == [
         ("20:18:15:06", 23, "s3", "10")]
     assert (tally.site, tally.table_id, tally.decks) == ("RL-9", "T4", 6)
-    assert dict(tally.rounds) == {("D-1", "2026-11-22", "day"): 1,
-                                  ("D-2", "2026-11-22", "swing"): 1}
-    assert dict(tally.pairs) == {("D-1", "P-1", "2026-11-22"): 1,
-                                 ("D-1", "P-3", "2026-11-22"): 1,
-                                 ("D-2", "P-1", "2026-11-22"): 1}
+    # The worker keeps each round's date and hour; the store makes them gaming days.
+    assert dict(tally.rounds) == {("D-1", "2026-11-22 13", "day"): 1,
+                                  ("D-2", "2026-11-22 14", "swing"): 1}
+    assert dict(tally.pairs) == {("D-1", "P-1", "2026-11-22 13"): 1,
+                                 ("D-1", "P-3", "2026-11-22 13"): 1,
+                                 ("D-2", "P-1", "2026-11-22 14"): 1}
     assert tally.seats == [(23, "s3", "P-3")]
     assert sorted(tally.game_counts()) == [
-        ("D-1", "2026-11-22", "dealer bust", 6, 1, 1),
-        ("D-1", "2026-11-22", "player natural", None, 2, 1),
-        ("D-2", "2026-11-22", "dealer natural", 1, 1, 1),
-        ("D-2", "2026-11-22", "player natural", None, 1, 0)]
+        ("D-1", "2026-11-22 13", "dealer bust", 6, 1, 1),
+        ("D-1", "2026-11-22 13", "player natural", None, 2, 1),
+        ("D-2", "2026-11-22 14", "dealer natural", 1, 1, 1),
+        ("D-2", "2026-11-22 14", "player natural", None, 1, 0)]
     [shuffled] = tally.shuffles
     assert shuffled.cards.decode() == "4hAc9c6dKd7sTd9h2s5cAd5dKh"
     assert list(shuffled.lines) == [7, 13, 14, 15, 16, 17, 18, 22, 26, 30, 31, 32, 33]
     assert shuffled.rounds == [(0, "1"), (8, "2")]  # each with the burn before it
-    assert (shuffled.shoe_id, shuffled.date) == ("S1", "2026-11-22")
+    assert (shuffled.shoe_id, shuffled.date) == ("S1", "2026-11-22 13")
 
 
 def test_floor_options_that_cannot_be_planted_are_refused(tmp_path, capsys) -> None:

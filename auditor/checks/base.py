@@ -93,7 +93,8 @@ class Check:
             line=line, round=view.round_id, table=view.config.table_id, seat=seat, hand=hand,
             message=message, game=view.game, dealer=view.dealer_id, date=view.date,
             time=view.line_time(line) if line is not None else None, shoe=view.shoe.shoe_id,
-            currency=view.config.currency,
+            currency=view.config.currency, round_started=view.clock,
+            round_ended=round_end(view),
             evidence=tuple(sorted(set(evidence) - {line})), **money)
 
     def file_finding(self, view: FileView, problem: Problem) -> Finding:
@@ -153,3 +154,11 @@ def citation_sort_key(citation: str) -> tuple:
         return (2, citation)
     section, sub, para, number = match.groups()
     return (0, int(section), int(sub or 0), int(number or 0), para)
+
+
+def round_end(view: RoundView) -> str | None:
+    """The time of the round's last stamped line (its start time if none has one)."""
+    for event in reversed(view.events):
+        if event.time:
+            return event.time
+    return view.clock

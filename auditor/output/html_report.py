@@ -676,7 +676,8 @@ def finding_record(item: dict[str, Any], group: int, key: str, file: int,
     f: Finding = item["finding"]
     record: dict[str, Any] = {"n": item["number"], "g": group, "s": f.severity}
     for name, value in (("k", key), ("d", f.dealer), ("m", f.game), ("a", f.date),
-                        ("h", shift_of(f.time)), ("r", f.round), ("t", f.table),
+                        ("h", f.shift or shift_of(f.time)), ("r", f.round), ("t", f.table),
+                        ("p", f.player),
                         ("o", f.hand or f.seat), ("tm", f.time), ("l", f.line),
                         ("c", f.column), ("msg", f.message), ("id", item["finding_id"]),
                         ("ev", list(f.evidence)), ("rp", replay), ("b", f.baseline),

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 IDENTITY_COLUMNS = ["casino", "licence", "table_key", "currency"]
 WAIVER_COLUMNS = ["baseline", "waived", "waiver_justification", "waiver_approved_by",
                   "waiver_expires"]
-CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time", *WAIVER_COLUMNS,
+CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time", "gaming_day",
+               "shift", "player", *WAIVER_COLUMNS,
                *IDENTITY_COLUMNS]
 
 SUMMARY_DIMENSIONS = ("citation", "table", "dealer", "shift", "currency")
@@ -58,7 +59,8 @@ def findings_frame(findings: list[Finding], inputs: Iterable[InputSummary] = ()
         frame[name] = frame[name].map(_amount, na_action="ignore").astype(object)
     frame["line"] = frame["line"].astype("Int64")
     frame["column"] = frame["column"].astype("Int64")
-    frame["shift"] = frame["time"].map(shift_of)
+    # A run judged before findings carried their shift: the default shifts.
+    frame["shift"] = frame["shift"].where(frame["shift"].notna(), frame["time"].map(shift_of))
     return frame
 
 
@@ -87,7 +89,7 @@ class SummaryColumns:
         table = (known["table_key"] if known else None) or finding.table
         for name, value in (("citation", finding.citation), ("table_key", table),
                             ("dealer", finding.dealer), ("date", finding.date),
-                            ("shift", shift_of(finding.time)),
+                            ("shift", finding.shift or shift_of(finding.time)),
                             ("severity", finding.severity)):
             columns[name].append(value if value is None else texts.setdefault(value, value))
         columns["difference"].append(finding.difference)

@@ -24,9 +24,10 @@ from auditor.store.urls import SUPPORTED, hide_secrets, shown
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_MILLISECONDS = 60_000  # how long a writer waits for another one to finish
 # Revisions older than the head whose tables this auditor reads unchanged: a store on
-# read-only media at one of them is read without upgrading it. None since 0004: the
-# readers select each finding's currency, a column older stores lack.
-READABLE_WITHOUT_UPGRADE: frozenset[str] = frozenset()
+# read-only media at one of them is read without upgrading it: 0004 (0006 only widened the
+# shift columns and added incident_exports, which only `incidents` uses). Not 0002 or 0003:
+# the readers select each finding's currency, a column those stores lack.
+READABLE_WITHOUT_UPGRADE = frozenset({"0004"})
 _STORE_TABLES = frozenset({"runs", "inputs", "run_inputs", "findings", "coverage", "replays"})
 
 

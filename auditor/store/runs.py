@@ -22,6 +22,8 @@ from sqlalchemy.exc import IntegrityError
 import auditor.store.schema as schema
 from auditor.batches import batched
 from auditor.findings import Finding
+from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
+from auditor.gaming_day import Calendar
 from auditor.money import MoneyTotals
 from auditor.replay.trace import RoundEvidence
 from auditor.results import AuditResult, FileResult, InputSummary
@@ -55,8 +57,10 @@ class RunRecorder:
     rounds judged, cross-file facts) and which replays the run keeps (`ReplaySelection`).
     `close` adds the findings that judge across files and the coverage."""
 
-    def __init__(self, engine: Engine, run_id: int, paths: list[str]) -> None:
+    def __init__(self, engine: Engine, run_id: int, paths: list[str],
+                 calendar: Calendar = DEFAULT_CALENDAR) -> None:
         self.engine = engine
+        self.calendar = calendar  # the gaming days the tallies are stored by
         self.run_id = run_id
         self.totals = RunTotals(paths)
         self.replays = ReplaySelection()
@@ -68,7 +72,8 @@ class RunRecorder:
         findings = sorted(result.findings, key=Finding.sort_key)
         with self.engine.begin() as connection:
             _record_input(connection, self.run_id, place, result.summary)
-            record_tally(connection, self.run_id, place, result.tally)  # for `auditor trends`
+            # for `auditor trends`, in gaming days
+            record_tally(connection, self.run_id, place, result.tally, self.calendar)
             self._record_findings(connection, findings, {result.summary.path: place})
             if dropped:
                 table = schema.replays
@@ -455,7 +460,8 @@ def judge_findings(engine: Engine, run_id: int, judge: Callable[[Finding], Findi
                                       table.c.position == bindparam("at"))
                   .values(finding_id=bindparam("finding_id"), waived=bindparam("waived"),
                           baseline=bindparam("baseline"), document=bindparam("document"),
-                          statement=bindparam("statement")))
+                          statement=bindparam("statement"), date=bindparam("day"),
+                          shift=bindparam("shift")))
         for start in range(0, len(positions), _JUDGED_AT_ONCE):
             batch = positions[start:start + _JUDGED_AT_ONCE]
             rows = {row.position: row for row in connection.execute(
@@ -468,7 +474,10 @@ def judge_findings(engine: Engine, run_id: int, judge: Callable[[Finding], Findi
                                 "waived": finding.waiver is not None,
                                 "baseline": finding.baseline,
                                 "document": _json(finding.as_dict()),
-                                "statement": finding.statement})
+                                "statement": finding.statement,
+                                # trends count by gaming day (auditor/gaming_day.py)
+                                "day": finding.gaming_day or finding.date,
+                                "shift": finding.shift or shift_of(finding.time)})
             connection.execute(change, updates)
 
 
@@ -544,7 +553,18 @@ def diff_runs(engine: Engine, earlier: int, later: int) -> dict[str, Any]:
             if document.get("difference"):
                 totals.add(document["currency"], Decimal(document["difference"]))
         money[status] = totals.rows()
-    return {**found, "money": money}
+    return {**found, "money": money, "patterns": run_patterns(engine, earlier, later)}
+
+
+def run_patterns(engine: Engine, earlier: int, later: int) -> list[dict[str, Any]]:
+    """The patterns (auditor/patterns.py) new, recurring and gone from `earlier` to
+    `later`: table, dealer and player × citation, with their counts in each run."""
+    from auditor.patterns import compare_patterns, pattern_counts, table_keys
+
+    counts = [pattern_counts(finding_documents(engine, run_id),
+                             table_keys(run_inputs_documents(engine, run_id)))
+              for run_id in (earlier, later)]
+    return compare_patterns(*counts, earlier, later)
 
 
 def _with_currency(engine: Engine, run_id: int, documents: Iterable[dict[str, Any]]

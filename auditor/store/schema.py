@@ -80,8 +80,10 @@ findings = Table(
     Column("round_id", Text),
     Column("table_id", Text),
     Column("dealer", Text),
+    # The round's gaming day and shift (auditor/gaming_day.py), once the run is judged;
+    # the calendar date is in `document`.
     Column("date", String(10)),
-    Column("shift", String(8)),
+    Column("shift", Text),  # a name from the settings' [shifts]: any length (migration 0006)
     # Amounts in cents: exact, and summable by SQL on every backend.
     Column("expected_cents", BigInteger),
     Column("actual_cents", BigInteger),
@@ -114,6 +116,15 @@ replays = Table(
     Column("document", LargeBinary, nullable=False),
 )
 
+# `auditor incidents` (auditor/incidents.py): what it has exported, so that each incident
+# leaves once. Added by migration 0006.
+incident_exports = Table(
+    "incident_exports", metadata,
+    Column("finding_id", String(64), primary_key=True),
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), nullable=False),
+    Column("exported", String(40), nullable=False),
+)
+
 
 # ---- tallies: what `auditor trends` counts from each input of a run (auditor/tally.py) ----
 # Added by migration 0002. One set of rows per input (`position` in run_inputs); `item`
@@ -134,7 +145,7 @@ tally_rounds = Table(
     Column("table_id", Text),
     Column("dealer", Text),
     Column("date", String(10), index=True),
-    Column("shift", String(8)),
+    Column("shift", Text),
     Column("rounds", BigInteger, nullable=False),
 )
 

@@ -9,6 +9,7 @@ with a tally, so that a night audited twice counts once (`latest_tallied_inputs`
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from operator import sub
@@ -17,6 +18,8 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, func, insert, or_, select
 
 import auditor.store.schema as schema
+from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
+from auditor.gaming_day import Calendar
 from auditor.tally import Tally
 
 _BATCH = 1000
@@ -37,47 +40,70 @@ def lines_of(steps: str) -> list[int]:
     return lines
 
 
-def _rows(run_id: int, position: int, tally: Tally) -> dict[Any, list[dict[str, Any]]]:
+def _in_gaming_days(tally: Tally, calendar: Calendar) -> tuple[Counter, Counter, dict]:
+    """The tally's rounds, pairs and game counts with their date and hour made gaming days
+    and shifts (`calendar`): the hours of one gaming day are added together."""
+    rounds: Counter = Counter()
+    for (dealer, stamp, shift), count in tally.rounds.items():
+        day, hour_shift = calendar.of_stamp(stamp)
+        rounds[dealer, day, hour_shift if " " in (stamp or "") else shift] += count
+    pairs: Counter = Counter()
+    for (dealer, player, stamp), count in tally.pairs.items():
+        pairs[dealer, player, calendar.of_stamp(stamp)[0]] += count
+    game: dict[tuple, list[int]] = {}
+    for dealer, stamp, statistic, up, trials, hits in tally.game_counts():
+        counts = game.setdefault((dealer, calendar.of_stamp(stamp)[0], statistic, up), [0, 0])
+        counts[0] += trials
+        counts[1] += hits
+    return rounds, pairs, game
+
+
+def _rows(run_id: int, position: int, tally: Tally,
+          calendar: Calendar = DEFAULT_CALENDAR) -> dict[Any, list[dict[str, Any]]]:
     key = {"run_id": run_id, "position": position}
     rows: dict[Any, list[dict[str, Any]]] = {}
+    rounds, pairs, game = _in_gaming_days(tally, calendar)
     rows[schema.tally_rounds] = [
         {**key, "item": item, "site": tally.site, "table_id": tally.table_id,
          "dealer": dealer, "date": date, "shift": shift, "rounds": rounds}
-        for item, ((dealer, date, shift), rounds) in enumerate(tally.rounds.items())]
+        for item, ((dealer, date, shift), rounds) in enumerate(rounds.items())]
     rows[schema.tally_pairs] = [
         {**key, "item": item, "dealer": dealer, "player": player, "date": date,
          "rounds": rounds}
-        for item, ((dealer, player, date), rounds) in enumerate(tally.pairs.items())]
+        for item, ((dealer, player, date), rounds) in enumerate(pairs.items())]
     rows[schema.tally_seats] = [
         {**key, "item": item, "line": line, "seat": seat, "player": player}
         for item, (line, seat, player) in enumerate(tally.seats)]
     rows[schema.tally_game] = [
         {**key, "item": item, "dealer": dealer, "date": date, "decks": tally.decks,
          "hits_soft_17": tally.hits_soft_17, "statistic": statistic, "up": up,
-         "trials": trials, "hits": hits}
-        for item, (dealer, date, statistic, up, trials, hits) in enumerate(
-            tally.game_counts())]
+         "trials": counts[0], "hits": counts[1]}
+        for item, ((dealer, date, statistic, up), counts) in enumerate(game.items())]
     rows[schema.tally_shuffles] = [
         {**key, "item": item, "site": tally.site, "table_id": tally.table_id,
-         "shoe_id": shuffled.shoe_id, "date": shuffled.date, "decks": tally.decks,
+         "shoe_id": shuffled.shoe_id, "date": calendar.of_stamp(shuffled.date)[0],
+         "decks": tally.decks,
          "cards": shuffled.cards.decode("ascii"), "lines": _steps(shuffled.lines),
          "rounds": json.dumps(shuffled.rounds, separators=(",", ":"))}
         for item, shuffled in enumerate(tally.shuffles)]
     return rows
 
 
-def record_tally(connection: Connection, run_id: int, position: int, tally: Tally) -> None:
+def record_tally(connection: Connection, run_id: int, position: int, tally: Tally,
+                 calendar: Calendar = DEFAULT_CALENDAR) -> None:
     """One input's tally, in the caller's transaction: with a run's whole result
-    (`record_tallies`) or as each file of the run is recorded."""
-    for table, rows in _rows(run_id, position, tally).items():
+    (`record_tallies`) or as each file of the run is recorded; dates as `calendar`'s
+    gaming days."""
+    for table, rows in _rows(run_id, position, tally, calendar).items():
         for start in range(0, len(rows), _BATCH):
             connection.execute(insert(table), rows[start:start + _BATCH])
 
 
-def record_tallies(connection: Connection, run_id: int, tallies: list[Tally]) -> None:
+def record_tallies(connection: Connection, run_id: int, tallies: list[Tally],
+                   calendar: Calendar = DEFAULT_CALENDAR) -> None:
     """Every input's tally (inputs that could not be read have an empty one)."""
     for position, tally in enumerate(tallies):
-        record_tally(connection, run_id, position, tally)
+        record_tally(connection, run_id, position, tally, calendar)
 
 
 @dataclass(frozen=True)
@@ -150,3 +176,16 @@ def finding_rows(engine: Engine, inputs: list[TalliedInput], since: str | None,
 def run_count(engine: Engine) -> int:
     with engine.connect() as connection:
         return connection.execute(select(func.count()).select_from(schema.runs)).scalar_one()
+
+
+def seated_players(engine: Engine, run_id: int) -> dict[tuple[str, int, str], str]:
+    """Who sat at the seat each of the run's findings names, as the worker saw it
+    (`Tally.seats`): (file, line, seat) -> player."""
+    seats, places = schema.tally_seats, schema.run_inputs
+    query = (select(places.c.path, seats.c.line, seats.c.seat, seats.c.player)
+             .join(places, and_(places.c.run_id == seats.c.run_id,
+                                places.c.position == seats.c.position))
+             .where(seats.c.run_id == run_id))
+    with engine.connect() as connection:
+        return {(path, line, seat): player
+                for path, line, seat, player in connection.execute(query)}

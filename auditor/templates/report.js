@@ -135,6 +135,7 @@
     if (r.o) { add(p, el("b", null, r.o), " \u00b7 "); }
     if (r.a || r.r) { add(p, el("b", null, r.a || "undated"), r.tm ? " " + r.tm : "", " \u00b7 "); }
     if (r.d) { add(p, "dealer ", el("b", null, r.d), " \u00b7 "); }
+    if (r.p) { add(p, "player ", el("b", null, r.p), " \u00b7 "); }
     if (r.m) { add(p, r.m); }
     return p;
   }
@@ -243,7 +244,7 @@
     if (item.text === null) {
       var r = item.r;
       item.text = [data.groups[r.g].citation, r.msg, r.k, r.r, r.o, data.files[r.f], r.l, r.d,
-                   r.a || "undated", r.m, r.id].join(" ").toLowerCase();
+                   r.a || "undated", r.m, r.id, r.p || ""].join(" ").toLowerCase();
     }
     return item.text;
   }
@@ -772,6 +773,11 @@
   function reveal() {
     var id = decodeURIComponent(location.hash.slice(1));
     if (!id) { return; }
+    var named = /^finding-(.+)$/.exec(id);  /* by stable ID: an incident's evidence link */
+    if (named) {
+      var at = items.findIndex(function (it) { return it.r.id === named[1]; });
+      if (at >= 0) { id = "f-" + (at + 1); }
+    }
     var found = /^f-(\d+)$/.exec(id);
     var item = found ? items[Number(found[1]) - 1] : null;
     if (item && (!item.element || !item.element.isConnected)) {

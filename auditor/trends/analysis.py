@@ -172,7 +172,7 @@ def rates(floor: Floor) -> dict[str, Any]:
         keys = {"dealer": row.dealer or NO_DEALER,
                 "table": table_name(floor.sites.get((place.run_id, place.position)),
                                     row.table_id),
-                "shift": shift_of(document.get("time")) or "(none)",
+                "shift": document.get("shift") or shift_of(document.get("time")) or "(none)",
                 "day": row.date or UNDATED, "citation": row.citation}
         difference, currency = amount_of(document), row.currency
         for dimension, key in keys.items():

@@ -30,8 +30,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--store", default=DEFAULT_STORE, metavar="PATH_OR_URL",
                         help="the run store: a SQLite file path or a database URL such as "
                              f"postgresql+psycopg://user@host/db (default: {DEFAULT_STORE})")
-    parser.add_argument("--since", metavar="DATE", help="first gaming date (YYYY-MM-DD)")
-    parser.add_argument("--until", metavar="DATE", help="last gaming date (YYYY-MM-DD)")
+    parser.add_argument("--since", metavar="DATE",
+                        help="first gaming day (YYYY-MM-DD; a gaming day begins at the "
+                             "settings' gaming_day_starts, 06:00 by default)")
+    parser.add_argument("--until", metavar="DATE", help="last gaming day (YYYY-MM-DD)")
     parser.add_argument("--out", default="trends", metavar="DIR",
                         help="where trends.json and trends.html go (default: trends)")
     parser.add_argument("--fdr", type=float, default=0.05, metavar="LEVEL",

@@ -1,0 +1,239 @@
+"""`auditor incidents`: a run's findings as incidents for a surveillance incident system.
+
+One incident per finding, with what incident systems import: type and category (the
+citation and the rule), location (licensee, table) and the camera on that table (the
+settings' `[cameras]`, "LICENCE/TABLE" = "CAMERA"), when it occurred (the round's local
+start and end), gaming day and shift, the people (dealer, player, seat), the amounts with
+their currency, a synopsis (the finding's sentence), the finding's ID and a link to its
+evidence (the run's report.html#finding-ID).
+
+Each incident leaves once: the store remembers the finding IDs it has exported
+(`incident_exports`, migration 0006). A finding's ID is stable, so the same record audited
+again in a later run is not exported again. The IDs are recorded in the transaction that
+writes the files: a failed write exports nothing and remembers nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, insert, select
+
+from auditor.patterns import table_keys
+from auditor.store import schema
+
+CSV_COLUMNS = ["incident_id", "type", "category", "severity", "licensee", "casino", "table",
+               "camera", "occurred_start", "occurred_end", "gaming_day", "shift", "dealer",
+               "player", "seat", "hand", "expected", "actual", "difference", "currency",
+               "synopsis", "finding_id", "evidence", "file", "line", "round"]
+
+
+class IncidentError(Exception):
+    """The export cannot be made (no such run, an unfinished one); the message says why."""
+
+
+def chosen_run(engine: Engine, run_id: int | None) -> int:
+    """`run_id` if it is a finished run of the store, else the latest finished run."""
+    from auditor.store.runs import FINISHED
+
+    runs = schema.runs
+    with engine.connect() as connection:
+        if run_id is None:
+            latest = connection.execute(select(runs.c.id).where(runs.c.status == FINISHED)
+                                        .order_by(runs.c.id.desc()).limit(1)).scalar()
+            if latest is None:
+                raise IncidentError("the store has no finished run to export")
+            return int(latest)
+        status = connection.execute(select(runs.c.status).where(runs.c.id == run_id)).scalar()
+    if status is None:
+        raise IncidentError(f"the store has no run {run_id}")
+    if status != FINISHED:
+        raise IncidentError(f"run {run_id} did not finish: its findings are not exported")
+    return run_id
+
+
+def occurred(finding: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The round's local start and end (YYYY-MM-DDTHH:MM:SS, no zone: the table's clock);
+    an end earlier in the day than the start is on the next day."""
+    day = finding.get("date")
+    start = finding.get("round_started") or finding.get("time")
+    end = finding.get("round_ended") or start
+    if not day or not start:
+        return None, None
+    end_day = day
+    if end and end < start:
+        try:
+            end_day = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+        except ValueError:
+            end_day = day
+    return f"{day}T{start}", f"{end_day}T{end}" if end else None
+
+
+def camera_of(cameras: dict[str, str], table_key: str | None, table: str | None) -> str | None:
+    """The camera on a table: by its identity ("RL-0412/T11"), else by its table ID alone."""
+    return cameras.get(table_key or "") or cameras.get(table or "")
+
+
+def incident(finding: dict[str, Any], place: dict[str, Any], table_key: str | None,
+             cameras: dict[str, str], report: str | None) -> dict[str, Any]:
+    """One finding (as findings.json shows it) as an incident (the JSON form)."""
+    start, end = occurred(finding)
+    finding_id = finding.get("id")
+    return {
+        "incident_id": finding_id,
+        "type": finding["citation"], "category": finding["rule"],
+        "severity": finding["severity"],
+        "location": {"licensee": place.get("licence"), "casino": place.get("casino"),
+                     "table": finding.get("table") or place.get("table")},
+        "camera": camera_of(cameras, table_key, finding.get("table")),
+        "occurred": {"start": start, "end": end},
+        "gaming_day": finding.get("gaming_day"), "shift": finding.get("shift"),
+        "people": {"dealer": finding.get("dealer"), "player": finding.get("player"),
+                   "seat": finding.get("seat"), "hand": finding.get("hand")},
+        "amounts": {"expected": finding.get("expected"), "actual": finding.get("actual"),
+                    "difference": finding.get("difference"),
+                    "currency": finding.get("currency")},
+        "synopsis": finding["message"],
+        "finding_id": finding_id,
+        "evidence": f"{report}#finding-{finding_id}" if report and finding_id else None,
+        "record": {"file": finding["file"], "line": finding.get("line"),
+                   "round": finding.get("round")},
+    }
+
+
+def csv_row(item: dict[str, Any]) -> dict[str, Any]:
+    """An incident as one CSV row (CSV_COLUMNS)."""
+    return {"incident_id": item["incident_id"], "type": item["type"],
+            "category": item["category"], "severity": item["severity"],
+            **item["location"], "camera": item["camera"],
+            "occurred_start": item["occurred"]["start"],
+            "occurred_end": item["occurred"]["end"], "gaming_day": item["gaming_day"],
+            "shift": item["shift"], **item["people"], **item["amounts"],
+            "synopsis": item["synopsis"], "finding_id": item["finding_id"],
+            "evidence": item["evidence"], **item["record"]}
+
+
+def _report_of(engine: Engine, run_id: int) -> str | None:
+    """The run's report.html, where the audit wrote it (recorded since incidents exist)."""
+    with engine.connect() as connection:
+        text = connection.execute(select(schema.runs.c.settings)
+                                  .where(schema.runs.c.id == run_id)).scalar()
+    out = json.loads(text or "{}").get("out")
+    return str(Path(out) / "report.html") if isinstance(out, str) else None
+
+
+def _exported_before(connection, ids: Iterable[str]) -> set[str]:
+    table, ids, seen = schema.incident_exports, list(ids), set()
+    for start in range(0, len(ids), 500):
+        seen.update(connection.execute(select(table.c.finding_id).where(
+            table.c.finding_id.in_(ids[start:start + 500]))).scalars())
+    return seen
+
+
+def export_incidents(engine: Engine, run_id: int, out: Path, cameras: dict[str, str],
+                     store_name: str) -> tuple[int, int]:
+    """Write out/incidents.csv and out/incidents.json with the run's findings not exported
+    before, and remember them; (incidents written, findings exported before)."""
+    from auditor.store.runs import finding_documents, run_inputs_documents
+
+    inputs = run_inputs_documents(engine, run_id)
+    places = {summary["path"]: summary for summary in inputs}
+    keys = table_keys(inputs)
+    report = _report_of(engine, run_id)
+    findings = list(finding_documents(engine, run_id))
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    with engine.begin() as connection:
+        before = _exported_before(connection, {f["id"] for f in findings if f.get("id")})
+        fresh, taken = [], set()
+        for finding in findings:
+            finding_id = finding.get("id")
+            if finding_id in before or finding_id in taken:
+                continue  # exported before (or, an ID twice in one run, just now)
+            if finding_id:
+                taken.add(finding_id)
+            fresh.append(incident(finding, places.get(finding["file"], {}),
+                                  keys.get(finding["file"]), cameras, report))
+        rows = [{"finding_id": i, "run_id": run_id, "exported": now} for i in sorted(taken)]
+        for start in range(0, len(rows), 1000):
+            connection.execute(insert(schema.incident_exports), rows[start:start + 1000])
+        _write(out, fresh, {"run": run_id, "store": store_name, "exported": now})
+    return len(fresh), len(before)
+
+
+def _write(out: Path, incidents: list[dict[str, Any]], about: dict[str, Any]) -> None:
+    import pandas as pd
+
+    from auditor.output.files import write_atomic
+    from auditor.output.tables import spreadsheet_safe
+
+    out.mkdir(parents=True, exist_ok=True)
+    frame = pd.DataFrame([csv_row(i) for i in incidents], columns=CSV_COLUMNS)
+    frame["line"] = frame["line"].astype("Int64")
+    write_atomic(out / "incidents.csv",
+                     spreadsheet_safe(frame).to_csv(index=False, lineterminator="\n"))
+    document = {**about, "incidents": incidents}
+    write_atomic(out / "incidents.json",
+                     json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+
+
+# ---- the command ----
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "incidents", help="a run's findings as incidents for an incident system",
+        description="Write DIR/incidents.csv and DIR/incidents.json: one incident per finding "
+                    "of a stored run (the latest finished run unless --run), each exported "
+                    "once (the store remembers what it exported).")
+    parser.add_argument("--store", default=None, metavar="PATH_OR_URL",
+                        help="the run store (default: the settings file's `store`, else "
+                             "reports/history.sqlite)")
+    parser.add_argument("--run", type=int, default=None, metavar="N",
+                        help="the run to export (default: the latest finished run)")
+    parser.add_argument("--out", required=True, metavar="DIR")
+    parser.add_argument("--config", metavar="FILE",
+                        help="the settings file (for its [cameras]; default: as `audit`)")
+    parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+
+
+def run(arguments: Any, console: Any, errors: Any) -> int:
+    """`auditor incidents`: 0 when written (even with no new incident), 2 when refused."""
+    from auditor.output.files import out_folder_problem
+    from auditor.settings import SettingsError, find_settings
+    from auditor.store import open_store
+    from auditor.store.urls import shown
+    from auditor.store_cli import DEFAULT_STORE, open_existing_store
+
+    try:
+        settings = find_settings(arguments.config)
+    except SettingsError as error:
+        errors.print(f"auditor: settings: {error}", markup=False)
+        return 2
+    arguments.store = arguments.store or settings.store or DEFAULT_STORE
+    problem = out_folder_problem(Path(arguments.out))
+    if problem:
+        errors.print(f"auditor: {problem}", markup=False)
+        return 2
+    reader = open_existing_store(arguments.store, errors)  # a missing store is refused
+    if reader is None:
+        return 2
+    reader.dispose()
+    engine = open_store(arguments.store)  # for writing: what was exported is remembered
+    try:
+        run_id = chosen_run(engine, arguments.run)
+        written, before = export_incidents(engine, run_id, Path(arguments.out),
+                                           settings.cameras or {}, shown(arguments.store))
+    except IncidentError as error:
+        errors.print(f"auditor: {error}", markup=False)
+        return 2
+    finally:
+        engine.dispose()
+    if not arguments.quiet:
+        from auditor.patterns import printable
+
+        console.print(f"run {run_id}: {written} incident(s) written to "
+                      f"{printable(arguments.out)} ({before} exported before)", markup=False)
+    return 0

@@ -1,0 +1,72 @@
+"""Patterns across nights: what a surveillance director follows from one night to the next.
+
+A finding is one event, so its stable ID carries its gaming day: between two nights every
+finding is "new" and every earlier one "resolved", which is true and says nothing. A
+pattern is a unit and a rule: a table × citation, a dealer × citation, a player × citation,
+with how many findings it had in each run. Between two runs a pattern is `new` (none in the
+earlier run), `recurring` (some in both) or `gone` (none in the later run).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+KINDS = ("table", "dealer", "player")  # the units a pattern is about, in the order listed
+STATUSES = ("new", "recurring", "gone")
+
+PatternKey = tuple[str, str, str]  # (kind, unit, citation)
+
+
+def table_keys(inputs: Iterable[dict[str, Any]]) -> dict[str, str]:
+    """Each input's table identity (licence, else casino, "/" table ID) by its path, from
+    the inputs as findings.json shows them: equal table IDs of two casinos never merge."""
+    keys = {}
+    for summary in inputs:
+        owner, table = summary.get("licence") or summary.get("casino"), summary.get("table")
+        if table:
+            keys[summary["path"]] = f"{owner}/{table}" if owner else table
+    return keys
+
+
+def pattern_counts(findings: Iterable[dict[str, Any]], tables: dict[str, str]) -> Counter:
+    """How many findings each pattern has among `findings` (as findings.json shows them);
+    `tables` from `table_keys`. A finding without a dealer or player is in no such pattern."""
+    counts: Counter = Counter()
+    for finding in findings:
+        citation = finding["citation"]
+        units = {"table": tables.get(finding.get("file")) or finding.get("table"),
+                 "dealer": finding.get("dealer"), "player": finding.get("player")}
+        for kind in KINDS:
+            if units[kind]:
+                counts[kind, units[kind], citation] += 1
+    return counts
+
+
+def compare_patterns(earlier: Counter, later: Counter, earlier_run: int,
+                     later_run: int) -> list[dict[str, Any]]:
+    """Every pattern of either run, with its count in each and its status, ordered by
+    status (new, recurring, gone), kind, unit and citation."""
+    patterns = []
+    for key in set(earlier) | set(later):
+        kind, unit, citation = key
+        before, after = earlier[key], later[key]
+        status = "new" if not before else "gone" if not after else "recurring"
+        patterns.append({"kind": kind, "key": {kind: unit, "citation": citation},
+                         "counts": {str(earlier_run): before, str(later_run): after},
+                         "status": status})
+    patterns.sort(key=lambda p: (STATUSES.index(p["status"]), KINDS.index(p["kind"]),
+                                 p["key"][p["kind"]], p["key"]["citation"]))
+    return patterns
+
+
+def describe(pattern: dict[str, Any]) -> str:
+    """One pattern on one line: "dealer D-1003 × 20:18:15:06"; record text with a control
+    character (an escape sequence in an ID) is shown as \\uXXXX, never sent to a terminal."""
+    kind = pattern["kind"]
+    return printable(f"{kind} {pattern['key'][kind]} × {pattern['key']['citation']}")
+
+
+def printable(text: str) -> str:
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
