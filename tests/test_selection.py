@@ -209,7 +209,8 @@ def _samples() -> list[str]:
 
 
 def _expected_db21() -> list:
-    from auditor.audit import audit_file, merge
+    from auditor.audit import audit_file
+    from auditor.run import merge
 
     full = merge([audit_file(path) for path in _samples()])
     return [f for f in full.findings if f.citation.startswith(("20:18:15:30.10(", "record:"))]
