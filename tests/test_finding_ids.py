@@ -60,7 +60,8 @@ def test_normalised_statement_drops_comment_and_spacing_and_keeps_the_time_stamp
 
 
 def test_the_recipe_is_the_documented_one() -> None:
-    """The README's recipe, worked by hand: an inspector can recompute an ID."""
+    """The documented recipe (docs/ids-waivers-baselines.md), worked by hand: an inspector
+    can recompute an ID."""
     import hashlib
 
     key = ("RL-0412", "T07", "2026-11-20", "3", "6", "21:04:10", "D-1017",
