@@ -670,14 +670,15 @@ def _put(record: dict[str, Any], key: str, value: Any) -> None:
 def finding_record(item: dict[str, Any], group: int, key: str, file: int,
                    replay: int | None, texts: dict[str, int]) -> dict[str, Any]:
     """One finding as the page's script reads it: what the filters and the summary count
-    (group, severity, table key, dealer, game, date, shift, money) and what it shows.
+    (group, severity, table key, dealer, game, date, gaming day, shift, money) and what it
+    shows.
     An object of short keys, absent when empty, so more fields (a waiver, a baseline) are
     added without changing the others."""
     f: Finding = item["finding"]
     record: dict[str, Any] = {"n": item["number"], "g": group, "s": f.severity}
     for name, value in (("k", key), ("d", f.dealer), ("m", f.game), ("a", f.date),
                         ("h", f.shift or shift_of(f.time)), ("r", f.round), ("t", f.table),
-                        ("p", f.player),
+                        ("p", f.player), ("gd", f.gaming_day),
                         ("o", f.hand or f.seat), ("tm", f.time), ("l", f.line),
                         ("c", f.column), ("msg", f.message), ("id", item["finding_id"]),
                         ("ev", list(f.evidence)), ("rp", replay), ("b", f.baseline),

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from auditor.findings import Finding
+from auditor.gaming_day import DEFAULT_SHIFTS
 from auditor.money import MoneyTotals
-from auditor.output.tables import SummaryColumns
+from auditor.output.tables import SummaryColumns, shift_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -26,6 +27,18 @@ if TYPE_CHECKING:
     from auditor.results import AuditResult
 
 Numbered = tuple[int, Finding]  # a finding and its number in the run
+NONE = "(none)"  # no gaming day, no shift
+
+
+def _none_last(value: str) -> tuple[bool, str]:
+    return value == NONE, value
+
+
+def _shift_order(value: str) -> tuple[int, str]:
+    """The default shifts in the day's order (as the report's script orders them), then
+    the settings' own names, then "(none)"."""
+    order = list(DEFAULT_SHIFTS)
+    return (order.index(value) if value in order else len(order) + (value == NONE)), value
 
 
 def key_of(finding: Finding, keys: dict[str, str]) -> str:
@@ -56,8 +69,8 @@ class FindingsTotals:
         self.waived = 0
         self.rounds: set[tuple[str, str]] = set()  # (file, round) with a finding
         self.citations: dict[str, CitationTotals] = {}
-        self.facet_values: dict[str, set[str]] = {name: set() for name in
-                                                  ("table", "dealer", "game", "date")}
+        self.facet_values: dict[str, set[str]] = {name: set() for name in (
+            "table", "dealer", "game", "date", "gaming_day", "shift")}
         self.undated = False
         self.syntax_rounds: set[tuple[str, str, int | None]] = set()  # rounds not audited
         self.columns = SummaryColumns(result.inputs)
@@ -101,6 +114,10 @@ class FindingsTotals:
                             ("date", finding.date)):
             if value:
                 values[name].add(value)
+        # The gaming day and shift filters: "(none)" for a finding without one (no date, an
+        # hour no shift covers), as the summary's shift table names it.
+        values["gaming_day"].add(finding.gaming_day or NONE)
+        values["shift"].add(finding.shift or shift_of(finding.time) or NONE)
         self.undated = self.undated or not finding.date
         self.columns.add(finding)
         evidence = self.replay_of(finding)
@@ -132,5 +149,7 @@ class FindingsTotals:
         return {"values": {"table": sorted(values["table"] - {""}),
                            "dealer": sorted(values["dealer"]),
                            "game": sorted(values["game"]),
-                           "date": sorted(values["date"])},
+                           "date": sorted(values["date"]),
+                           "gaming_day": sorted(values["gaming_day"], key=_none_last),
+                           "shift": sorted(values["shift"], key=_shift_order)},
                 "undated": self.undated}

@@ -213,8 +213,10 @@
     if (!form) { return {}; }
     var get = function (name) { return form.elements[name] ? form.elements[name].value : ""; };
     return { citation: get("citation"), severity: get("severity"), table: get("table").trim(),
-             dealer: get("dealer").trim(), game: get("game"), from: get("from"), to: get("to"),
-             status: get("status"), q: get("q").trim().toLowerCase() };
+             dealer: get("dealer").trim(), player: get("player").trim(), game: get("game"),
+             day: get("day"), shift: get("shift"), from: get("from"), to: get("to"),
+             status: get("status"), finding: get("finding").trim(),
+             q: get("q").trim().toLowerCase() };
   }
 
   /* Clears the filters without the form's reset event, whose deferred apply() would undo
@@ -226,14 +228,48 @@
     });
   }
 
+  /* The citation a value of the citation filter stands for: a group's (its index), or one
+     the page's address names that this report holds no finding of ("cite:" and it). */
+  function citationOf(value) {
+    if (value.indexOf("cite:") === 0) { return value.slice(5); }
+    var group = data.groups[Number(value)];
+    return group ? group.citation : value;
+  }
+
+  /* Sets one filter to a value as a link or the address names it: a citation by its text;
+     a value a list does not hold (a night when the dealer made no finding) is added to it,
+     and shows no finding, rather than being dropped and showing every one. */
+  function setField(key, value) {
+    var field = form.elements[key];
+    if (!field) { return; }
+    if (field.tagName !== "SELECT") { field.value = value; return; }
+    var options = field.options, wanted = null;
+    for (var o = 0; o < options.length; o++) {
+      var text = key === "citation" ? options[o].getAttribute("data-citation") : options[o].value;
+      if (text === value) { wanted = options[o]; }
+    }
+    if (!wanted && value !== "") {
+      wanted = el("option", null, value + " (no finding here)");
+      wanted.value = key === "citation" ? "cite:" + value : value;
+      if (key === "citation") { wanted.setAttribute("data-citation", value); }
+      field.appendChild(wanted);
+    }
+    field.value = wanted ? wanted.value : "";
+  }
+
   function active(c) {
     return Object.keys(c).some(function (key) { return c[key] !== ""; });
   }
 
-  var known = { table: {}, dealer: {} };
-  records.forEach(function (r) { if (r.k) { known.table[r.k] = true; } if (r.d) { known.dealer[r.d] = true; } });
+  var known = { table: {}, dealer: {}, player: {} };
+  records.forEach(function (r) {
+    if (r.k) { known.table[r.k] = true; }
+    if (r.d) { known.dealer[r.d] = true; }
+    if (r.p) { known.player[r.p] = true; }
+  });
 
-  /* A table or dealer typed in full is that one; part of a name is every one holding it. */
+  /* A table, dealer or player typed in full is that one; part of a name is every one
+     holding it. */
   function named(value, wanted, kind) {
     if (!wanted) { return true; }
     if (known[kind][wanted]) { return value === wanted; }
@@ -244,7 +280,7 @@
     if (item.text === null) {
       var r = item.r;
       item.text = [data.groups[r.g].citation, r.msg, r.k, r.r, r.o, data.files[r.f], r.l, r.d,
-                   r.a || "undated", r.m, r.id, r.p || ""].join(" ").toLowerCase();
+                   r.a || "undated", r.m, r.id, r.p || "", r.gd || ""].join(" ").toLowerCase();
     }
     return item.text;
   }
@@ -255,7 +291,13 @@
     if (c.severity && r.s !== c.severity) { return false; }
     if (!named(r.k, c.table, "table")) { return false; }
     if (!named(r.d, c.dealer, "dealer")) { return false; }
+    if (!named(r.p, c.player, "player")) { return false; }
+    if (c.finding && r.id !== c.finding) { return false; }
     if (c.game && r.m !== c.game) { return false; }
+    /* The gaming day and shift are the casino's calendar: a night that crosses midnight
+       is one gaming day. "(none)": the findings without one. */
+    if (c.day && (r.gd || "(none)") !== c.day) { return false; }
+    if (c.shift && (r.h || "(none)") !== c.shift) { return false; }
     /* Status: waived or open (not waived); new or persisting against the baseline. */
     if (c.status === "waived" || c.status === "open") { if ((r.w ? "waived" : "open") !== c.status) { return false; } }
     else if (c.status && r.b !== c.status) { return false; }
@@ -288,8 +330,11 @@
 
   function describe(c) {
     var parts = [];
-    if (c.citation !== "") { parts.push("citation " + data.groups[Number(c.citation)].citation); }
-    ["severity", "table", "dealer", "game", "status", "from", "to"].forEach(function (key) { if (c[key]) { parts.push(key + " " + c[key]); } });
+    if (c.citation !== "") { parts.push("citation " + citationOf(c.citation)); }
+    ["severity", "table", "dealer", "player", "game", "status"].forEach(function (key) { if (c[key]) { parts.push(key + " " + c[key]); } });
+    if (c.day) { parts.push("gaming day " + (c.day === "(none)" ? "none" : c.day)); }
+    if (c.shift) { parts.push("shift " + (c.shift === "(none)" ? "none" : c.shift)); }
+    ["from", "to", "finding"].forEach(function (key) { if (c[key]) { parts.push(key + " " + c[key]); } });
     if (c.q) { parts.push("search \u201c" + c.q + "\u201d"); }
     return parts.join(", ");
   }
@@ -334,6 +379,62 @@
     summarise();
     scopeTo(c);
     markReplays();
+    writeAddress();
+  }
+
+  /* ---- the page's address: the filters as its fragment, URL-encoded like a query string
+     (report.html#dealer=D-7&day=2026-11-21&shift=swing), read when the page opens or the
+     fragment changes, and kept up to date as the filters change (history.replaceState),
+     so that a link opens a night's report filtered. A fragment without "=" is a place in
+     the page (#finding-ID, #f-12, #summary), as before. ---- */
+  var ADDRESS = ["dealer", "table", "player", "citation", "severity", "game", "day", "shift",
+                 "status", "from", "to", "finding", "q"];
+
+  function isFilterAddress(fragment) { return fragment.indexOf("=") >= 0; }
+
+  function addressOf() {
+    var params = new URLSearchParams();
+    ADDRESS.forEach(function (key) {
+      var field = form.elements[key];
+      if (!field) { return; }
+      var value = key === "citation" ? (field.value === "" ? "" : citationOf(field.value)) : field.value.trim();
+      if (value) { params.append(key, value); }
+    });
+    return params.toString();
+  }
+
+  /* The filters in the address; an empty fragment when none is on, a place left alone. */
+  function writeAddress() {
+    if (!form) { return; }
+    var fragment = location.hash.slice(1);
+    var state = current.filtered ? addressOf() : "";
+    if (state === fragment || (!state && !isFilterAddress(fragment))) { return; }
+    var url = location.href.split("#")[0] + (state ? "#" + state : "");
+    try {
+      history.replaceState(history.state, "", url);
+    } catch (refused) {  /* a browser that keeps a file: page's history to itself */
+      location.replace("#" + state);
+    }
+  }
+
+  /* The filters the address names (true), or false when it names a place or nothing. */
+  function readAddress() {
+    var fragment = location.hash.slice(1);
+    if (!form || !isFilterAddress(fragment)) { return false; }
+    var params = new URLSearchParams(fragment);
+    clearFilters();
+    ADDRESS.forEach(function (key) {
+      var value = params.get(key);
+      if (value !== null) { setField(key, value.trim()); }
+    });
+    return true;
+  }
+
+  /* A view opened by its address: at its one finding (finding=ID), else at the findings. */
+  function showFiltered() {
+    var shown = criteria().finding ? items.filter(function (item) { return item.match; }) : [];
+    var target = shown.length === 1 ? elementOf(shown[0]) : document.getElementById("findings");
+    if (target && target.isConnected) { target.scrollIntoView(); }
   }
 
   /* ---- the scope: with filters on, who and what the view is about. The inputs in scope
@@ -364,7 +465,10 @@
   function inScopeOf(c) {
     var inScope = {};
     items.forEach(function (item) { if (item.match && item.r.f < inputs.length) { inScope[item.r.f] = true; } });
-    if (c.table || c.game || c.from || c.to) {
+    /* A gaming day, shift or finding cannot be told from an input's dates (the page knows
+       no input's hours): with one of them the inputs in scope are those of the findings
+       shown, so that no file of another night or shift is named. */
+    if ((c.table || c.game || c.from || c.to) && !c.day && !c.shift && !c.finding) {
       inputs.forEach(function (input, at) { if (inputMatches(input, c)) { inScope[at] = true; } });
     }
     return inScope;
@@ -604,7 +708,8 @@
     var printed = {};
     ranked(table.rows).slice(0, top).forEach(function (row) { printed[row.key] = true; });
     var largest = Math.max.apply(null, table.rows.map(function (r) { return r.findings; }).concat([1]));
-    var linked = dimension === "citation" || dimension === "table" || dimension === "dealer";
+    var linked = dimension === "citation" || dimension === "table" || dimension === "dealer" ||
+      dimension === "shift";
     var body = el("tbody");
     rows.forEach(function (row, index) {
       var offPage = !table.all && index >= top;
@@ -717,7 +822,7 @@
     form.addEventListener("input", function (event) {
       var name = event.target && event.target.name;
       if (name === "print-replays") { return; }
-      if (name === "q" || name === "table" || name === "dealer") {
+      if (name === "q" || name === "table" || name === "dealer" || name === "player" || name === "finding") {
         clearTimeout(timer);
         timer = setTimeout(apply, 150);
       } else {
@@ -757,14 +862,7 @@
     if (!field) { return; }
     event.preventDefault();
     clearFilters();
-    if (key === "citation") {
-      var options = field.options;
-      for (var o = 0; o < options.length; o++) {
-        if (options[o].getAttribute("data-citation") === value) { field.value = options[o].value; }
-      }
-    } else {
-      field.value = value;
-    }
+    setField(key, value);
     apply();
     document.getElementById("findings").scrollIntoView();
   });
@@ -795,7 +893,11 @@
     }
     target.scrollIntoView();
   }
-  window.addEventListener("hashchange", reveal);
+  window.addEventListener("hashchange", function () {
+    if (readAddress()) { apply(); showFiltered(); return; }
+    reveal();
+    writeAddress();  /* a place gone to with filters on: the address keeps the filters */
+  });
 
   /* Printing: what is shown. Every finding the filters let through (not only the page on
      screen), everything open, and the replays of those findings unless left out. */
@@ -823,6 +925,7 @@
     closed = []; paged = [];
   });
 
+  var addressed = readAddress();
   apply();
-  if (location.hash) { reveal(); }
+  if (addressed) { showFiltered(); } else if (location.hash) { reveal(); }
 })();
