@@ -79,6 +79,9 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
                         min_pair_rounds=arguments.min_pair_rounds)
     try:
         document = trends_document(engine, settings, shown(arguments.store))
+        from auditor.trends.links import add_night_links
+
+        add_night_links(engine, document, Path(arguments.out))  # each flag's nights' reports
     finally:
         engine.dispose()
     out = Path(arguments.out)

@@ -1,0 +1,116 @@
+"""From a flag to its evidence: the nights each flag and each pair of `auditor trends` draws
+on, each linked to its findings in that night's report.html.
+
+A night is a gaming day of a run (the runs `trends` reads: each input's latest tallied
+run). Its report is where that run's audit wrote it (`--out`, recorded in the run's
+settings as `out`); the link opens it filtered by its address (docs/outputs.md, "The
+report's address"): `report.html#dealer=D-1003&day=2026-11-21`. A link is relative when
+the report lies under the folder that holds trends.html's folder (`reports/2026-11-21`
+beside `trends`: the two move together), an absolute `file://` address otherwise; a night
+whose report is gone, or whose run recorded none, is named without a link.
+
+Each entry gets `nights`: [{"gaming_day", "run", "report", "link"}], by gaming day then
+run (`report`: the recorded report.html, null if none was recorded; `link`: null when
+there is no report to open).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from sqlalchemy import Engine, select
+
+from auditor.results import table_key
+from auditor.store import schema
+from auditor.store.tallies import latest_tallied_inputs, tally_rows
+from auditor.trends.analysis import FLAGGED, NO_DEALER, UNDATED, table_name
+
+NO_DAY = "(none)"  # the report's gaming-day filter for findings without one
+
+Night = tuple[str, int]  # (gaming day, run)
+
+
+def add_night_links(engine: Engine, document: dict[str, Any], trends_dir: Path) -> None:
+    """Adds `nights` to every flagged dealer or table (outliers, game math) and to every
+    pair listed, in place."""
+    window = document["trends"]["window"]
+    inputs = latest_tallied_inputs(engine)
+    dealers: dict[str, set[Night]] = defaultdict(set)
+    tables: dict[str, dict[Night, str]] = defaultdict(dict)  # trends' name -> report's key
+    for row in tally_rows(engine, schema.tally_rounds, inputs, window["since"],
+                          window["until"]):
+        night = (row.date or UNDATED, row.run_id)
+        if row.dealer:
+            dealers[row.dealer].add(night)
+        tables[table_name(row.site, row.table_id)][night] = table_key(row.site,
+                                                                      row.table_id) or ""
+    pairs: dict[tuple[str, str], set[Night]] = defaultdict(set)
+    for row in tally_rows(engine, schema.tally_pairs, inputs, window["since"],
+                          window["until"]):
+        pairs[row.dealer or NO_DEALER, row.player].add((row.date or UNDATED, row.run_id))
+    reports = Reports(engine, trends_dir)
+    for name in ("outliers", "game_math"):
+        for entry in document.get(name, []):
+            unit = entry["unit"]
+            if entry["status"] != FLAGGED or unit.get("kind") not in ("dealer", "table"):
+                continue
+            if unit["kind"] == "dealer":
+                entry["nights"] = reports.nights(
+                    (night, {"dealer": unit["key"]}) for night in dealers.get(unit["key"], ()))
+            else:
+                entry["nights"] = reports.nights(
+                    (night, {"table": key}) for night, key in tables.get(unit["key"], {}).items())
+    for entry in document.get("pairs", []):
+        dealer, player = entry["unit"]["dealer"], entry["unit"]["player"]
+        # Rounds with no dealer named: the report can filter by the player only.
+        named = {"player": player} if dealer == NO_DEALER else {"dealer": dealer,
+                                                                 "player": player}
+        entry["nights"] = reports.nights((night, named)
+                                         for night in pairs.get((dealer, player), ()))
+
+
+class Reports:
+    """Each run's report.html (as its audit recorded `out`), looked up once a run."""
+
+    def __init__(self, engine: Engine, trends_dir: Path) -> None:
+        self.engine = engine
+        self.base = Path(os.path.abspath(trends_dir))
+        self.known: dict[int, Path | None] = {}
+
+    def of(self, run_id: int) -> Path | None:
+        if run_id not in self.known:
+            with self.engine.connect() as connection:
+                text = connection.execute(select(schema.runs.c.settings)
+                                          .where(schema.runs.c.id == run_id)).scalar()
+            try:
+                out = json.loads(text or "{}").get("out")
+            except (ValueError, AttributeError):
+                out = None
+            self.known[run_id] = Path(out) / "report.html" if isinstance(out, str) else None
+        return self.known[run_id]
+
+    def href(self, report: Path) -> str:
+        """Relative when the report lies under the folder that holds trends.html's folder,
+        else an absolute file:// address."""
+        report = Path(os.path.abspath(report))
+        if report.is_relative_to(self.base.parent):
+            return quote(Path(os.path.relpath(report, self.base)).as_posix())
+        return report.as_uri()
+
+    def nights(self, wanted: Iterable[tuple[Night, dict[str, str]]]) -> list[dict[str, Any]]:
+        rows = []
+        for (day, run_id), unit in sorted(wanted, key=lambda item: item[0]):
+            report = self.of(run_id)
+            link = None
+            if report is not None and report.is_file():
+                link = self.href(report) + "#" + urlencode(
+                    {**unit, "day": NO_DAY if day == UNDATED else day})
+            rows.append({"gaming_day": day, "run": run_id,
+                         "report": None if report is None else str(report), "link": link})
+        return rows
