@@ -267,6 +267,12 @@
     if (r.d) { known.dealer[r.d] = true; }
     if (r.p) { known.player[r.p] = true; }
   });
+  /* Every table audited and every dealer on duty is known too, with findings or not: a
+     link to a night when the dealer made none shows none, not every name holding it. */
+  (data.inputs || []).forEach(function (input) { if (input[0]) { known.table[input[0]] = true; } });
+  Array.prototype.forEach.call(document.querySelectorAll(".idlist .in-scope"), function (node) {
+    known.dealer[node.textContent] = true;
+  });
 
   /* A table, dealer or player typed in full is that one; part of a name is every one
      holding it. */
