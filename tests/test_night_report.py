@@ -103,6 +103,13 @@ def test_the_flag_links_each_night_to_that_dealers_findings_there(floor, browser
                              f"&day={night['gaming_day']}")
     assert page.locator(f"#pairs a[href='{night['link']}']").count() == 1
     opened.close()
+    # A flagged table (where the dealer dealt) links by its key: licence / table ID.
+    for entry in floor["document"]["outliers"]:
+        if entry["status"] == "flagged" and entry["unit"]["kind"] == "table":
+            site, table = entry["unit"]["key"].split(" ")
+            assert [n["link"] for n in entry["nights"]] == [
+                f"../reports/night{number}/report.html#table={site}%2F{table}&day={day}"
+                for number, day in enumerate(NIGHTS, start=1)]
 
 
 def test_a_night_whose_report_is_gone_is_named_without_a_link(floor, tmp_path) -> None:
