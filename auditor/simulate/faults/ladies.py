@@ -5,19 +5,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from auditor.simulate.faults.base import Injector
 from auditor.simulate.faults.edits import move_after, seat_of
 from auditor.simulate.faults.registry import injector
 from auditor.simulate.faults.wagers import (
     PlacedAfterFirstCard,
     SettledTheWrongWay,
     SideWagerAlone,
+    WagerEdit,
     WinPaidWrong,
 )
 from auditor.simulate.game import LADIES, ladies_kind
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import RoundBuilder, SeatPlay, Wager
+    from auditor.simulate.game import RoundBuilder, SeatPlay, Stmt, Wager
     from auditor.simulate.table import TableSpec
 
 LADIES_GAME = frozenset({"ladies"})
@@ -94,21 +94,23 @@ class LadiesTwoCategoriesPaid(LadiesWinPaidWrong):
 
 
 @injector
-class LadiesTakenAfterMoreCards(Injector):
+class LadiesTakenAfterMoreCards(WagerEdit):
     citation = "20:18:15:30.04(5)"
     games = LADIES_GAME
+    what = "the Lucky Ladies wager on {target} taken or paid after a player drew"
 
-    def edit(self, builder: RoundBuilder) -> bool:
-        more = next((s for s in builder.stmts if s.kind in ("hit", "double")), None)
+    @staticmethod
+    def first_draw(builder: RoundBuilder) -> Stmt | None:
+        """The round's first card drawn by a player."""
+        return next((s for s in builder.stmts if s.kind in ("hit", "double")), None)
+
+    def wagers(self, builder: RoundBuilder) -> list[Wager]:
+        more = self.first_draw(builder)
         if more is None:
-            return False
+            return []
         position = builder.stmts.index(more)
-        early = [w for w in settled_ladies(builder)
-                 if builder.stmts.index(w.settle) < position]
-        if not early:
-            return False
-        wager = builder.rng.choice(early)
-        move_after(builder, wager.settle, more)
-        builder.mark(wager.settle, f"the Lucky Ladies wager on {wager.target} taken or paid "
-                                   "after a player drew")
-        return True
+        return [w for w in settled_ladies(builder) if builder.stmts.index(w.settle) < position]
+
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
+        move_after(builder, wager.settle, self.first_draw(builder))
+        return wager.settle

@@ -9,10 +9,11 @@ from auditor.simulate.cards import BONUS_CARD
 from auditor.simulate.faults.base import ALL_GAMES, Injector
 from auditor.simulate.faults.edits import insert_after, insert_before_end, personal_hands
 from auditor.simulate.faults.registry import injector
+from auditor.simulate.faults.wagers import WagerEdit
 from auditor.simulate.game import IMPOSSIBLE_TIME, Stmt, money
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import RoundBuilder
+    from auditor.simulate.game import RoundBuilder, Wager
     from auditor.simulate.table import Session
 
 
@@ -132,18 +133,17 @@ class WagerNeverSettled(Injector):
 
 
 @injector
-class WagerSettledTwice(Injector):
+class WagerSettledTwice(WagerEdit):
     citation = "record:unsettled"
+    what = "the {kind} wager on {target} settled a second time"
 
-    def edit(self, builder: RoundBuilder) -> bool:
-        wagers = [h.wager for h in personal_hands(builder) if h.wager.settle is not None]
-        if not wagers:
-            return False
-        wager = builder.rng.choice(wagers)
+    def wagers(self, builder: RoundBuilder) -> list[Wager]:
+        return [h.wager for h in personal_hands(builder) if h.wager.settle is not None]
+
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
         again = Stmt(wager.settle.kind, wager.settle.words)
         insert_after(builder, again, wager.settle)
-        builder.mark(again, f"the {wager.kind} wager on {wager.target} settled a second time")
-        return True
+        return again
 
 
 @injector

@@ -14,11 +14,11 @@ from auditor.simulate.faults.edits import (
     rewrite_settle,
 )
 from auditor.simulate.faults.registry import injector
-from auditor.simulate.faults.wagers import PlacedAfterFirstCard
+from auditor.simulate.faults.wagers import PlacedAfterFirstCard, WagerEdit
 from auditor.simulate.game import money, root_of
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import Hand, RoundBuilder, SeatPlay, Wager
+    from auditor.simulate.game import Hand, RoundBuilder, SeatPlay, Stmt, Wager
     from auditor.simulate.table import Session, TableSpec
 
 
@@ -81,7 +81,7 @@ class SideWagerUnderMinimum(Injector):
 
 
 @injector
-class WrongMainPayout(Injector):
+class WrongMainPayout(WagerEdit):
     """A main wager paid too much or too little, a loss paid, a push collected (Blackjack
     Switch's own rule is 30.09(13): switch.WrongSwitchPayout)."""
 
@@ -98,13 +98,11 @@ class WrongMainPayout(Injector):
         return wager.paid + 500 if wager.paid <= 500 or builder.rng.random() < 0.5 \
             else wager.paid - 500
 
-    def edit(self, builder: RoundBuilder) -> bool:
-        hands = [h for h in personal_hands(builder) if h.wager.settle is not None
-                 and not h.busted and not h.surrendered and self.payable(builder, h)]
-        if not hands:
-            return False
-        hand = builder.rng.choice(hands)
-        wager = hand.wager
+    def wagers(self, builder: RoundBuilder) -> list[Wager]:
+        return [h.wager for h in personal_hands(builder) if h.wager.settle is not None
+                and not h.busted and not h.surrendered and self.payable(builder, h)]
+
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
         if wager.outcome == "win":
             rewrite_settle(wager.settle, wager, "win", self.win_paid(builder, wager))
         elif wager.outcome == "lose":
@@ -113,9 +111,11 @@ class WrongMainPayout(Injector):
             rewrite_settle(wager.settle, wager, "win", wager.paid)
         else:
             rewrite_settle(wager.settle, wager, "lose", wager.paid)
-        builder.mark(wager.settle, f"{wager.target} settled {wager.settle.text} instead of "
-                                   f"{wager.outcome} {money(wager.paid)}")
-        return True
+        return wager.settle
+
+    def describe(self, builder: RoundBuilder, wager: Wager) -> str:
+        return f"{wager.target} settled {wager.settle.text} instead of {wager.outcome} " \
+               f"{money(wager.paid)}"
 
 
 @injector
@@ -137,24 +137,23 @@ class InsuranceOverHalf(Injector):
 
 
 @injector
-class InsuranceWrongPayout(Injector):
+class InsuranceWrongPayout(WagerEdit):
     citation = "20:18:15:23"
+    what = "insurance on {target} settled wrongly"
 
     def insurance(self, builder: RoundBuilder, hand: Hand) -> int | None:
         # with an ace up, a player who insures lawfully (few do): its settlement goes wrong
         return hand.wager.amount // 2 if hand.wager.amount >= 2 else None
 
-    def edit(self, builder: RoundBuilder) -> bool:
-        wagers = [w for s in builder.seats for w in s.insurance if w.settle is not None]
-        if not wagers:
-            return False
-        wager = builder.rng.choice(wagers)
+    def wagers(self, builder: RoundBuilder) -> list[Wager]:
+        return [w for s in builder.seats for w in s.insurance if w.settle is not None]
+
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
         if wager.outcome == "win":
             rewrite_settle(wager.settle, wager, "win", wager.amount)  # 1 to 1, not 2 to 1
         else:
             rewrite_settle(wager.settle, wager, "push", wager.amount)
-        builder.mark(wager.settle, f"insurance on {wager.target} settled wrongly")
-        return True
+        return wager.settle
 
 
 @injector
@@ -333,7 +332,7 @@ class SurrenderNotOffered(Injector):
 
 
 @injector
-class SurrenderCollectsAll(Injector):
+class SurrenderCollectsAll(WagerEdit):
     citation = "20:18:15:30"
 
     def suits(self, spec: TableSpec) -> bool:
@@ -345,13 +344,13 @@ class SurrenderCollectsAll(Injector):
             return None
         return "surrender"
 
-    def edit(self, builder: RoundBuilder) -> bool:
-        hands = [h for h in personal_hands(builder) if h.surrendered and h.wager.settle]
-        if not hands:
-            return False
-        hand = builder.rng.choice(hands)
-        wager = hand.wager
+    def wagers(self, builder: RoundBuilder) -> list[Wager]:
+        return [h.wager for h in personal_hands(builder) if h.surrendered and h.wager.settle]
+
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
         rewrite_settle(wager.settle, wager, "lose", wager.amount)
-        builder.mark(wager.settle, f"the surrender of {hand.name} collected the whole "
-                                   f"{money(wager.amount)}, not half")
-        return True
+        return wager.settle
+
+    def describe(self, builder: RoundBuilder, wager: Wager) -> str:
+        return f"the surrender of {wager.target} collected the whole {money(wager.amount)}, " \
+               "not half"

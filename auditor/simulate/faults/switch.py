@@ -19,6 +19,7 @@ from auditor.simulate.faults.standard import SplitWagerUnequal, WrongMainPayout
 from auditor.simulate.faults.wagers import (
     PlacedAfterFirstCard,
     SettledTheWrongWay,
+    WagerEdit,
     WinPaidWrong,
 )
 from auditor.simulate.game import SUPER_MATCH, Stmt, Wager, money, super_match_kind
@@ -147,23 +148,21 @@ class ExtraCardPlayedOn(Injector):
 
 
 @injector
-class NeighbourVoided(Injector):
+class NeighbourVoided(WagerEdit):
     citation = "20:18:15:30.09(4)"
     games = SWITCH
+    what = "{target} returned as void for another seat's misdeal"
 
     def force_misdeal(self, builder: RoundBuilder) -> bool:
         return True
 
-    def edit(self, builder: RoundBuilder) -> bool:
-        hands = [h for h in personal_hands(builder) if not seat_of(builder, h.name).misdealt
-                 and h.wager.settle is not None and h.wager.outcome != "push"]
-        if not hands:
-            return False
-        wager = builder.rng.choice(hands).wager
+    def wagers(self, builder: RoundBuilder) -> list[Wager]:
+        return [h.wager for h in personal_hands(builder) if not seat_of(builder, h.name).misdealt
+                and h.wager.settle is not None and h.wager.outcome != "push"]
+
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
         rewrite_settle(wager.settle, wager, "void", wager.amount)
-        builder.mark(wager.settle, f"{wager.target} returned as void for another seat's "
-                                   "misdeal")
-        return True
+        return wager.settle
 
 
 @injector
@@ -212,20 +211,17 @@ class ShuffledNotCut(Injector):
 
 
 @injector
-class SuperMatchAfterDecision(Injector):
+class SuperMatchAfterDecision(WagerEdit):
     citation = "20:18:15:30.09(8)"
     games = SWITCH
+    what = "the super match on {target} resolved after play began"
 
-    def edit(self, builder: RoundBuilder) -> bool:
-        decisions = decision_stmts(builder)
-        wagers = [s.super_match for s in builder.seats
-                  if s.super_match is not None and not s.misdealt]
-        if not decisions or not wagers:
-            return False
-        wager = builder.rng.choice(wagers)
-        move_after(builder, wager.settle, decisions[0])
-        builder.mark(wager.settle, f"the super match on {wager.target} resolved after play began")
-        return True
+    def wagers(self, builder: RoundBuilder) -> list[Wager]:
+        return super_matches(builder) if decision_stmts(builder) else []
+
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
+        move_after(builder, wager.settle, decision_stmts(builder)[0])
+        return wager.settle
 
 
 @injector
@@ -297,19 +293,20 @@ class CardAfterStand(Injector):
 
 
 @injector
-class BustCollectedLate(Injector):
+class BustCollectedLate(WagerEdit):
     citation = "20:18:15:30.09(15)"
     games = SWITCH
+    what = "{target} collected only after the dealer played"
 
-    def edit(self, builder: RoundBuilder) -> bool:
-        busted = [h for h in personal_hands(builder) if h.busted and h.wager.settle is not None]
-        if not busted or builder.dealer_done is None:
-            return False
-        hand = builder.rng.choice(busted)
-        settle = hand.wager.settle
-        move_after(builder, settle, builder.dealer_done)  # collected with the remaining wagers
-        builder.mark(settle, f"{hand.name} collected only after the dealer played")
-        return True
+    def wagers(self, builder: RoundBuilder) -> list[Wager]:
+        if builder.dealer_done is None:
+            return []
+        return [h.wager for h in personal_hands(builder) if h.busted
+                and h.wager.settle is not None]
+
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
+        move_after(builder, wager.settle, builder.dealer_done)  # with the remaining wagers
+        return wager.settle
 
 
 @injector

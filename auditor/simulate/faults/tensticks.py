@@ -9,10 +9,11 @@ from auditor.simulate.cards import BONUS_CARD, total
 from auditor.simulate.faults.base import Injector
 from auditor.simulate.faults.edits import personal_hands, rewrite_settle
 from auditor.simulate.faults.registry import injector
+from auditor.simulate.faults.wagers import WagerEdit
 from auditor.simulate.game import money
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import Hand, RoundBuilder, SeatPlay
+    from auditor.simulate.game import Hand, RoundBuilder, SeatPlay, Stmt, Wager
     from auditor.simulate.table import TableSpec
 
 TENSTICKS = frozenset({"tensticks"})
@@ -36,20 +37,19 @@ class BustingBonusCardTraded(Injector):
 
 
 @injector
-class BustingBonusCardPushed(Injector):
+class BustingBonusCardPushed(WagerEdit):
     citation = "20:18:15:30.02(3)"
     games = TENSTICKS
+    what = "{target}, over 21 with the bonus card, pushed"
 
-    def edit(self, builder: RoundBuilder) -> bool:
+    def wagers(self, builder: RoundBuilder) -> list[Wager]:
         # the bonus card itself took the hand over 21: it was the last card the hand drew
-        hands = [h for h in personal_hands(builder) if h.busted and h.cards[-1] == BONUS_CARD
-                 and h.wager.settle is not None]
-        if not hands:
-            return False
-        wager = builder.rng.choice(hands).wager
+        return [h.wager for h in personal_hands(builder) if h.busted
+                and h.cards[-1] == BONUS_CARD and h.wager.settle is not None]
+
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
         rewrite_settle(wager.settle, wager, "push", wager.paid)
-        builder.mark(wager.settle, f"{wager.target}, over 21 with the bonus card, pushed")
-        return True
+        return wager.settle
 
 
 @injector

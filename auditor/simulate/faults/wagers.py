@@ -11,59 +11,61 @@ from auditor.simulate.faults.edits import move_after, rewrite_settle
 from auditor.simulate.game import SeatPlay, money
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import RoundBuilder, Wager
+    from auditor.simulate.game import RoundBuilder, Stmt, Wager
     from auditor.simulate.table import Player
 
 
-class PlacedAfterFirstCard(Injector):
-    """A wager placed after the first card of the round (a side wager settled all the
-    same, as if it had been in time)."""
+class WagerEdit(Injector):
+    """One of the round's `wagers`, drawn at random, changed (`change` returns the
+    statement that shows the fault) and marked with `what` (formatted by `describe`)."""
 
     what: ClassVar[str]
 
     def wagers(self, builder: RoundBuilder) -> list[Wager]:
         raise NotImplementedError
+
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
+        raise NotImplementedError
+
+    def describe(self, builder: RoundBuilder, wager: Wager) -> str:
+        return self.what.format(target=wager.target, kind=wager.kind)
 
     def edit(self, builder: RoundBuilder) -> bool:
         wagers = self.wagers(builder)
         if not wagers:
             return False
         wager = builder.rng.choice(wagers)
-        move_after(builder, wager.bet, builder.first_deal)
-        builder.mark(wager.bet, self.what.format(target=wager.target))
+        builder.mark(self.change(builder, wager), self.describe(builder, wager))
         return True
 
 
-class SettledTheWrongWay(Injector):
+class PlacedAfterFirstCard(WagerEdit):
+    """A wager placed after the first card of the round (a side wager settled all the
+    same, as if it had been in time)."""
+
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
+        move_after(builder, wager.bet, builder.first_deal)
+        return wager.bet
+
+
+class SettledTheWrongWay(WagerEdit):
     """A side wager that won collected, or one that lost paid as a win."""
-
-    what: ClassVar[str]
-
-    def wagers(self, builder: RoundBuilder) -> list[Wager]:
-        raise NotImplementedError
 
     def odds(self, builder: RoundBuilder) -> int:
         """What a unit of the wager wins where it is paid as a win."""
         raise NotImplementedError
 
-    def edit(self, builder: RoundBuilder) -> bool:
-        wagers = self.wagers(builder)
-        if not wagers:
-            return False
-        wager = builder.rng.choice(wagers)
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
         if wager.outcome == "win":
             rewrite_settle(wager.settle, wager, "lose", wager.amount)
         else:
             rewrite_settle(wager.settle, wager, "win", wager.amount * self.odds(builder))
-        builder.mark(wager.settle, self.what.format(target=wager.target))
-        return True
+        return wager.settle
 
 
-class WinPaidWrong(Injector):
+class WinPaidWrong(WagerEdit):
     """A side wager's win paid other than its pay table says: one unit too many unless
     `paid` says otherwise (None: not this win). `what` may name the amounts paid and due."""
-
-    what: ClassVar[str]
 
     def wins(self, builder: RoundBuilder) -> list[Wager]:
         raise NotImplementedError
@@ -71,16 +73,16 @@ class WinPaidWrong(Injector):
     def paid(self, builder: RoundBuilder, wager: Wager) -> int | None:
         return wager.paid + wager.amount
 
-    def edit(self, builder: RoundBuilder) -> bool:
-        wagers = [w for w in self.wins(builder) if self.paid(builder, w) is not None]
-        if not wagers:
-            return False
-        wager = builder.rng.choice(wagers)
-        paid = self.paid(builder, wager)
-        rewrite_settle(wager.settle, wager, "win", paid)
-        builder.mark(wager.settle, self.what.format(target=wager.target, paid=money(paid),
-                                                    due=money(wager.paid)))
-        return True
+    def wagers(self, builder: RoundBuilder) -> list[Wager]:
+        return [w for w in self.wins(builder) if self.paid(builder, w) is not None]
+
+    def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
+        rewrite_settle(wager.settle, wager, "win", self.paid(builder, wager))
+        return wager.settle
+
+    def describe(self, builder: RoundBuilder, wager: Wager) -> str:
+        return self.what.format(target=wager.target, paid=money(self.paid(builder, wager)),
+                                due=money(wager.paid))
 
 
 class SideWagerAlone(Injector):
