@@ -1,6 +1,7 @@
-"""Ways of breaking a wager that several games share, each written once and made a clause
-of its game by a subclass that names the citation, the wagers it may pick and the words of
-the fault (`what`, formatted with the wager's target)."""
+"""The edit of one wager (`WagerEdit`), and the ways of breaking a wager that several games
+share, each written once and made a clause of its game by a subclass that names the
+citation, the wagers it may pick and the words of the fault (`what`, formatted with the
+wager's target and kind)."""
 
 from __future__ import annotations
 
