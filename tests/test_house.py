@@ -27,14 +27,15 @@ def type_checking_lines(tree: ast.Module) -> set[int]:
     return lines
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(typing: bool = False) -> dict[str, set[str]]:
     """Module -> the package's modules it imports (a package named by `from p import m`
-    stands for its submodule m, the package itself only for its own names)."""
+    stands for its submodule m, the package itself only for its own names); with `typing`,
+    the imports for type checkers too."""
     modules = {module_name(path): path for path in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        skipped = type_checking_lines(tree)
+        skipped = set() if typing else type_checking_lines(tree)
         for node in ast.walk(tree):
             if getattr(node, "lineno", None) in skipped:
                 continue
@@ -115,3 +116,34 @@ def test_the_shared_results_sit_below_every_layer_that_uses_them() -> None:
                     "auditor.identity", "auditor.waivers", "auditor.baseline", "auditor.case",
                     "auditor.trends", "auditor.cli")
     assert [m for m in below if m.startswith(layers_above)] == []
+
+
+# The simulator: the round model (cards, the game's round builder, the table's session and
+# the hooks they consult) below, the fault injectors above it, handed to the session.
+SIMULATOR_BELOW_FAULTS = ("auditor.simulate.cards", "auditor.simulate.strategy",
+                          "auditor.simulate.sampling", "auditor.simulate.game",
+                          "auditor.simulate.table", "auditor.simulate.hooks")
+
+
+def test_the_simulators_faults_are_in_no_import_loop_even_for_type_checking() -> None:
+    """(The package's loops at run time are test_no_import_loop_in_the_package's.)"""
+    simulator = {name: {m for m in imported if m.startswith("auditor.simulate")}
+                 for name, imported in import_graph(typing=True).items()
+                 if name.startswith("auditor.simulate")}
+    assert "auditor.simulate.faults.registry" in simulator
+    assert [loop for loop in loops(simulator)
+            if any(m.startswith("auditor.simulate.faults") for m in loop)] == []
+
+
+def test_the_simulators_table_and_game_know_nothing_of_the_faults() -> None:
+    """Not even for type checking: the injectors sit above the models they bend."""
+    graph = import_graph(typing=True)
+    knows = {module: sorted(m for m in reaches(graph, module)
+                            if m.startswith("auditor.simulate.faults"))
+             for module in SIMULATOR_BELOW_FAULTS}
+    assert knows == {module: [] for module in SIMULATOR_BELOW_FAULTS}
+
+
+def test_the_fault_registry_imports_nothing_of_the_table_or_the_game() -> None:
+    below = reaches(import_graph(), "auditor.simulate.faults.registry")
+    assert below & {"auditor.simulate.game", "auditor.simulate.table"} == set()

@@ -1,5 +1,5 @@
 """The clauses the simulator plants, as a table for the documentation: the faults of
-auditor/simulate/faults.py and the header faults of auditor/simulate/table.py, above both
+auditor/simulate/faults/ and the header faults of auditor/simulate/table.py, above both
 (`make readme` writes it into docs/rule-base.md)."""
 
 from __future__ import annotations

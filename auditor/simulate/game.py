@@ -3,7 +3,8 @@
 `RoundBuilder.play()` deals a round at a table (`Session` in table.py owns the shoe, the
 seats and the clock) and records every statement in the order it happens. Amounts are
 whole cents. Every settlement is computed from the cards as dealt, so a fault planted by
-a hook (faults.py) leaves the rest of the round consistent with it.
+a hook (hooks.py, answered by an injector of faults/) leaves the rest of the round
+consistent with it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import auditor.simulate.strategy as strategy
 from auditor.simulate.cards import BONUS_CARD, VALUE, dealer_must_draw, is_two_card_21, total
 
 if TYPE_CHECKING:
-    from auditor.simulate.faults import Injector
+    from auditor.simulate.hooks import Hooks
     from auditor.simulate.table import Player, Session
 
 MISDEAL_RATE = 0.003  # rounds with a misdealt seat (any game but Ten sticks 21)
@@ -191,7 +192,7 @@ class SeatPlay:
 class RoundBuilder:
     """Deals and plays one round; `stmts` is the record of it, `round` line excluded."""
 
-    def __init__(self, session: Session, fault: Injector) -> None:
+    def __init__(self, session: Session, fault: Hooks) -> None:
         self.session = session
         self.spec = session.spec
         self.rules = session.spec.rules

@@ -179,7 +179,7 @@ class TableHooks:
         if (collusion is None or session.dealer_id != collusion[0]
                 or any(stmt.fault for stmt in builder.stmts)):
             return
-        from auditor.simulate.faults import rewrite_settle
+        from auditor.simulate.faults.edits import rewrite_settle
         from auditor.simulate.game import money
 
         number = self.seat_of(session, collusion[1])

@@ -17,6 +17,7 @@ from typing import TextIO
 from auditor.config import HouseRules
 from auditor.simulate.cards import BONUS_CARD, Shoe
 from auditor.simulate.game import IMPOSSIBLE_TIME, RoundBuilder, Stmt, money
+from auditor.simulate.hooks import NO_FAULT, Hooks
 
 ALL_GAMES_NAMES = frozenset({"standard", "switch", "db21", "tensticks", "ladies"})
 
@@ -387,7 +388,7 @@ class Session:
         faulty = (self.injectors is not None and self.faults > 0
                   and self.fault_rng.random() < rate)
         if not faulty:
-            return self.commit(*self.build(self.injectors_none()))
+            return self.commit(*self.build(NO_FAULT))
         saved = self.snapshot()
         for injector in self.injectors.candidates(self, self.fault_rng):
             self.restore(saved)
@@ -396,13 +397,7 @@ class Session:
                     builder.applied or injector.edit(builder)):
                 return self.commit(before, builder)
         self.restore(saved)
-        return self.commit(*self.build(self.injectors_none()))
-
-    @staticmethod
-    def injectors_none():
-        from auditor.simulate.faults import NO_FAULT
-
-        return NO_FAULT
+        return self.commit(*self.build(NO_FAULT))
 
     def snapshot(self) -> tuple:
         return (self.rng.getstate(), self.shoe.snapshot(),
@@ -415,7 +410,7 @@ class Session:
         for name, value in values.items():
             setattr(self, name, _copied(value))
 
-    def build(self, injector) -> tuple[list[Stmt], RoundBuilder | None]:
+    def build(self, injector: Hooks) -> tuple[list[Stmt], RoundBuilder | None]:
         before = self.between_rounds(injector)
         builder = RoundBuilder(self, injector)
         builder.applied = any(stmt.fault is not None for stmt in before)  # planted already
@@ -472,7 +467,7 @@ class Session:
         return True
 
     # ---- between rounds: shoes, shuffles, dealers ----
-    def between_rounds(self, injector) -> list[Stmt]:
+    def between_rounds(self, injector: Hooks) -> list[Stmt]:
         stmts: list[Stmt] = []
         if self.seen and injector.burn_between_rounds(self):
             self.burn_too_often(stmts, injector)
@@ -500,7 +495,7 @@ class Session:
             self.change_dealer(stmts, burn=self.rng.random() < 0.5)
         return stmts
 
-    def burn_too_often(self, stmts: list[Stmt], injector) -> None:
+    def burn_too_often(self, stmts: list[Stmt], injector: Hooks) -> None:
         """A planted fault: the most seen card burned until the shoe has held it once too
         often (only the last burn is over the count); a reshuffle follows at once."""
         seen = {c: n for c, n in self.seen.items() if c != BONUS_CARD}
@@ -515,7 +510,7 @@ class Session:
                                          "shoe holds it", type(injector).__name__)
         self.reshuffle_due = True
 
-    def shuffle(self, stmts: list[Stmt], injector) -> None:
+    def shuffle(self, stmts: list[Stmt], injector: Hooks) -> None:
         decks = self.spec.decks
         self.shoe.shuffle()
         self.seen = {}
