@@ -366,12 +366,14 @@ def outliers(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
 
 def _judge_together(entries: list[dict[str, Any]], fdr: float, cell_rounds: Counter,
                     cell_found: Counter, floor_rate: float) -> None:
-    """Statuses, in place. Flagged: the unit stands out given the other kind's units (BH
-    across every dealer and table judged); or it stands out against the floor's rate and no
-    unit of the other kind, flagged in its own right, accounts for it. Explained: it stands
-    out against the floor's rate only, and flagged units of the other kind that worked with
-    it brought the excess (`explained_by`, the most excess findings first)."""
-    _bh(entries, fdr)
+    """Statuses, in place, from two tests each controlled by Benjamini–Hochberg across
+    every dealer and table judged. Flagged: the unit stands out against the floor's rate
+    and given the other kind's units (in its own right); or against the floor's rate with
+    no unit of the other kind flagged in its own right to account for it. Explained: it
+    stands out against the floor's rate only because units of the other kind flagged in
+    their own right worked with it (`explained_by`, the most excess findings first). A unit
+    not above the floor's rate is not flagged, whatever the other test says."""
+    _bh(entries, fdr)  # the test given the other kind: p, q
     tested = [e for e in entries if e["floor_test"]["p"] is not None]
     if tested:
         reject, q, _, _ = multipletests([e["floor_test"]["p"] for e in tested], alpha=fdr,
@@ -379,17 +381,20 @@ def _judge_together(entries: list[dict[str, Any]], fdr: float, cell_rounds: Coun
         for entry, against_floor, value in zip(tested, reject, q, strict=True):
             entry["floor_test"]["q"] = float(value)
             entry["floor_test"]["flagged"] = bool(against_floor)
-    flagged = {(e["unit"]["kind"], e["unit"]["key"]) for e in entries
-               if e["status"] == FLAGGED}
+    own_right = {(e["unit"]["kind"], e["unit"]["key"]) for e in tested
+                 if e["status"] == FLAGGED and e["floor_test"]["flagged"]}
     for entry in tested:
-        if entry["status"] == FLAGGED or not entry["floor_test"]["flagged"]:
-            continue
         kind, key = entry["unit"]["kind"], entry["unit"]["key"]
+        if (kind, key) in own_right:
+            continue
+        if not entry["floor_test"]["flagged"]:
+            entry["status"] = NOT_FLAGGED
+            continue
         other = OTHER[kind]
         partners = []
         for (dealer, table), n in cell_rounds.items():
             unit, partner = (dealer, table) if kind == "dealer" else (table, dealer)
-            if unit != key or (other, partner) not in flagged:
+            if unit != key or (other, partner) not in own_right:
                 continue
             excess = cell_found[dealer, table] - n * floor_rate
             if excess > 0:
@@ -404,12 +409,15 @@ def _judge_together(entries: list[dict[str, Any]], fdr: float, cell_rounds: Coun
 
 
 def _rank(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """By the evidence: flagged, explained, not flagged, then by the p of the unit judged
-    with the other kind (then against the floor); a unit too small to judge never leads."""
+    """By the evidence: flagged, explained, not flagged, then by the larger of the two p
+    (the evidence that the unit stands out in its own right: against the floor and given
+    the other kind), then the p given the other kind; a unit too small to judge never
+    leads (it is not ranked)."""
     order = {FLAGGED: 0, EXPLAINED: 1, NOT_FLAGGED: 2, TOO_FEW: 3}
     ranked = sorted(entries, key=lambda e: (
-        order[e["status"]], e["p"] if e["p"] is not None else 2.0,
-        e["floor_test"]["p"] if e["floor_test"]["p"] is not None else 2.0,
+        order[e["status"]],
+        max(e["p"], e["floor_test"]["p"]) if e["p"] is not None else 2.0,
+        e["p"] if e["p"] is not None else 2.0,
         -e["counts"]["rounds"], e["unit"]["kind"], e["unit"]["key"]))
     for rank, entry in enumerate(ranked, 1):
         entry["rank"] = rank if entry["status"] != TOO_FEW else None

@@ -35,9 +35,10 @@ def _environment() -> Environment:
                               trim_blocks=True, lstrip_blocks=True, auto_reload=False,
                               finalize=shown_text)  # bidi controls made visible
     environment.filters["paid"] = rows_text  # money per currency, never added
-    environment.filters["count"] = numbers.count
-    environment.filters["rate"] = numbers.rate
-    environment.filters["probability"] = numbers.probability
+    # globals, not filters: the report's environment compiles this template too
+    # (auditor/output/html_report.py load_templates), and it knows none of these
+    environment.globals.update(count=numbers.count, rate=numbers.rate,
+                               probability=numbers.probability)
     return environment
 
 
