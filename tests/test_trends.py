@@ -163,15 +163,21 @@ def test_the_repeated_shoe_is_flagged_at_both_places(planted) -> None:
 
 def test_trends_json_entries_have_the_documented_fields(planted) -> None:
     document = planted["document"]
-    assert set(document) == {"trends", "rates", "outliers", "pairs", "repeats", "game_math"}
+    assert set(document) == {"trends", "rates", "outliers", "pairs", "repeats", "game_math",
+                             "not_judged"}
     for name in ("outliers", "pairs", "repeats", "game_math"):
         for entry in document[name]:
             assert {"unit", "counts", "statistic", "p", "q", "status", "tested",
                     "not_proven"} <= set(entry), name
-            assert entry["status"] in (FLAGGED, "not flagged", TOO_FEW)
+            assert entry["status"] in (FLAGGED, "not flagged", TOO_FEW) + (
+                ("explained",) if name == "outliers" else ())
             assert (entry["p"] is None) == (entry["status"] == TOO_FEW)
     too_few = [e for e in document["outliers"] if e["status"] == TOO_FEW]
     assert all(e["counts"]["rounds"] < int(MIN_ROUNDS) for e in too_few)
+    for entry in document["outliers"]:
+        assert {"rank", "rates", "floor_test", "explained_by"} <= set(entry)
+        assert (entry["explained_by"] != []) == (entry["status"] == "explained")
+        assert ("history" in entry) == (entry["status"] != TOO_FEW)
     assert document["rates"]["floor"]["rounds"] == TABLES * NIGHTS * ROUNDS
     # Money per currency (the simulator's tables hold several), exact decimal text.
     money = document["rates"]["floor"]["money"]
@@ -304,7 +310,7 @@ def test_trends_html_opens_with_its_flags_and_no_console_error(planted, browser)
         background = page.page.evaluate(
             "getComputedStyle(document.querySelector('.masthead')).backgroundColor")
         assert background == "rgb(18, 50, 79)"
-        assert page.page.locator("svg.chart rect.bar.flagged").count() >= 1
+        assert page.page.locator("#funnel-dealer g.unit.flagged").count() >= 1
         ARTIFACTS.mkdir(exist_ok=True)
         page.page.screenshot(path=str(ARTIFACTS / "trends.png"), full_page=True)
         assert page.problems == []
