@@ -117,12 +117,14 @@ def tables_dealt_by(nights: list[Path], dealers: set[str]) -> set[str]:
 def test_the_careless_dealer_is_flagged_and_only_planted_dealers_are(planted) -> None:
     flagged = {(e["unit"]["kind"], e["unit"]["key"]) for e in planted["flags"]["outliers"]}
     assert ("dealer", CARELESS) in flagged
-    # The colluding dealer's over-payments are findings too: flagging that dealer is right,
-    # and so is flagging a table where a planted dealer dealt (its findings are there).
-    # No other dealer or table is flagged.
+    # The colluding dealer's over-payments are findings too: flagging that dealer is right.
+    # A table where a planted dealer dealt is judged given its dealers: never a flag of
+    # its own. No other dealer or table is flagged.
+    assert flagged == {("dealer", CARELESS), ("dealer", COLLUDING)}
     planted_tables = tables_dealt_by(planted["nights"], {CARELESS, COLLUDING})
-    assert flagged <= {("dealer", CARELESS), ("dealer", COLLUDING)} | {
-        ("table", table) for table in planted_tables}
+    assert all(e["unit"]["key"] in planted_tables and e["explained_by"][0]["key"] in
+               (CARELESS, COLLUDING) for e in planted["document"]["outliers"]
+               if e["status"] == "explained")
     careless = next(e for e in planted["flags"]["outliers"] if e["unit"]["key"] == CARELESS)
     assert careless["counts"]["findings"] > 2 * careless["counts"]["expected"]
     assert careless["q"] <= 0.05 and careless["p"] <= careless["q"]
@@ -147,6 +149,15 @@ def test_the_colluding_pair_is_flagged_with_exactly_the_planted_over_payments(pl
     ids = ids_by_place(*(planted["folder"] / f"out-{night.name}" for night in planted["nights"]))
     assert set(flagged[0]["findings"]) == {ids[place] for place in planted_lines}
     assert flagged[0]["counts"]["over_payments"] == len(planted_lines)
+    # The pair night by night: the planted over-payments of each night, the player's
+    # rounds at the dealer's table that night.
+    by_night = [sum(1 for place in planted_lines if place.startswith(f"{night}/"))
+                for night in planted["nights"]]
+    assert [(n["day"], n["over_payments"]) for n in flagged[0]["history"]] == [
+        ((FIRST_NIGHT + timedelta(days=k)).isoformat(), count)
+        for k, count in enumerate(by_night)]
+    assert sum(n["rounds"] for n in flagged[0]["history"]) == flagged[0]["counts"]["rounds"]
+    assert all(n["rounds"] > 0 for n in flagged[0]["history"])
 
 
 def test_the_repeated_shoe_is_flagged_at_both_places(planted) -> None:
