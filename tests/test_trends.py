@@ -763,10 +763,12 @@ def test_the_test_given_the_other_kind_is_exact() -> None:
 
 
 def test_numbers_are_formatted_for_reading() -> None:
-    from auditor.trends.numbers import count, probability, rate
+    from auditor.trends.numbers import count, probability, rate, stated
 
     assert [count(12000), count(10.734), count(None), rate(165.517), rate(None)] == [
         "12,000", "10.7", "—", "165.5", "—"]
     assert [probability(v) for v in (1.0, 0.0412, 0.00123, 3.94e-7, 1.3e-23, 0, None)] == [
         "1", "0.041", "0.0012", "3.9 × 10⁻⁷", "1.3 × 10⁻²³", "< 10⁻³⁰⁰", "—"]
     assert probability(0, -361.2) == "≈ 10⁻³⁶¹"
+    assert [stated("p", 0.0412), stated("q", 0, -361.2), stated("p", 0)] == [
+        "p = 0.041", "q ≈ 10⁻³⁶¹", "p < 10⁻³⁰⁰"]

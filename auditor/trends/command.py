@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 
 from auditor.money import rows_text as paid_words
-from auditor.trends.numbers import count, probability, rate
+from auditor.trends.numbers import count, probability, rate, stated
 
 DEFAULT_STORE = "reports/history.sqlite"
 
@@ -193,4 +193,4 @@ def odds_text(entry: dict) -> str:
     """p and q, or for a chance too small for a float its order of magnitude."""
     if entry["p"] == 0 and "log10_p" in entry:
         return f"p = q {probability(0, entry['log10_p'])}"
-    return f"p = {probability(entry['p'])}, q = {probability(entry['q'])}"
+    return f"{stated('p', entry['p'])}, {stated('q', entry['q'])}"

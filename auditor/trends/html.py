@@ -38,7 +38,7 @@ def _environment() -> Environment:
     # globals, not filters: the report's environment compiles this template too
     # (auditor/output/html_report.py load_templates), and it knows none of these
     environment.globals.update(count=numbers.count, rate=numbers.rate,
-                               probability=numbers.probability)
+                               probability=numbers.probability, stated=numbers.stated)
     return environment
 
 

@@ -38,3 +38,9 @@ def probability(value: float | None, log10: object = None) -> str:
         return text if "e" not in text else f"{value:.4f}"
     mantissa, exponent = f"{value:.1e}".split("e")
     return f"{mantissa} × 10" + f"{int(exponent):d}".translate(SUPERSCRIPTS)
+
+
+def stated(name: str, value: float | None, log10: object = None) -> str:
+    """"p = 0.041", "p = 3.9 × 10⁻⁷", "p ≈ 10⁻³⁶¹", "p < 10⁻³⁰⁰": the name and its value."""
+    text = probability(value, log10)
+    return f"{name} {text}" if text[0] in "≈<" else f"{name} = {text}"
