@@ -84,7 +84,8 @@ def _funnel(entries: list[dict[str, Any]], kind: str, floor_rate: float | None,
             minimum: int) -> dict[str, Any] | None:
     """A funnel plot of one kind of unit: each unit's findings per 1,000 rounds against the
     rounds it dealt (log scale), with the 95 % and 99.8 % control limits around the floor's
-    rate; a unit inside the funnel errs within chance of the floor's rate."""
+    rate (drawn from the rounds in which one finding is expected); a unit inside the
+    funnel errs within chance of the floor's rate."""
     units = [e for e in entries if e["unit"]["kind"] == kind and e["counts"]["rounds"]]
     if not units or floor_rate is None:
         return None
@@ -107,9 +108,13 @@ def _funnel(entries: list[dict[str, Any]], kind: str, floor_rate: float | None,
     def y_of(value: float) -> float:
         return round(bottom - (bottom - top) * min(value, y_top) / y_top, 1)
 
-    grid = [10 ** (first + (decades - first) * i / 80) for i in range(81)]
+    # The limits from one finding expected on: below that a single finding is beyond them,
+    # and the curves only jump between zero and the top of the scale.
+    start = max(first, math.log10(1 / per_round)) if per_round else first
+    grid = [10 ** (start + (decades - start) * i / 80) for i in range(81)] \
+        if start < decades else []
     curves = []
-    for name, (low, high) in LIMITS.items():
+    for name, (low, high) in LIMITS.items() if grid else ():
         for side, probability in (("lower", low), ("upper", high)):
             points = " ".join(
                 f"{x_of(n)},{y_of(1000 * _poisson_limit(probability, per_round * n) / n)}"
