@@ -117,12 +117,14 @@ def tables_dealt_by(nights: list[Path], dealers: set[str]) -> set[str]:
 def test_the_careless_dealer_is_flagged_and_only_planted_dealers_are(planted) -> None:
     flagged = {(e["unit"]["kind"], e["unit"]["key"]) for e in planted["flags"]["outliers"]}
     assert ("dealer", CARELESS) in flagged
-    # The colluding dealer's over-payments are findings too: flagging that dealer is right,
-    # and so is flagging a table where a planted dealer dealt (its findings are there).
-    # No other dealer or table is flagged.
+    # The colluding dealer's over-payments are findings too: flagging that dealer is right.
+    # A table where a planted dealer dealt is judged given its dealers: never a flag of
+    # its own. No other dealer or table is flagged.
+    assert flagged == {("dealer", CARELESS), ("dealer", COLLUDING)}
     planted_tables = tables_dealt_by(planted["nights"], {CARELESS, COLLUDING})
-    assert flagged <= {("dealer", CARELESS), ("dealer", COLLUDING)} | {
-        ("table", table) for table in planted_tables}
+    assert all(e["unit"]["key"] in planted_tables and e["explained_by"][0]["key"] in
+               (CARELESS, COLLUDING) for e in planted["document"]["outliers"]
+               if e["status"] == "explained")
     careless = next(e for e in planted["flags"]["outliers"] if e["unit"]["key"] == CARELESS)
     assert careless["counts"]["findings"] > 2 * careless["counts"]["expected"]
     assert careless["q"] <= 0.05 and careless["p"] <= careless["q"]
@@ -147,6 +149,15 @@ def test_the_colluding_pair_is_flagged_with_exactly_the_planted_over_payments(pl
     ids = ids_by_place(*(planted["folder"] / f"out-{night.name}" for night in planted["nights"]))
     assert set(flagged[0]["findings"]) == {ids[place] for place in planted_lines}
     assert flagged[0]["counts"]["over_payments"] == len(planted_lines)
+    # The pair night by night: the planted over-payments of each night, the player's
+    # rounds at the dealer's table that night.
+    by_night = [sum(1 for place in planted_lines if place.startswith(f"{night}/"))
+                for night in planted["nights"]]
+    assert [(n["day"], n["over_payments"]) for n in flagged[0]["history"]] == [
+        ((FIRST_NIGHT + timedelta(days=k)).isoformat(), count)
+        for k, count in enumerate(by_night)]
+    assert sum(n["rounds"] for n in flagged[0]["history"]) == flagged[0]["counts"]["rounds"]
+    assert all(n["rounds"] > 0 for n in flagged[0]["history"])
 
 
 def test_the_repeated_shoe_is_flagged_at_both_places(planted) -> None:
@@ -163,15 +174,21 @@ def test_the_repeated_shoe_is_flagged_at_both_places(planted) -> None:
 
 def test_trends_json_entries_have_the_documented_fields(planted) -> None:
     document = planted["document"]
-    assert set(document) == {"trends", "rates", "outliers", "pairs", "repeats", "game_math"}
+    assert set(document) == {"trends", "rates", "outliers", "pairs", "repeats", "game_math",
+                             "not_judged"}
     for name in ("outliers", "pairs", "repeats", "game_math"):
         for entry in document[name]:
             assert {"unit", "counts", "statistic", "p", "q", "status", "tested",
                     "not_proven"} <= set(entry), name
-            assert entry["status"] in (FLAGGED, "not flagged", TOO_FEW)
+            assert entry["status"] in (FLAGGED, "not flagged", TOO_FEW) + (
+                ("explained",) if name == "outliers" else ())
             assert (entry["p"] is None) == (entry["status"] == TOO_FEW)
     too_few = [e for e in document["outliers"] if e["status"] == TOO_FEW]
     assert all(e["counts"]["rounds"] < int(MIN_ROUNDS) for e in too_few)
+    for entry in document["outliers"]:
+        assert {"rank", "rates", "floor_test", "explained_by"} <= set(entry)
+        assert (entry["explained_by"] != []) == (entry["status"] == "explained")
+        assert ("history" in entry) == (entry["status"] != TOO_FEW)
     assert document["rates"]["floor"]["rounds"] == TABLES * NIGHTS * ROUNDS
     # Money per currency (the simulator's tables hold several), exact decimal text.
     money = document["rates"]["floor"]["money"]
@@ -304,7 +321,7 @@ def test_trends_html_opens_with_its_flags_and_no_console_error(planted, browser)
         background = page.page.evaluate(
             "getComputedStyle(document.querySelector('.masthead')).backgroundColor")
         assert background == "rgb(18, 50, 79)"
-        assert page.page.locator("svg.chart rect.bar.flagged").count() >= 1
+        assert page.page.locator("#funnel-dealer g.unit.flagged").count() >= 1
         ARTIFACTS.mkdir(exist_ok=True)
         page.page.screenshot(path=str(ARTIFACTS / "trends.png"), full_page=True)
         assert page.problems == []
@@ -482,3 +499,276 @@ def test_the_lucky_ladies_win_rate_against_its_exact_value(tmp_path, doctored) -
     assert floor["counts"]["hits"] == wins
     assert floor["exact"] == round(float(ladies_win(6)), 6)
     assert (floor["status"] == FLAGGED) == doctored
+
+
+# ---- rankings that do not mislead: a careless dealer alone, and dealers of one round ----
+
+RANKED_TABLES, RANKED_NIGHTS, RANKED_MIN = 10, 3, 100
+RELIEF = "D-9"  # one-round relief dealers planted in the records: D-9001, D-9002, …
+
+
+def plant_relief_dealers(night: Path, number: int, start: int) -> dict[str, str]:
+    """`number` rounds of the night, each given to its own relief dealer (a dealer of one
+    round): rounds with a planted fault first (one round, one or more findings: the raw
+    rate that led the old chart), never the careless dealer's. Returns relief -> file."""
+    chosen = []
+    for truth_file in sorted(night.glob("standard-*.truth.json")):
+        for fault in json.loads(truth_file.read_text(encoding="utf-8"))["faults"]:
+            chosen.append((fault["file"], fault["line"]))
+    relieved: dict[str, str] = {}
+    for name, line in chosen:
+        if len(relieved) == number:
+            break
+        path = night / name
+        lines = path.read_text(encoding="utf-8").split("\n")
+        at = next(i for i in range(line - 1, -1, -1) if lines[i].startswith("round "))
+        if f"dealer={CARELESS}" in lines[at] or f"dealer={RELIEF}" in lines[at]:
+            continue
+        relief = f"{RELIEF}{start + len(relieved):03d}"
+        lines[at] = re.sub(r"dealer=\S+", f"dealer={relief}", lines[at])
+        path.write_text("\n".join(lines), encoding="utf-8")
+        relieved[relief] = name
+    assert len(relieved) == number
+    return relieved
+
+
+@pytest.fixture(scope="module")
+def ranked(tmp_path_factory) -> dict:
+    """Three nights of ten tables, the careless dealer (ten times the floor's fault rate)
+    the only planted pattern, two one-round relief dealers a night, each night recorded as
+    a run; then `auditor trends`."""
+    folder = tmp_path_factory.mktemp("ranked")
+    nights, results = [], []
+    store = str(folder / "history.sqlite")
+    engine = open_store(store)
+    for night in range(RANKED_NIGHTS):
+        out = folder / f"night{night + 1}"
+        assert main(["simulate", "--game", "standard", "--tables", str(RANKED_TABLES),
+                     "--rounds", str(ROUNDS), "--faults", FAULTS, "--seed", f"ranked-{night}",
+                     "--date", (FIRST_NIGHT + timedelta(days=night)).isoformat(),
+                     "--out", str(out), "--quiet", "--careless", f"{CARELESS}:10"]) == 0
+        plant_relief_dealers(out, 2, 1 + 2 * night)
+        run = {"version": "test", "rule_base": "test", "command": f"audit {out.name}",
+               "started": "2026-11-24T00:00:00+00:00"}
+        run_id = begin_run(engine, run, {})
+        result = audit_paths(collect_paths([str(out)]), jobs=2)
+        apply_identity(result)
+        record_result(engine, run_id, result)
+        finish_run(engine, run_id, {**run, "finished": "2026-11-24T00:01:00+00:00"},
+                   exit_code(result))
+        nights.append(out)
+        results.append(result)
+    engine.dispose()
+    trends = folder / "trends"
+    code = main(["trends", "--store", store, "--out", str(trends), "--min-rounds",
+                 str(RANKED_MIN), "--quiet"])
+    document = json.loads((trends / "trends.json").read_text(encoding="utf-8"))
+    return {"nights": nights, "results": results, "store": store, "out": trends,
+            "code": code, "document": document}
+
+
+def dealt(nights: list[Path]) -> dict[tuple[str, str], int]:
+    """Rounds by (dealer, night's date), read from the records themselves."""
+    counts: dict[tuple[str, str], int] = {}
+    for number, night in enumerate(nights):
+        day = (FIRST_NIGHT + timedelta(days=number)).isoformat()
+        for record in night.glob("*.bjh"):
+            for dealer in re.findall(r"^round .*dealer=(\S+?)\r?$",
+                                     record.read_text(encoding="utf-8"), re.M):
+                counts[dealer, day] = counts.get((dealer, day), 0) + 1
+    return counts
+
+
+def found(results: list, dealer: str) -> list[int]:
+    """The dealer's findings of each night, from the audits' own results."""
+    return [sum(1 for f in result.findings if f.dealer == dealer and f.round is not None)
+            for result in results]
+
+
+def test_the_careless_dealer_leads_the_ranking_and_one_round_dealers_are_folded(
+        ranked) -> None:
+    outliers = ranked["document"]["outliers"]
+    first = outliers[0]
+    assert (first["rank"], first["unit"], first["status"]) == (
+        1, {"kind": "dealer", "key": CARELESS}, FLAGGED)
+    assert [e["unit"]["key"] for e in outliers if e["status"] == FLAGGED] == [CARELESS]
+    # The ranks run 1, 2, … over the judged units: flagged, explained, not flagged, each
+    # by the evidence (the larger of its two p), never by the raw rate.
+    judged = [e for e in outliers if e["status"] != TOO_FEW]
+    assert [e["rank"] for e in judged] == list(range(1, len(judged) + 1))
+    assert [e["status"] for e in judged] == sorted(
+        (e["status"] for e in judged), key=[FLAGGED, "explained", "not flagged"].index)
+    for status in ("explained", "not flagged"):
+        evidence = [max(e["p"], e["floor_test"]["p"]) for e in judged if e["status"] == status]
+        assert evidence == sorted(evidence)
+    rates = [e["rates"]["findings_per_1000"] for e in judged]
+    assert rates != sorted(rates, reverse=True)  # (the raw rate would order them otherwise)
+    # The relief dealers dealt one round each, most with a finding: by raw rate they would
+    # lead (1,000 or more per 1,000); they are not judged, not ranked, and folded with the
+    # other dealers under the minimum into one line.
+    rounds = dealt(ranked["nights"])
+    relief = {dealer for dealer, _ in rounds if dealer.startswith(RELIEF)}
+    assert relief == {f"{RELIEF}{n:03d}" for n in range(1, 7)}
+    reliefs = [e for e in outliers if e["unit"]["key"] in relief]
+    assert all(e["status"] == TOO_FEW and e["rank"] is None and e["counts"]["rounds"] == 1
+               for e in reliefs)
+    assert max(e["rates"]["findings_per_1000"] for e in reliefs) >= 1000
+    assert all(e["rates"]["shrunk_per_1000"] < first["rates"]["shrunk_per_1000"]
+               for e in reliefs)
+    totals: dict[str, int] = {}
+    for (dealer, _), count in rounds.items():
+        totals[dealer] = totals.get(dealer, 0) + count
+    small = sorted(d for d, n in totals.items() if n < RANKED_MIN)
+    assert relief <= set(small)
+    [line] = [x for x in ranked["document"]["not_judged"] if x["question"] == "outliers"]
+    assert line == {"question": "outliers", "kind": "dealer", "units": len(small),
+                    "rounds": sum(totals[d] for d in small),
+                    "findings": sum(sum(found(ranked["results"], d)) for d in small),
+                    "minimum_rounds": RANKED_MIN}
+    assert ranked["code"] == 1
+
+
+def test_the_tables_the_careless_dealer_worked_are_explained_by_him(ranked) -> None:
+    outliers = ranked["document"]["outliers"]
+    worked = tables_dealt_by(ranked["nights"], {CARELESS})
+    assert len(worked) == RANKED_NIGHTS  # one table a night, a different one each night
+    tables = {e["unit"]["key"]: e for e in outliers if e["unit"]["kind"] == "table"}
+    # Against the floor's rate alone a table he worked stands out (the old flag) ...
+    explained = [key for key in worked if tables[key]["floor_test"]["flagged"]]
+    assert explained
+    for key in sorted(worked):
+        table = tables[key]
+        assert table["status"] != FLAGGED, key
+        if key in explained:  # ... and it is shown as his, not as a flag of its own
+            assert table["status"] == "explained"
+            assert [p["key"] for p in table["explained_by"]] == [CARELESS]
+            assert table["explained_by"][0]["findings"] > table["explained_by"][0]["excess"] > 0
+            assert table["p"] > 0.05 and table["floor_test"]["q"] <= 0.05
+            assert table["counts"]["expected_given"] > table["counts"]["expected"]
+    # Nothing at all is flagged but the dealer.
+    assert [e["unit"]["key"] for e in flags(ranked["document"])["outliers"]] == [CARELESS]
+
+
+def test_each_judged_unit_has_its_history_night_by_night(ranked) -> None:
+    rounds = dealt(ranked["nights"])
+    days = [(FIRST_NIGHT + timedelta(days=n)).isoformat() for n in range(RANKED_NIGHTS)]
+    careless = ranked["document"]["outliers"][0]
+    findings = found(ranked["results"], CARELESS)
+    assert careless["history"] == [
+        {"day": day, "rounds": rounds[CARELESS, day], "findings": count,
+         "findings_per_1000": round(1000 * count / rounds[CARELESS, day], 3)}
+        for day, count in zip(days, findings, strict=True)]
+    assert sum(n["rounds"] for n in careless["history"]) == careless["counts"]["rounds"]
+    assert sum(findings) == careless["counts"]["findings"]
+    # A table's nights: its rounds every night (ROUNDS a night), its findings the night's.
+    table = next(e for e in ranked["document"]["outliers"] if e["status"] == "explained")
+    name = table["unit"]["key"].split()[-1]
+    assert [n["rounds"] for n in table["history"]] == [ROUNDS] * RANKED_NIGHTS
+    assert [n["findings"] for n in table["history"]] == [
+        sum(1 for f in result.findings if f.table == name and f.round is not None)
+        for result in ranked["results"]]
+    # trends --json prints the same document, history included.
+    assert all(len(e["history"]) == RANKED_NIGHTS for e in ranked["document"]["outliers"]
+               if e["status"] != TOO_FEW)
+
+
+def test_the_page_and_the_terminal_show_the_ranking_readably(ranked, tmp_path,
+                                                             capsys) -> None:
+    from html.parser import HTMLParser
+
+    from auditor.trends.numbers import count, probability, rate
+
+    document = ranked["document"]
+    [line] = [x for x in document["not_judged"] if x["question"] == "outliers"]
+    folded = (f"{line['units']} dealers with fewer than {RANKED_MIN} rounds: "
+              f"{line['findings']} findings")
+    html = (ranked["out"] / "trends.html").read_text(encoding="utf-8")
+
+    class Rows(HTMLParser):
+        """The text of each row of the ranking table."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.rows: list[str] = []
+            self.inside = False
+
+        def handle_starttag(self, tag, attrs) -> None:
+            if tag == "table":
+                self.inside = "ranking" in (dict(attrs).get("class") or "")
+            elif tag == "tr" and self.inside:
+                self.rows.append("")
+
+        def handle_endtag(self, tag) -> None:
+            if tag == "table":
+                self.inside = False
+
+        def handle_data(self, data) -> None:
+            if self.inside and self.rows:
+                self.rows[-1] += data
+
+    parser = Rows()
+    parser.feed(html)
+    _header, *rows = [row.strip() for row in parser.rows]
+    careless = document["outliers"][0]
+    counts, rates = careless["counts"], careless["rates"]
+    assert rows[0] == "".join([
+        "1", f"dealer {CARELESS}", count(counts["rounds"]), count(counts["findings"]),
+        rate(rates["findings_per_1000"]), rate(rates["shrunk_per_1000"]),
+        count(counts["expected_given"]), probability(careless["p"]),
+        probability(careless["q"]), count(counts["expected"]),
+        probability(careless["floor_test"]["p"]), "flagged"])
+    assert f"{rates['findings_per_1000']:.1f}" in rows[0] and " × 10" in rows[0]
+    assert rows[-1].startswith(folded) and rows[-1].endswith("not judged.")
+    judged = [e for e in document["outliers"] if e["status"] != TOO_FEW]
+    assert len(rows) == len(judged) + 1 and not any(RELIEF in row for row in rows)
+    explained = next(e for e in judged if e["status"] == "explained")
+    assert any(row.startswith(f"{explained['rank']}table {explained['unit']['key']}")
+               and row.endswith(f"explained by dealer {CARELESS}") for row in rows)
+    # The funnels: both kinds, the four control limits each, the dealer's point flagged.
+    assert html.count('<figure class="funnel"') == 2
+    assert html.count('<polyline class="limit') == 8
+    assert re.search(rf'<g class="unit flagged"><title>{CARELESS}: ', html)
+    assert f"{document['trends']['rounds']:,} rounds" in html
+    raw = str(rates["findings_per_1000"])  # as trends.json keeps it: 259.259
+    assert len(raw.split(".")[1]) == 3 and raw not in html
+    assert f"<td>{rates['findings_per_1000']:.1f}</td>" in html
+    # The terminal: the same numbers, formatted, the folded line, the explained table.
+    assert main(["trends", "--store", ranked["store"], "--out", str(tmp_path / "t"),
+                 "--min-rounds", str(RANKED_MIN)]) == 1
+    printed = capsys.readouterr().out
+    assert f"  {folded}, not judged\n" in printed
+    assert f"  explained table {explained['unit']['key']}: " in printed
+    assert f": by dealer {CARELESS}\n" in printed
+    assert f"  FLAG dealer {CARELESS}: {careless['counts']['findings']} findings in " \
+           f"{careless['counts']['rounds']} rounds " in printed
+    assert re.search(r"p = \d\.\d × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+, q = ", printed)
+    assert main(["trends", "--store", ranked["store"], "--out", str(tmp_path / "t"),
+                 "--min-rounds", str(RANKED_MIN), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["outliers"] == document["outliers"]
+
+
+def test_the_test_given_the_other_kind_is_exact() -> None:
+    """One stratum: the exact binomial test. Two: the convolution, summed by hand."""
+    from scipy.stats import binom, binomtest
+
+    from auditor.trends.analysis import _conditional_p
+
+    p, expected = _conditional_p(7, [(100, 400, 20)])
+    assert (p, expected) == (pytest.approx(binomtest(7, 20, 0.25, "greater").pvalue,
+                                           rel=1e-12), 5.0)
+    by_hand = sum(binom.pmf(a, 10, 0.5) * binom.pmf(b, 6, 0.25)
+                  for a in range(11) for b in range(7) if a + b >= 9)
+    p, expected = _conditional_p(9, [(50, 100, 10), (20, 80, 6), (30, 60, 0)])
+    assert (p, expected) == (pytest.approx(by_hand, rel=1e-12), 6.5)
+
+
+def test_numbers_are_formatted_for_reading() -> None:
+    from auditor.trends.numbers import count, probability, rate, stated
+
+    assert [count(12000), count(10.734), count(None), rate(165.517), rate(None)] == [
+        "12,000", "10.7", "—", "165.5", "—"]
+    assert [probability(v) for v in (1.0, 0.0412, 0.00123, 3.94e-7, 1.3e-23, 0, None)] == [
+        "1", "0.041", "0.0012", "3.9 × 10⁻⁷", "1.3 × 10⁻²³", "< 10⁻³⁰⁰", "—"]
+    assert probability(0, -361.2) == "≈ 10⁻³⁶¹"
+    assert [stated("p", 0.0412), stated("q", 0, -361.2), stated("p", 0)] == [
+        "p = 0.041", "q ≈ 10⁻³⁶¹", "p < 10⁻³⁰⁰"]

@@ -24,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 import numpy as np
-from scipy.stats import binomtest, norm
+from scipy.stats import binom, binomtest, norm
 from sqlalchemy import Engine
 from statsmodels.stats.multitest import multipletests
 
@@ -42,6 +42,7 @@ from auditor.tally import DEALER_BUST, DEALER_NATURAL, LADIES_WIN, PLAYER_NATURA
 from auditor.trends import odds
 
 FLAGGED, NOT_FLAGGED, TOO_FEW = "flagged", "not flagged", "too few rounds to judge"
+EXPLAINED = "explained"  # flagged against the floor only, by a flagged unit of the other kind
 NO_DEALER = "(no dealer)"
 # Rounds with no gaming date (date= is optional on `shoe` and `round` in BJH 1, and a round
 # takes its shoe's): one day of their own, their findings counted with them.
@@ -201,56 +202,251 @@ def rates(floor: Floor) -> dict[str, Any]:
     return document
 
 
-# ---- 2. outliers ----
+# ---- 2. outliers: dealers and tables judged together ----
 
 OUTLIER_NOT_PROVEN = (
     "It does not prove misconduct, nor even more mistakes than the records show: findings "
     "count what the records show (a deficient record counts too), the unit is compared with "
     "this floor's own rate (not with a standard), and a unit that deals harder games or "
     "busier tables may err more without fault.")
+OTHER = {"dealer": "table", "table": "dealer"}
+POOLED = "(under the minimum)"  # the other factor's units too small to judge, one stratum
+
+
+def _unit_counts(floor: Floor) -> tuple[Counter, Counter, Counter, Counter]:
+    """Rounds and findings of each (dealer, table) cell and of each (kind, unit, day)."""
+    cell_rounds: Counter = Counter()
+    day_rounds: Counter = Counter()
+    for row in floor.rounds:
+        dealer, table = row.dealer or NO_DEALER, table_name(row.site, row.table_id)
+        cell_rounds[dealer, table] += row.rounds
+        day = row.date or UNDATED
+        day_rounds["dealer", dealer, day] += row.rounds
+        day_rounds["table", table, day] += row.rounds
+    cell_found: Counter = Counter()
+    day_found: Counter = Counter()
+    for place, row, _ in floor.findings:
+        dealer = row.dealer or NO_DEALER
+        table = table_name(floor.sites.get((place.run_id, place.position)), row.table_id)
+        if (dealer, table) not in cell_rounds:
+            continue  # a finding of no tallied round: no rate to put it in
+        cell_found[dealer, table] += 1
+        day = row.date or UNDATED
+        day_found["dealer", dealer, day] += 1
+        day_found["table", table, day] += 1
+    return cell_rounds, cell_found, day_rounds, day_found
+
+
+def _conditional_p(found: int, cells: list[tuple[int, int, int]]) -> tuple[float, float]:
+    """The exact one-sided p of `found` findings at a unit, and their expected count, given
+    each stratum's findings: `cells` are (the unit's rounds in the stratum, the stratum's
+    rounds, the stratum's findings); in each stratum the findings fall at the unit with its
+    share of the stratum's rounds (a binomial), the strata independent (a convolution)."""
+    distribution = np.ones(1)
+    expected = 0.0
+    for rounds, stratum_rounds, stratum_found in cells:
+        if not stratum_found:
+            continue
+        share = rounds / stratum_rounds
+        expected += stratum_found * share
+        distribution = np.convolve(distribution, binom.pmf(np.arange(stratum_found + 1),
+                                                           stratum_found, share))
+    return float(min(1.0, distribution[found:].sum())), expected
+
+
+def _shrunk(rounds: dict[str, int], found: Counter) -> dict[str, float]:
+    """Each unit's rate shrunk toward the floor's (empirical Bayes, Poisson counts with
+    gamma-distributed rates, the spread between units by the method of moments): a unit of
+    few rounds keeps little more than the floor's rate."""
+    total_rounds, total_found = sum(rounds.values()), sum(found[k] for k in rounds)
+    if not total_rounds:
+        return {}
+    floor_rate = total_found / total_rounds
+    spread = sum(n * (found[k] / n - floor_rate) ** 2 for k, n in rounds.items() if n)
+    between = max(0.0, spread / total_rounds - floor_rate * len(rounds) / total_rounds)
+    shrunk = {}
+    for key, n in rounds.items():
+        noise = floor_rate / n if n else math.inf
+        weight = between / (between + noise) if between else 0.0  # the unit's own rate's
+        shrunk[key] = weight * (found[key] / n if n else 0.0) + (1 - weight) * floor_rate
+    return shrunk
+
+
+def _history(kind: str, key: str, days: list[str], day_rounds: Counter,
+             day_found: Counter) -> list[dict[str, Any]]:
+    """The unit night by night: every gaming day of the window, with its rounds, findings
+    and rate (none on a day the unit had no round)."""
+    return [{"day": day, "rounds": day_rounds[kind, key, day],
+             "findings": day_found[kind, key, day],
+             "findings_per_1000": per_thousand(day_found[kind, key, day],
+                                               day_rounds[kind, key, day])}
+            for day in days]
 
 
 def outliers(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
-    """Dealers and tables whose findings exceed the floor's rate, given their rounds."""
+    """Dealers and tables whose findings exceed the floor's rate given their rounds, each
+    judged given the other (a table where a careless dealer dealt is explained by him), in
+    the order of the evidence; the units under the minimum last."""
+    cell_rounds, cell_found, day_rounds, day_found = _unit_counts(floor)
+    days = sorted({day for _, _, day in day_rounds}, key=lambda d: (d == UNDATED, d))
+    total_rounds, total_found = sum(cell_rounds.values()), sum(cell_found.values())
+    rounds = {kind: Counter() for kind in OTHER}
+    found = {kind: Counter() for kind in OTHER}
+    for (dealer, table), n in cell_rounds.items():
+        rounds["dealer"][dealer] += n
+        rounds["table"][table] += n
+    for (dealer, table), k in cell_found.items():
+        found["dealer"][dealer] += k
+        found["table"][table] += k
+    judged = {kind: {key for key, n in rounds[kind].items()
+                     if n >= settings.min_rounds and key != NO_DEALER} for kind in OTHER}
+    shrunk = {kind: _shrunk({k: n for k, n in rounds[kind].items() if k != NO_DEALER},
+                            found[kind]) for kind in OTHER}
     entries = []
-    for kind in ("dealer", "table"):
-        rounds: Counter = Counter()
-        for row in floor.rounds:
-            key = row.dealer if kind == "dealer" else table_name(row.site, row.table_id)
-            if key is not None:
-                rounds[key] += row.rounds
-        found: Counter = Counter()
-        for place, row, _ in floor.findings:
-            key = row.dealer if kind == "dealer" else table_name(
-                floor.sites.get((place.run_id, place.position)), row.table_id)
-            if key is not None and key in rounds:
-                found[key] += 1
-        total_rounds, total_found = sum(rounds.values()), sum(found.values())
-        for key in sorted(rounds):
-            n, k = rounds[key], found[key]
+    for kind, other in OTHER.items():
+        # strata: the other kind's units, those under the minimum (and no dealer) pooled
+        def stratum(key: str, other: str = other) -> str:
+            return key if key in judged[other] else POOLED
+
+        strata_rounds: Counter = Counter()
+        strata_found: Counter = Counter()
+        unit_cells: dict[str, Counter] = defaultdict(Counter)
+        for cell, n in cell_rounds.items():
+            unit, partner = (cell if kind == "dealer" else cell[::-1])
+            strata_rounds[stratum(partner)] += n
+            strata_found[stratum(partner)] += cell_found[cell]
+            unit_cells[unit][stratum(partner)] += n
+        for key in sorted(rounds[kind]):
+            if key == NO_DEALER:
+                continue
+            n, k = rounds[kind][key], found[kind][key]
             share = n / total_rounds
             expected = total_found * share
-            entry = {
+            p_given = expected_given = p_floor = None
+            if key in judged[kind] and total_found:
+                p_given, expected_given = _conditional_p(k, [
+                    (count, strata_rounds[s], strata_found[s])
+                    for s, count in sorted(unit_cells[key].items())])
+                p_floor = float(binomtest(k, total_found, share, alternative="greater").pvalue)
+            given = (f"{expected_given:.1f} expected given its {other}s' findings and "
+                     if expected_given is not None else "")
+            entry: dict[str, Any] = {
                 "unit": {"kind": kind, "key": key},
                 "counts": {"rounds": n, "findings": k, "expected": round(expected, 3),
+                           "expected_given": None if expected_given is None
+                           else round(expected_given, 3),
                            "floor_rounds": total_rounds, "floor_findings": total_found},
-                "statistic": {"name": "findings / expected", "value":
-                              round(k / expected, 3) if expected else None},
-                "p": None,
+                "rates": {"findings_per_1000": per_thousand(k, n),
+                          "shrunk_per_1000": round(1000 * shrunk[kind][key], 3),
+                          "floor_per_1000": per_thousand(total_found, total_rounds)},
+                "statistic": {"name": f"findings / expected given the {other}s",
+                              "value": round(k / expected_given, 3)
+                              if expected_given else None},
+                "p": p_given,
+                "floor_test": {"statistic": round(k / expected, 3) if expected else None,
+                               "p": p_floor, "q": None},
+                "explained_by": [],
                 "tested": (
-                    f"Findings at {kind} {key}: {k} in {n:,} rounds, against {expected:.1f} "
-                    f"expected at the floor's rate ({total_found} findings in "
-                    f"{total_rounds:,} rounds). One-sided exact binomial test: given the "
-                    f"floor's findings, each falls at this {kind} with its share of the "
-                    f"rounds ({share:.4f}) if every {kind} errs at the floor's rate."),
+                    f"Findings at {kind} {key}: {k:,} in {n:,} rounds, against {given}"
+                    f"{expected:.1f} expected at the floor's rate ({total_found:,} findings "
+                    f"in {total_rounds:,} rounds). One-sided exact binomial tests, twice: "
+                    f"given each {other}'s findings, each falls at this {kind} with its "
+                    f"share of that {other}'s rounds (p, q: judged with the {other}s), and "
+                    f"given the floor's findings, with its share of the floor's rounds "
+                    f"({share:.4f})."),
                 "not_proven": OUTLIER_NOT_PROVEN,
             }
-            if n >= settings.min_rounds and total_found:
-                entry["p"] = float(binomtest(k, total_found, share,
-                                             alternative="greater").pvalue)
+            if p_given is not None:
+                entry["history"] = _history(kind, key, days, day_rounds, day_found)
             entries.append(entry)
-    _bh(entries, settings.fdr)
-    return _order(entries)
+    _judge_together(entries, settings.fdr, cell_rounds, cell_found,
+                    total_found / total_rounds if total_rounds else 0.0)
+    return _rank(entries)
+
+
+def _judge_together(entries: list[dict[str, Any]], fdr: float, cell_rounds: Counter,
+                    cell_found: Counter, floor_rate: float) -> None:
+    """Statuses, in place, from two tests each controlled by Benjamini–Hochberg across
+    every dealer and table judged. Flagged: the unit stands out against the floor's rate
+    and given the other kind's units (in its own right); or against the floor's rate with
+    no unit of the other kind flagged in its own right to account for it. Explained: it
+    stands out against the floor's rate only because units of the other kind flagged in
+    their own right worked with it (`explained_by`, the most excess findings first). A unit
+    not above the floor's rate is not flagged, whatever the other test says."""
+    _bh(entries, fdr)  # the test given the other kind: p, q
+    tested = [e for e in entries if e["floor_test"]["p"] is not None]
+    if tested:
+        reject, q, _, _ = multipletests([e["floor_test"]["p"] for e in tested], alpha=fdr,
+                                        method="fdr_bh")
+        for entry, against_floor, value in zip(tested, reject, q, strict=True):
+            entry["floor_test"]["q"] = float(value)
+            entry["floor_test"]["flagged"] = bool(against_floor)
+    own_right = {(e["unit"]["kind"], e["unit"]["key"]) for e in tested
+                 if e["status"] == FLAGGED and e["floor_test"]["flagged"]}
+    for entry in tested:
+        kind, key = entry["unit"]["kind"], entry["unit"]["key"]
+        if (kind, key) in own_right:
+            continue
+        if not entry["floor_test"]["flagged"]:
+            entry["status"] = NOT_FLAGGED
+            continue
+        other = OTHER[kind]
+        partners = []
+        for (dealer, table), n in cell_rounds.items():
+            unit, partner = (dealer, table) if kind == "dealer" else (table, dealer)
+            if unit != key or (other, partner) not in own_right:
+                continue
+            excess = cell_found[dealer, table] - n * floor_rate
+            if excess > 0:
+                partners.append({"kind": other, "key": partner,
+                                 "rounds": n, "findings": cell_found[dealer, table],
+                                 "excess": round(excess, 3)})
+        if partners:
+            entry["status"] = EXPLAINED
+            entry["explained_by"] = sorted(partners, key=lambda p: (-p["excess"], p["key"]))
+        else:
+            entry["status"] = FLAGGED  # on the floor's rate: nothing flagged accounts for it
+
+
+def _rank(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """By the evidence: flagged, explained, not flagged, then by the larger of the two p
+    (the evidence that the unit stands out in its own right: against the floor and given
+    the other kind), then the p given the other kind; a unit too small to judge never
+    leads (it is not ranked)."""
+    order = {FLAGGED: 0, EXPLAINED: 1, NOT_FLAGGED: 2, TOO_FEW: 3}
+    ranked = sorted(entries, key=lambda e: (
+        order[e["status"]],
+        max(e["p"], e["floor_test"]["p"]) if e["p"] is not None else 2.0,
+        e["p"] if e["p"] is not None else 2.0,
+        -e["counts"]["rounds"], e["unit"]["kind"], e["unit"]["key"]))
+    for rank, entry in enumerate(ranked, 1):
+        entry["rank"] = rank if entry["status"] != TOO_FEW else None
+    return ranked
+
+
+def not_judged(document: dict[str, Any], settings: Settings) -> list[dict[str, Any]]:
+    """What each question did not judge, folded into one line a kind."""
+    lines = []
+    for kind in OTHER:
+        small = [e for e in document["outliers"]
+                 if e["unit"]["kind"] == kind and e["status"] == TOO_FEW]
+        if small:
+            lines.append({"question": "outliers", "kind": kind, "units": len(small),
+                          "rounds": sum(e["counts"]["rounds"] for e in small),
+                          "findings": sum(e["counts"]["findings"] for e in small),
+                          "minimum_rounds": settings.min_rounds})
+    small = [e for e in document["pairs"] if e["status"] == TOO_FEW]
+    if small:
+        lines.append({"question": "pairs", "kind": "pair", "units": len(small),
+                      "rounds": sum(e["counts"]["rounds"] for e in small),
+                      "findings": sum(e["counts"]["over_payments"] for e in small),
+                      "minimum_rounds": settings.min_pair_rounds})
+    small = [e for e in document["game_math"] if e["status"] == TOO_FEW]
+    if small:
+        lines.append({"question": "game_math", "kind": "test", "units": len(small),
+                      "rounds": None, "findings": None,
+                      "minimum_variance": settings.min_variance})
+    return lines
 
 
 # ---- 3. where the money goes ----
@@ -265,8 +461,12 @@ PAIR_NOT_PROVEN = (
 def pairs(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
     """Over-payments to each player at each dealer's rounds against the player's share."""
     rounds: Counter = Counter()
+    day_rounds: Counter = Counter()
     for row in floor.pairs:
         rounds[row.dealer or NO_DEALER, row.player] += row.rounds
+        day_rounds[row.dealer or NO_DEALER, row.player, row.date or UNDATED] += row.rounds
+    days = sorted({day for _, _, day in day_rounds}, key=lambda d: (d == UNDATED, d))
+    day_over: Counter = Counter()
     dealer_rounds: Counter = Counter()
     for (dealer, _), count in rounds.items():
         dealer_rounds[dealer] += count
@@ -282,6 +482,7 @@ def pairs(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
         dealer = row.dealer or NO_DEALER
         over[dealer, player].append((row.finding_id or f"{row.file}:{row.line}",
                                      row.currency, difference))
+        day_over[dealer, player, row.date or UNDATED] += 1
         dealer_over[dealer] += 1
     entries = []
     for (dealer, player), n in rounds.items():
@@ -311,6 +512,9 @@ def pairs(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
         if n >= settings.min_pair_rounds:
             entry["p"] = float(binomtest(k, total, share, alternative="greater").pvalue) \
                 if total else 1.0
+            entry["history"] = [  # the pair night by night
+                {"day": day, "rounds": day_rounds[dealer, player, day],
+                 "over_payments": day_over[dealer, player, day]} for day in days]
         entries.append(entry)
     _bh(entries, settings.fdr)
     # Pairs judged with no over-payment at all are counted in the family, not listed.
@@ -521,6 +725,7 @@ def trends_document(engine: Engine, settings: Settings, store: str) -> dict[str,
         "repeats": repeats(floor, settings),
         "game_math": game_math(floor, settings),
     }
+    document["not_judged"] = not_judged(document, settings)
     return document
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from rich.console import Console
 
 from auditor.money import rows_text as paid_words
+from auditor.trends.numbers import count, probability, rate, stated
 
 DEFAULT_STORE = "reports/history.sqlite"
 
@@ -44,6 +45,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--min-pair-rounds", type=int, default=50, metavar="N",
                         help="a dealer–player pair with fewer rounds is not judged "
                              "(default 50)")
+    parser.add_argument("--json", action="store_true",
+                        help="print trends.json to standard output instead of the summary")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
 
 
@@ -90,9 +93,12 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
                                      encoding="utf-8")
     (out / "trends.html").write_text(to_html(document), encoding="utf-8")
     raised = flags(document)
-    if not arguments.quiet:
+    if arguments.json or not arguments.quiet:
         try:
-            print_summary(console, document, raised, out)
+            if arguments.json:  # raw numbers, as in trends.json; nothing else on stdout
+                print(json.dumps(document, indent=1, ensure_ascii=False), flush=True)
+            else:
+                print_summary(console, document, raised, out)
         except BrokenPipeError:  # the reader stopped reading: the exit code still tells
             from auditor.store_cli import quiet_stdout
 
@@ -114,9 +120,10 @@ def print_summary(console: Console, document: dict, raised: dict, out: Path) -> 
         console.print(f"Trends: {out / 'trends.html'}  (also trends.json)", markup=False,
                       highlight=False)
         return
-    console.print(f"Trends over {span}: {head['inputs']} input(s) of {len(head['runs'])} "
-                  f"run(s), {head['rounds']:,} rounds, {head['findings']:,} findings "
-                  f"({floor['findings_per_1000']} per 1,000 rounds; over-paid "
+    console.print(f"Trends over {span}: {count(head['inputs'])} input(s) of "
+                  f"{count(len(head['runs']))} run(s), {count(head['rounds'])} rounds, "
+                  f"{count(head['findings'])} findings "
+                  f"({rate(floor['findings_per_1000'])} per 1,000 rounds; over-paid "
                   f"{paid_words(floor['money'], 'over_paid')}, under-paid "
                   f"{paid_words(floor['money'], 'under_paid')}).",
                   markup=False, highlight=False)
@@ -126,15 +133,37 @@ def print_summary(console: Console, document: dict, raised: dict, out: Path) -> 
     for name, title in (("outliers", "Outliers"), ("pairs", "Dealer–player pairs"),
                         ("repeats", "Shuffles that repeat"), ("game_math", "Game math")):
         entries = document[name]
-        too_few = sum(1 for e in entries if e["status"] == "too few rounds to judge")
-        console.print(f"{title}: {len(raised[name])} flagged of {len(entries)} listed"
-                      + (f" ({too_few} with too few rounds to judge)" if too_few else ""),
-                      markup=False, highlight=False)
+        judged = [e for e in entries if e["status"] != "too few rounds to judge"]
+        explained = [e for e in entries if e["status"] == "explained"]
+        console.print(f"{title}: {count(len(raised[name]))} flagged"
+                      + (f", {count(len(explained))} explained" if explained else "")
+                      + f" of {count(len(judged))} judged", markup=False, highlight=False)
         for entry in raised[name]:
             console.print(f"  FLAG {describe(entry)}  {odds_text(entry)}", markup=False,
                           highlight=False)
+        for entry in explained:
+            console.print(f"  explained {describe(entry)}: by "
+                          + ", ".join(f"{p['kind']} {p['key']}" for p in entry["explained_by"]),
+                          markup=False, highlight=False)
+        for line in document.get("not_judged", []):
+            if line["question"] == name:
+                console.print(f"  {folded(line)}", markup=False, highlight=False)
     console.print(f"Trends: {out / 'trends.html'}  (also trends.json)", markup=False,
                   highlight=False)
+
+
+def folded(line: dict) -> str:
+    """The units a question did not judge, as one line."""
+    if line["question"] == "game_math":
+        return (f"{count(line['units'])} tests with n·p·(1−p) under "
+                f"{line['minimum_variance']:g}: not judged")
+    if line["question"] == "pairs":
+        return (f"{count(line['units'])} dealer–player pairs with fewer than "
+                f"{count(line['minimum_rounds'])} rounds: {count(line['findings'])} "
+                "over-payments, not judged")
+    return (f"{count(line['units'])} {line['kind']}s with fewer than "
+            f"{count(line['minimum_rounds'])} rounds: {count(line['findings'])} findings, "
+            "not judged")
 
 
 def describe(entry: dict) -> str:
@@ -142,9 +171,9 @@ def describe(entry: dict) -> str:
     unit, counts = entry["unit"], entry["counts"]
     if unit["kind"] == "pair":
         return (f"dealer {unit['dealer']} – player {unit['player']}: "
-                f"{counts['over_payments']} over-payments "
+                f"{count(counts['over_payments'])} over-payments "
                 f"({paid_words(counts['money'], 'over_paid')}) in "
-                f"{counts['rounds']} rounds, {counts['expected']:.1f} expected")
+                f"{count(counts['rounds'])} rounds, {counts['expected']:,.1f} expected")
     if unit["kind"] == "repeat":
         first, second = entry["places"]
         return (f"{unit['cards']} cards repeated: {first['file']} round {first['round']} "
@@ -152,15 +181,19 @@ def describe(entry: dict) -> str:
                 f"line {second['line']}")
     if "statistic" in unit:
         up = f" {unit['up']} up" if unit.get("up") else ""
-        return (f"{unit['key']} {unit['statistic']}{up}: {counts['hits']} of "
-                f"{counts['trials']}, {counts['expected']:.1f} expected, "
-                f"z={entry['statistic']['value']}")
-    return (f"{unit['kind']} {unit['key']}: {counts['findings']} findings in "
-            f"{counts['rounds']:,} rounds, {counts['expected']:.1f} expected")
+        return (f"{unit['key']} {unit['statistic']}{up}: {count(counts['hits'])} of "
+                f"{count(counts['trials'])}, {counts['expected']:,.1f} expected, "
+                f"z={entry['statistic']['value']:.2f}")
+    given = counts.get("expected_given")
+    return (f"{unit['kind']} {unit['key']}: {count(counts['findings'])} findings in "
+            f"{count(counts['rounds'])} rounds ({rate(entry['rates']['findings_per_1000'])} "
+            f"per 1,000), {counts['expected']:,.1f} expected at the floor's rate"
+            + (f", {given:,.1f} given its {'tables' if unit['kind'] == 'dealer' else 'dealers'}"
+               if given is not None else ""))
 
 
 def odds_text(entry: dict) -> str:
     """p and q, or for a chance too small for a float its order of magnitude."""
     if entry["p"] == 0 and "log10_p" in entry:
-        return f"p=q≈1e{entry['log10_p']:.0f}"
-    return f"p={entry['p']:.3g} q={entry['q']:.3g}"
+        return f"p = q {probability(0, entry['log10_p'])}"
+    return f"{stated('p', entry['p'])}, {stated('q', entry['q'])}"

@@ -4,23 +4,27 @@ The page is built from the trends.json document and nothing else. Record text (d
 player IDs, file names, table IDs) reaches it only through Jinja's autoescaping; the only
 `Markup` is the page's own stylesheet, read from the package and allowed by its hash in the
 Content-Security-Policy. The charts are SVG drawn here as plain geometry: no script at all.
+Numbers are formatted for reading here (`auditor/trends/numbers.py`); trends.json keeps them
+raw.
 """
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+from scipy.stats import poisson
 
 from auditor.money import rows_text
 from auditor.output.html_report import csp_hash, shown_text
 from auditor.resources import templates_dir
-from auditor.trends.analysis import UNDATED
+from auditor.trends import numbers
+from auditor.trends.analysis import EXPLAINED, FLAGGED, TOO_FEW, UNDATED
 
-CHART_WIDTH, BAR_HEIGHT, DAY_CHART_HEIGHT = 640, 16, 180
-RANKED_DEALERS = 40  # dealers shown in the ranked chart (the highest rates)
+CHART_WIDTH, DAY_CHART_HEIGHT = 640, 180
 
 
 @cache
@@ -31,6 +35,10 @@ def _environment() -> Environment:
                               trim_blocks=True, lstrip_blocks=True, auto_reload=False,
                               finalize=shown_text)  # bidi controls made visible
     environment.filters["paid"] = rows_text  # money per currency, never added
+    # globals, not filters: the report's environment compiles this template too
+    # (auditor/output/html_report.py load_templates), and it knows none of these
+    environment.globals.update(count=numbers.count, rate=numbers.rate,
+                               probability=numbers.probability, stated=numbers.stated)
     return environment
 
 
@@ -55,33 +63,114 @@ def _day_chart(rows: list[dict[str, Any]], floor_rate: float | None) -> dict[str
             "top": round(top, 1)}
 
 
-def _dealer_chart(rows: list[dict[str, Any]], floor_rate: float | None,
-                  flagged: set[str]) -> dict[str, Any]:
-    """Dealers ranked by findings per 1,000 rounds, flagged dealers marked."""
-    rows = sorted((r for r in rows if r["findings_per_1000"] is not None and r["rounds"]),
-                  key=lambda r: -r["findings_per_1000"])[:RANKED_DEALERS]
-    top = max([r["findings_per_1000"] for r in rows] + [floor_rate or 0, 1e-9])
-    label = 120
-    scale = (CHART_WIDTH - label - 60) / top
-    bars = [{"y": i * (BAR_HEIGHT + 4), "width": round(r["findings_per_1000"] * scale, 1),
-             "label": r["key"], "value": r["findings_per_1000"], "rounds": r["rounds"],
-             "flagged": r["key"] in flagged} for i, r in enumerate(rows)]
-    height = len(bars) * (BAR_HEIGHT + 4)
-    floor_x = None if floor_rate is None else round(label + floor_rate * scale, 1)
-    return {"bars": bars, "label": label, "floor_x": floor_x, "width": CHART_WIDTH,
-            "height": max(height, BAR_HEIGHT), "bar_height": BAR_HEIGHT}
+FUNNEL_WIDTH, FUNNEL_HEIGHT = 640, 300
+FUNNEL_MARGIN = {"left": 52, "right": 20, "top": 12, "bottom": 40}
+LIMITS = {"95%": (0.025, 0.975), "99.8%": (0.001, 0.999)}  # two-sided control limits
+
+
+def _poisson_limit(probability: float, expected: float) -> float:
+    """The count below which a share `probability` of a Poisson(`expected`) count falls,
+    interpolated between whole counts (Spiegelhalter, "Funnel plots for comparing
+    institutional performance", 2005): the limits are smooth curves, not steps."""
+    if expected <= 0:
+        return 0.0
+    quantile = float(poisson.ppf(probability, expected))
+    at, below = poisson.cdf(quantile, expected), poisson.cdf(quantile - 1, expected)
+    step = (at - probability) / (at - below) if at > below else 0.0
+    return max(0.0, quantile - step)
+
+
+def _funnel(entries: list[dict[str, Any]], kind: str, floor_rate: float | None,
+            minimum: int) -> dict[str, Any] | None:
+    """A funnel plot of one kind of unit: each unit's findings per 1,000 rounds against the
+    rounds it dealt (log scale), with the 95 % and 99.8 % control limits around the floor's
+    rate (drawn from the rounds in which one finding is expected); a unit inside the
+    funnel errs within chance of the floor's rate."""
+    units = [e for e in entries if e["unit"]["kind"] == kind and e["counts"]["rounds"]]
+    if not units or floor_rate is None:
+        return None
+    left, right = FUNNEL_MARGIN["left"], FUNNEL_WIDTH - FUNNEL_MARGIN["right"]
+    top, bottom = FUNNEL_MARGIN["top"], FUNNEL_HEIGHT - FUNNEL_MARGIN["bottom"]
+    most = max(e["counts"]["rounds"] for e in units)
+    first = math.floor(math.log10(min(e["counts"]["rounds"] for e in units)))
+    decades = max(first + 1, math.ceil(math.log10(most * 1.05)))
+    per_round = floor_rate / 1000
+
+    def x_of(rounds: float) -> float:
+        return round(left + (right - left) * (math.log10(rounds) - first) / (decades - first), 1)
+
+    judged = [e["rates"]["findings_per_1000"] for e in units if e["status"] != TOO_FEW]
+    highest = max([*judged, 2 * floor_rate, 1.0,
+                   1000 * _poisson_limit(0.999, per_round * minimum) / minimum])
+    step = _nice_step(highest * 1.1 / 5)
+    y_top = step * math.ceil(highest * 1.1 / step)
+
+    def y_of(value: float) -> float:
+        return round(bottom - (bottom - top) * min(value, y_top) / y_top, 1)
+
+    # The limits from one finding expected on: below that a single finding is beyond them,
+    # and the curves only jump between zero and the top of the scale.
+    start = max(first, math.log10(1 / per_round)) if per_round else first
+    grid = [10 ** (start + (decades - start) * i / 80) for i in range(81)] \
+        if start < decades else []
+    curves = []
+    for name, (low, high) in LIMITS.items() if grid else ():
+        for side, probability in (("lower", low), ("upper", high)):
+            points = " ".join(
+                f"{x_of(n)},{y_of(1000 * _poisson_limit(probability, per_round * n) / n)}"
+                for n in grid)
+            curves.append({"name": name, "side": side, "points": points})
+    classes = {FLAGGED: "flagged", EXPLAINED: "explained", TOO_FEW: "small"}
+    dots = []
+    for entry in sorted(units, key=lambda e: e["status"] != TOO_FEW):  # judged on top
+        value = entry["rates"]["findings_per_1000"]
+        dots.append({"x": x_of(entry["counts"]["rounds"]), "y": y_of(value),
+                     "clipped": value > y_top, "key": entry["unit"]["key"],
+                     "rounds": entry["counts"]["rounds"],
+                     "findings": entry["counts"]["findings"], "rate": value,
+                     "status": entry["status"],
+                     "class": classes.get(entry["status"], "judged"),
+                     "labelled": entry["status"] in (FLAGGED, EXPLAINED)})
+    return {"kind": kind, "width": FUNNEL_WIDTH, "height": FUNNEL_HEIGHT, "left": left,
+            "right": right, "top": top, "bottom": bottom, "curves": curves, "dots": dots,
+            "floor_y": y_of(floor_rate), "floor_rate": floor_rate,
+            "x_ticks": [{"x": x_of(10 ** d), "label": f"{10 ** d:,}"}
+                        for d in range(first, decades + 1)],
+            "y_ticks": [{"y": y_of(step * i), "label": f"{step * i:,.0f}" if step >= 1
+                         else f"{step * i:g}"}
+                        for i in range(round(y_top / step) + 1)],
+            "y_top": y_top}
+
+
+def _nice_step(raw: float) -> float:
+    """1, 2 or 5 times a power of ten, at least `raw`: the y axis's tick spacing."""
+    power = 10 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def _folded(rows: list[dict[str, Any]], minimum: int) -> tuple[list, dict[str, int] | None]:
+    """A rate table's rows from `minimum` rounds on, and the rest as one line's counts."""
+    kept = [r for r in rows if r["rounds"] >= minimum]
+    small = [r for r in rows if r["rounds"] < minimum]
+    if not small:
+        return kept, None
+    return kept, {"units": len(small), "rounds": sum(r["rounds"] for r in small),
+                  "findings": sum(r["findings"] for r in small)}
 
 
 def to_html(document: dict[str, Any]) -> str:
     rates = document["rates"]
     floor_rate = rates["floor"]["findings_per_1000"]
-    flagged_dealers = {e["unit"]["key"] for e in document["outliers"]
-                       if e["status"] == "flagged" and e["unit"]["kind"] == "dealer"}
+    minimum = document["trends"]["minimum_rounds"]["dealer_or_table"]
+    folded = {dimension: _folded(rates[dimension], minimum) for dimension in ("dealer", "table")}
     flags = {name: [e for e in document[name] if e["status"] == "flagged"]
              for name in ("outliers", "pairs", "repeats", "game_math")}
     stylesheet = _stylesheet()
     return _environment().get_template("trends.html.j2").render(
         document=document, head=document["trends"], rates=rates, flags=flags,
         day_chart=_day_chart(rates["day"], floor_rate),
-        dealer_chart=_dealer_chart(rates["dealer"], floor_rate, flagged_dealers),
+        funnels=[f for f in (_funnel(document["outliers"], kind, floor_rate, minimum)
+                             for kind in ("dealer", "table")) if f],
+        folded=folded,
+        explained=[e for e in document["outliers"] if e["status"] == EXPLAINED],
         stylesheet=stylesheet, style_hash=csp_hash(stylesheet))
