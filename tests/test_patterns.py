@@ -194,3 +194,11 @@ def copy_store(store: str, folder: Path) -> str:
     copy = folder / "copy.sqlite"
     shutil.copy(store, copy)
     return str(copy)
+
+
+def test_a_run_with_patterns_is_reported_again_with_them(nights, tmp_path):
+    again = tmp_path / "again"
+    assert main(["report", "2", "--store", nights["store"], "--out", str(again)]) == 0
+    assert (again / "findings.json").read_bytes() == \
+        (nights["outs"][1] / "findings.json").read_bytes()
+    assert findings_json(again)["patterns"]
