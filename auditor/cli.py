@@ -87,10 +87,14 @@ def build_parser() -> argparse.ArgumentParser:
                             "the end of a day, UTC")
     audit.add_argument("--ignore-waivers", action="store_true",
                        help="audit as if there were no waiver file")
-    audit.add_argument("--baseline", default=None, metavar="PATH|last",
-                       help="an earlier findings.json, or `last`: the latest finished run in "
-                            "the store over the same inputs; mark findings new or persisting "
-                            "and list the earlier ones now resolved")
+    audit.add_argument("--baseline", default=None, metavar="PATH|last|RUN",
+                       help="an earlier findings.json; `last`: the latest finished run in "
+                            "the store over the same inputs; or a run's number: mark findings "
+                            "new or persisting and list the earlier ones now resolved. With "
+                            "`last` or RUN, also the patterns (table, dealer, player × "
+                            "citation) new, recurring or gone against that run, or with "
+                            "`last` and other inputs, against the latest run over the same "
+                            "tables (last night's)")
     audit.add_argument("--fail-on", default=None, choices=FAIL_ON_LEVELS,
                        help="exit 1 only for unwaived findings of this severity or above "
                             "(default: low; never: exit 0 whatever is found)")
@@ -115,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--store", default=None, metavar="PATH_OR_URL",
                        help="the run store this audit is recorded in: a SQLite file or a "
                             "database URL such as postgresql+psycopg://user@host/db "
-                            "(default: history.sqlite in the --out folder)")
+                            "(default: $BJH_STORE, else the settings' store, else "
+                            "$XDG_DATA_HOME/bjh-auditor/floor.sqlite: one floor history)")
     audit.add_argument("--new-store", action="store_true",
                        help="start a new run store at --store, making its folder: without "
                             "it a store path whose folder does not exist is refused")
@@ -180,12 +185,16 @@ def store_command_guarded(arguments: argparse.Namespace, console: Console) -> in
     error); a failure of the auditor itself is exit 3."""
     from sqlalchemy.exc import SQLAlchemyError
 
+    from auditor.settings import SettingsError
     from auditor.store import StoreError
     from auditor.store.engine import cause_of
     from auditor.store.urls import shown
+    from auditor.store_location import command_store
 
     errors = TextConsole(stderr=True)  # a message is one line
     try:
+        # One floor history for every command (auditor/store_location.py).
+        arguments.store = command_store(arguments.store, getattr(arguments, "config", None))
         if arguments.command == "trends":
             from auditor.trends.command import run as run_trends
 
@@ -201,6 +210,8 @@ def store_command_guarded(arguments: argparse.Namespace, console: Console) -> in
         raise
     except StoreError as error:
         message = f"auditor: {error}"
+    except SettingsError as error:
+        message = f"auditor: settings: {error}"
     except SQLAlchemyError as error:
         message = f"auditor: store {shown(arguments.store)} cannot be read ({cause_of(error)})"
     except OSError as error:
@@ -281,19 +292,10 @@ def exit_code(result, fail_on: str = "low", new_only: bool = False) -> int:
             else EXIT_CLEAN)
 
 
-def last_run_findings(store, run_id: int) -> list[dict] | None:
-    """The findings of the latest finished run before `run_id` over exactly its inputs
-    (by SHA-256), as a baseline; None if there is none."""
-    from auditor.baseline import resolved_fields
-    from auditor.store import finding_documents, latest_run_over, run_inputs_sha256
-
-    earlier = latest_run_over(store, run_inputs_sha256(store, run_id), before=run_id)
-    return None if earlier is None else resolved_fields(finding_documents(store, earlier))
-
-
 def run_audit(arguments: argparse.Namespace, console: Console,
               argv: list[str] | None) -> int:
     from auditor.baseline import BaselineError, load_baseline
+    from auditor.baseline_runs import baseline_run_problem, run_number
     from auditor.run import collect_paths
     from auditor.settings import SettingsError, find_settings
     from auditor.waivers import WaiverFileError, load_waivers
@@ -325,8 +327,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     try:  # read before the audit: a bad waiver file or baseline costs no audit time
         waivers = load_waivers(waivers_path) if waivers_path else None
         # `last`: the latest finished run over the same inputs, found in the store below.
-        earlier = (load_baseline(baseline_path)
-                   if baseline_path and baseline_path != "last" else None)
+        earlier = (load_baseline(baseline_path) if baseline_path and baseline_path != "last"
+                   and run_number(baseline_path) is None else None)
     except WaiverFileError as error:
         errors.print(f"auditor: waivers: {error}")
         return EXIT_ERROR
@@ -352,6 +354,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         run_extras_of,
     )
     from auditor.store.urls import command_line, shown
+    from auditor.store_location import choose_store, old_store_note
 
     out = Path(out_folder)
     run = {
@@ -363,13 +366,16 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     }
     scheduler = arguments.scheduler or settings.scheduler
     calendar = settings.calendar()  # gaming day and shifts (auditor/gaming_day.py)
-    location = arguments.store or settings.store or str(out / "history.sqlite")
-    arguments.store_location = location  # named if the store fails (`audit_guarded`)
     try:
-        # The default store, in --out, is made with its folder; a store named elsewhere is
-        # made only in a folder that exists, or with --new-store.
-        store = api.open_store(location, new_store=arguments.new_store or not (
-            arguments.store or settings.store))
+        # One floor history (auditor/store_location.py): the default's folder is made on
+        # first use; a store named elsewhere only in a folder that exists, or --new-store.
+        choice = choose_store(arguments.store, settings.store)
+        location = arguments.store_location = choice.location  # named if the store fails
+        store = api.open_store(location, new_store=arguments.new_store or choice.is_default)
+        if run_number(baseline_path) is not None:  # a run named: it must be whole
+            problem = baseline_run_problem(store, run_number(baseline_path))
+            if problem:
+                raise StoreError(problem)
         # before the run is recorded: a cluster that cannot be used costs nothing
         if scheduler:
             from auditor.cluster import quiet_logs
@@ -379,6 +385,9 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     except (ClusterError, StoreError) as error:
         errors.print(f"auditor: {error}")
         return EXIT_ERROR
+    note = old_store_note(choice, out)
+    if note:  # even with --quiet: the history no longer goes where it went
+        errors.print(note)
     if waivers_path:
         run["waivers"] = str(waivers_path)
     if baseline_path:
@@ -417,17 +426,26 @@ def run_audit(arguments: argparse.Namespace, console: Console,
             disconnect(cluster)  # bounded, even with the scheduler gone
     from auditor.output.render import write_outputs
 
-    if baseline_path == "last":
-        earlier = last_run_findings(store, run_id)
-        if earlier is None:
-            errors.print("auditor: --baseline last: the store has no earlier finished run over "
-                         "the same inputs; every finding is new")
-            earlier = []
+    compared = None
+    if baseline_path == "last" or run_number(baseline_path) is not None:
+        from auditor.baseline_runs import choose_baseline, earlier_findings
+
+        compared = choose_baseline(store, baseline_path, run_id)
+        if compared.note:
+            errors.print(compared.note)
+        earlier = earlier_findings(store, compared.findings_run)
+        if compared.findings_run is not None:
+            run["baseline_run"] = compared.findings_run
     # Identity is computed once, for the whole run in record order, before waivers and the
     # baseline look at the findings; the store keeps the findings as judged, and the
     # outputs are written from it.
     result = api.judge_run(store, run_id, waivers, earlier, today=datetime.now(UTC).date(),
                            calendar=calendar)
+    if compared is not None and compared.patterns_run is not None:
+        from auditor.baseline_runs import patterns_against
+
+        run["patterns_run"] = compared.patterns_run  # the run the patterns are counted in
+        result.patterns = patterns_against(store, compared.patterns_run, run_id)
     run["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     write_outputs(result, run, out)
     code = exit_code(result, fail_on, fail_on_new)
@@ -597,6 +615,11 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
         new = sum(1 for f in result.findings if f.baseline == "new")
         console.print(f"Against the baseline: {new} new, {len(result.findings) - new} "
                       f"persisting, {len(result.resolved)} resolved.")
+    if result.patterns is not None:  # across nights (auditor/baseline_runs.py)
+        from auditor.patterns import summary_lines
+
+        for line in summary_lines(result.patterns, every=verbose):
+            console.print(line, markup=False)
     failed = high = 0
     first_high = []  # the findings are walked once: a month's are never held
     for finding in result.findings:

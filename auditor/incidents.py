@@ -189,8 +189,8 @@ def add_parser(commands: Any) -> None:
                     "of a stored run (the latest finished run unless --run), each exported "
                     "once (the store remembers what it exported).")
     parser.add_argument("--store", default=None, metavar="PATH_OR_URL",
-                        help="the run store (default: the settings file's `store`, else "
-                             "reports/history.sqlite)")
+                        help="the run store (default: $BJH_STORE, else the settings "
+                             "file's `store`, else $XDG_DATA_HOME/bjh-auditor/floor.sqlite)")
     parser.add_argument("--run", type=int, default=None, metavar="N",
                         help="the run to export (default: the latest finished run)")
     parser.add_argument("--out", required=True, metavar="DIR")
@@ -205,14 +205,15 @@ def run(arguments: Any, console: Any, errors: Any) -> int:
     from auditor.settings import SettingsError, find_settings
     from auditor.store import open_store
     from auditor.store.urls import shown
-    from auditor.store_cli import DEFAULT_STORE, open_existing_store
+    from auditor.store_cli import open_existing_store
+    from auditor.store_location import choose_store
 
     try:
         settings = find_settings(arguments.config)
     except SettingsError as error:
         errors.print(f"auditor: settings: {error}", markup=False)
         return 2
-    arguments.store = arguments.store or settings.store or DEFAULT_STORE
+    arguments.store = choose_store(arguments.store, settings.store).location
     problem = out_folder_problem(Path(arguments.out))
     if problem:
         errors.print(f"auditor: {problem}", markup=False)

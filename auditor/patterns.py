@@ -70,3 +70,30 @@ def describe(pattern: dict[str, Any]) -> str:
 
 def printable(text: str) -> str:
     return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+
+
+SHOWN_PER_STATUS = 10  # patterns of each status an audit's summary lists (--verbose: all)
+
+
+def summary_lines(patterns: list[dict[str, Any]], every: bool = False) -> list[str]:
+    """An audit's patterns against its baseline run, for the terminal: how many of each
+    status, then each status's patterns, the most findings first (up to
+    SHOWN_PER_STATUS of each unless `every`), with their counts in the two runs."""
+    if not patterns:
+        return ["Patterns (table, dealer, player × citation) against the baseline run: none "
+                "in either run."]
+    runs = list(patterns[0]["counts"])  # the baseline run, then this one
+    statuses = Counter(p["status"] for p in patterns)
+    lines = [f"Patterns (table, dealer, player × citation) against run {runs[0]}: "
+             + ", ".join(f"{statuses[s]} {s}" for s in STATUSES) + "."]
+    for status in STATUSES:
+        chosen = sorted((p for p in patterns if p["status"] == status),
+                        key=lambda p: -max(p["counts"].values()))  # stable: kind, unit
+        shown = chosen if every else chosen[:SHOWN_PER_STATUS]
+        for pattern in shown:
+            counts = ", ".join(f"run {run}: {count}" for run, count in pattern["counts"].items())
+            lines.append(f"  {status:9} {describe(pattern)}  {counts}")
+        if len(chosen) > len(shown):
+            lines.append(f"  … and {len(chosen) - len(shown)} more {status} (--verbose lists "
+                         "them all; findings.json `patterns`)")
+    return lines

@@ -75,6 +75,8 @@ class AuditResult:
     # Set after the audit by auditor/waivers.py and auditor/baseline.py.
     waivers: list = field(default_factory=list)  # WaiverStatus, in the waiver file's order
     resolved: list[dict] | None = None  # earlier findings now gone; None without a baseline
+    # Patterns across nights against a baseline run (auditor/baseline_runs.py); None without.
+    patterns: list[dict] | None = None
 
     @property
     def unreadable(self) -> list[InputSummary]:

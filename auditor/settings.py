@@ -6,8 +6,9 @@ Keys: `waivers`, `baseline`, `fail-on`, `fail-on-new`, `jobs`, `out`, `store`,
 `scheduler`, `select`, `ignore` (lists of citations, games or rules), `approved`,
 `gaming_day_starts` ("HH:00", default "06:00"), `[shifts]` (name = "HH:00-HH:00"; default day
 06-14, swing 14-22, grave 22-06) and `[cameras]` ("LICENCE/TABLE" = "CAMERA", for `auditor
-incidents`). Paths in the file are relative to the file's folder (`baseline = "last"` and a
-database URL are kept as they are). A flag given on the command line wins over the file.
+incidents`). Paths in the file are relative to the file's folder (`baseline = "last"`, a
+baseline run's number and a database URL are kept as they are). A flag given on the command
+line wins over the file.
 
 A file that cannot be used is one sentence naming it (and, for a key that is not a setting
 or a value of the wrong kind, the key and its line): exit 2, never a crash.
@@ -174,7 +175,8 @@ def _settings(table: dict[str, Any], path: Path, text: str = "",
     update = {key: str(base / value) for key in ("waivers", "baseline", "out", "store",
                                                  "approved")
               if (value := getattr(settings, key)) is not None and not Path(value).is_absolute()
-              and value != "last" and "://" not in value}
+              and value != "last" and "://" not in value
+              and not (value.isascii() and value.isdigit())}  # a baseline run's number
     return settings.model_copy(update={**update, "source": str(path)})
 
 

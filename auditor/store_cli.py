@@ -12,10 +12,11 @@ from rich.console import Console
 
 from auditor.shown import terminal_json
 
-DEFAULT_STORE = "reports/history.sqlite"
 STORE_HELP = ("the run store: a SQLite file path or a database URL such as "
-              "postgresql+psycopg://user@host/db (default: history.sqlite in the --out folder "
-              f"of an audit; {DEFAULT_STORE} for the commands that read it)")
+              "postgresql+psycopg://user@host/db (default: $BJH_STORE, else the settings' "
+              "store, else $XDG_DATA_HOME/bjh-auditor/floor.sqlite, as for `auditor audit`)")
+CONFIG_HELP = ("the settings file whose `store` is read (default: [tool.bjh-auditor] in "
+               "./pyproject.toml, or ./bjh-auditor.toml)")
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
@@ -44,7 +45,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--store", default=DEFAULT_STORE, metavar="PATH_OR_URL", help=STORE_HELP)
+    parser.add_argument("--store", default=None, metavar="PATH_OR_URL", help=STORE_HELP)
+    parser.add_argument("--config", default=None, metavar="FILE", help=CONFIG_HELP)
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
 
 
@@ -53,11 +55,12 @@ def open_existing_store(location: str, errors: Console):
     on read-only media or an archive is read as it is), or None with the reason said (no
     store there, or one this auditor cannot read)."""
     from auditor.store import StoreError, open_store
+    from auditor.store_location import missing_store_hint
 
     try:
         return open_store(location, read_only=True)
     except StoreError as error:
-        errors.print(f"auditor: {error}", markup=False)
+        errors.print(f"auditor: {error}{missing_store_hint(location)}", markup=False)
         return None
 
 

@@ -93,7 +93,7 @@ def measure(records: Path, options: list[str]) -> dict:
         started = time.perf_counter()
         finished = subprocess.run([BIN / "auditor", "audit", str(records), "--out", out,
                                    "--quiet", *options], capture_output=True, text=True,
-                                  check=False)
+                                  check=False, env=dict(os.environ, XDG_DATA_HOME=out))
         seconds = time.perf_counter() - started
         if finished.returncode not in (0, 1):
             raise SystemExit(f"the audit failed:\n{finished.stderr}")

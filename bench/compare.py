@@ -95,7 +95,7 @@ def remove(where: Path) -> None:
 
 def run_once(tree: Path, folder: Path, jobs: int, out: Path) -> dict:
     shutil.rmtree(out, ignore_errors=True)
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    env = dict(os.environ, PYTHONPATH=str(tree), XDG_DATA_HOME=str(out))  # store in out
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", _CHILD, "audit", str(folder), "--out",
                            str(out), "--quiet", "--jobs", str(jobs)],

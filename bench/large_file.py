@@ -41,8 +41,8 @@ def run(folder: Path, jobs: int, out: Path) -> tuple[float, float, float]:
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", _CHILD, "audit", str(folder), "--out",
                            str(out), "--quiet", "--jobs", str(jobs)], capture_output=True,
-                          text=True, cwd=out.parent, env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                          check=False)
+                          text=True, cwd=out.parent, check=False,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT), XDG_DATA_HOME=str(out)))
     wall = time.perf_counter() - started
     tail = [line for line in done.stdout.splitlines() if line.startswith("LARGE ")]
     if not tail or tail[-1].split()[-1] not in ("0", "1"):

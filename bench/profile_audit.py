@@ -67,8 +67,8 @@ def py_spy(binary: str, folder: Path, out: str) -> dict:
     raw = Path(out) / "py-spy.txt"
     subprocess.run([binary, "record", "-r", "250", "-f", "raw", "-o", str(raw), "--",
                     sys.executable, "-m", "auditor", "audit", str(folder), "--out",
-                    str(Path(out) / "reports"), "--quiet", "--jobs", "1"],
-                   cwd=ROOT, check=False, capture_output=True)
+                    str(Path(out) / "reports"), "--quiet", "--jobs", "1", "--store",
+                    str(Path(out) / "history.sqlite")], cwd=ROOT, check=False, capture_output=True)
     stages: Counter = Counter()
     leaves: Counter = Counter()
     inclusive: Counter = Counter()
@@ -96,7 +96,7 @@ def profile_in_process(folder: Path, out: str) -> dict:
     profiler = cProfile.Profile()
     profiler.enable()
     auditor_main(["audit", str(folder), "--out", str(Path(out) / "reports"), "--quiet",
-                  "--jobs", "1"])
+                  "--jobs", "1", "--store", str(Path(out) / "history.sqlite")])
     profiler.disable()
     stats = pstats.Stats(profiler)
     total = stats.total_tt

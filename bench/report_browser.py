@@ -56,7 +56,8 @@ def make_workload(folder: Path, tables: int, rounds: int, faults: float) -> None
 def audit(folder: Path, out: Path) -> float:
     started = time.perf_counter()
     completed = subprocess.run([sys.executable, "-m", "auditor", "audit", str(folder), "--out",
-                                str(out), "--quiet", "--jobs", "2"], cwd=ROOT)
+                                str(out), "--quiet", "--jobs", "2"], cwd=ROOT,
+                               env=dict(os.environ, XDG_DATA_HOME=str(out)))  # store in out
     if completed.returncode not in (0, 1):
         raise SystemExit(f"auditor audit exited {completed.returncode}")
     return time.perf_counter() - started

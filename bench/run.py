@@ -102,7 +102,8 @@ def end_to_end(folder: Path, jobs: int, repeat: int) -> dict:
             started = time.perf_counter()
             done = subprocess.run(
                 [sys.executable, "-c", _CHILD, "audit", str(folder), "--out", out, "--quiet",
-                 "--jobs", str(jobs)], capture_output=True, text=True, cwd=ROOT, check=False)
+                 "--jobs", str(jobs), "--store", str(Path(out) / "history.sqlite")],
+                capture_output=True, text=True, cwd=ROOT, check=False)
             elapsed = time.perf_counter() - started
             parent, children, status = done.stdout.split()[-3:]
             if status not in ("0", "1"):

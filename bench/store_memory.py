@@ -113,8 +113,8 @@ def measure(records: Path, jobs: int) -> dict:
         started = time.perf_counter()
         process = subprocess.Popen(
             [sys.executable, "-c", _CHILD, "audit", str(records), "--out", out, "--quiet",
-             "--jobs", str(jobs)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True)
+             "--jobs", str(jobs), "--store", str(Path(out) / "history.sqlite")], cwd=ROOT,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         sampler = TreeSampler(process.pid)
         sampler.start()
         stdout, stderr = process.communicate()

@@ -1,4 +1,7 @@
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -6,6 +9,32 @@ sys.path.insert(0, str(Path(__file__).parent))
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+_SESSION_DATA: str | None = None
+
+
+def pytest_configure(config) -> None:
+    """No test, fixture or subprocess writes the real floor history: the default store
+    (auditor/store_location.py) is under XDG_DATA_HOME, here a folder of the session's
+    (each test gets its own, `floor_history`), and a BJH_STORE of the environment is
+    dropped."""
+    global _SESSION_DATA
+    _SESSION_DATA = tempfile.mkdtemp(prefix="bjh-xdg-")
+    os.environ["XDG_DATA_HOME"] = _SESSION_DATA
+    os.environ.pop("BJH_STORE", None)
+
+
+def pytest_unconfigure(config) -> None:
+    if _SESSION_DATA:
+        shutil.rmtree(_SESSION_DATA, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def floor_history(tmp_path, monkeypatch) -> Path:
+    """The default store's data folder for this test alone: XDG_DATA_HOME in tmp_path."""
+    data = tmp_path / "xdg-data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    monkeypatch.delenv("BJH_STORE", raising=False)
+    return data
 
 
 @pytest.fixture(scope="session")

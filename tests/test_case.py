@@ -31,9 +31,10 @@ OTHER = "RL-0417"  # Black Hills Grand: BJS-2, BJS-5
 
 @pytest.fixture(scope="module")
 def audit(tmp_path_factory) -> Path:
-    """The sample logs audited once: the --out folder (with its store)."""
+    """The sample logs audited once: the --out folder (its store beside it)."""
     out = tmp_path_factory.mktemp("audit") / "reports"
-    assert main(["audit", *CASE_SAMPLES, "--out", str(out), "--quiet"]) == 1
+    assert main(["audit", *CASE_SAMPLES, "--out", str(out), "--quiet", "--store",
+                 str(out.parent / "history.sqlite")]) == 1
     return out
 
 
@@ -155,7 +156,7 @@ def test_case_pdf_names_no_other_licensee(audit: Path, run_document: dict,
 def test_case_from_the_store_is_the_case_from_the_folder(audit: Path, case: Path,
                                                          tmp_path: Path) -> None:
     folder = tmp_path / "from-store"
-    assert make_case("1", folder, "--store", str(audit / "history.sqlite")) == 0
+    assert make_case("1", folder, "--store", str(audit.parent / "history.sqlite")) == 0
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["case"]["fingerprint"] == json.loads(
         (case / "manifest.json").read_text())["case"]["fingerprint"]

@@ -272,11 +272,11 @@ def test_the_scheduler_killed_mid_run_is_one_line_exit_2_and_an_unfinished_run(
                       rounds=400, seed="scheduler-dies", faults=0.02).files
     assert len(inputs) == 24
     cluster = Cluster(1, cwd=tmp_path)
-    store = tmp_path / "out" / "history.sqlite"
+    store = tmp_path / "history.sqlite"
     process = subprocess.Popen(
         [BIN / "auditor", "audit", str(tmp_path / "in"), "--scheduler", cluster.address,
-         "--out", str(tmp_path / "out"), "--quiet"], cwd=tmp_path, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+         "--out", str(tmp_path / "out"), "--store", str(store), "--quiet"], cwd=tmp_path,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
         while stored_inputs(store) < 1:  # the run is under way: a file is recorded

@@ -157,7 +157,7 @@ def test_a_fifo_named_on_the_command_line_is_refused_not_waited_on(tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["a file", "a dangling link", "under a file"])
-def test_a_bad_out_folder_is_refused_before_the_audit(tmp_path, capsys, kind):
+def test_a_bad_out_folder_is_refused_before_the_audit(tmp_path, capsys, kind, floor_history):
     import os
 
     (tmp_path / "report.txt").write_text("not a folder")
@@ -168,7 +168,7 @@ def test_a_bad_out_folder_is_refused_before_the_audit(tmp_path, capsys, kind):
     code = main(["audit", str(STANDARD), "--out", str(out), "--quiet", "--jobs", "1"])
     error = capsys.readouterr().err
     assert code == 2 and error.startswith(f"auditor: --out {out}") and "Traceback" not in error
-    assert not (tmp_path / "history.sqlite").exists()  # nothing was audited or recorded
+    assert not floor_history.exists()  # nothing was audited or recorded (the default store)
 
 
 def test_outputs_honour_the_umask(tmp_path):

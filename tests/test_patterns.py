@@ -1,12 +1,14 @@
-"""Patterns across nights (auditor/patterns.py) in `auditor diff`: three simulated nights
-into one store, a careless dealer planted on nights 2 and 3; each pattern's counts are
-those of the nights' findings.csv, and the dealer's patterns are new on night 2 and
-recurring on night 3."""
+"""Patterns across nights (auditor/patterns.py) in `auditor diff` and in `auditor audit
+--baseline last|RUN`: three simulated nights into one store, each audited with `--baseline
+last`, a careless dealer planted on nights 2 and 3; each pattern's counts are those of the
+nights' findings.csv, and the dealer's patterns are new on night 2 and recurring on night
+3."""
 
 from __future__ import annotations
 
 import csv
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -33,9 +35,9 @@ def nights(tmp_path_factory) -> dict:
         assert main(arguments) == 0
         out = folder / f"out{number}"
         assert main(["audit", str(records), "--out", str(out), "--store", store, "--quiet",
-                     "--jobs", "1"]) == 1
+                     "--jobs", "1", "--baseline", "last"]) == 1
         outs.append(out)
-    return {"store": store, "outs": outs}
+    return {"store": store, "outs": outs, "folder": folder}
 
 
 def counted(out: Path) -> Counter:
@@ -99,3 +101,104 @@ def test_a_pattern_is_printed_without_control_characters() -> None:
 
     pattern = {"kind": "player", "key": {"player": "P-\x1b[2J\n1", "citation": "20:18:15:06"}}
     assert describe(pattern) == "player P-\\u001b[2J\\u000a1 × 20:18:15:06"
+
+
+def findings_json(out: Path) -> dict:
+    return json.loads((out / "findings.json").read_text(encoding="utf-8"))
+
+
+def keyed(patterns: list[dict]) -> dict:
+    return {(p["kind"], p["key"][p["kind"]], p["key"]["citation"]): (p["counts"], p["status"])
+            for p in patterns}
+
+
+def test_baseline_last_compares_patterns_with_last_night(nights, capsys):
+    """Each night audited with `--baseline last`: no earlier run holds its records, so
+    finding by finding everything is new and nothing resolved; its patterns are compared
+    with last night's run (the latest over the same tables), as `diff` compares them."""
+    outs = nights["outs"]
+    counts = [counted(out) for out in outs]
+    first = findings_json(outs[0])
+    assert first["patterns"] is None and "patterns_run" not in first["auditor"]
+    for night in (2, 3):
+        document = findings_json(outs[night - 1])
+        assert document["auditor"]["patterns_run"] == night - 1
+        assert "baseline_run" not in document["auditor"]  # no run over the same records
+        assert document["resolved"] == []
+        assert {f["baseline"] for f in document["findings"]} == {"new"}
+        assert keyed(document["patterns"]) == expected_patterns(
+            counts[night - 2], counts[night - 1], night - 1, night)
+        assert document["patterns"] == diff(nights["store"], night - 1, night, capsys)[
+            "patterns"]
+    second, third = (keyed(findings_json(outs[n])["patterns"]) for n in (1, 2))
+    planted = {c for (kind, unit, c) in counts[1] if kind == "dealer" and unit == CARELESS}
+    assert planted and all(second["dealer", CARELESS, c][1] == "new" for c in planted)
+    again = planted & {c for (kind, unit, c) in counts[2] if kind == "dealer" and unit == CARELESS}
+    assert again and all(third["dealer", CARELESS, c][1] == "recurring" for c in again)
+    gone = set(counts[0]) - set(counts[1])  # patterns of night 1 that night 2 lacks
+    assert gone, "night 1 has no pattern night 2 lacks"
+    assert {key: second[key] for key in gone} == {
+        key: ({"1": counts[0][key], "2": 0}, "gone") for key in gone}
+
+
+def test_baseline_run_names_the_run_and_prints_the_patterns(nights, tmp_path, capsys):
+    """`--baseline 1` on night 3's records: both comparisons against run 1, the patterns
+    in the terminal summary (counts, then each status) and in findings.json."""
+    store = copy_store(nights["store"], tmp_path)
+    records, out = nights["folder"] / "night3", tmp_path / "out"
+    capsys.readouterr()
+    assert main(["audit", str(records), "--out", str(out), "--store", store, "--jobs", "1",
+                 "--baseline", "1"]) == 1
+    printed = capsys.readouterr().out.splitlines()
+    document = findings_json(out)
+    assert document["auditor"]["baseline_run"] == document["auditor"]["patterns_run"] == 1
+    night1 = findings_json(nights["outs"][0])["findings"]
+    assert sorted(r["id"] for r in document["resolved"]) == sorted(f["id"] for f in night1)
+    expected = expected_patterns(counted(nights["outs"][0]), counted(out), 1, 4)
+    assert keyed(document["patterns"]) == expected
+    statuses = Counter(status for _, status in expected.values())
+    heading = (f"Patterns (table, dealer, player × citation) against run 1: {statuses['new']} "
+               f"new, {statuses['recurring']} recurring, {statuses['gone']} gone.")
+    assert heading in printed
+    listed = printed[printed.index(heading) + 1:]
+    dealer = max((key for key in expected if key[:2] == ("dealer", CARELESS)),
+                 key=lambda key: expected[key][0]["4"])  # the most findings: listed first
+    assert f"  new       dealer {CARELESS} × {dealer[2]}  run 1: 0, run 4: " \
+           f"{expected[dealer][0]['4']}" in listed
+
+
+def test_baseline_run_that_cannot_be_used_is_refused_before_the_audit(nights, tmp_path,
+                                                                      capsys):
+    from auditor.store import begin_run, list_runs, open_store
+
+    store = copy_store(nights["store"], tmp_path)
+    engine = open_store(store)
+    unfinished = begin_run(engine, {"version": "0", "rule_base": "x", "command": "auditor",
+                                    "started": "2026-11-23T06:30:00+00:00"}, {})
+    records = nights["folder"] / "night3"
+    for run, reason in ((99, "the store has no run 99"),
+                        (unfinished, f"run {unfinished} never finished")):
+        capsys.readouterr()
+        assert main(["audit", str(records), "--out", str(tmp_path / "out"), "--store", store,
+                     "--jobs", "1", "--quiet", "--baseline", str(run)]) == 2
+        error = capsys.readouterr().err
+        assert error.startswith(f"auditor: --baseline {run}: {reason}"), error
+        assert len(error.splitlines()) == 1
+    assert [row.id for row in list_runs(engine)] == [1, 2, 3, unfinished]  # none recorded
+    assert not (tmp_path / "out" / "findings.json").exists()
+    engine.dispose()
+
+
+def copy_store(store: str, folder: Path) -> str:
+    """The shared store copied, so a test's audits never renumber the others' runs."""
+    copy = folder / "copy.sqlite"
+    shutil.copy(store, copy)
+    return str(copy)
+
+
+def test_a_run_with_patterns_is_reported_again_with_them(nights, tmp_path):
+    again = tmp_path / "again"
+    assert main(["report", "2", "--store", nights["store"], "--out", str(again)]) == 0
+    assert (again / "findings.json").read_bytes() == \
+        (nights["outs"][1] / "findings.json").read_bytes()
+    assert findings_json(again)["patterns"]

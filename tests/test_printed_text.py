@@ -40,12 +40,13 @@ def test_markup_in_a_file_name_is_printed_as_it_is(tmp_path, capsys) -> None:
     assert f"{record}:424" in printed and "night[/b].bjh:567" in printed
 
 
-def test_markup_in_a_missing_path_is_one_line_and_exit_2(tmp_path, capsys) -> None:
+def test_markup_in_a_missing_path_is_one_line_and_exit_2(tmp_path, capsys,
+                                                         floor_history) -> None:
     code = main(["audit", str(tmp_path / "T11 [/].bjh"), "--out", str(tmp_path / "out"),
                  "--jobs", "1"])
     assert code == EXIT_ERROR
     errors = capsys.readouterr().err.splitlines()
-    recorded = f"auditor: run 1 recorded in {tmp_path / 'out' / 'history.sqlite'}"
+    recorded = f"auditor: run 1 recorded in {floor_history / 'bjh-auditor' / 'floor.sqlite'}"
     assert errors == [recorded, f"auditor: cannot audit {tmp_path / 'T11 [/].bjh'}: no such file"]
 
 

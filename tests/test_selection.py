@@ -56,8 +56,8 @@ def test_select_in_workers_as_in_one_process(full: dict, tmp_path: Path) -> None
         if f[1] in ("20:18:15:30.10(4)", "20:18:15:30.10(12)") or f[1].startswith("record:")}
 
 
-def test_ignore_switch_leaves_no_switch_finding_and_says_so(full: dict,
-                                                            tmp_path: Path) -> None:
+def test_ignore_switch_leaves_no_switch_finding_and_says_so(full: dict, tmp_path: Path,
+                                                            floor_history: Path) -> None:
     assert any(f[1].startswith("20:18:15:30.09") for f in found(full))
     ignored = audit(tmp_path, "--ignore", "switch")
     assert not any(f[1].startswith("20:18:15:30.09") for f in found(ignored))
@@ -73,7 +73,7 @@ def test_ignore_switch_leaves_no_switch_finding_and_says_so(full: dict,
     coverage = html.split('id="coverage"')[1]
     row = coverage.split('data-citation="20:18:15:30.09(11)"')[1].split("</tr>")[0]
     assert "not selected" in row
-    store_settings = _run_settings(tmp_path / "history.sqlite")
+    store_settings = _run_settings(floor_history / "bjh-auditor" / "floor.sqlite")
     assert store_settings["ignore"] == ["switch"]
 
 

@@ -40,7 +40,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                       help="only this citation, or every subsection of a section such as "
                            "20:18:15:30.10 (repeat for more)")
     case.add_argument("--store", default=None, metavar="PATH_OR_URL",
-                      help="the run store holding RUN (default: reports/history.sqlite)")
+                      help="the run store holding RUN (default: $BJH_STORE, else the "
+                           "settings' store, else $XDG_DATA_HOME/bjh-auditor/floor.sqlite)")
     case.add_argument("--out", required=True, metavar="CASEDIR",
                       help="a new (or empty) folder for the case")
     case.add_argument("--pdf", action="store_true",

@@ -32,7 +32,7 @@ class RunSource:
 def open_run(source: str, store: str | None) -> RunSource:
     """A run number (read from `store`) or an audit's --out folder (its findings.json)."""
     if source.isdigit():
-        return _from_store(int(source), store or "reports/history.sqlite")
+        return _from_store(int(source), _store_location(store))
     from auditor.results import InputSummary
 
     folder = Path(source)
@@ -54,13 +54,29 @@ def open_run(source: str, store: str | None) -> RunSource:
     return RunSource(run, inputs, lambda: iter(findings), f"the audit written to {folder}")
 
 
+def _store_location(store: str | None) -> str:
+    """--store, else the floor history every command uses (auditor/store_location.py)."""
+    from auditor.settings import SettingsError
+    from auditor.store import StoreError
+    from auditor.store_location import command_store
+
+    try:
+        return command_store(store)
+    except SettingsError as error:
+        raise CaseError(f"settings: {error}") from None
+    except StoreError as error:
+        raise CaseError(str(error)) from None
+
+
 def _from_store(run_id: int, location: str) -> RunSource:
     from auditor.results import InputSummary
     from auditor.store import StoreError, list_runs, open_store
     from auditor.store.runs import finding_documents, run_document, run_inputs_documents
 
     if "://" not in location and not Path(location).exists():
-        raise CaseError(f"no run store at {location}")
+        from auditor.store_location import missing_store_hint
+
+        raise CaseError(f"no run store at {location}{missing_store_hint(location)}")
     try:
         engine = open_store(location)
         rows = list_runs(engine, [run_id])

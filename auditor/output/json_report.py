@@ -50,7 +50,10 @@ def json_parts(result: AuditResult, run: dict[str, Any]) -> Iterator[str]:
     # Every waiver of the file with its status (applied, expired, unused) and matches.
     yield _member("waivers", [waiver.model_dump(mode="json") for waiver in result.waivers]) + ",\n"
     # Earlier findings gone since the baseline; null when there was no baseline.
-    yield _member("resolved", result.resolved) + "\n"
+    yield _member("resolved", result.resolved) + ",\n"
+    # Patterns (table, dealer, player × citation) new, recurring or gone against the
+    # baseline run, as `auditor diff --json` gives them; null without a baseline run.
+    yield _member("patterns", result.patterns) + "\n"
     yield "}\n"
 
 

@@ -403,6 +403,7 @@ def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any
     extras = run_extras(engine, run_id)
     result.waivers = [WaiverStatus.model_validate(w) for w in extras.get("waivers", [])]
     result.resolved = extras.get("resolved")
+    result.patterns = extras.get("patterns")
     return result, run
 
 
@@ -496,9 +497,9 @@ def missing_statements(engine: Engine, run_id: int) -> dict[str, set[int]]:
 
 def run_extras_of(result: AuditResult) -> dict[str, Any]:
     """What findings.json holds of the run beyond its inputs and findings: the waivers with
-    their use, and the findings resolved since the baseline."""
+    their use, the findings resolved since the baseline and the patterns against it."""
     return {"waivers": [waiver.model_dump(mode="json") for waiver in result.waivers],
-            "resolved": result.resolved}
+            "resolved": result.resolved, "patterns": result.patterns}
 
 
 def run_inputs_sha256(engine: Engine, run_id: int) -> frozenset[str]:

@@ -17,8 +17,6 @@ from rich.console import Console
 from auditor.money import rows_text as paid_words
 from auditor.trends.numbers import count, probability, rate, stated
 
-DEFAULT_STORE = "reports/history.sqlite"
-
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
@@ -28,9 +26,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     "shuffles that repeat, and each dealer's cards against the game's exact "
                     "odds: from the finished runs of the store (each input's latest run), "
                     "written as trends.json and trends.html.")
-    parser.add_argument("--store", default=DEFAULT_STORE, metavar="PATH_OR_URL",
-                        help="the run store: a SQLite file path or a database URL such as "
-                             f"postgresql+psycopg://user@host/db (default: {DEFAULT_STORE})")
+    from auditor.store_cli import CONFIG_HELP, STORE_HELP
+
+    parser.add_argument("--store", default=None, metavar="PATH_OR_URL", help=STORE_HELP)
+    parser.add_argument("--config", default=None, metavar="FILE", help=CONFIG_HELP)
     parser.add_argument("--since", metavar="DATE",
                         help="first gaming day (YYYY-MM-DD; a gaming day begins at the "
                              "settings' gaming_day_starts, 06:00 by default)")

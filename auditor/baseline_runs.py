@@ -1,0 +1,119 @@
+"""`auditor audit --baseline last` and `--baseline RUN`: the audit compared with an earlier
+run of the store, finding by finding and by patterns across nights.
+
+Two comparisons, each for its own question:
+
+- **Finding by finding** (stable IDs: new, persisting, resolved) answers "what changed in
+  these records": it is made against a run over the same records. `last` is the latest
+  finished run over exactly the same inputs (by SHA-256), if any; with none, every finding
+  is new and none resolved (an ID carries its gaming day: another night's findings are
+  other events, never "resolved").
+- **Patterns** (auditor/patterns.py: table, dealer and player × citation, new, recurring,
+  gone) answer "what keeps coming back from one night to the next". `last` compares with
+  the run over the same inputs if there is one, else with the latest finished run before
+  this one that audited one of the same tables (by licence, else casino, and table ID):
+  last night's, in a store that keeps several floors.
+
+`RUN` (a run number) is used for both, as named: it must be a finished run of the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+def run_number(baseline: str | None) -> int | None:
+    """The run a `--baseline` names (digits only), or None for `last` or a findings.json
+    path (a file named only by digits is given as ./NAME)."""
+    if baseline and baseline.isascii() and baseline.isdigit():
+        return int(baseline)
+    return None
+
+
+def baseline_run_problem(store: Any, run_id: int) -> str | None:
+    """Why run `run_id` cannot be a baseline (not in the store, or never finished); None
+    when it can."""
+    from auditor.store import list_runs
+
+    rows = list_runs(store, [run_id])
+    if not rows:
+        return f"--baseline {run_id}: the store has no run {run_id}"
+    if rows[0].status != "finished":
+        return (f"--baseline {run_id}: run {run_id} never finished (killed, failed or still "
+                "running): its findings are not whole")
+    return None
+
+
+@dataclass
+class StoreBaseline:
+    findings_run: int | None  # compared finding by finding; None: every finding is new
+    patterns_run: int | None  # compared by patterns; None: no earlier run to compare
+    note: str | None = None  # one line for standard error, when `last` found less
+
+
+def choose_baseline(store: Any, baseline: str, run_id: int) -> StoreBaseline:
+    """The runs `--baseline last` or `--baseline RUN` compares run `run_id` with."""
+    from auditor.store import latest_run_over, run_inputs_sha256
+
+    named = run_number(baseline)
+    if named is not None:
+        return StoreBaseline(named, named)
+    same = latest_run_over(store, run_inputs_sha256(store, run_id), before=run_id)
+    if same is not None:
+        return StoreBaseline(same, same)
+    night = latest_run_over_tables(store, run_id)
+    note = ("auditor: --baseline last: the store has no earlier finished run over the same "
+            "inputs; every finding is new")
+    note += (f"; patterns are compared with run {night}, the latest over the same tables"
+             if night is not None else "; no earlier run audited these tables, so no "
+             "patterns are compared")
+    return StoreBaseline(None, night, note)
+
+
+def latest_run_over_tables(store: Any, run_id: int) -> int | None:
+    """The latest finished run before `run_id` that audited one of its tables, found in one
+    walk of the earlier runs' inputs, latest first."""
+    from sqlalchemy import select
+
+    from auditor.store import schema
+    from auditor.store.runs import FINISHED
+
+    runs, links, inputs = schema.runs, schema.run_inputs, schema.inputs
+    query = (select(links.c.run_id, inputs.c.licence, inputs.c.casino, inputs.c.table_id)
+             .join(inputs, links.c.input_id == inputs.c.id)
+             .join(runs, runs.c.id == links.c.run_id))
+    with store.connect() as connection:
+        wanted = {_table(*row[1:]) for row in connection.execute(
+            query.where(links.c.run_id == run_id))} - {None}
+        if not wanted:
+            return None
+        earlier = (query.where(runs.c.status == FINISHED, runs.c.id < run_id)
+                   .order_by(runs.c.id.desc()))
+        for row in connection.execute(earlier):
+            if _table(*row[1:]) in wanted:
+                return row.run_id
+    return None
+
+
+def _table(licence: str | None, casino: str | None, table: str | None) -> str | None:
+    """A table's identity as auditor/patterns.py keys it: licence, else casino, / table."""
+    from auditor.results import table_key
+
+    return table_key(licence or casino, table)
+
+
+def earlier_findings(store: Any, run_id: int | None) -> list[dict[str, Any]]:
+    """What the per-finding comparison needs of a run's findings; [] for none."""
+    from auditor.baseline import resolved_fields
+    from auditor.store import finding_documents
+
+    return [] if run_id is None else resolved_fields(finding_documents(store, run_id))
+
+
+def patterns_against(store: Any, earlier: int, run_id: int) -> list[dict[str, Any]]:
+    """The patterns of run `run_id` (judged: its findings carry their player) against run
+    `earlier`, as `auditor diff` gives them."""
+    from auditor.store.runs import run_patterns
+
+    return run_patterns(store, earlier, run_id)
