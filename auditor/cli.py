@@ -354,7 +354,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         run_extras_of,
     )
     from auditor.store.urls import command_line, shown
-    from auditor.store_location import choose_store, old_store_note
+    from auditor.store_location import choose_store, in_folder, old_store_note
 
     out = Path(out_folder)
     run = {
@@ -368,10 +368,12 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     calendar = settings.calendar()  # gaming day and shifts (auditor/gaming_day.py)
     try:
         # One floor history (auditor/store_location.py): the default's folder is made on
-        # first use; a store named elsewhere only in a folder that exists, or --new-store.
+        # first use, as is --out's (the audit makes it anyway); a store named elsewhere only
+        # in a folder that exists, or --new-store.
         choice = choose_store(arguments.store, settings.store)
         location = arguments.store_location = choice.location  # named if the store fails
-        store = api.open_store(location, new_store=arguments.new_store or choice.is_default)
+        store = api.open_store(location, new_store=arguments.new_store or choice.is_default
+                               or in_folder(location, out))
         if run_number(baseline_path) is not None:  # a run named: it must be whole
             problem = baseline_run_problem(store, run_number(baseline_path))
             if problem:

@@ -6,9 +6,10 @@ file's `store`; else the default, `$XDG_DATA_HOME/bjh-auditor/floor.sqlite`
 absolute path, as the XDG base directory specification says). Every command that reads or
 writes the store (audit, runs, report, diff, trends, incidents, case) chooses it here.
 
-The default's folder is made on the first audit; a store named by `--store`, `BJH_STORE` or
-the settings is used only in a folder that exists, or with `--new-store` (a typo never
-starts a new, empty history). Auditors before this one kept the store in each audit's
+The default's folder is made on the first audit, as is the audit's own `--out` folder when
+the store is named in it; a store named by `--store`, `BJH_STORE` or the settings is used
+elsewhere only in a folder that exists, or with `--new-store` (a typo never starts a new,
+empty history). Auditors before this one kept the store in each audit's
 `--out` folder (`OUT/history.sqlite`) and read `reports/history.sqlite`: such a file is
 named in one line where it is passed over (`old_store_note`, `missing_store_hint`).
 """
@@ -95,6 +96,14 @@ def missing_store_hint(location: str) -> str:
         return ""
     return (f" (an older auditor's store is at {OLD_READ_DEFAULT}: give --store "
             f"{OLD_READ_DEFAULT}, or set {ENVIRONMENT} or the settings' `store`)")
+
+
+def in_folder(location: str, folder: Path) -> bool:
+    """Whether `location` is a plain SQLite path directly in `folder` (an audit's --out,
+    which the audit makes anyway: `--out o --store o/history.sqlite` keeps the old layout)."""
+    if "://" in location:
+        return False
+    return Path(location).resolve().parent == folder.resolve()
 
 
 def _same_file(one: Path, other: Path) -> bool:

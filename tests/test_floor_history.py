@@ -97,6 +97,25 @@ def test_a_named_store_in_a_missing_folder_is_refused_the_default_is_made(
     assert default_of(floor_history).is_file()
 
 
+def test_a_store_named_in_the_audits_own_out_folder_is_made_with_it(
+        floor_history, tmp_path, capsys, monkeypatch):
+    """`--out o` with the store named `o/history.sqlite` (by --store or BJH_STORE, relative
+    to the working folder: the older layout, kept by scripts) needs no --new-store: the audit
+    makes o/ anyway. A sibling folder is still refused."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BJH_STORE", "o/history.sqlite")
+    capsys.readouterr()
+    assert main(["audit", str(RECORD), "--out", "o", "--jobs", "1", "--quiet"]) == 1
+    assert (tmp_path / "o" / "history.sqlite").is_file()
+    assert not default_of(floor_history).exists()
+    assert [r["id"] for r in runs(capsys, "--store", "o/history.sqlite")] == [1]
+    capsys.readouterr()
+    assert main(["audit", str(RECORD), "--out", "p", "--store", "q/history.sqlite",
+                 "--jobs", "1", "--quiet"]) == 2
+    assert "the folder q does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "q").exists()
+
+
 def test_xdg_data_home_not_absolute_means_the_home_folder(tmp_path, monkeypatch):
     from auditor.store_location import default_store
 
