@@ -112,7 +112,9 @@ def test_a_store_named_in_the_audits_own_out_folder_is_made_with_it(
     capsys.readouterr()
     assert main(["audit", str(RECORD), "--out", "p", "--store", "q/history.sqlite",
                  "--jobs", "1", "--quiet"]) == 2
-    assert "the folder q does not exist" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"auditor: store q/history.sqlite: the folder {tmp_path / 'q'} does not exist "
+        "(give --new-store to start a new store there)\n")
     assert not (tmp_path / "q").exists()
 
 
