@@ -241,8 +241,9 @@ class _SharedEntries:
 class StoredReplay:
     """A stored replay as a run is read back: where its round is. A night records hundreds
     of replays, a month thousands, and the report shows a few hundred
-    (html_report.build_replays): only those are read again, whole (`whole`), so memory
-    does not grow with the replays a run recorded."""
+    (report/replays.py): only those are read again, the report's without their steps
+    (`shown`), the case file's whole (`whole`), so memory does not grow with the replays a
+    run recorded."""
 
     file: str
     round_id: str
