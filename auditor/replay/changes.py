@@ -97,3 +97,22 @@ class _Entities:
         if found is None or found[0] is not cards:
             found = self.cards[id(cards)] = (cards, tuple(cards))
         return found[1]
+
+
+def read_back(changes: dict[str, Any]) -> dict[str, Any]:
+    """Changes read back from JSON, their states as tuples again and each equal text one
+    object: decoded as they are, a report's few hundred replays held their every card code
+    and wager word as a string of its own. (Only texts are shared: equal tuples may hold
+    unequal values, as (0, False) == (False, 0).)"""
+    known: dict[str, str] = {}
+
+    def shared(value: Any) -> Any:
+        if isinstance(value, list):
+            return tuple(shared(item) for item in value)
+        if isinstance(value, str):
+            return known.setdefault(value, value)
+        return value
+
+    return {"seated": [(shared(key), shared(state)) for key, state in changes["seated"]],
+            "lines": [(line, [(shared(key), shared(state)) for key, state in came],
+                       [shared(key) for key in gone]) for line, came, gone in changes["lines"]]}

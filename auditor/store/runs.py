@@ -25,6 +25,7 @@ from auditor.findings import Finding
 from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
 from auditor.gaming_day import Calendar
 from auditor.money import MoneyTotals
+from auditor.replay.changes import read_back
 from auditor.replay.trace import RoundEvidence
 from auditor.results import AuditResult, FileResult, InputSummary
 from auditor.run import ReplaySelection, RunTotals
@@ -283,7 +284,7 @@ class StoredReplay:
         found = json.loads(text[:steps] + b"}")
         found["steps"] = {}
         evidence = _evidence(found)
-        evidence.recorded_changes = json.loads(b"{" + text[changes + 1:])["changes"]
+        evidence.recorded_changes = read_back(json.loads(b"{" + text[changes + 1:])["changes"])
         return evidence
 
 
