@@ -51,10 +51,10 @@ from auditor.output.formatting import (
 )
 from auditor.output.page_data import PAGE_SIZE, SUMMARY_TOP, _script_text, report_data
 from auditor.output.replay_view import display_entity, replay_view
-from auditor.report.build import build_report
+from auditor.report.build import LAZY_OVER, build_report
 from auditor.report.groups import table_keys
 from auditor.report.model import FindingItem, Report
-from auditor.report.replays import REPLAYS_PER_CITATION_IN_RUN
+from auditor.report.replays import REPLAYS_IN_REPORT, REPLAYS_PER_CITATION_IN_RUN
 from auditor.resources import templates_dir
 from auditor.results import AuditResult
 from auditor.shown import neutral
@@ -63,11 +63,11 @@ __all__ = ["_script_text", "display_entity", "environment", "html_parts", "load_
            "report_context", "to_html"]
 
 OPEN_FINDINGS_UP_TO = 60  # smaller audits open their groups and replays (readable without JS)
-# Past this many findings the page holds the findings and replays as compact data (a JSON
-# element) and its script draws only what is shown: 10,000 findings as markup were 300k
-# elements and 17 s to open. Up to it every finding is markup too, read without JavaScript.
-LAZY_OVER = 500
-REPLAYS_IN_REPORT = 400  # replays in the report in all (report/replays.py)
+# LAZY_OVER (report/build.py): past this many findings the page holds the findings and
+# replays as compact data (a JSON element) and its script draws only what is shown: 10,000
+# findings as markup were 300k elements and 17 s to open. Up to it every finding is markup
+# too, read without JavaScript. REPLAYS_IN_REPORT (report/replays.py): replays in all. Both
+# are read here when a report is made, so a test may set them on this module.
 # Past this many rounds replayed, each replay is one block of aligned text rather than a table:
 # a browser then opens a report of thousands of findings in seconds, not minutes.
 LEAN_REPLAYS_OVER = 300

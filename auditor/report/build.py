@@ -21,8 +21,8 @@ from auditor.report.totals import FindingsTotals
 from auditor.results import AuditResult
 
 # Past this many findings the page holds the findings and replays as compact data and its
-# script draws only what is shown (auditor/output/html_report.py): no replay is then laid
-# out as markup, and no finding is listed in its group here.
+# script draws only what is shown (auditor/output/html_report.py): no finding is then
+# listed in its group here (`lazy`).
 LAZY_OVER = 500
 
 
