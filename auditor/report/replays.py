@@ -4,7 +4,7 @@ built from what the round's lines changed on the table (`replay.changes`), read 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from auditor.audit import REPLAYS_PER_CITATION
 from auditor.replay.changes import TIME
@@ -75,26 +75,27 @@ def build_replay(evidence: RoundEvidence, findings: list[tuple[int, Finding]],
             supports.setdefault(line, []).append(counted)
     changes = evidence.changes()
     by_line = {entry[0]: entry for entry in changes["lines"]}
-    table: dict[str, Any] = dict(changes["seated"])  # the table as it stands, by key
+    # The table as it stands, by key: each entity made once, when it changes, and shared
+    # by the line that changed it and the whole tables after it.
+    table = {key: TableEntity(key, state) for key, state in changes["seated"]}
     rows: list[ReplayLine] = []
     for line, text in evidence.lines:
         match = TIME.match(text)
         time, statement = (match.group(1), match.group(2)) if match else ("", text.strip())
-        changed = [TableEntity(*item) for item in table.items()] if not rows else []
+        changed = list(table.values()) if not rows else []
         step = by_line.get(line)
         if step is not None:
             for key, state in step[1]:
-                table[key] = state
-                changed.append(TableEntity(key, state))
+                entity = table[key] = TableEntity(key, state)
+                changed.append(entity)
             for key in step[2]:
-                state = table.pop(key, None)
-                if state is not None and key.startswith("seat:"):  # a player left
-                    changed.append(TableEntity(key, state, left=True))
+                gone = table.pop(key, None)
+                if gone is not None and key.startswith("seat:"):  # a player left
+                    changed.append(TableEntity(key, gone.state, left=True))
         on_line = faults.get(line, [])
         rows.append(ReplayLine(line, time, statement, changed, on_line,
                                supports.get(line, []),
-                               [TableEntity(*item) for item in table.items()]
-                               if on_line else None))
+                               list(table.values()) if on_line else None))
     lines = evidence.lines
     context = findings[0][1] if findings else None
     return Replay(number, evidence.file, evidence.round_id,
