@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from auditor.reader import RoundRecord
+from auditor.replay.changes import round_changes
 from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
 from auditor.replay.view import Hand, RoundView, Wager
@@ -19,6 +20,8 @@ class RoundEvidence:
     start_line: int
     lines: list[tuple[int, str]]  # the record's lines of the round, as written
     steps: dict[int, dict[str, Any]] = field(default_factory=dict)  # line -> table after it
+    # What each line changed (`changes.py`), when read back from a store without the steps
+    recorded_changes: dict[str, Any] | None = None
 
     @property
     def last_line(self) -> int | None:
@@ -26,6 +29,17 @@ class RoundEvidence:
 
     def whole(self) -> RoundEvidence:
         """The replay with its steps (a stored one is read whole only when shown)."""
+        return self
+
+    def changes(self) -> dict[str, Any]:
+        """What each line changed on the table, as the report shows it (`changes.py`)."""
+        if self.recorded_changes is not None:
+            return self.recorded_changes
+        return round_changes(self)
+
+    def shown(self) -> RoundEvidence:
+        """What the report reads of the replay: its lines and `changes` (a stored one reads
+        no step)."""
         return self
 
 

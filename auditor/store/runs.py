@@ -25,6 +25,7 @@ from auditor.findings import Finding
 from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
 from auditor.gaming_day import Calendar
 from auditor.money import MoneyTotals
+from auditor.replay.changes import read_back
 from auditor.replay.trace import RoundEvidence
 from auditor.results import AuditResult, FileResult, InputSummary
 from auditor.run import ReplaySelection, RunTotals
@@ -197,7 +198,9 @@ def _finding_row(run_id: int, position: int, finding: Finding,
 def _evidence_document(evidence: RoundEvidence) -> dict[str, Any]:
     return {"file": evidence.file, "round_id": evidence.round_id,
             "start_line": evidence.start_line, "lines": evidence.lines,
-            "steps": {str(line): step for line, step in evidence.steps.items()}}
+            "steps": {str(line): step for line, step in evidence.steps.items()},
+            # last, after the steps: what the report shows, read without them (`shown`)
+            "changes": evidence.changes()}
 
 
 def _compressed(document: dict[str, Any]) -> bytes:
@@ -239,8 +242,9 @@ class _SharedEntries:
 class StoredReplay:
     """A stored replay as a run is read back: where its round is. A night records hundreds
     of replays, a month thousands, and the report shows a few hundred
-    (html_report.build_replays): only those are read again, whole (`whole`), so memory
-    does not grow with the replays a run recorded."""
+    (report/replays.py): only those are read again, the report's without their steps
+    (`shown`), the case file's whole (`whole`), so memory does not grow with the replays a
+    run recorded."""
 
     file: str
     round_id: str
@@ -262,10 +266,32 @@ class StoredReplay:
                    lines[-1][0] if lines else None, key, reader)
 
     def whole(self) -> RoundEvidence:
+        return _whole(zlib.decompress(self.reader.document(self.key)))
+
+    def changes(self) -> dict[str, Any]:
+        return self.shown().changes()
+
+    def shown(self) -> RoundEvidence:
+        """The round's lines and what each changed (`replay.changes`), the steps not read: a
+        replay stored before the changes were is read whole, its changes made from it."""
         text = zlib.decompress(self.reader.document(self.key))
-        if len(text) <= _SHARED_OVER:  # the common replay: read at the decoder's speed
-            return _evidence(json.loads(text))
-        return _evidence(json.loads(text, object_pairs_hook=_SharedEntries()))
+        # No JSON string holds `,"steps":` or `,"changes":` (its quotes would be escaped):
+        # the first is the key of the steps, and the last the key of the changes, which
+        # come after them and hold no object.
+        steps, changes = text.find(b',"steps":'), text.rfind(b',"changes":')
+        if steps < 0 or changes < steps:
+            return _whole(text)
+        found = json.loads(text[:steps] + b"}")
+        found["steps"] = {}
+        evidence = _evidence(found)
+        evidence.recorded_changes = read_back(json.loads(b"{" + text[changes + 1:])["changes"])
+        return evidence
+
+
+def _whole(text: bytes) -> RoundEvidence:
+    if len(text) <= _SHARED_OVER:  # the common replay: read at the decoder's speed
+        return _evidence(json.loads(text))
+    return _evidence(json.loads(text, object_pairs_hook=_SharedEntries()))
 
 
 class _ReplayReader:

@@ -1,4 +1,4 @@
-"""What report.html counts of a run's findings, gathered in one walk over them.
+"""What the report counts of a run's findings, gathered in one walk over them.
 
 A run's findings may be read from the run store as they are walked (`store.StoredFindings`),
 never held whole: the report walks them three times (these totals; the numbering of the

@@ -1,0 +1,173 @@
+"""A replay as the report lays it out: cards as a person writes them (10♥), each hand's
+wagers in words, the whole table in seat order at a fault, and in a large audit each line as
+one line of aligned text. From the model's raw replay (`report.model.Replay`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
+from typing import Any
+
+from auditor.output.formatting import money
+from auditor.report.model import FaultRef, Replay, TableEntity
+
+_SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+# Plain slotted objects, not dicts: the template reads their attributes hundreds of thousands
+# of times in a large audit, and Jinja reads an attribute much faster than a missing one.
+
+
+@dataclass(slots=True, frozen=True)
+class Card:
+    text: str  # 10♥
+    css: str  # "r" for a red suit, "d" for a hole card still face down
+
+
+@dataclass(slots=True)
+class Entity:
+    name: str  # a hand, a seat, or "Dealer"
+    dealer: bool
+    cards: list[Card]
+    total: int | None
+    soft: bool
+    status: str
+    wagers: list[str]
+    player: str = ""  # the player in the seat (a seat's entity; a hand's in the whole table)
+    seat: bool = False  # the entity is a seat's player, not a hand or wagers
+
+
+@dataclass(slots=True)
+class ReplayRow:
+    line: int
+    time: str
+    text: str
+    changes: list[Entity]
+    faults: list[dict[str, Any]]
+    supports: list[str]
+    state: list[Entity] | None  # the whole table, on a fault's line
+    plain: str = ""  # the row as one line of aligned text (lean replays)
+    state_lines: list[str] = field(default_factory=list)  # the whole table, as text lines
+
+
+def reference(fault: FaultRef) -> dict[str, Any]:
+    return {"ref": f"F-{fault.number:04d}", "id": f"f-{fault.number}",
+            "citation": fault.citation, "severity": fault.severity, "message": fault.message}
+
+
+def replay_view(replay: Replay, lean: bool = False) -> dict[str, Any]:
+    """The replay as the templates and the page's data read it. `lean` also sets each row
+    as one line of aligned text (`plain`)."""
+    shown: dict[tuple[str, int], Entity] = {}  # each state drawn once
+
+    def drawn(entity: TableEntity) -> Entity:
+        found = shown.get((entity.key, id(entity.state)))
+        if found is None:
+            found = shown[(entity.key, id(entity.state))] = display_entity(entity.key,
+                                                                           entity.state)
+        if entity.left:  # a player left
+            return Entity(found.name, False, [], None, False, "left", [], found.player, True)
+        return found
+
+    rows = []
+    for line in replay.lines:
+        faults = [reference(fault) for fault in line.faults]
+        rows.append(ReplayRow(line.line, line.time, line.text,
+                              [drawn(entity) for entity in line.changes], faults,
+                              [f"F-{number:04d}" for number in line.supports],
+                              table_order([drawn(entity) for entity in line.state])
+                              if line.state is not None else None))
+    if lean:
+        set_plain_text(rows)
+    return {"id": f"r-{replay.number}", "number": replay.number, "file": replay.file,
+            "round": replay.round, "first_line": replay.first_line,
+            "last_line": replay.last_line, "table": replay.table, "date": replay.date,
+            "dealer": replay.dealer, "rows": rows, "text_of": {row.line: row for row in rows},
+            "findings": [{"ref": f"F-{f.number:04d}", "id": f"f-{f.number}",
+                          "citation": f.citation, "severity": f.severity, "line": f.line}
+                         for f in replay.findings]}
+
+
+def set_plain_text(rows: list[ReplayRow]) -> None:
+    """Each row as one line of aligned text: line, time, statement, what changed."""
+    line_width = max((len(str(r.line)) for r in rows), default=1)
+    time_width = max((len(r.time) for r in rows), default=0)
+    text_width = min(max((len(r.text) for r in rows), default=0), 44)
+    for row in rows:
+        changes = "   ".join(entity_text(e) for e in row.changes)
+        row.plain = (f"{row.line:>{line_width}}  {row.time:<{time_width}}  "
+                     f"{row.text:<{text_width}}  {changes}").rstrip()
+        if row.state is not None:
+            name_width = max((len(e.name) for e in row.state), default=0)
+            row.state_lines = [f"{e.name:<{name_width}}  {entity_text(e, named=False)}"
+                               for e in row.state]
+
+
+def entity_text(entity: Entity, named: bool = True) -> str:
+    """A hand, the dealer or a seat as text: a face-down card in parentheses."""
+    parts = [entity.name] if named else []
+    if entity.player:
+        parts.append(f"({entity.player})" if not entity.seat else entity.player)
+    parts += [f"({c.text})" if "d" in c.css.split() else c.text for c in entity.cards]
+    if entity.total is not None:
+        parts.append(f"{'soft ' if entity.soft else ''}{entity.total}")
+    if entity.status:
+        parts.append(entity.status)
+    parts += [f"[{w}]" for w in entity.wagers]
+    return " ".join(parts)
+
+
+def display_entity(key: str, raw: Any) -> Entity:
+    """An entity as the replay shows it: a name, cards, total, status and wagers."""
+    if key.startswith("seat:"):
+        return Entity(key[5:], False, [], None, False, "", [], raw[0], True)
+    if key == "dealer":
+        codes, total, revealed = raw
+        cards = [card_parts(code) for code in codes]
+        down = not revealed and len(cards) > 1
+        if down:
+            cards[1] = Card(cards[1].text, (cards[1].css + " d").strip())
+        return Entity("Dealer", True, cards, total, False, "hole card down" if down else "", [])
+    codes, total, soft, status, wagers, doubled = raw
+    # A hand's double is added to its player's main wager, never to the dealer's tip on
+    # it: a tip's stake is its own amount (judging.stake_of, the auditor's reading).
+    texts = [_wager_text(*wager, doubled=doubled if wager[0] == "main" and not wager[1] else "")
+             for wager in wagers]
+    return Entity(key.split(":", 1)[1], False, [card_parts(code) for code in codes],
+                  total if codes else None, soft, status, texts)
+
+
+def table_order(shown: list[Entity]) -> list[Entity]:
+    """The whole table: the dealer first, then seat by seat each hand with its player, seat
+    wagers, and a seated player with no hand."""
+    players = {e.name: e.player for e in shown if e.seat}
+    entities = [e for e in shown if not e.seat]
+    held = {e.name[:2] for e in entities if not e.dealer}
+    entities += [e for e in shown if e.seat and e.name not in held]
+    ordered = []
+    for entity in sorted(entities, key=lambda e: (not e.dealer, e.name)):
+        if not entity.dealer and not entity.seat:
+            entity = replace(entity, player=players.get(entity.name[:2], ""))
+        ordered.append(entity)
+    return ordered
+
+
+@lru_cache(maxsize=4096)
+def _wager_text(kind: str, tip: bool, amount: str, settled: str, doubled: str = "") -> str:
+    """`main 25.00 + double 25.00 · lose 50.00`: the wager, and its settlement once made.
+    Cached: a replay shows the same few wagers thousands of times (216 distinct in 25,000)."""
+    text = f"{'tip ' if tip else ''}{kind} {money(amount)}"
+    if doubled:
+        text += f" + double {money(doubled)}"
+    if settled:
+        outcome, _, paid = settled.partition(" ")
+        text += f" · {outcome} {money(paid) if paid else ''}".rstrip()
+    return text
+
+
+@cache
+def card_parts(code: str) -> Card:
+    """`Th` -> 10♥, red: the replay shows cards as a person writes them."""
+    if len(code) != 2 or code[1] not in _SUITS:
+        return Card(code, "")
+    rank = "10" if code[0] == "T" else code[0]
+    return Card(rank + _SUITS[code[1]], "r" if code[1] in "dh" else "")

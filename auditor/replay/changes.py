@@ -1,0 +1,118 @@
+"""What each line of a replayed round changed on the table, in raw values: the form in which
+the report shows a replay (auditor/report/replays.py). Built once from the round's steps
+(`trace.RoundEvidence`), while they are in memory, and stored beside them, so the report
+neither decodes every step of a stored replay nor compares them again.
+
+An entity of the table is a key and its state, a tuple (a list once read back from JSON):
+    "dealer"      (cards, total, revealed)
+    "hand:NAME"   (cards, total, soft, status, wagers, doubled); each wager
+                  (kind, tip, amount, settled); a wager's target with no hand dealt yet
+                  is a hand with no cards
+    "seat:SEAT"   (player,)
+A round's changes: the named players seated when it began (`seated`), then for each line
+that has a step, the entities that changed or came (in the step's order) and the keys of
+those that went (`lines`: [line, [[key, state], ...], [key, ...]]).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from auditor.replay.trace import RoundEvidence
+
+TIME = re.compile(r"^\s*(\d\d:\d\d:\d\d(?:\.\d+)?)\s+(.*)$")  # a line's time stamp
+
+
+def round_changes(evidence: RoundEvidence) -> dict[str, Any]:
+    """The round's changes line by line (see the module's docstring)."""
+    previous = seated_before(evidence)
+    seated = list(previous.items())
+    lines = []
+    entities = _Entities()
+    for line, _ in evidence.lines:
+        step = evidence.steps.get(line)
+        if step is None:
+            continue
+        current = entities(step)
+        came = [(key, state) for key, state in current.items() if previous.get(key) != state]
+        gone = sorted(previous.keys() - current.keys())
+        lines.append((line, came, gone))
+        previous = current
+    return {"seated": seated, "lines": lines}
+
+
+def seated_before(evidence: RoundEvidence) -> dict[str, tuple]:
+    """The named players seated when the round began: those after its first statement, less
+    a seat that statement itself filled."""
+    if not evidence.steps:
+        return {}
+    first = min(evidence.steps)
+    players = dict(evidence.steps[first].get("players", {}))
+    text = dict(evidence.lines).get(first, "")
+    match = TIME.match(text)
+    words = (match.group(2) if match else text).split()
+    if len(words) > 1 and words[0] == "sit":
+        players.pop(words[1], None)
+    return {"seat:" + seat: (player,) for seat, player in players.items()}
+
+
+class _Entities:
+    """The table after one statement as comparable entities. A step shares with the step
+    before it each hand and wager that did not change (`trace.Snapshots`): their states
+    are made once per object, not once per step."""
+
+    def __init__(self) -> None:
+        self.wagers: dict[int, tuple] = {}
+        self.cards: dict[int, tuple] = {}
+
+    def __call__(self, step: dict[str, Any]) -> dict[str, tuple]:
+        wagers: dict[str, list[tuple]] = {}
+        known = self.wagers
+        for wager in step["wagers"]:
+            item = known.get(id(wager))
+            if item is None:
+                item = known[id(wager)] = (wager["kind"], wager["tip"], wager["amount"],
+                                           wager["settled"])
+            wagers.setdefault(wager["target"], []).append(item)
+        result: dict[str, tuple] = {}
+        dealer = step["dealer"]
+        if dealer["cards"]:
+            result["dealer"] = (self._cards(dealer["cards"]), dealer["total"],
+                                dealer["revealed"])
+        for hand in step["hands"]:
+            name = hand["hand"]
+            result["hand:" + name] = (self._cards(hand["cards"]), hand["total"], hand["soft"],
+                                      hand["status"], tuple(wagers.pop(name, ())),
+                                      hand.get("doubled", ""))
+        for target, items in wagers.items():
+            result["hand:" + target] = ((), None, False, "", tuple(items), "")
+        for seat, player in step.get("players", {}).items():
+            result["seat:" + seat] = (player,)
+        return result
+
+    def _cards(self, cards: list[str]) -> tuple:
+        found = self.cards.get(id(cards))
+        if found is None or found[0] is not cards:
+            found = self.cards[id(cards)] = (cards, tuple(cards))
+        return found[1]
+
+
+def read_back(changes: dict[str, Any]) -> dict[str, Any]:
+    """Changes read back from JSON, their states as tuples again and each equal text one
+    object: decoded as they are, a report's few hundred replays held their every card code
+    and wager word as a string of its own. (Only texts are shared: equal tuples may hold
+    unequal values, as (0, False) == (False, 0).)"""
+    known: dict[str, str] = {}
+
+    def shared(value: Any) -> Any:
+        if isinstance(value, list):
+            return tuple(shared(item) for item in value)
+        if isinstance(value, str):
+            return known.setdefault(value, value)
+        return value
+
+    return {"seated": [(shared(key), shared(state)) for key, state in changes["seated"]],
+            "lines": [(line, [(shared(key), shared(state)) for key, state in came],
+                       [shared(key) for key in gone]) for line, came, gone in changes["lines"]]}
