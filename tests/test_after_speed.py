@@ -3,8 +3,14 @@ needs, and the faster paths of the tally and the store give what the plain ones 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from auditor.output import json_report
 
 # Modules the command line must not load before it knows the command: each costs tenths of
 # a second that `audit --help`, `rules` and every audit's start would pay.
@@ -28,3 +34,23 @@ def test_audit_help_prints_without_them() -> None:
                           check=True)
     assert "--jobs N" in done.stdout
     assert done.stdout.rsplit("LOADED", 1)[1].split() == []
+
+
+# ---- findings.json laid out without the pure-Python encoder ----
+
+_LEAF = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True)
+         | st.text(alphabet=st.characters(codec="utf-8")))
+_TREE = st.recursive(_LEAF, lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+                     | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=25)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TREE, st.sampled_from(["", "  ", "    "]))
+def test_findings_json_layout_is_json_dumps_indent_2(value, indent: str) -> None:
+    expected = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+    assert json_report._indented(value, indent) == expected
+
+
+def test_a_key_that_is_not_text_is_left_to_json_dumps() -> None:
+    assert json_report._indented({1: [True, None], "x": {}}, "  ") == (
+        '{\n    "1": [\n      true,\n      null\n    ],\n    "x": {}\n  }')
