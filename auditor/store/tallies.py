@@ -48,8 +48,8 @@ def insert_rows(connection: Connection, table, rows: list[dict[str, Any]]) -> No
 def _steps(lines: Iterable[int]) -> str:
     """Line numbers as steps from the previous one: short, and exact."""
     lines = list(lines)
-    steps = list(map(sub, lines, [0, *lines[:-1]]))  # (a list's map: no Python loop per card)
-    return json.dumps(steps, separators=(",", ":"))
+    steps = map(sub, lines, [0, *lines[:-1]])  # (a list's map: no Python loop per card)
+    return "[" + ",".join(map(str, steps)) + "]"  # json.dumps of integers, at C speed
 
 
 def lines_of(steps: str) -> list[int]:
