@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,3 +56,34 @@ def test_findings_json_layout_is_json_dumps_indent_2(value, indent: str) -> None
 def test_a_key_that_is_not_text_is_left_to_json_dumps() -> None:
     assert json_report._indented({1: [True, None], "x": {}}, "  ") == (
         '{\n    "1": [\n      true,\n      null\n    ],\n    "x": {}\n  }')
+
+
+# ---- the tally fed by the replay's card counts ----
+
+def _tally_facts(tally) -> tuple:
+    return (tally.site, tally.table_id, tally.decks, tally.hits_soft_17, dict(tally.rounds),
+            dict(tally.pairs), tally.seats, tally.game,
+            [(s.shoe_id, s.date, bytes(s.cards), s.lines.tolist(), s.rounds)
+             for s in tally.shuffles])
+
+
+@pytest.mark.parametrize("game, options", [("standard", {"surrender": "late"}),
+                                           ("switch", {}), ("db21", {"db21.paytable": "1"}),
+                                           ("ladies", {})])
+def test_the_tally_from_card_counts_is_the_tally_from_every_statement(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, options: dict) -> None:
+    """Rounds without a shuffle take their cards from `RoundView.card_counts` and their game
+    math from the deal statements; the pass over every statement (kept for rounds with a
+    shuffle) must give the same tally, faults and all."""
+    from auditor.audit import audit_file
+    from auditor.simulate import simulate, table_spec
+    from auditor.tally import Tally
+
+    simulate(tmp_path, table_spec(game, table_id="T1", options=options), rounds=400,
+             seed="after-tally", faults=0.1)
+    (path,) = sorted(tmp_path.glob("*.bjh"))
+    fast = audit_file(str(path)).tally
+    monkeypatch.setattr(Tally, "_cards_as_counted", Tally._cards_and_game)
+    slow = audit_file(str(path)).tally
+    assert fast.shuffles and fast.game and fast.pairs
+    assert _tally_facts(fast) == _tally_facts(slow)
