@@ -87,3 +87,23 @@ def test_the_tally_from_card_counts_is_the_tally_from_every_statement(
     slow = audit_file(str(path)).tally
     assert fast.shuffles and fast.game and fast.pairs
     assert _tally_facts(fast) == _tally_facts(slow)
+
+
+def test_a_stored_replay_is_the_json_of_its_document(tmp_path: Path) -> None:
+    """The store encodes a replay's shared hands, wagers and seating once each; the text
+    must be `_json` of the whole document, byte for byte."""
+    from auditor.audit import audit_file
+    from auditor.simulate import simulate, table_spec
+    from auditor.store.runs import _evidence_document, _evidence_json, _json
+
+    simulate(tmp_path, table_spec("switch", table_id="T1"), rounds=300, seed="after-replay",
+             faults=0.1)
+    (path,) = sorted(tmp_path.glob("*.bjh"))
+    evidence = audit_file(str(path)).evidence
+    assert len(evidence) >= 5
+    for replay in evidence.values():
+        document = _evidence_document(replay)
+        assert _evidence_json(document) == _json(document)
+    odd = {"file": "f", "round_id": "r", "start_line": 1, "lines": [],
+           "steps": {"3": {"hands": [], "dealer": {}}}}
+    assert _evidence_json(odd) == _json(odd)
