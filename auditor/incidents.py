@@ -19,12 +19,12 @@ import json
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
-
-from sqlalchemy import Engine, insert, select
+from typing import TYPE_CHECKING, Any
 
 from auditor.patterns import table_keys
-from auditor.store import schema
+
+if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when incidents are exported, so that
+    from sqlalchemy import Engine  # every other command starts without it (issue 27)
 
 CSV_COLUMNS = ["incident_id", "type", "category", "severity", "licensee", "casino", "table",
                "camera", "occurred_start", "occurred_end", "gaming_day", "shift", "dealer",
@@ -38,6 +38,9 @@ class IncidentError(Exception):
 
 def chosen_run(engine: Engine, run_id: int | None) -> int:
     """`run_id` if it is a finished run of the store, else the latest finished run."""
+    from sqlalchemy import select
+
+    from auditor.store import schema
     from auditor.store.runs import FINISHED
 
     runs = schema.runs
@@ -119,6 +122,10 @@ def csv_row(item: dict[str, Any]) -> dict[str, Any]:
 
 def _report_of(engine: Engine, run_id: int) -> str | None:
     """The run's report.html, where the audit wrote it (recorded since incidents exist)."""
+    from sqlalchemy import select
+
+    from auditor.store import schema
+
     with engine.connect() as connection:
         text = connection.execute(select(schema.runs.c.settings)
                                   .where(schema.runs.c.id == run_id)).scalar()
@@ -127,6 +134,10 @@ def _report_of(engine: Engine, run_id: int) -> str | None:
 
 
 def _exported_before(connection, ids: Iterable[str]) -> set[str]:
+    from sqlalchemy import select
+
+    from auditor.store import schema
+
     table, ids, seen = schema.incident_exports, list(ids), set()
     for start in range(0, len(ids), 500):
         seen.update(connection.execute(select(table.c.finding_id).where(
@@ -138,6 +149,9 @@ def export_incidents(engine: Engine, run_id: int, out: Path, cameras: dict[str, 
                      store_name: str) -> tuple[int, int]:
     """Write out/incidents.csv and out/incidents.json with the run's findings not exported
     before, and remember them; (incidents written, findings exported before)."""
+    from sqlalchemy import insert
+
+    from auditor.store import schema
     from auditor.store.runs import finding_documents, run_inputs_documents
 
     inputs = run_inputs_documents(engine, run_id)

@@ -3,7 +3,10 @@ the new ones (`--fail-on-new`, with a baseline)."""
 
 from __future__ import annotations
 
-from auditor.findings import Finding
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the command line reads FAIL_ON_LEVELS before any finding (pydantic) loads
+    from auditor.findings import Finding
 
 FAIL_ON_LEVELS = ("low", "medium", "high", "never")
 _RANK = {"low": 0, "medium": 1, "high": 2}

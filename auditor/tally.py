@@ -61,6 +61,22 @@ def _shift_of(time: str | None) -> str | None:
 
 _SHIFT_OF_HOUR = {f"{hour:02d}": _shift_of(f"{hour:02d}") for hour in range(100)}
 
+# A round's (hour stamp, shift) by its date and the first five characters of its clock (all
+# that either reads): a night has a few hundred, its rounds tens of thousands.
+_STAMPS: dict[tuple[str | None, str], tuple[str | None, str | None]] = {}
+
+
+def _stamp_and_shift(date: str | None, clock: str | None) -> tuple[str | None, str | None]:
+    if type(clock) is not str:
+        return hour_stamp(date, clock), shift_of(clock)
+    key = (date, clock[:5])
+    found = _STAMPS.get(key)
+    if found is None:
+        if len(_STAMPS) >= 100_000:
+            _STAMPS.clear()
+        found = _STAMPS[key] = (hour_stamp(date, clock[:5]), shift_of(clock[:5]))
+    return found
+
 
 @dataclass(slots=True)
 class ShuffledCards:
@@ -115,22 +131,27 @@ class Tally:
             self.table_id, self.decks = config.table_id, config.decks
             self.hits_soft_17 = config.hits_soft_17
         # The date and hour: the parent makes it a gaming day and shift (auditor/gaming_day.py)
-        dealer, date = view.dealer_id, hour_stamp(view.date, view.clock)
-        self.rounds[dealer, date, shift_of(view.clock)] += 1
+        dealer, (date, shift) = view.dealer_id, _stamp_and_shift(view.date, view.clock)
+        self.rounds[dealer, date, shift] += 1
         players = players_of(view)
         for player in set(players.values()):
             self.pairs[dealer, player, date] += 1
-        for finding in findings:
-            if finding.seat and finding.line is not None:
-                player = players.get(finding.seat) or view.occupied_before.get(finding.seat)
-                if player is not None:
-                    self.seats.append((finding.line, finding.seat, player))
+        if findings:
+            occupied = view.occupied_before
+            for finding in findings:
+                if finding.seat and finding.line is not None:
+                    player = players.get(finding.seat) or occupied.get(finding.seat)
+                    if player is not None:
+                        self.seats.append((finding.line, finding.seat, player))
         if view.unreadable:  # a card may be missing: the cards' sequence breaks here, and
             self._close()  # the round's cards are not counted
             return
         if view.config.game == "ladies":
             self._ladies(view, dealer, date)
-        self._cards_and_game(view, dealer, date)
+        if ev.Shuffle in map(type, view.events):  # the shoe ran dry mid-round: rare
+            self._cards_and_game(view, dealer, date)
+        else:
+            self._cards_as_counted(view, dealer, date)
 
     # ---- one pass over the round's events: cards in shoe order, and the game math ----
     def _close(self) -> None:
@@ -144,6 +165,29 @@ class Tally:
             self._pending = 0
         self._open.cards += card.encode("ascii")
         self._open.lines.append(line)
+
+    def _cards_as_counted(self, view: RoundView, dealer: str | None, date: str | None
+                          ) -> None:
+        """`_cards_and_game` for a round with no shuffle in it (nearly every round), fed by
+        what the replay already knows: its cards in the order they came out of the shoe
+        (`RoundView.card_counts`: every deal, hit, double, trade, draw and burn) and where
+        its `deal` statements are (`first_card_index` to `deal_end_index`), rather than a
+        pass over every statement of the round."""
+        counted = view.card_counts
+        if counted:
+            shuffled = self._open
+            if shuffled is None:
+                shuffled = self._open = ShuffledCards(view.shoe.shoe_id)
+                self._pending = 0
+            shuffled.rounds.append((self._pending, view.round_id))
+            shuffled.shoe_id = shuffled.shoe_id or view.shoe.shoe_id
+            shuffled.date = shuffled.date or date
+            shuffled.cards += "".join([card for card, _, _ in counted]).encode("ascii")
+            shuffled.lines.extend([line for _, _, line in counted])
+            self._pending = len(shuffled.lines)
+        first_index = view.first_card_index
+        deals = () if first_index is None else view.events[first_index:view.deal_end_index + 1]
+        self._game(view, dealer, date, deals)
 
     def _cards_and_game(self, view: RoundView, dealer: str | None, date: str | None) -> None:
         marked = False
@@ -200,6 +244,34 @@ class Tally:
             shuffled.lines.extend(lines)
         if shuffled is not None:
             self._pending = len(shuffled.lines)
+        self._tally_game(view, dealer, date, hands, naturals, dealer_values)
+
+    def _game(self, view: RoundView, dealer: str | None, date: str | None,
+              events) -> None:
+        """The game math of a round from its `deal` statements (among `events`)."""
+        first_cards: dict[str, int] = {}  # hand -> value of its first dealt card, or -1
+        hands = naturals = 0
+        dealer_values: list[int] = []
+        value = blackjack.VALUE
+        deal = ev.Deal
+        for event in events:
+            if type(event) is not deal:
+                continue
+            target, points = event.target, value[event.card[0]]
+            if target == "dealer":
+                dealer_values.append(points)
+                continue
+            first = first_cards.get(target)
+            if first is None:
+                first_cards[target] = points
+            elif first > 0:  # the second card: a natural is an ace and a ten-value
+                hands += 1
+                naturals += first + points == 11 and (first == 1 or points == 1)
+                first_cards[target] = -1
+        self._tally_game(view, dealer, date, hands, naturals, dealer_values)
+
+    def _tally_game(self, view: RoundView, dealer: str | None, date: str | None, hands: int,
+                    naturals: int, dealer_values: list[int]) -> None:
         counts = self.game.get((dealer, date))
         if counts is None:
             counts = self.game[dealer, date] = [0] * GAME_SLOTS
@@ -278,9 +350,19 @@ class Tally:
 def players_of(view: RoundView) -> dict[str, str]:
     """Seat -> the player who placed the seat's main wager in this round: the player seated
     when the wager was placed (a player who sits down in the round counts from then)."""
-    seated: dict[str, str | None] = dict(view.occupied_before)
     changes = view.seat_changes  # (both lists are in the order of the round's events)
     players: dict[str, str] = {}
+    if not changes:  # nearly every round: the players seated before it
+        seated = view.occupied_before
+        for wager in view.wagers:
+            if wager.kind == "main" and not wager.tip and wager.initial:
+                seat = wager.seat
+                if seat not in players:
+                    player = seated.get(seat)
+                    if player is not None:
+                        players[seat] = player
+        return players
+    seated: dict[str, str | None] = dict(view.occupied_before)
     position = 0
     for wager in view.wagers:
         while position < len(changes) and changes[position].index < wager.index:

@@ -62,6 +62,45 @@ def _member(name: str, value: Any) -> str:
 
 
 def _indented(value: Any, indent: str) -> str:
-    # JSON text holds no raw line break but those of its layout: each is followed by the
-    # indentation of the level the value sits at.
-    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+    """`json.dumps(value, indent=2, ensure_ascii=False)`, each line after the first indented
+    by `indent` more: the text the document as a whole would give at that level.
+
+    Laid out here, each string and number encoded by the C encoder: `json.dumps` with an
+    indent falls back to the pure-Python encoder, token by token (issue 27: half the time of
+    findings.json). A container the layout below does not know (a key that is not a
+    string) is left to `json.dumps`."""
+    try:
+        return _laid_out(value, "\n" + indent)
+    except _NotPlain:
+        # JSON text holds no raw line break but those of its layout: each is followed by the
+        # indentation of the level the value sits at.
+        return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+
+
+class _NotPlain(Exception):
+    pass
+
+
+_scalar = json.JSONEncoder(ensure_ascii=False).encode  # C: strings, numbers, null, booleans
+
+
+def _laid_out(value: Any, newline: str) -> str:
+    if isinstance(value, str):
+        return _scalar(value)
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        inner = newline + "  "
+        return "[" + inner + ("," + inner).join([_laid_out(item, inner) for item in value]) \
+            + newline + "]"
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = newline + "  "
+        parts = []
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise _NotPlain
+            parts.append(_scalar(key) + ": " + _laid_out(item, inner))
+        return "{" + inner + ("," + inner).join(parts) + newline + "}"
+    return _scalar(value)

@@ -204,7 +204,43 @@ def _evidence_document(evidence: RoundEvidence) -> dict[str, Any]:
 
 
 def _compressed(document: dict[str, Any]) -> bytes:
-    return zlib.compress(_json(document).encode("utf-8"), 6)
+    return zlib.compress(_evidence_json(document).encode("utf-8"), 6)
+
+
+_STEP_KEYS = ["hands", "dealer", "wagers", "players"]  # a step as replay/trace.py makes it
+
+
+def _evidence_json(document: dict[str, Any]) -> str:
+    """`_json(document)` of a replay (`_evidence_document`), each hand, wager and seating
+    encoded once: a step shares them with the step before it (`trace.Snapshots`), and
+    encoding the steps one by one encoded them again at every step (issue 27). Only the
+    layout of a step is written here; any other shape is left to `_json`."""
+    steps = document.get("steps")
+    if list(document) != ["file", "round_id", "start_line", "lines", "steps"] or type(
+            steps) is not dict:
+        return _json(document)
+    encoded: dict[int, str] = {}  # by id: the entries live as long as the document
+
+    def shared(entry: Any) -> str:
+        text = encoded.get(id(entry))
+        if text is None:
+            text = encoded[id(entry)] = _json(entry)
+        return text
+
+    def step_text(step: Any) -> str:
+        if type(step) is not dict or list(step) != _STEP_KEYS or type(
+                step["hands"]) is not list or type(step["wagers"]) is not list:
+            return _json(step)
+        return "".join(('{"hands":[', ",".join(map(shared, step["hands"])), '],"dealer":',
+                        _json(step["dealer"]), ',"wagers":[',
+                        ",".join(map(shared, step["wagers"])), '],"players":',
+                        shared(step["players"]), "}"))
+
+    return "".join(('{"file":', _json(document["file"]), ',"round_id":',
+                    _json(document["round_id"]), ',"start_line":',
+                    _json(document["start_line"]), ',"lines":', _json(document["lines"]),
+                    ',"steps":{', ",".join([_json(str(line)) + ":" + step_text(step)
+                                             for line, step in steps.items()]), "}}"))
 
 
 # A replay whose JSON is longer than this is read with its shared entries (_SharedEntries);
