@@ -294,6 +294,126 @@ def _line_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return line, empty
 
 
+# ---- the statements of a round, read in one step ----
+#
+# Nearly every line is one of a round's own statements with sound values. For those, one
+# regular expression both checks the line and captures its fields, so the event is built
+# from the match with no splitting of words and no `implausible` call. It accepts only
+# lines the grammar reads the same way with values `implausible` passes: the field
+# patterns are the grammar's (tests/test_fast_paths.py holds them to grammars/bjh.lark),
+# except two that are narrowed to sound values, the time stamp to a real time of day and an
+# amount to at most 15 digits before its point (under MAX_AMOUNT). Any other line takes
+# the general path below, which reads it, or says what is wrong, exactly as before.
+
+ROUND_FIELDS: dict[str, str] = {
+    "TARGET": r"s[1-9]h[1-9][0-9]*|dealer|s[1-9]",
+    "HAND": r"s[1-9]h[1-9][0-9]*",
+    "SEAT": r"s[1-9]",
+    "CARD": r"[A2-9TJQK][cdhs]",
+    "WAGER_KIND": r"supermatch|insurance|ladies|main|db21",
+    "OUTCOME": r"lose|push|void|win",
+}
+SOUND_AMOUNT = r"[0-9]{1,15}(?:\.[0-9]{1,2})?"
+SOUND_CLOCK = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,3})?"
+
+# terminal: (keyword, fields, whether a last `tip` may follow), most frequent first
+ROUND_STATEMENTS: dict[str, tuple[str, tuple[str, ...], bool]] = {
+    "DEAL": ("deal", ("TARGET", "CARD"), False),
+    "SETTLE": ("settle", ("TARGET", "WAGER_KIND", "OUTCOME", "AMOUNT"), True),
+    "BET": ("bet", ("TARGET", "WAGER_KIND", "AMOUNT"), True),
+    "STAND": ("stand", ("HAND",), False),
+    "HIT": ("hit", ("HAND", "CARD"), False),
+    "END": ("end", (), False),
+    "REVEAL": ("reveal", (), False),
+    "DRAW": ("draw", ("CARD",), False),
+    "DOUBLE": ("double", ("HAND", "AMOUNT", "CARD"), False),
+    "PEEK": ("peek", (), False),
+    "DISCARD": ("discard", ("HAND",), False),
+    "SWITCH": ("switch", ("SEAT",), False),
+    "SPLIT": ("split", ("HAND", "HAND", "AMOUNT"), False),
+    "TUCK": ("tuck", ("HAND",), False),
+    "SURRENDER": ("surrender", ("HAND",), False),
+    "TRADE": ("trade", ("TARGET", "CARD"), False),
+    "MISDEAL": ("misdeal", ("TARGET",), False),
+}
+
+_AMOUNT_CACHE: dict[str, Decimal] = {}
+
+
+def _amount(text: str) -> Decimal:
+    """A Decimal per amount text, shared (a Decimal never changes): a table's few stakes
+    recur on most lines, and a look-up costs a fifth of building one."""
+    value = _AMOUNT_CACHE.get(text)
+    if value is None:
+        if len(_AMOUNT_CACHE) >= 4096:
+            _AMOUNT_CACHE.clear()
+        value = _AMOUNT_CACHE[text] = Decimal(text)
+    return value
+
+
+def _round_builder(name: str, at: list[int]) -> Callable[[int, re.Match[str]], ev.Event]:
+    """Build `name`'s event from a match: `at` holds its fields' group numbers (and the
+    `tip` group's last, where it may follow); group 1 is the time stamp."""
+    cls = _EVENT_CLASSES[name]
+    if name == "BET":
+        a, b, c, tip = at
+        return lambda n, m: cls(n, m[1], m[a], m[b], _amount(m[c]), m[tip] is not None)
+    if name == "SETTLE":
+        a, b, c, d, tip = at
+        return lambda n, m: cls(n, m[1], m[a], m[b], m[c], _amount(m[d]), m[tip] is not None)
+    if name == "DOUBLE":
+        a, b, c = at
+        return lambda n, m: cls(n, m[1], m[a], _amount(m[b]), m[c])
+    if name == "SPLIT":
+        a, b, c = at
+        return lambda n, m: cls(n, m[1], m[a], m[b], _amount(m[c]))
+    if not at:
+        return lambda n, m: cls(n, m[1])
+    if len(at) == 1:
+        a, = at
+        return lambda n, m: cls(n, m[1], m[a])
+    a, b = at
+    return lambda n, m: cls(n, m[1], m[a], m[b])
+
+
+_EVENT_CLASSES: dict[str, type] = {
+    "DEAL": ev.Deal, "SETTLE": ev.Settle, "BET": ev.Bet, "STAND": ev.Stand, "HIT": ev.Hit,
+    "END": ev.RoundEnd, "REVEAL": ev.Reveal, "DRAW": ev.Draw, "DOUBLE": ev.Double,
+    "PEEK": ev.Peek, "DISCARD": ev.Discard, "SWITCH": ev.Switch, "SPLIT": ev.Split,
+    "TUCK": ev.Tuck, "SURRENDER": ev.Surrender, "TRADE": ev.Trade, "MISDEAL": ev.Misdeal,
+}
+
+
+@cache
+def _round_pattern() -> tuple[re.Pattern[str], list[Callable[[int, re.Match[str]], ev.Event]]]:
+    """One pattern for a whole line holding a round's statement with sound values, and the
+    builders of its events by `lastindex`: each alternative ends in an empty group, the
+    last one a match closes, that tells which statement matched."""
+    fields = {**ROUND_FIELDS, "AMOUNT": SOUND_AMOUNT}
+    builders: list = [None, None]  # group 1 is the time stamp
+    alternatives = []
+    group = 1
+    for name, (keyword, names, tip) in ROUND_STATEMENTS.items():
+        parts = [keyword]
+        at = []
+        for field_name in names:
+            group += 1
+            at.append(group)
+            parts.append(rf"[ \t]+({fields[field_name]})")
+        if tip:
+            group += 1
+            at.append(group)
+            parts.append(r"(?:[ \t]+(tip))?")
+        group += 1
+        parts.append(r"(?![^ \t\r\n#])()")  # `_EOS`, then the statement's own empty group
+        alternatives.append("".join(parts))
+        builders.extend([None] * (group + 1 - len(builders)))
+        builders[group] = _round_builder(name, at)
+    pattern = re.compile(rf"[ \t]*(?:({SOUND_CLOCK})[ \t]*)?(?:{'|'.join(alternatives)})"
+                         r"[ \t]*(?:#[^\r\n]*)?\Z")
+    return pattern, builders
+
+
 def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]],
                 texts: dict[int, str | None] | None = None,
                 problems: dict[int, str] | None = None) -> Iterator[ev.Event]:
@@ -310,6 +430,8 @@ def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]],
     because a generator of its own around the lines cost more than the storing.
     """
     line_match, empty_match = (p.match for p in _line_patterns())
+    round_pattern, round_builders = _round_pattern()
+    round_match = round_pattern.match
     builders = _BUILDERS
     checked = _CHECKED_KINDS
     amounts = _AMOUNT_TYPES
@@ -321,6 +443,10 @@ def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]],
             if problems is not None:
                 problems[number] = problem or "unreadable line"
             yield ev.Unreadable(number, None, 1, problem or "unreadable line", "")
+            continue
+        found = round_match(text)
+        if found is not None:
+            yield round_builders[found.lastindex](number, found)
             continue
         found = line_match(text)
         if found is not None:
