@@ -13,6 +13,7 @@ import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import count, repeat
 from pathlib import Path
 
 MAX_LINE_BYTES = 64 * 1024
@@ -104,10 +105,9 @@ class SourceFile:
                         for decoded in _decode_lines(body):
                             number += 1
                             yield number, *decoded
-                    else:
-                        for line in lines:
-                            number += 1
-                            yield number, line, None
+                    else:  # numbered in C: no Python step per line
+                        yield from zip(count(number + 1), lines, repeat(None))
+                        number += len(lines)
             else:
                 pending = data
             if len(pending) > MAX_LINE_BYTES and not overlong:
