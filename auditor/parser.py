@@ -403,18 +403,22 @@ def _round_pattern() -> tuple[re.Pattern[str], list[Callable[[int, re.Match[str]
         for field_name in names:
             group += 1
             at.append(group)
-            parts.append(rf"[ \t]+({fields[field_name]})")
+            parts.append(rf"[ \t]++({fields[field_name]})")
         if tip:
             group += 1
             at.append(group)
-            parts.append(r"(?:[ \t]+(tip))?")
+            parts.append(r"(?:[ \t]++(tip)|)")
         group += 1
-        parts.append(r"(?![^ \t\r\n#])()")  # `_EOS`, then the statement's own empty group
+        parts.append("()")  # the statement's own empty group
         alternatives.append("".join(parts))
         builders.extend([None] * (group + 1 - len(builders)))
         builders[group] = _round_builder(name, at)
-    pattern = re.compile(rf"[ \t]*(?:({SOUND_CLOCK})[ \t]*)?(?:{'|'.join(alternatives)})"
-                         r"[ \t]*(?:#[^\r\n]*)?\Z")
+    # Written for the regex engine's speed, the same reading: blanks taken possessively (no
+    # field begins with one); `(?:X|)` for an optional part; the end of the line tried
+    # first. The grammar's `_EOS` is implied: a statement must be followed by blanks, a
+    # comment or the end of the line.
+    pattern = re.compile(rf"[ \t]*+(?:({SOUND_CLOCK})[ \t]*+|)(?:{'|'.join(alternatives)})"
+                         r"(?:\Z|[ \t]*+(?:#[^\r\n]*|)\Z)")
     return pattern, builders
 
 
