@@ -18,6 +18,7 @@ from datetime import date
 from decimal import Decimal
 from functools import cache
 from itertools import chain, islice
+from operator import attrgetter, call
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
@@ -450,51 +451,88 @@ BATCH_LINES = 256
 def _parse_batches(numbered: Iterable[tuple[int, str | None, str | None]],
                    texts: dict[int, str | None] | None,
                    problems: dict[int, str] | None) -> Iterator[list[ev.Event]]:
+    """The events of each batch of lines. In a batch of readable lines (nearly all), the
+    lines are matched against the round pattern, and each run of lines it reads is built
+    with no Python step of its own per line (map, `operator.call`): only the builder runs.
+    A line it does not read, and every line of a batch holding an unreadable one, is read
+    one by one (`_read_line`)."""
+    round_pattern, round_builders = _round_pattern()
+    round_match = round_pattern.match
+    builder = round_builders.__getitem__
+    read_line = _line_reader(problems)
+    lines = iter(numbered)
+    while batch := list(islice(lines, BATCH_LINES)):
+        numbers, batch_texts, _ = zip(*batch, strict=True)
+        if texts is not None:
+            texts.update(zip(numbers, batch_texts, strict=True))
+        if None in batch_texts:  # an unreadable line: the batch line by line
+            built: list[ev.Event] = []
+            for number, text, problem in batch:
+                built.extend(read_line(number, text, problem))
+            yield built
+            continue
+        found = list(map(round_match, batch_texts))
+        built = []
+        start, end = 0, len(found)
+        while start < end:
+            try:
+                stop = found.index(None, start)
+            except ValueError:
+                stop = end
+            if stop > start:
+                run = found[start:stop]
+                built.extend(map(call, map(builder, map(_LAST_GROUP, run)),
+                                 numbers[start:stop], run))
+            if stop < end:
+                built.extend(read_line(numbers[stop], batch_texts[stop], None))
+            start = stop + 1
+        yield built
+
+
+_LAST_GROUP = attrgetter("lastindex")
+
+
+def _line_reader(problems: dict[int, str] | None
+                 ) -> Callable[[int, str | None, str | None], list[ev.Event]]:
+    """Read one line, the whole way: unreadable, a round's statement read in one step, a
+    statement of the grammar (its event built from the statement's text, `implausible`
+    asked where it may find something), nothing (blanks, a comment), or through Lark."""
     line_match, empty_match = (p.match for p in _line_patterns())
     round_pattern, round_builders = _round_pattern()
     round_match = round_pattern.match
     builders = _BUILDERS
     checked = _CHECKED_KINDS
     amounts = _AMOUNT_TYPES
-    keep = texts is not None
-    lines = iter(numbered)
-    while batch := list(islice(lines, BATCH_LINES)):
-        built: list[ev.Event] = []
-        add = built.append
-        for number, text, problem in batch:
-            if keep:
-                texts[number] = text
-            if text is None:
-                if problems is not None:
-                    problems[number] = problem or "unreadable line"
-                add(ev.Unreadable(number, None, 1, problem or "unreadable line", ""))
-                continue
-            found = round_match(text)
-            if found is not None:
-                add(round_builders[found.lastindex](number, found))
-                continue
-            found = line_match(text)
-            if found is not None:
-                kind = found.lastgroup
-                statement, time = found.group(kind, "TIME")
-                try:
-                    event = builders[kind](statement, number, time)
-                except ValueError:  # an integer of thousands of digits
-                    add(ev.Unreadable(number, None, 1, TOO_LONG_NUMBER, text))
-                    continue
-                # `implausible`, called only where it may find something (most lines hold
-                # no date, a sound clock is told by three comparisons, an amount by one)
-                if (time is None or (time[:2] < "24" and time[3:5] < "60"
-                                     and time[6:8] < "60")) \
-                        and (kind not in checked or (
-                            type(event) in amounts and event.amount < MAX_AMOUNT)):
-                    add(event)
-                    continue
-                wrong = implausible(event)
-                built.extend([event] if wrong is None else _unreal(event, wrong, number, text))
-            elif empty_match(text) is None:
-                built.extend(_parse_chunk(lark_parser(), StatementBuilder(), [text], number))
-        yield built
+
+    def read_line(number: int, text: str | None, problem: str | None) -> list[ev.Event]:
+        if text is None:
+            if problems is not None:
+                problems[number] = problem or "unreadable line"
+            return [ev.Unreadable(number, None, 1, problem or "unreadable line", "")]
+        found = round_match(text)
+        if found is not None:
+            return [round_builders[found.lastindex](number, found)]
+        found = line_match(text)
+        if found is None:
+            if empty_match(text) is not None:
+                return []
+            return _parse_chunk(lark_parser(), StatementBuilder(), [text], number)
+        kind = found.lastgroup
+        statement, time = found.group(kind, "TIME")
+        try:
+            event = builders[kind](statement, number, time)
+        except ValueError:  # an integer of thousands of digits
+            return [ev.Unreadable(number, None, 1, TOO_LONG_NUMBER, text)]
+        # `implausible`, called only where it may find something (most lines hold no date,
+        # a sound clock is told by three comparisons, an amount by one)
+        if (time is None or (time[:2] < "24" and time[3:5] < "60" and time[6:8] < "60")) \
+                and (kind not in checked or (
+                    type(event) in amounts and event.amount < MAX_AMOUNT)):
+            return [event]
+        wrong = implausible(event)
+        return [event] if wrong is None else _unreal(event, wrong, number, text)
+
+    return read_line
 
 def parse_lines_lark(numbered: Iterable[tuple[int, str | None, str | None]]
                      ) -> Iterator[ev.Event]:
