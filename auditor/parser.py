@@ -6,7 +6,9 @@ its event is built by the same builders the transformer uses. A line that does n
 goes through Lark itself, which reads it or says what is wrong: each bad line becomes one
 `Unreadable` event (with its column and what was expected) and every good line around it
 still yields its event. `parse_lines_lark` is the Lark-only path, kept as the reference
-the fast path is tested against.
+the fast path is tested against. Before all that, a round's own statements with sound
+values (nearly every line) are read in one step by one pattern that captures their fields
+(`ROUND_STATEMENTS`), in batches of lines.
 """
 
 from __future__ import annotations
@@ -314,6 +316,7 @@ ROUND_FIELDS: dict[str, str] = {
     "CARD": r"[A2-9TJQK][cdhs]",
     "WAGER_KIND": r"supermatch|insurance|ladies|main|db21",
     "OUTCOME": r"lose|push|void|win",
+    "ID": r"[A-Za-z0-9][A-Za-z0-9_.\-]*",
 }
 SOUND_AMOUNT = r"[0-9]{1,15}(?:\.[0-9]{1,2})?"
 SOUND_CLOCK = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,3})?"
@@ -414,6 +417,15 @@ def _round_pattern() -> tuple[re.Pattern[str], list[Callable[[int, re.Match[str]
         alternatives.append("".join(parts))
         builders.extend([None] * (group + 1 - len(builders)))
         builders[group] = _round_builder(name, at)
+    # `round ID [time=HH:MM:SS] [dealer=ID]`, in that order, each at most once, as a record
+    # opens a round: what the general path's pairs give. A date (checked as a calendar
+    # date there), another order or a repeated field takes the general path.
+    ident = fields["ID"]
+    alternatives.append(rf"round[ \t]++({ident})(?:[ \t]++time=({SOUND_CLOCK})|)"
+                        rf"(?:[ \t]++dealer=({ident})|)()")
+    a, b, c, group = group + 1, group + 2, group + 3, group + 4
+    builders.extend([None] * (group + 1 - len(builders)))
+    builders[group] = lambda n, m: ev.RoundStart(n, m[1], m[a], None, m[b], m[c])
     # Written for the regex engine's speed, the same reading: blanks taken possessively (no
     # field begins with one); `(?:X|)` for an optional part; the end of the line tried
     # first. The grammar's `_EOS` is implied: a statement must be followed by blanks, a

@@ -65,6 +65,10 @@ TRICKY = [
     "bet s1h1 main 1000000000000000", "double s1h1 10.5 Kh#x", "split s1h1 s1h2 0.00 ",
     "settle dealer main lose 5tip", "settle s1h1 main win 5\ttip", "endx", "end#", "peek s1",
     "switch s9", "switch s10", "trade dealer 2c", "misdeal dealer", "surrender s1h10",
+    "round 7 time=12:00:00 dealer=D-1", "round 7 dealer=D-1 time=12:00:00",
+    "round 7 time=24:00:00", "round 7 time=12:00:00 time=13:00:00", "round 7 time=12:00",
+    "round 7 date=2026-02-30 time=12:00:00",
+    "12:00:00 round R.7-a dealer=D-1#c", "round 7dealer=D-1", "round 7 dealer=", "round -7",
 ]
 
 
@@ -231,4 +235,28 @@ def test_round_statements_take_the_one_step_path(tmp_path: Path,
             return build(text, line, time)
         monkeypatch.setitem(parser._BUILDERS, name, spy)
     assert list(parse_lines(lines)) == expected
-    assert general and not set(general) & set(parser.ROUND_STATEMENTS)
+    assert general and not set(general) & {*parser.ROUND_STATEMENTS, "ROUND"}
+
+
+@pytest.mark.parametrize("bad_at", [None, 0, 255, 256, 300, 511])
+def test_batches_read_as_lines_one_by_one(tmp_path: Path, bad_at: int | None) -> None:
+    """Lines read in batches (runs of round statements built by map) give the events, kept
+    texts and problems of the same lines read one at a time, whatever line of a batch is
+    unreadable or off the round pattern."""
+    path = simulate(tmp_path, table_spec("standard"), rounds=40, seed=5, faults=0.1).files[0]
+    lines = list(SourceFile(str(path)).lines())
+    assert len(lines) > 2 * parser.BATCH_LINES
+    if bad_at is not None:
+        lines[bad_at] = (lines[bad_at][0], None, "line holds binary data (NUL bytes)")
+    off = (bad_at or 0) + 1  # a statement the round pattern does not read, next to it
+    lines[off] = (lines[off][0], "12:00:00 dealer D-2 # off the pattern", None)
+    texts: dict = {}
+    problems: dict = {}
+    batched = list(parse_lines(lines, texts, problems))
+    one_texts: dict = {}
+    one_problems: dict = {}
+    one_by_one = [event for line in lines
+                  for event in parse_lines([line], one_texts, one_problems)]
+    assert batched == one_by_one
+    assert (texts, problems) == (one_texts, one_problems)
+    assert texts == {number: text for number, text, _ in lines}
