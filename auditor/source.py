@@ -145,13 +145,18 @@ def _clean_lines(body: bytes) -> list[str] | None:
     if b"\x00" in body:
         return None
     try:
-        lines = body.decode("utf-8").split("\n")
+        text = body.decode("utf-8")
     except UnicodeDecodeError:
         return None
+    lines = text.split("\n")
     if max(map(len, lines)) > MAX_LINE_BYTES // 4:  # maybe over the limit in bytes
         return None
     if b"\r" in body:
-        return [line[:-1] if line.endswith("\r") else line for line in lines]
+        # One CR before each newline dropped in C; the block's last line has its newline
+        # outside the block.
+        lines = text.replace("\r\n", "\n").split("\n")
+        if lines[-1].endswith("\r"):
+            lines[-1] = lines[-1][:-1]
     return lines
 
 
