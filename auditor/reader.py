@@ -97,14 +97,17 @@ def read_body(events: Iterable[ev.Event], config: TableConfig) -> Iterator[Item]
     """The body of a record from its first body statement on (a file's piece that begins
     with `shoe` too: auditor/split.py)."""
     current: RoundRecord | None = None
+    add = None  # the open round's `events.append`
     seen_shoe = False
     for event in events:
         if current is not None:
             kind = type(event)
             if kind not in _BREAKS_ROUND:
-                current.events.append(event)
-                current.last_line = event.line
+                add(event)
                 continue
+            # the round's last line, set once here rather than per statement
+            current.last_line = current.events[-1].line if current.events \
+                else current.start.line
             if kind is ev.RoundEnd:
                 current.end_line = current.last_line = event.line
                 yield current
@@ -117,6 +120,7 @@ def read_body(events: Iterable[ev.Event], config: TableConfig) -> Iterator[Item]
             current = None
         if isinstance(event, ev.RoundStart):
             current = RoundRecord(event, last_line=event.line)
+            add = current.events.append
             if not seen_shoe:
                 current.problems.append(Problem(
                     "reference", event.line, f"round {event.round_id} comes before any `shoe`"))
@@ -131,6 +135,7 @@ def read_body(events: Iterable[ev.Event], config: TableConfig) -> Iterator[Item]
         else:
             yield Problem("reference", event.line, _out_of_place(event, "outside a round"))
     if current is not None:
+        current.last_line = current.events[-1].line if current.events else current.start.line
         yield _unclosed(current)
 
 

@@ -13,6 +13,7 @@ import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import count, repeat
 from pathlib import Path
 
 MAX_LINE_BYTES = 64 * 1024
@@ -104,10 +105,9 @@ class SourceFile:
                         for decoded in _decode_lines(body):
                             number += 1
                             yield number, *decoded
-                    else:
-                        for line in lines:
-                            number += 1
-                            yield number, line, None
+                    else:  # numbered in C: no Python step per line
+                        yield from zip(count(number + 1), lines, repeat(None))
+                        number += len(lines)
             else:
                 pending = data
             if len(pending) > MAX_LINE_BYTES and not overlong:
@@ -145,13 +145,18 @@ def _clean_lines(body: bytes) -> list[str] | None:
     if b"\x00" in body:
         return None
     try:
-        lines = body.decode("utf-8").split("\n")
+        text = body.decode("utf-8")
     except UnicodeDecodeError:
         return None
+    lines = text.split("\n")
     if max(map(len, lines)) > MAX_LINE_BYTES // 4:  # maybe over the limit in bytes
         return None
     if b"\r" in body:
-        return [line[:-1] if line.endswith("\r") else line for line in lines]
+        # One CR before each newline dropped in C; the block's last line has its newline
+        # outside the block.
+        lines = text.replace("\r\n", "\n").split("\n")
+        if lines[-1].endswith("\r"):
+            lines[-1] = lines[-1][:-1]
     return lines
 
 

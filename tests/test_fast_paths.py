@@ -8,6 +8,8 @@ real records, every test case, simulated records, and mutated lines and bytes.
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,8 @@ from casefiles import load_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from auditor import source
+from auditor import parser, source
+from auditor.config import MAX_AMOUNT
 from auditor.parser import parse_lines, parse_lines_lark
 from auditor.simulate import simulate, table_spec
 from auditor.source import SourceFile, _decode
@@ -57,6 +60,15 @@ TRICKY = [
     "bet s1h1 main 5 tip", "bet s1h1 main 5 tips", "sit s3 player=P-1 punchcard=C punches=2",
     "DEAL s1h1 Kh", "deal s1h1 Kh\r", "deal s0h1 Kh", "split s1h1 s1h2 25", "round 7",
     "12:00:01.1234 deal s1h1 Kh", "1:00:01 deal s1h1 Kh", "deal\u00a0s1h1 Kh", "end end",
+    "23:59:59.999 settle s1h1 main win 999999999999999.99 tip", "24:00:00 deal s1h1 Kh",
+    "19:60:00 stand s1h1", "19:00:60 hit s1h1 Kh", "bet s1h1 main 0000000000000000010",
+    "bet s1h1 main 1000000000000000", "double s1h1 10.5 Kh#x", "split s1h1 s1h2 0.00 ",
+    "settle dealer main lose 5tip", "settle s1h1 main win 5\ttip", "endx", "end#", "peek s1",
+    "switch s9", "switch s10", "trade dealer 2c", "misdeal dealer", "surrender s1h10",
+    "round 7 time=12:00:00 dealer=D-1", "round 7 dealer=D-1 time=12:00:00",
+    "round 7 time=24:00:00", "round 7 time=12:00:00 time=13:00:00", "round 7 time=12:00",
+    "round 7 date=2026-02-30 time=12:00:00",
+    "12:00:00 round R.7-a dealer=D-1#c", "round 7dealer=D-1", "round 7 dealer=", "round -7",
 ]
 
 
@@ -168,3 +180,83 @@ def test_sound_amounts_and_clocks_pass_the_fast_path() -> None:
     fast, lark = both(lines)
     assert fast == lark
     assert [type(e).__name__ for e in fast] == ["Bet", "Deal"]
+
+
+# ---- the round's statements, read in one step (parser.ROUND_STATEMENTS) ----
+
+def test_round_statements_are_the_grammars() -> None:
+    """Each statement read in one step has the grammar's keyword and fields, in order (as
+    STATEMENT_USAGE gives them), and each field pattern reads exactly the grammar's words."""
+    for keyword, fields, tip in parser.ROUND_STATEMENTS.values():
+        usage = parser.STATEMENT_USAGE[keyword].split()
+        assert usage[0] == keyword
+        slots = [word for word in usage[1:] if word != "[tip]"]
+        assert tuple(parser._PLACEHOLDERS[slot][0] for slot in slots) == fields, keyword
+        assert tip == ("[tip]" in usage), keyword
+    assert set(parser.ROUND_STATEMENTS) <= set(parser._BUILDERS)
+
+
+_FIELD_WORDS = st.text(st.sampled_from(list("sdhealr0123456789mainpusvoutwK.TcQJA2-_")),
+                       max_size=12)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_FIELD_WORDS)
+def test_round_field_patterns_read_the_grammars_words(word: str) -> None:
+    for name, pattern in parser.ROUND_FIELDS.items():
+        grammar = parser._field_pattern(name).fullmatch(word) is not None
+        assert (re.fullmatch(pattern, word) is not None) == grammar, (name, word)
+    sound = re.fullmatch(parser.SOUND_AMOUNT, word) is not None
+    if sound:  # narrowed: an amount the grammar reads, under MAX_AMOUNT
+        assert parser._field_pattern("AMOUNT").fullmatch(word)
+        assert Decimal(word) < MAX_AMOUNT
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.from_regex(r"[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,4})?", fullmatch=True))
+def test_sound_clock_is_a_real_time_the_grammar_reads(clock: str) -> None:
+    sound = re.fullmatch(parser.SOUND_CLOCK, clock) is not None
+    grammar = parser._field_pattern("CLOCK").fullmatch(clock) is not None
+    assert sound == (grammar and parser._real_clock(clock)), clock
+
+
+def test_round_statements_take_the_one_step_path(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A simulated record's round statements with sound values are built from the one
+    pattern's match: the general path's builders are never called for them."""
+    path = simulate(tmp_path, table_spec("switch"), rounds=40, seed=3, faults=0).files[0]
+    lines = list(SourceFile(str(path)).lines())
+    expected = list(parse_lines(lines))
+    general: list[str] = []
+    builders = dict(parser._BUILDERS)
+    for name, build in builders.items():
+        def spy(text, line, time, name=name, build=build):
+            general.append(name)
+            return build(text, line, time)
+        monkeypatch.setitem(parser._BUILDERS, name, spy)
+    assert list(parse_lines(lines)) == expected
+    assert general and not set(general) & {*parser.ROUND_STATEMENTS, "ROUND"}
+
+
+@pytest.mark.parametrize("bad_at", [None, 0, 255, 256, 300, 511])
+def test_batches_read_as_lines_one_by_one(tmp_path: Path, bad_at: int | None) -> None:
+    """Lines read in batches (runs of round statements built by map) give the events, kept
+    texts and problems of the same lines read one at a time, whatever line of a batch is
+    unreadable or off the round pattern."""
+    path = simulate(tmp_path, table_spec("standard"), rounds=40, seed=5, faults=0.1).files[0]
+    lines = list(SourceFile(str(path)).lines())
+    assert len(lines) > 2 * parser.BATCH_LINES
+    if bad_at is not None:
+        lines[bad_at] = (lines[bad_at][0], None, "line holds binary data (NUL bytes)")
+    off = (bad_at or 0) + 1  # a statement the round pattern does not read, next to it
+    lines[off] = (lines[off][0], "12:00:00 dealer D-2 # off the pattern", None)
+    texts: dict = {}
+    problems: dict = {}
+    batched = list(parse_lines(lines, texts, problems))
+    one_texts: dict = {}
+    one_problems: dict = {}
+    one_by_one = [event for line in lines
+                  for event in parse_lines([line], one_texts, one_problems)]
+    assert batched == one_by_one
+    assert (texts, problems) == (one_texts, one_problems)
+    assert texts == {number: text for number, text, _ in lines}
