@@ -35,8 +35,7 @@ def _environment() -> Environment:
                               trim_blocks=True, lstrip_blocks=True, auto_reload=False,
                               finalize=shown_text)  # bidi controls made visible
     environment.filters["paid"] = rows_text  # money per currency, never added
-    # globals, not filters: the report's environment compiles this template too
-    # (auditor/output/html_report.py load_templates), and it knows none of these
+    # the page's number formats (auditor/trends/numbers.py)
     environment.globals.update(count=numbers.count, rate=numbers.rate,
                                probability=numbers.probability, stated=numbers.stated)
     return environment
