@@ -472,17 +472,22 @@ class _RoundReplay:
         dealer = view.dealer
         dealer.turn_index = self._dealer_turn()
         moment = dealer.turn_index if dealer.turn_index is not None else len(view.events)
-        view.dealer_had_to_play = any(self._live_at(w, moment) for w in view.wagers)
+        live_at = self._live_at
+        for wager in view.wagers:  # any wager live when the dealer's turn began
+            if live_at(wager, moment):
+                view.dealer_had_to_play = True
+                break
         expect_all(view)
 
     def _dealer_turn(self) -> int | None:
         """Where the dealer's turn began, also in a record that shows no `reveal`."""
         dealer = self.view.dealer
-        shown = [i for i in (dealer.reveal_index,
-                             dealer.draws[0].card.index if dealer.draws else None)
-                 if i is not None]
-        if shown:
-            return min(shown)
+        reveal = dealer.reveal_index
+        if dealer.draws:
+            draw = dealer.draws[0].card.index
+            return draw if reveal is None else min(reveal, draw)
+        if reveal is not None:
+            return reveal
         before = [i for i in (self.view.decisions[-1].index if self.view.decisions else None,
                               dealer.peek_index, self.view.deal_end_index) if i is not None]
         return max(before) if before and dealer.cards else None  # the turn follows it
