@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import hashlib
 import sys
 import time
@@ -72,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", help="write a cProfile of one run here")
     args = parser.parse_args(argv)
     files = load(Path(args.folder))
+    # as `auditor audit` runs (cli.py): what is loaded kept out of the collector's walks
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 10)
     rounds = sum(isinstance(i, RoundRecord) for _, items in files for i in items)
     if args.profile:
         profiler = cProfile.Profile()
