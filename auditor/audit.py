@@ -375,6 +375,9 @@ class _RoundJudge:
         self.effective = {c.citation: dates[c.citation] for c in checks if c.citation in dates}
         self.in_force: dict[str, tuple[list[Check], list[Check], list[Check]]] = {}
         self.not_in_force: Counter = Counter()  # citation -> readable rounds not judged
+        # Each list's `round` methods, bound once per file rather than once per round
+        # (the lists are kept, so their ids stay theirs for the file's life).
+        self.bound: dict[int, list] = {}
 
     def _in_force(self, date: str | None) -> tuple[list[Check], list[Check], list[Check]]:
         """The checks, the unreadable rounds' checks and the collecting checks in force on a
@@ -406,8 +409,11 @@ class _RoundJudge:
                 self.not_in_force.update(c.citation for c in self.checks if c not in checks)
         found: list[Finding] = []
         if views is None:
-            for check in checks:
-                found.extend(check.round(view))
+            rounds = self.bound.get(id(checks))
+            if rounds is None:
+                rounds = self.bound[id(checks)] = [check.round for check in checks]
+            for judge in rounds:
+                found.extend(judge(view))
         else:
             for check in checks:
                 rules = depends(check.options, self.unknown)

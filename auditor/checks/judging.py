@@ -63,7 +63,13 @@ def wrongly_settled(wager: Wager, stake: Decimal | None = None
     if expected is None or len(wager.settlements) != 1:
         return None  # unsettled or settled twice: record:unsettled says so
     settlement = wager.settlements[0]
-    net = settled_net(settlement, stake)
+    outcome = settlement.outcome
+    if outcome == "win":  # settled_net, written out (every wager)
+        net = settlement.amount
+    elif outcome == "lose":
+        net = -settlement.amount
+    else:
+        net = settled_net(settlement, stake)
     if net == expected.net:
         return None  # the common case, told without the rounding rule
     if cents_match(net, expected.net) or (net == 0 and expected.net == 0):

@@ -40,33 +40,63 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
     """Replay one round against the table; `on_step` sees the view after each statement."""
     start = record.start
     view = RoundView(
-        file=file, config=state.config, round_id=start.round_id, start_line=start.line,
-        end_line=record.end_line, last_line=record.last_line,
-        date=start.date or state.shoe_date, clock=start.clock or start.time,
-        dealer_id=start.dealer or state.dealer, events=record.events,
-        shoe=state.shoe_status(), problems=list(record.problems),
-        occupied_before={seat: s.player for seat, s in state.seats.items()},
-    )
+        file, state.config, start.round_id, start.line, record.end_line, record.last_line,
+        start.date or state.shoe_date, start.clock or start.time, start.dealer or state.dealer,
+        record.events, state.shoe_status(), list(record.problems),
+        {seat: s.player for seat, s in state.seats.items()})
     replay = _RoundReplay(state, view)
-    for index, event in enumerate(record.events):
-        handler = _HANDLERS.get(type(event))
-        if handler is not None:
-            handler(replay, index, event)
-        if on_step is not None:
+    handlers = _HANDLERS.get
+    if on_step is None:  # the audit: nothing to see between statements
+        for index, event in enumerate(record.events):
+            handler = handlers(type(event))
+            if handler is not None:
+                handler(replay, index, event)
+    else:
+        for index, event in enumerate(record.events):
+            handler = handlers(type(event))
+            if handler is not None:
+                handler(replay, index, event)
             on_step(event, view)
     replay.finish()
-    for extension in ROUND_EXTENSIONS.get(state.config.game, ()):
-        extension(view, state)
+    extensions = ROUND_EXTENSIONS.get(state.config.game)
+    if extensions:
+        for extension in extensions:
+            extension(view, state)
     return view
 
 
+_SEAT_DIGITS: dict[int, frozenset[str]] = {}
+"""Per table size, the second characters of the targets of its seats (`s1` to `s7`)."""
+
+
+def _seat_digits(seats: int) -> frozenset[str]:
+    digits = _SEAT_DIGITS.get(seats)
+    if digits is None:
+        digits = _SEAT_DIGITS[seats] = frozenset(str(n) for n in range(10) if n <= seats)
+    return digits
+
+
 class _RoundReplay:
+    __slots__ = (
+        "counts",
+        "hands",
+        "seat_digits",
+        "seats",
+        "seats_reported",
+        "state",
+        "view",
+        "wager_index",
+    )
+
     def __init__(self, state: TableState, view: RoundView) -> None:
         self.state = state
         self.view = view
         self.wager_index: dict[tuple[str, str, bool], Wager] = {}
         self.seats_reported: set[str] = set()
         self.seats = state.config.seats
+        self.counts = state.counts
+        self.hands = view.hands
+        self.seat_digits = _seat_digits(self.seats)
 
     # ---- helpers ----
     def problem(self, line: int, message: str, target: str | None = None) -> None:
@@ -75,12 +105,16 @@ class _RoundReplay:
         self.view.problems.append(Problem("reference", line, message, seat=seat, hand=hand))
 
     def count(self, card: str, line: int) -> None:
-        self.view.card_counts.append((card, self.state.count_card(card), line))
+        counts = self.counts
+        seen = counts[card] + 1  # TableState.count_card
+        counts[card] = seen
+        self.view.card_counts.append((card, seen, line))
 
     def note_seat(self, target: str, line: int) -> None:
         """A seat beyond the table's count is reported once a round; its statements are
         still replayed as recorded, so that nothing false follows from refusing them."""
-        if target == "dealer" or seat_number(target) <= self.seats:
+        if target[1] in self.seat_digits or target == "dealer" or (
+                seat_number(target) <= self.seats):
             return
         seat = seat_of(target)
         if seat not in self.seats_reported:
@@ -96,8 +130,7 @@ class _RoundReplay:
         return hand
 
     def new_hand(self, name: str) -> Hand:
-        hand = Hand(name=name, seat=seat_of(name), root=name)
-        self.view.hands[name] = hand
+        hand = self.hands[name] = Hand(name, name[:2], name)  # seat_of
         return hand
 
     @staticmethod
@@ -125,7 +158,7 @@ class _RoundReplay:
 
     def decide(self, kind: str, target: str, line: int, index: int, hand: Hand | None) -> None:
         if hand is not None and hand.parent is not None and hand.played_before_parent_line is None:
-            parent = self.view.hands.get(hand.parent)
+            parent = self.hands.get(hand.parent)
             if parent is not None and not self.complete(parent):
                 hand.played_before_parent_line = line
         self.view.decisions.append(Decision(kind, target, line, index))
@@ -154,20 +187,25 @@ class _RoundReplay:
     def on_bet(self, index: int, event: ev.Bet) -> None:
         target, kind = event.target, event.kind
         wants_hand = kind in ("main", "insurance")
-        if target == "dealer" or wants_hand != self.is_hand(target):
+        if target == "dealer" or wants_hand != (len(target) > 2):  # is_hand
             self.problem(event.line, f"a {kind} wager must name a "
                                      f"{'hand' if wants_hand else 'seat'}, not {target}", target)
             return
-        self.note_seat(target, event.line)
-        self.state.seat_wagerer(seat_of(target))
-        if kind == "insurance" and (target not in self.view.hands
-                                    or self.view.hands[target].main is None):
+        if target[1] not in self.seat_digits:
+            self.note_seat(target, event.line)
+        seat = target[:2]  # seat_of
+        seats = self.state.seats
+        if seat not in seats:
+            self.state.seat_wagerer(seat)
+        hands = self.hands
+        if kind == "insurance" and (target not in hands or hands[target].main is None):
             self.problem(event.line, f"insurance on {target}, which has no main wager", target)
             return
+        view = self.view
         key = (target, kind, event.tip)
         existing = self.wager_index.get(key)
         if existing is not None:
-            if self.view.first_card_index is not None and not existing.after_first_card:
+            if view.first_card_index is not None and not existing.after_first_card:
                 # chips added after the first card: the wager stays what was placed in time,
                 # and the late chips are kept apart for the checks of late wagers
                 existing.late_additions.append((event.amount, event.line))
@@ -176,12 +214,11 @@ class _RoundReplay:
                                      f"line {existing.line}", target)
             existing.amount += event.amount
             return
-        wager = Wager(target, kind, event.tip, event.amount, event.line, index,
-                      self.view.first_card_index is not None)
-        self.wager_index[key] = wager
-        self.view.wagers.append(wager)
+        wager = self.wager_index[key] = Wager(target, kind, event.tip, event.amount, event.line,
+                                              index, view.first_card_index is not None)
+        view.wagers.append(wager)
         if kind == "main" and not event.tip:
-            hand = self.view.hands.get(target) or self.new_hand(target)
+            hand = hands.get(target) or self.new_hand(target)
             hand.main = wager
 
     def on_settle(self, index: int, event: ev.Settle) -> None:
@@ -199,40 +236,53 @@ class _RoundReplay:
         # The commonest statement: written out rather than through the helpers.
         view = self.view
         code, target, line = event.card, event.target, event.line
-        view.card_counts.append((code, self.state.count_card(code), line))
+        counts = self.counts
+        seen = counts[code] + 1  # TableState.count_card
+        counts[code] = seen
+        view.card_counts.append((code, seen, line))
         if view.first_card_index is None:
             view.first_card_index = index
         view.deal_end_index = index
         card = Card(code, line, index)
         if target == "dealer":
-            view.dealer.add(card)
-            view.dealer.dealt += 1
+            dealer = view.dealer
+            dealer.add(card)
+            dealer.dealt += 1
             return
         if len(target) <= 2:
             self.problem(line, f"`deal` to {target}: cards are dealt to a hand", target)
             return
-        self.note_seat(target, line)
-        hand = view.hands.get(target) or self.new_hand(target)
+        if target[1] not in self.seat_digits:
+            self.note_seat(target, line)
+        hand = self.hands.get(target) or self.new_hand(target)
         hand.add(card)
-        hand.dealt += 1
-        if hand.dealt <= 2 and target[2:] in ("h1", "h2"):
-            view.seat_first_four.setdefault(hand.seat, []).append(code)
+        dealt = hand.dealt = hand.dealt + 1
+        if dealt <= 2 and target[2:] in ("h1", "h2"):
+            first_four = view.seat_first_four
+            seat = hand.seat
+            if seat in first_four:
+                first_four[seat].append(code)
+            else:
+                first_four[seat] = [code]
 
     def on_hit(self, index: int, event: ev.Hit) -> None:
-        self.count(event.card, event.line)
-        hand = self.hand(event.hand, event.line, "hit")
+        line = event.line
+        self.count(event.card, line)
+        hand = self.hands.get(event.hand) or self.hand(event.hand, line, "hit")
         if hand is None:
             return
-        self.decide("hit", event.hand, event.line, index, hand)
-        self.add_card(hand, event.card, event.line, index)
+        self.decide("hit", event.hand, line, index, hand)
+        self.add_card(hand, event.card, line, index)
 
     def on_stand(self, index: int, event: ev.Stand) -> None:
-        hand = self.hand(event.hand, event.line, "stand")
+        line = event.line
+        hand = self.hands.get(event.hand) or self.hand(event.hand, line, "stand")
         if hand is None:
             return
-        self.decide("stand", event.hand, event.line, index, hand)
-        hand.stood_line = hand.stood_line or event.line
-        self.set_complete(hand, index, "stood")
+        self.decide("stand", event.hand, line, index, hand)
+        hand.stood_line = hand.stood_line or line
+        if hand.complete_index is None:  # set_complete
+            hand.complete_index, hand.complete_reason = index, "stood"
 
     def on_double(self, index: int, event: ev.Double) -> None:
         self.count(event.card, event.line)
@@ -422,17 +472,22 @@ class _RoundReplay:
         dealer = view.dealer
         dealer.turn_index = self._dealer_turn()
         moment = dealer.turn_index if dealer.turn_index is not None else len(view.events)
-        view.dealer_had_to_play = any(self._live_at(w, moment) for w in view.wagers)
+        live_at = self._live_at
+        for wager in view.wagers:  # any wager live when the dealer's turn began
+            if live_at(wager, moment):
+                view.dealer_had_to_play = True
+                break
         expect_all(view)
 
     def _dealer_turn(self) -> int | None:
         """Where the dealer's turn began, also in a record that shows no `reveal`."""
         dealer = self.view.dealer
-        shown = [i for i in (dealer.reveal_index,
-                             dealer.draws[0].card.index if dealer.draws else None)
-                 if i is not None]
-        if shown:
-            return min(shown)
+        reveal = dealer.reveal_index
+        if dealer.draws:
+            draw = dealer.draws[0].card.index
+            return draw if reveal is None else min(reveal, draw)
+        if reveal is not None:
+            return reveal
         before = [i for i in (self.view.decisions[-1].index if self.view.decisions else None,
                               dealer.peek_index, self.view.deal_end_index) if i is not None]
         return max(before) if before and dealer.cards else None  # the turn follows it

@@ -6,7 +6,7 @@ for the checks to say.
 
 from __future__ import annotations
 
-from dataclasses import replace
+import copy
 from decimal import Decimal
 
 from auditor import blackjack
@@ -29,7 +29,9 @@ def expect_all(view: RoundView) -> None:
         return  # the common case: no draw on a standing total
     view.burned_dealer = burned
     recorded = [w.expected for w in view.wagers]
-    _expect(replace(view, dealer=burned), kinds=("main", "db21"))
+    as_burned = copy.copy(view)  # the same round against the dealer's hand without the card
+    as_burned.dealer = burned
+    _expect(as_burned, kinds=("main", "db21"))
     for wager, expected in zip(view.wagers, recorded, strict=True):
         if wager.expected is not expected:
             burned_result, wager.expected = wager.expected, expected
@@ -41,6 +43,8 @@ def expect_all(view: RoundView) -> None:
 def _without_burned_card(view: RoundView) -> DealerHand | None:
     """The dealer's hand before the first draw on a standing total, or None."""
     dealer = view.dealer
+    if not dealer.draws:
+        return None  # most rounds: nothing drawn, nothing to burn
     hits17 = view.config.hits_soft_17
     first = next((i for i, d in enumerate(dealer.draws)
                   if must_stand(d.total_before, d.soft_before, hits17)), None)
@@ -60,23 +64,25 @@ def _without_burned_card(view: RoundView) -> DealerHand | None:
 
 
 def _expect(view: RoundView, kinds: tuple[str, ...] | None = None) -> None:
-    misdealt_seats = {m.target for m in view.markers_of("misdeal")}
+    misdealt_seats = {m.target for m in view.markers if m.kind == "misdeal"}
     dealer_misdeal = "dealer" in misdealt_seats
+    hands = view.hands
     for wager in view.wagers:
-        if kinds is not None and wager.kind not in kinds:
+        kind = wager.kind
+        if kinds is not None and kind not in kinds:
             continue
-        if dealer_misdeal or wager.seat in misdealt_seats:
+        if misdealt_seats and (dealer_misdeal or wager.seat in misdealt_seats):
             wager.expected = Expected("void", ZERO, "a misdeal returns the wager")
-        elif wager.kind == "main":
-            hand = view.hands.get(wager.target)
+        elif kind == "main":
+            hand = hands.get(wager.target)
             wager.expected = main_result(view, hand, wager) if hand else None
-        elif wager.kind == "insurance":
+        elif kind == "insurance":
             wager.expected = insurance_result(view, wager)
-        elif wager.kind == "db21":
+        elif kind == "db21":
             wager.expected = db21_result(view, wager)
-        elif wager.kind == "supermatch":
+        elif kind == "supermatch":
             wager.expected = super_match_result(view, wager)
-        elif wager.kind == "ladies":
+        elif kind == "ladies":
             wager.expected = ladies_result(view, wager)
 
 
@@ -85,15 +91,17 @@ def main_result(view: RoundView, hand: Hand, wager: Wager) -> Expected:
     base = wager.amount
     stake = base + (hand.doubled if not wager.tip else ZERO)
     dealer = view.dealer
-    switch = view.game == "switch"
     if not hand.cards:
         return Expected("void", ZERO, "a hand dealt no cards is dead: its wager is returned")
     if hand.surrendered_line is not None:
         return Expected("lose", -base / 2, "a surrender collects half the wager")
-    if hand.busted:
-        return Expected("lose", -stake, f"the hand went over 21 ({hand.total})")
+    player = hand.total
+    if player > 21:  # hand.busted
+        return Expected("lose", -stake, f"the hand went over 21 ({player})")
+    switch = view.config.game == "switch"
+    dealer_natural = dealer.natural
     if hand.natural:
-        if dealer.natural:
+        if dealer_natural:
             return Expected("push", ZERO, "blackjack against a dealer blackjack pushes")
         declared = view.config.blackjack_odds
         owed = declared if switch else blackjack.owed_blackjack_odds(declared, view.config.decks)
@@ -101,7 +109,7 @@ def main_result(view: RoundView, hand: Hand, wager: Wager) -> Expected:
         if owed != declared:
             why += f" (the declared {declared} is under the least 20:18:15:06 allows)"
         return Expected("win", base * blackjack.BLACKJACK_ODDS[owed], why)
-    if dealer.natural:
+    if dealer_natural:
         if hand.parent is not None:
             return Expected("push", ZERO, "against a dealer blackjack the new hand of a split "
                                           "is returned: only the original wager is collected")
@@ -109,7 +117,7 @@ def main_result(view: RoundView, hand: Hand, wager: Wager) -> Expected:
             return Expected("lose", -base, "against a dealer blackjack only the original "
                                            "wager is collected, not the double")
         return Expected("lose", -base, "the dealer has blackjack")
-    player, dealer_total = hand.total, dealer.total
+    dealer_total = dealer.total
     if switch and dealer_total == 22:
         return Expected("push", ZERO, "a dealer 22 pushes every remaining wager")
     if dealer_total > 21:

@@ -50,8 +50,9 @@ class SwitchFacts:
 def derive(view: RoundView, state: TableState | None = None) -> None:
     """The engine's extension for game=switch: the round's facts, derived once."""
     seat_wagers: dict[str, dict[str, Wager]] = {}
-    for wager in view.wagers_of("main"):
-        if wager.initial and is_initial_hand(wager.target):
+    for wager in view.wagers:
+        if (wager.kind == "main" and not wager.tip and wager.initial
+                and wager.target[2:] in INITIAL_HANDS):  # is_initial_hand
             seat_wagers.setdefault(wager.seat, {})[wager.target] = wager
     seat_wagers = dict(sorted(seat_wagers.items(), key=lambda item: seat_number(item[0])))
     first = _first_decision_index(view)
@@ -60,8 +61,8 @@ def derive(view: RoundView, state: TableState | None = None) -> None:
     facts = SwitchFacts(seat_wagers, _misdeal_lines(view), first, end, [], shuffled, cut)
     view.derived[KEY] = facts
     # these read the seats and misdeals above, so once the facts are in place
-    facts.wrong_counts = _wrong_deal_counts(view, end)
-    facts.judged_mains, facts.judged_super_matches = _judged_settlements(view)
+    facts.wrong_counts = _wrong_deal_counts(view, end, facts)
+    facts.judged_mains, facts.judged_super_matches = _judged_settlements(view, facts)
 
 
 def of(view: RoundView) -> SwitchFacts:
@@ -138,12 +139,14 @@ def late_bet(wager: Wager) -> bool:
     return wager.kind in ("main", "supermatch") and wager.initial and wager.after_first_card
 
 
-def _judged_settlements(view: RoundView) -> tuple[list[tuple[Wager, Hand, Settlement]],
-                                                  list[tuple[Wager, Settlement]]]:
+def _judged_settlements(view: RoundView, facts: SwitchFacts
+                        ) -> tuple[list[tuple[Wager, Hand, Settlement]],
+                                   list[tuple[Wager, Settlement]]]:
     mains, supers = [], []
+    misdeals = facts.misdeals  # none, nearly always: then no misdeal concerns a wager
     for wager in view.wagers:
         if (len(wager.settlements) != 1 or wager.expected is None or late_bet(wager)
-                or wager.late_additions or misdeal_concerns(view, wager)):
+                or wager.late_additions or (misdeals and misdeal_concerns(view, wager))):
             continue
         if wager.kind == "main":
             hand = view.hands.get(wager.target)
@@ -164,25 +167,31 @@ def _first_decision_index(view: RoundView) -> int | None:
 
 
 def _initial_deal_end_index(view: RoundView, first: int | None) -> int | None:
-    last = None
-    for index, event in enumerate(view.events):
-        if first is not None and index > first:
-            break
-        if isinstance(event, ev.Deal):
-            last = index
-    return last
+    """The last `deal` up to the first decision (of the round, with no decision)."""
+    events = view.events
+    index = len(events) - 1 if first is None else min(first, len(events) - 1)
+    while index >= 0:  # from the end: the initial deal ends just before the first decision
+        if type(events[index]) is ev.Deal:
+            return index
+        index -= 1
+    return None
 
 
 def _deal_lines(view: RoundView) -> dict[str, list[int]]:
     """The lines of the `deal` statements to each target, in order."""
     found: dict[str, list[int]] = {}
+    deal = ev.Deal
     for event in view.events:
-        if isinstance(event, ev.Deal):
-            found.setdefault(event.target, []).append(event.line)
+        if type(event) is deal:
+            target = event.target
+            if target in found:
+                found[target].append(event.line)
+            else:
+                found[target] = [event.line]
     return found
 
 
-def _wrong_deal_counts(view: RoundView, end: int | None) -> list[DealCount]:
+def _wrong_deal_counts(view: RoundView, end: int | None, facts: SwitchFacts) -> list[DealCount]:
     """Playing seats not dealt exactly two cards to each wagered hand (and none to any other
     hand), and a dealer not dealt exactly two cards. An unbet h1 or h2 is not counted: it
     may be dealt or not (30.09(1) reading)."""
@@ -191,11 +200,13 @@ def _wrong_deal_counts(view: RoundView, end: int | None) -> list[DealCount]:
     end_line = view.events[end].line
     lines = _deal_lines(view)
     found: list[DealCount] = []
-    for seat in playing_seats(view):
-        wagered = personal_main_wagers(view, seat)
+    hands = view.hands.values()
+    for seat, wagered in facts.seat_wagers.items():  # the playing seats, first base first
         counts: dict[str, int] = {}
         fault_lines: list[int] = []
-        for hand in view.hands_of(seat):
+        for hand in hands:
+            if hand.seat != seat:
+                continue
             dealt = lines.get(hand.name, [])
             if hand.name in wagered:
                 wrong, extra = len(dealt) != 2, dealt[2:]

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from auditor.reader import Problem
 
 
+_VALUE = blackjack.VALUE
+ZERO = Decimal(0)
+
 WAGER_NAMES = {"supermatch": "super match", "db21": "DB21", "ladies": "Lucky Ladies"}
 
 
@@ -64,7 +67,7 @@ class Expected:
     why: str
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Wager:
     target: str  # a hand for main and insurance, a seat for side wagers
     kind: str
@@ -82,8 +85,17 @@ class Wager:
     late_additions: list[tuple[Decimal, int]] = field(default_factory=list)  # (amount, line)
     seat: str = field(init=False)  # `s3` of `s3h1`: read by most checks, so kept
 
-    def __post_init__(self) -> None:
-        self.seat = seat_of(self.target)
+    # Written out rather than generated: built once per `bet`, and the generated one (with
+    # its factories and __post_init__) took twice as long.
+    def __init__(self, target: str, kind: str, tip: bool, amount: Decimal, line: int,
+                 index: int, after_first_card: bool, initial: bool = True) -> None:
+        self.target, self.kind, self.tip, self.amount = target, kind, tip, amount
+        self.line, self.index, self.after_first_card = line, index, after_first_card
+        self.initial = initial
+        self.settlements = []
+        self.expected = self.expected_burned = None
+        self.late_additions = []
+        self.seat = target[:2]  # seat_of
 
     @property
     def hand(self) -> str | None:
@@ -136,9 +148,13 @@ class CountedCards:
         self.changes += 1
         self.cards.append(card)
         rank = card.card[0]
-        self.hard += blackjack.VALUE[rank]
-        self.has_ace = self.has_ace or rank == "A"
-        self.total, self.soft = blackjack.best_total(self.hard, self.has_ace)
+        hard = self.hard = self.hard + _VALUE[rank]
+        if rank == "A":
+            self.has_ace = True
+        if self.has_ace and hard <= 11:  # blackjack.best_total, written out
+            self.total, self.soft = hard + 10, True
+        else:
+            self.total, self.soft = hard, False
 
     def recount(self) -> None:
         """Count the hand again after a card was taken out or replaced."""
@@ -147,7 +163,7 @@ class CountedCards:
         self.total, self.soft = blackjack.best_total(self.hard, self.has_ace)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Hand(CountedCards):
     name: str
     seat: str
@@ -182,6 +198,22 @@ class Hand(CountedCards):
     hard: int = 0
     has_ace: bool = False
     changes: int = 0
+
+    # Written out rather than generated (every field at its default but the three given):
+    # a third of the generated one's time, for a hand of every seat in every round.
+    def __init__(self, name: str, seat: str, root: str = "") -> None:
+        self.name, self.seat, self.root = name, seat, root
+        self.cards, self.late_cards = [], []
+        self.dealt = self.splits_of_root = self.double_cards_before = 0
+        self.main = self.parent = self.split_line = self.double_line = None
+        self.stood_line = self.surrendered_line = self.bust_line = None
+        self.complete_index = self.complete_reason = self.played_before_parent_line = None
+        self.split_aces = self.was_split = self.surrender_after_decision = False
+        self.misdealt = self.switched = False
+        self.doubled = ZERO
+        self.split_from_cards = ()
+        self.total = self.hard = self.changes = 0
+        self.soft = self.has_ace = False
 
     @property
     def busted(self) -> bool:
@@ -241,7 +273,10 @@ class DealerHand(CountedCards):
     def natural(self) -> bool:
         if self.dealt < 2 or self.draws:
             return False
-        return blackjack.is_two_card_21([self.cards[0].card, self.cards[1].card])
+        # blackjack.is_two_card_21 of the first two cards, written out (read for every wager):
+        # two cards make 21 only as an ace and a ten-value card
+        first, second = self.cards[0].card[0], self.cards[1].card[0]
+        return (first == "A" or second == "A") and _VALUE[first] + _VALUE[second] == 11
 
     @property
     def busted(self) -> bool:
@@ -320,7 +355,7 @@ def counted_since_text(shuffle_line: int | None) -> str:
     return f"since the shuffle at line {shuffle_line}"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class RoundView:
     file: str
     config: TableConfig
@@ -354,6 +389,25 @@ class RoundView:
     burned_dealer: DealerHand | None = None
     unreadable: bool = False  # a line of the round could not be read: rules are not judged
     derived: dict[str, Any] = field(default_factory=dict)  # facts of ROUND_EXTENSIONS, by game
+
+    # Written out rather than generated, as for Hand: one a round, of thirty fields.
+    def __init__(self, file: str, config: TableConfig, round_id: str, start_line: int,
+                 end_line: int | None, last_line: int, date: str | None, clock: str | None,
+                 dealer_id: str | None, events: list[Event], shoe: ShoeStatus,
+                 problems: list[Problem] | None = None,
+                 occupied_before: dict[str, str | None] | None = None) -> None:
+        self.file, self.config, self.round_id = file, config, round_id
+        self.start_line, self.end_line, self.last_line = start_line, end_line, last_line
+        self.date, self.clock, self.dealer_id = date, clock, dealer_id
+        self.events, self.shoe = events, shoe
+        self.problems = [] if problems is None else problems
+        self.occupied_before = {} if occupied_before is None else occupied_before
+        self.hands, self.seat_first_four, self.switched_seats, self.derived = {}, {}, {}, {}
+        self.wagers, self.decisions, self.trades, self.lights = [], [], [], []
+        self.seat_changes, self.markers, self.card_counts = [], [], []
+        self.dealer = DealerHand()
+        self.first_card_index = self.deal_end_index = self.burned_dealer = None
+        self.dealer_had_to_play = self.unreadable = False
 
     @property
     def game(self) -> str:
