@@ -191,11 +191,8 @@ class Tally:
 
     def _cards_and_game(self, view: RoundView, dealer: str | None, date: str | None) -> None:
         marked = False
-        first_cards: dict[str, int] = {}  # hand -> value of its first dealt card, or -1
-        hands = naturals = 0
-        dealer_values: list[int] = []
-        value = blackjack.VALUE
         deal = ev.Deal
+        deals: list[ev.Deal] = []  # for the game math (`_game`), after the loop
         shuffled = self._open
         # The round's cards and their lines, added to the open sequence at once (at the end
         # of the round, or at a shuffle inside it), not card by card.
@@ -228,23 +225,13 @@ class Tally:
                 shuffled.date = shuffled.date or date
                 marked = True
             if kind is deal:
-                target, points = event.target, value[card[0]]
-                if target == "dealer":
-                    dealer_values.append(points)
-                    continue
-                first = first_cards.get(target)
-                if first is None:
-                    first_cards[target] = points
-                elif first > 0:  # the second card: a natural is an ace and a ten-value
-                    hands += 1
-                    naturals += first + points == 11 and (first == 1 or points == 1)
-                    first_cards[target] = -1
+                deals.append(event)
         if cards:
             shuffled.cards += "".join(cards).encode("ascii")
             shuffled.lines.extend(lines)
         if shuffled is not None:
             self._pending = len(shuffled.lines)
-        self._tally_game(view, dealer, date, hands, naturals, dealer_values)
+        self._game(view, dealer, date, deals)
 
     def _game(self, view: RoundView, dealer: str | None, date: str | None,
               events) -> None:
