@@ -275,10 +275,13 @@
   });
 
   /* A table, dealer or player typed in full is that one; part of a name is every one
-     holding it. */
+     holding it. A name the page's address gives (a link from trends) is always that one:
+     a player with no finding in this report is not known here, and P-1 must not show
+     P-10's findings. */
+  var fromAddress = { table: null, dealer: null, player: null };
   function named(value, wanted, kind) {
     if (!wanted) { return true; }
-    if (known[kind][wanted]) { return value === wanted; }
+    if (known[kind][wanted] || fromAddress[kind] === wanted) { return value === wanted; }
     return (value || "").toLowerCase().indexOf(wanted.toLowerCase()) >= 0;
   }
 
@@ -432,6 +435,7 @@
     ADDRESS.forEach(function (key) {
       var value = params.get(key);
       if (value !== null) { setField(key, value.trim()); }
+      if (key in fromAddress) { fromAddress[key] = value === null ? null : value.trim(); }
     });
     return true;
   }
@@ -828,6 +832,7 @@
     form.addEventListener("input", function (event) {
       var name = event.target && event.target.name;
       if (name === "print-replays") { return; }
+      if (name in fromAddress) { fromAddress[name] = null; }  /* typed: part of a name again */
       if (name === "q" || name === "table" || name === "dealer" || name === "player" || name === "finding") {
         clearTimeout(timer);
         timer = setTimeout(apply, 150);
