@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -89,11 +90,13 @@ def test_the_tally_from_card_counts_is_the_tally_from_every_statement(
     assert _tally_facts(fast) == _tally_facts(slow)
 
 
-def test_a_stored_replay_is_the_json_of_its_document(tmp_path: Path) -> None:
+def test_a_stored_replay_is_the_json_of_its_document(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The store encodes a replay's shared hands, wagers and seating once each; the text
     must be `_json` of the whole document, byte for byte."""
     from auditor.audit import audit_file
     from auditor.simulate import simulate, table_spec
+    from auditor.store import runs
     from auditor.store.runs import _evidence_document, _evidence_json, _json
 
     simulate(tmp_path, table_spec("switch", table_id="T1"), rounds=300, seed="after-replay",
@@ -101,9 +104,20 @@ def test_a_stored_replay_is_the_json_of_its_document(tmp_path: Path) -> None:
     (path,) = sorted(tmp_path.glob("*.bjh"))
     evidence = audit_file(str(path)).evidence
     assert len(evidence) >= 5
+    encoded: list[Any] = []  # what _json is given: never a whole step on the fast path
+
+    def counted(value: Any) -> str:
+        encoded.append(value)
+        return _json(value)
+
+    monkeypatch.setattr(runs, "_json", counted)
     for replay in evidence.values():
         document = _evidence_document(replay)
+        encoded.clear()
         assert _evidence_json(document) == _json(document)
+        assert document["steps"] and not any(
+            isinstance(value, dict) and "hands" in value for value in encoded)
+        assert all(value is not document for value in encoded)
     odd = {"file": "f", "round_id": "r", "start_line": 1, "lines": [],
-           "steps": {"3": {"hands": [], "dealer": {}}}}
+           "steps": {"3": {"hands": [], "dealer": {}}}, "changes": {}}
     assert _evidence_json(odd) == _json(odd)

@@ -208,6 +208,7 @@ def _compressed(document: dict[str, Any]) -> bytes:
 
 
 _STEP_KEYS = ["hands", "dealer", "wagers", "players"]  # a step as replay/trace.py makes it
+_REPLAY_KEYS = ["file", "round_id", "start_line", "lines", "steps", "changes"]  # as above
 
 
 def _evidence_json(document: dict[str, Any]) -> str:
@@ -216,8 +217,7 @@ def _evidence_json(document: dict[str, Any]) -> str:
     encoding the steps one by one encoded them again at every step (issue 27). Only the
     layout of a step is written here; any other shape is left to `_json`."""
     steps = document.get("steps")
-    if list(document) != ["file", "round_id", "start_line", "lines", "steps"] or type(
-            steps) is not dict:
+    if list(document) != _REPLAY_KEYS or type(steps) is not dict:
         return _json(document)
     encoded: dict[int, str] = {}  # by id: the entries live as long as the document
 
@@ -240,7 +240,8 @@ def _evidence_json(document: dict[str, Any]) -> str:
                     _json(document["round_id"]), ',"start_line":',
                     _json(document["start_line"]), ',"lines":', _json(document["lines"]),
                     ',"steps":{', ",".join([_json(str(line)) + ":" + step_text(step)
-                                             for line, step in steps.items()]), "}}"))
+                                             for line, step in steps.items()]), "}",
+                    ',"changes":', _json(document["changes"]), "}"))
 
 
 # A replay whose JSON is longer than this is read with its shared entries (_SharedEntries);
