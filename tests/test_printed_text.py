@@ -152,3 +152,20 @@ def test_json_printed_for_scripts_is_exact_with_its_controls_escaped(tmp_path, c
     printed = capsys.readouterr().out
     assert RLO not in printed and "\x9b" not in printed and "\\u202e\\u009b2J" in printed
     assert json.loads(printed)["inputs"][0]["path"] == str(record)
+
+
+def test_trends_json_printed_is_exact_with_its_controls_escaped(tmp_path, capsys) -> None:
+    casino = f"Deadwood {RLO}onisaC\x9b2J Casino"
+    text = STANDARD.read_text(encoding="utf-8").replace(
+        'casino "Deadwood Example Casino" licence=RL-0412', f'casino "{casino}"')
+    record = tmp_path / "bidi.bjh"
+    record.write_text(text, encoding="utf-8")
+    store = str(tmp_path / "h.sqlite")
+    main(["audit", str(record), "--out", str(tmp_path / "out"), "--store", store, "--quiet",
+          "--jobs", "1"])
+    capsys.readouterr()
+    assert main(["trends", "--store", store, "--out", str(tmp_path / "trends"),
+                 "--json"]) in (EXIT_CLEAN, 1)
+    printed = capsys.readouterr().out
+    assert RLO not in printed and "\x9b" not in printed and "\\u202e" in printed
+    assert casino in json.dumps(json.loads(printed), ensure_ascii=False)

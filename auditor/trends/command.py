@@ -15,6 +15,7 @@ from pathlib import Path
 from rich.console import Console
 
 from auditor.money import rows_text as paid_words
+from auditor.shown import terminal_json
 from auditor.trends.numbers import count, probability, rate, stated
 
 
@@ -95,7 +96,9 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
     if arguments.json or not arguments.quiet:
         try:
             if arguments.json:  # raw numbers, as in trends.json; nothing else on stdout
-                print(json.dumps(document, indent=1, ensure_ascii=False), flush=True)
+                # exact once parsed; what a terminal would obey (C1, bidi) escaped
+                print(terminal_json(json.dumps(document, indent=1, ensure_ascii=False)),
+                      flush=True)
             else:
                 print_summary(console, document, raised, out)
         except BrokenPipeError:  # the reader stopped reading: the exit code still tells
