@@ -72,7 +72,8 @@ def test_the_flag_links_each_night_to_that_dealers_findings_there(floor, browser
     assert flag["nights"] == [
         {"gaming_day": day, "run": number,
          "report": str(floor["reports"][number - 1] / "report.html"),
-         "link": f"../reports/night{number}/report.html#dealer={CARELESS}&day={day}"}
+         "link": f"../reports/night{number}/report.html#dealer={CARELESS}&day={day}",
+         "unlinked": None}
         for number, day in enumerate(NIGHTS, start=1)]
     opened = Page(browser, floor["trends"] / "trends.html")
     page = opened.page
@@ -132,8 +133,27 @@ def test_a_night_whose_report_is_gone_is_named_without_a_link(floor, tmp_path) -
          f"{(floor['reports'][number - 1] / 'report.html').as_uri()}#dealer={CARELESS}"
          f"&day={day}")
         for number, day in enumerate(NIGHTS, start=1)]
+    assert [n["unlinked"] for n in nights] == ["report gone", None, None]
     html = (out / "trends.html").read_text(encoding="utf-8")
     assert f"{NIGHTS[0]} <span class=\"muted\">(run 1: report gone)</span>" in html
+
+
+def test_a_table_with_no_id_to_filter_by_is_named_without_a_link(tmp_path) -> None:
+    """A link with an empty table would open the night's every finding."""
+    from auditor.trends.links import Reports
+
+    report = tmp_path / "night" / "report.html"
+    report.parent.mkdir()
+    report.write_text("<!doctype html>", encoding="utf-8")
+    reports = Reports(None, tmp_path / "trends")
+    reports.known[4] = report  # run 4's report, as the store would name it
+    assert reports.nights([(("2026-11-21", 4), {"table": ""}),
+                           (("2026-11-22", 4), {"table": "RL-0412/T11"})]) == [
+        {"gaming_day": "2026-11-21", "run": 4, "report": str(report), "link": None,
+         "unlinked": "no table ID to filter by"},
+        {"gaming_day": "2026-11-22", "run": 4, "report": str(report),
+         "link": "../night/report.html#table=RL-0412%2FT11&day=2026-11-22",
+         "unlinked": None}]
 
 
 def test_the_filters_are_kept_in_the_address(floor, browser) -> None:

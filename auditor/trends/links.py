@@ -108,9 +108,14 @@ class Reports:
         for (day, run_id), unit in sorted(wanted, key=lambda item: item[0]):
             report = self.of(run_id)
             link = None
-            if report is not None and report.is_file():
+            # a table with no ID to filter by would open the night's every finding: no link
+            if report is not None and report.is_file() and all(unit.values()):
                 link = self.href(report) + "#" + urlencode(
                     {**unit, "day": NO_DAY if day == UNDATED else day})
+            unlinked = None if link else ("no report recorded" if report is None else
+                                          "report gone" if not report.is_file() else
+                                          "no table ID to filter by")
             rows.append({"gaming_day": day, "run": run_id,
-                         "report": None if report is None else str(report), "link": link})
+                         "report": None if report is None else str(report), "link": link,
+                         "unlinked": unlinked})
         return rows
