@@ -43,7 +43,8 @@ def test_dated_out_folders_share_the_default_store(floor_history, tmp_path, caps
     assert store.is_file()
     assert [(r["id"], r["status"]) for r in runs(capsys)] == [(1, "finished"), (2, "finished")]
     assert main(["diff", "1", "2", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["patterns"]
+    patterns = json.loads(capsys.readouterr().out)["patterns"]
+    assert patterns and all(set(p["counts"]) == {"1", "2"} for p in patterns)
     assert main(["report", "2", "--out", str(tmp_path / "again")]) == 0
     assert (tmp_path / "again" / "findings.json").read_bytes() == \
         (tmp_path / "2026-11-22" / "findings.json").read_bytes()
