@@ -5,7 +5,6 @@ print names no other licensee, table, dealer or input (read back from the PDF's 
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import Counter, defaultdict
 from decimal import Decimal
@@ -13,16 +12,8 @@ from pathlib import Path
 
 import pytest
 from test_currency import four_currency_night
-from test_report_browser import (
-    ARGUMENTS,
-    ARTIFACTS,
-    CHROMIUM,
-    Page,
-    expect,
-    pdf_pages,
-    set_filter,
-    unavailable,
-)
+from test_report_browser import ARTIFACTS, Page, expect, pdf_pages, set_filter
+from test_report_browser import browser as browser  # the fixture
 
 from auditor.cli import main
 
@@ -38,21 +29,6 @@ def money_text(findings: list[dict], kind: str) -> str:
             totals[f["currency"]] += abs(difference)
     order = sorted(totals, key=lambda c: (c is None, c or ""))
     return ", ".join(f"{totals[c]:,.2f} {c or '(undeclared)'}" for c in order) or "none"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium through playwright, as in test_report_browser."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:  # pragma: no cover
-        unavailable("the playwright package is missing (pip install -e '.[test]')")
-    if not os.access(CHROMIUM, os.X_OK):
-        unavailable(f"{CHROMIUM} is missing: run scripts/install-browser.sh as root")
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGUMENTS)
-        yield instance
-        instance.close()
 
 
 @pytest.fixture(scope="module")
