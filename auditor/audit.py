@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Iterable
 from itertools import repeat
+from typing import Any
 
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
@@ -126,7 +127,11 @@ class FileAudit:
         """Audit the lines: a whole record, or (with the table's `config`) a piece that
         begins with a body statement."""
         events = parse_lines(lines, self.texts.texts, self.texts.problems)
-        items = read_structure(events) if config is None else read_body(events, config)
+        self.audit_items(read_structure(events) if config is None else read_body(events, config))
+
+    def audit_items(self, items: Iterable[Any]) -> None:
+        """Audit what the reader made of the lines: rounds, headers, problems and the
+        statements between rounds."""
         # Most items are rounds: they are tested first. Memory stays flat: nothing is kept
         # per round but its findings, and the rounds to replay (bounded per citation).
         for item in items:

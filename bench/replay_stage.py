@@ -22,10 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from auditor import events as ev  # noqa: E402
 from auditor.audit import FileAudit  # noqa: E402
 from auditor.parser import parse_lines  # noqa: E402
-from auditor.reader import Header, Problem, RoundRecord, read_structure  # noqa: E402
+from auditor.reader import RoundRecord, read_structure  # noqa: E402
 from auditor.source import SourceFile  # noqa: E402
 
 
@@ -49,16 +48,9 @@ def stage(files: list[tuple[str, list]]) -> tuple[float, int, str]:
         audit.texts.attach = lambda findings, start: None  # the IDs' statements: not this stage
         audit.texts.forget = lambda first, last: None
         audit.result.tally.add_round = lambda view, found: None  # the tally: not this stage
+        audit.result.tally.add_event = lambda item: None
         started = time.process_time()
-        for item in items:
-            if isinstance(item, RoundRecord):
-                audit._round(item)
-            elif isinstance(item, Header):
-                audit.begin(item.config, item.problems)
-            elif isinstance(item, Problem):
-                audit.file_view.problems.append(item)
-            elif isinstance(item, ev.Event):
-                audit.state.apply(item)
+        audit.audit_items(items)
         spent += time.process_time() - started
         for finding in audit.result.findings:
             digest.update(finding.model_dump_json().encode())
