@@ -7,11 +7,12 @@ settings as `out`); the link opens it filtered by its address (docs/outputs.md, 
 report's address"): `report.html#dealer=D-1003&day=2026-11-21`. A link is relative when
 the report lies under the folder that holds trends.html's folder (`reports/2026-11-21`
 beside `trends`: the two move together), an absolute `file://` address otherwise; a night
-whose report is gone, or whose run recorded none, is named without a link.
+whose report is gone, or whose run recorded none, or a table with no ID to filter by, is
+named without a link.
 
-Each entry gets `nights`: [{"gaming_day", "run", "report", "link"}], by gaming day then
-run (`report`: the recorded report.html, null if none was recorded; `link`: null when
-there is no report to open).
+Each entry gets `nights`: [{"gaming_day", "run", "report", "link", "unlinked"}], by gaming
+day then run (`report`: the recorded report.html, null if none was recorded; `link`: null
+when there is none; `unlinked`: why not, null with a link).
 """
 
 from __future__ import annotations
@@ -107,14 +108,16 @@ class Reports:
         rows = []
         for (day, run_id), unit in sorted(wanted, key=lambda item: item[0]):
             report = self.of(run_id)
-            link = None
-            # a table with no ID to filter by would open the night's every finding: no link
-            if report is not None and report.is_file() and all(unit.values()):
+            link = unlinked = None
+            if report is None:
+                unlinked = "no report recorded"
+            elif not report.is_file():
+                unlinked = "report gone"
+            elif not all(unit.values()):  # its link would open the night's every finding
+                unlinked = "no table ID to filter by"
+            else:
                 link = self.href(report) + "#" + urlencode(
                     {**unit, "day": NO_DAY if day == UNDATED else day})
-            unlinked = None if link else ("no report recorded" if report is None else
-                                          "report gone" if not report.is_file() else
-                                          "no table ID to filter by")
             rows.append({"gaming_day": day, "run": run_id,
                          "report": None if report is None else str(report), "link": link,
                          "unlinked": unlinked})
