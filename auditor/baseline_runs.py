@@ -9,12 +9,16 @@ Two comparisons, each for its own question:
   is new and none resolved (an ID carries its gaming day: another night's findings are
   other events, never "resolved").
 - **Patterns** (auditor/patterns.py: table, dealer and player × citation, new, recurring,
-  gone) answer "what keeps coming back from one night to the next". `last` compares with
-  the run over the same inputs if there is one, else with the latest finished run before
-  this one that audited one of the same tables (by licence, else casino, and table ID):
-  last night's, in a store that keeps several floors.
+  gone, not audited) answer "what keeps coming back from one night to the next". `last`
+  compares with the run over the same inputs if there is one, else with the latest
+  finished run before this one that audited one of the same tables (by licence, else
+  casino, and table ID) in a record begun on an earlier day: last night's, in a store that
+  keeps several floors, and never a re-check of tonight's records.
 
-`RUN` (a run number) is used for both, as named: it must be a finished run of the store.
+`RUN` (a run number) must be a finished run of the store. Its patterns are compared as
+named; its findings one by one only when it audited some of the same records (by
+SHA-256): another night's run shares none, and its findings are other events, so every
+finding is new and none resolved, and one line says so.
 """
 
 from __future__ import annotations
@@ -58,7 +62,12 @@ def choose_baseline(store: Any, baseline: str, run_id: int) -> StoreBaseline:
 
     named = run_number(baseline)
     if named is not None:
-        return StoreBaseline(named, named)
+        if run_inputs_sha256(store, named) & run_inputs_sha256(store, run_id):
+            return StoreBaseline(named, named)
+        return StoreBaseline(None, named, (
+            f"auditor: --baseline {named}: run {named} audited none of these records (by "
+            "content), so no finding is compared one by one: every finding is new and none "
+            f"resolved; patterns are compared with run {named}"))
     same = latest_run_over(store, run_inputs_sha256(store, run_id), before=run_id)
     if same is not None:
         return StoreBaseline(same, same)
@@ -72,28 +81,43 @@ def choose_baseline(store: Any, baseline: str, run_id: int) -> StoreBaseline:
 
 
 def latest_run_over_tables(store: Any, run_id: int) -> int | None:
-    """The latest finished run before `run_id` that audited one of its tables, found in one
-    walk of the earlier runs' inputs, latest first."""
+    """The latest finished run before `run_id` that audited one of its tables on an earlier
+    date (its record of that table began on an earlier day than this run's), found in one
+    walk of the earlier runs' inputs, latest first. A re-check of tonight's records (the
+    same table, the same first day, other contents) is not last night. Where either record
+    has no date, the table alone decides."""
     from sqlalchemy import select
 
     from auditor.store import schema
     from auditor.store.runs import FINISHED
 
     runs, links, inputs = schema.runs, schema.run_inputs, schema.inputs
-    query = (select(links.c.run_id, inputs.c.licence, inputs.c.casino, inputs.c.table_id)
+    query = (select(links.c.run_id, inputs.c.first_date, inputs.c.licence, inputs.c.casino,
+                    inputs.c.table_id)
              .join(inputs, links.c.input_id == inputs.c.id)
              .join(runs, runs.c.id == links.c.run_id))
     with store.connect() as connection:
-        wanted = {_table(*row[1:]) for row in connection.execute(
-            query.where(links.c.run_id == run_id))} - {None}
+        wanted: dict[str, str | None] = {}  # each table of this run: its earliest first day
+        for row in connection.execute(query.where(links.c.run_id == run_id)):
+            table = _table(*row[2:])
+            if table is not None:
+                known = wanted.get(table, row.first_date)
+                wanted[table] = min(known, row.first_date) if known and row.first_date else None
         if not wanted:
             return None
         earlier = (query.where(runs.c.status == FINISHED, runs.c.id < run_id)
                    .order_by(runs.c.id.desc()))
         for row in connection.execute(earlier):
-            if _table(*row[1:]) in wanted:
+            table = _table(*row[2:])
+            if table in wanted and _before(row.first_date, wanted[table]):
                 return row.run_id
     return None
+
+
+def _before(earlier_day: str | None, this_day: str | None) -> bool:
+    """Whether a record that began on `earlier_day` began before one of `this_day`; True
+    when either is unknown."""
+    return earlier_day is None or this_day is None or earlier_day < this_day
 
 
 def _table(licence: str | None, casino: str | None, table: str | None) -> str | None:

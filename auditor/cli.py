@@ -366,6 +366,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     }
     scheduler = arguments.scheduler or settings.scheduler
     calendar = settings.calendar()  # gaming day and shifts (auditor/gaming_day.py)
+    run["calendar"] = calendar.described()  # the report says which shifts it counts by
     try:
         # One floor history (auditor/store_location.py): the default's folder is made on
         # first use, as is --out's (the audit makes it anyway); a store named elsewhere only

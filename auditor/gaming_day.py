@@ -104,6 +104,13 @@ class Calendar:
                 return name
         return None
 
+    def described(self) -> dict[str, object]:
+        """The calendar as the run's record shows it (findings.json's `auditor`, the
+        report): when the gaming day begins, and each shift's span, in order."""
+        return {"gaming_day_starts": f"{self.day_starts:02d}:00",
+                "shifts": {name: f"{start:02d}:00-{end:02d}:00"
+                           for name, start, end in self.shifts}}
+
     def of_stamp(self, stamp: str | None) -> tuple[str | None, str | None]:
         """The gaming day and shift of a tally's `hour_stamp`."""
         if stamp is None or " " not in stamp:
@@ -123,3 +130,21 @@ class Calendar:
 
 
 DEFAULT = Calendar()
+
+
+def shift_shown(finding: Finding) -> str | None:
+    """The shift a finding is counted and filtered under (`stamped_shift`)."""
+    return stamped_shift(finding.shift, finding.gaming_day, finding.date,
+                         finding.round_started or finding.time)
+
+
+def stamped_shift(shift: str | None, gaming_day: str | None, day: str | None,
+                  started: str | None) -> str | None:
+    """The shift a finding is counted and filtered under: the one its run's calendar gave
+    it when the run was judged (None when no shift covers its round's hour: "(none)", never
+    a default shift). Only a finding of a run judged before findings carried a gaming day
+    and a shift (it has a date `day` but no gaming day) takes the default shifts, at its
+    round's start `started`."""
+    if shift is not None or gaming_day is not None or day is None:
+        return shift
+    return DEFAULT.shift(started)

@@ -4,7 +4,9 @@ A finding is one event, so its stable ID carries its gaming day: between two nig
 finding is "new" and every earlier one "resolved", which is true and says nothing. A
 pattern is a unit and a rule: a table × citation, a dealer × citation, a player × citation,
 with how many findings it had in each run. Between two runs a pattern is `new` (none in the
-earlier run), `recurring` (some in both) or `gone` (none in the later run).
+earlier run), `recurring` (some in both), `gone` (none in the later run, which audited a
+table where the earlier findings of it were made) or `not audited` (none in the later run,
+which audited none of those tables: a table left out tonight is not a mistake that stopped).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 KINDS = ("table", "dealer", "player")  # the units a pattern is about, in the order listed
-STATUSES = ("new", "recurring", "gone")
+STATUSES = ("new", "recurring", "gone", "not audited")
 
 PatternKey = tuple[str, str, str]  # (kind, unit, citation)
 
@@ -30,29 +32,41 @@ def table_keys(inputs: Iterable[dict[str, Any]]) -> dict[str, str]:
     return keys
 
 
-def pattern_counts(findings: Iterable[dict[str, Any]], tables: dict[str, str]) -> Counter:
+def pattern_counts(findings: Iterable[dict[str, Any]], tables: dict[str, str],
+                   places: dict[PatternKey, set[str]] | None = None) -> Counter:
     """How many findings each pattern has among `findings` (as findings.json shows them);
-    `tables` from `table_keys`. A finding without a dealer or player is in no such pattern."""
+    `tables` from `table_keys`. A finding without a dealer or player is in no such pattern.
+    With `places`, each pattern's tables are added to it (where its findings were made)."""
     counts: Counter = Counter()
     for finding in findings:
         citation = finding["citation"]
-        units = {"table": tables.get(finding.get("file")) or finding.get("table"),
-                 "dealer": finding.get("dealer"), "player": finding.get("player")}
+        table = tables.get(finding.get("file")) or finding.get("table")
+        units = {"table": table, "dealer": finding.get("dealer"),
+                 "player": finding.get("player")}
         for kind in KINDS:
             if units[kind]:
                 counts[kind, units[kind], citation] += 1
+                if places is not None and table:
+                    places.setdefault((kind, units[kind], citation), set()).add(table)
     return counts
 
 
-def compare_patterns(earlier: Counter, later: Counter, earlier_run: int,
-                     later_run: int) -> list[dict[str, Any]]:
+def compare_patterns(earlier: Counter, later: Counter, earlier_run: int, later_run: int,
+                     places: dict[PatternKey, set[str]] | None = None,
+                     audited: set[str] | None = None) -> list[dict[str, Any]]:
     """Every pattern of either run, with its count in each and its status, ordered by
-    status (new, recurring, gone), kind, unit and citation."""
+    status (new, recurring, gone, not audited), kind, unit and citation. With `places` (the
+    earlier run's tables of each pattern, from `pattern_counts`) and `audited` (the later
+    run's tables), a pattern missing from the later run is `gone` only where the later run
+    audited one of its tables, else `not audited`."""
     patterns = []
     for key in set(earlier) | set(later):
         kind, unit, citation = key
         before, after = earlier[key], later[key]
         status = "new" if not before else "gone" if not after else "recurring"
+        if (status == "gone" and places is not None and audited is not None
+                and places.get(key) and not places[key] & audited):
+            status = "not audited"
         patterns.append({"kind": kind, "key": {kind: unit, "citation": citation},
                          "counts": {str(earlier_run): before, str(later_run): after},
                          "status": status})
@@ -92,7 +106,7 @@ def summary_lines(patterns: list[dict[str, Any]], every: bool = False) -> list[s
         shown = chosen if every else chosen[:SHOWN_PER_STATUS]
         for pattern in shown:
             counts = ", ".join(f"run {run}: {count}" for run, count in pattern["counts"].items())
-            lines.append(f"  {status:9} {describe(pattern)}  {counts}")
+            lines.append(f"  {status:11} {describe(pattern)}  {counts}")
         if len(chosen) > len(shown):
             lines.append(f"  … and {len(chosen) - len(shown)} more {status} (--verbose lists "
                          "them all; findings.json `patterns`)")

@@ -264,7 +264,7 @@ def _print_patterns(console: Console, patterns: list[dict], earlier: int, later:
         f"{statuses[s]} {s}" for s in STATUSES) + ".", markup=False)
     for pattern in patterns:
         counts = pattern["counts"]
-        console.print(f"  {pattern['status']:9} {describe(pattern)}  run {earlier}: "
+        console.print(f"  {pattern['status']:11} {describe(pattern)}  run {earlier}: "
                       f"{counts[str(earlier)]}, run {later}: {counts[str(later)]}",
                       markup=False, soft_wrap=True)
 

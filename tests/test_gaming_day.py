@@ -137,3 +137,38 @@ def test_the_calendar_by_hand() -> None:
         "grave", "day", "day", "swing", "grave", None]
     assert calendar.of_stamp("2026-03-02 01") == ("2026-03-01", "grave")
     assert calendar.of_stamp("2026-03-02") == ("2026-03-02", None)
+
+
+def test_an_hour_no_shift_covers_is_shown_under_none_not_a_default_shift(tmp_path) -> None:
+    """Settings with a day shift only: the rounds at 23:50 and 00:30 are in no shift. Every
+    output says so ("" in findings.csv, "(none)" in the summary and the report's shift
+    filter), never the built-in "grave" shift."""
+    config = tmp_path / "bjh-auditor.toml"
+    config.write_text('[shifts]\nday = "06:00-14:00"\n', encoding="utf-8")
+    out = audit(tmp_path, str(tmp_path / "history.sqlite"), "--config", str(config))
+    findings = json.loads((out / "findings.json").read_text(encoding="utf-8"))["findings"]
+    assert [(f["line"], f["shift"]) for f in findings] == [(18, None), (29, None), (40, "day")]
+    with (out / "findings.csv").open(encoding="utf-8", newline="") as handle:
+        assert [(r["line"], r["shift"]) for r in csv.DictReader(handle)] == [
+            ("18", ""), ("29", ""), ("40", "day")]
+    summary = (out / "summary.csv").read_text(encoding="utf-8")
+    assert "shift,(none),,2,2," in summary and "grave" not in summary
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert ('<option value="">All shifts</option>\n<option value="day">day</option>'
+            '<option value="(none)">No shift</option></select>') in page
+    assert page.count('"h":"day"') == 1 and '"h":"grave"' not in page
+    assert "as this run's settings define them: day 06:00–14:00; " in page
+    assert "grave 22:00" not in page
+
+
+def test_a_finding_judged_before_shifts_takes_the_default_shift_at_its_round_start() -> None:
+    from auditor.findings import Finding
+    from auditor.gaming_day import shift_shown
+
+    base = {"citation": "20:18:15:06", "rule": "r", "severity": "high", "file": "f",
+            "line": 1, "message": "m", "date": "2026-11-22", "time": "13:59:59"}
+    assert shift_shown(Finding(**base, round_started="14:00:00")) == "swing"  # old run
+    assert shift_shown(Finding(**base)) == "day"
+    stamped = Finding(**base, round_started="23:50:00", gaming_day="2026-11-22")
+    assert shift_shown(stamped) is None  # judged: no shift of its calendar covers it
+    assert shift_shown(Finding(**{**base, "date": None})) is None

@@ -93,7 +93,7 @@ def test_diff_prints_the_patterns(nights, capsys) -> None:
     assert main(["diff", "2", "3", "--store", nights["store"]]) == 0
     printed = capsys.readouterr().out
     assert "Patterns (table, dealer, player × citation): " in printed
-    assert f"  recurring dealer {CARELESS} × " in printed
+    assert f"  recurring   dealer {CARELESS} × " in printed
 
 
 def test_a_pattern_is_printed_without_control_characters() -> None:
@@ -142,29 +142,88 @@ def test_baseline_last_compares_patterns_with_last_night(nights, capsys):
 
 
 def test_baseline_run_names_the_run_and_prints_the_patterns(nights, tmp_path, capsys):
-    """`--baseline 1` on night 3's records: both comparisons against run 1, the patterns
-    in the terminal summary (counts, then each status) and in findings.json."""
+    """`--baseline 1` on night 3's records: the patterns against run 1, in the terminal
+    summary (counts, then each status) and in findings.json. Run 1 audited other records
+    (another night's), so no finding is compared one by one: every one is new, none of
+    night 1's is "resolved", and one line says so."""
     store = copy_store(nights["store"], tmp_path)
     records, out = nights["folder"] / "night3", tmp_path / "out"
     capsys.readouterr()
     assert main(["audit", str(records), "--out", str(out), "--store", store, "--jobs", "1",
                  "--baseline", "1"]) == 1
-    printed = capsys.readouterr().out.splitlines()
+    captured = capsys.readouterr()
+    printed = captured.out.splitlines()
+    assert ("auditor: --baseline 1: run 1 audited none of these records (by content), so no "
+            "finding is compared one by one") in " ".join(captured.err.split())
     document = findings_json(out)
-    assert document["auditor"]["baseline_run"] == document["auditor"]["patterns_run"] == 1
-    night1 = findings_json(nights["outs"][0])["findings"]
-    assert sorted(r["id"] for r in document["resolved"]) == sorted(f["id"] for f in night1)
+    assert document["auditor"]["patterns_run"] == 1
+    assert "baseline_run" not in document["auditor"]
+    assert document["resolved"] == []
+    assert {f["baseline"] for f in document["findings"]} == {"new"}
     expected = expected_patterns(counted(nights["outs"][0]), counted(out), 1, 4)
     assert keyed(document["patterns"]) == expected
     statuses = Counter(status for _, status in expected.values())
     heading = (f"Patterns (table, dealer, player × citation) against run 1: {statuses['new']} "
-               f"new, {statuses['recurring']} recurring, {statuses['gone']} gone.")
+               f"new, {statuses['recurring']} recurring, {statuses['gone']} gone, "
+               "0 not audited.")
     assert heading in printed
     listed = printed[printed.index(heading) + 1:]
     dealer = max((key for key in expected if key[:2] == ("dealer", CARELESS)),
                  key=lambda key: expected[key][0]["4"])  # the most findings: listed first
-    assert f"  new       dealer {CARELESS} × {dealer[2]}  run 1: 0, run 4: " \
+    assert f"  new         dealer {CARELESS} × {dealer[2]}  run 1: 0, run 4: " \
            f"{expected[dealer][0]['4']}" in listed
+
+
+def test_baseline_run_over_the_same_records_compares_finding_by_finding(nights, tmp_path):
+    """`--baseline 3` on night 3's own records: run 3 audited them, so the findings are
+    compared one by one (all persisting, none resolved) as well as by patterns."""
+    store = copy_store(nights["store"], tmp_path)
+    out = tmp_path / "out"
+    assert main(["audit", str(nights["folder"] / "night3"), "--out", str(out), "--store",
+                 store, "--jobs", "1", "--quiet", "--baseline", "3"]) == 1
+    document = findings_json(out)
+    assert document["auditor"]["baseline_run"] == document["auditor"]["patterns_run"] == 3
+    assert document["resolved"] == []
+    assert {f["baseline"] for f in document["findings"]} == {"persisting"}
+    assert {status for _, status in keyed(document["patterns"]).values()} == {"recurring"}
+
+
+def test_a_recheck_of_one_table_is_compared_with_last_night_not_tonight(nights, tmp_path):
+    """Night 3's record with the most findings alone, edited (other contents) and audited again with
+    `--baseline last`: tonight's run 3 is not "last night" (it began on the same day);
+    the patterns are compared with run 2, and those of night 2's other tables, which this
+    re-check did not audit, are "not audited", never "gone"."""
+    from auditor.patterns import table_keys
+
+    store = copy_store(nights["store"], tmp_path)
+    night3 = findings_json(nights["outs"][2])["findings"]
+    first = Path(Counter(f["file"] for f in night3).most_common(1)[0][0])
+    records = tmp_path / "recheck"
+    records.mkdir()
+    text = first.read_text(encoding="utf-8")
+    (records / first.name).write_text(text + "# re-checked\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["audit", str(records), "--out", str(out), "--store", store, "--jobs", "1",
+                 "--quiet", "--baseline", "last"]) == 1
+    document = findings_json(out)
+    assert document["auditor"]["patterns_run"] == 2
+    audited = set(table_keys(document["inputs"]).values())
+    night2 = findings_json(nights["outs"][1])
+    tables2 = table_keys(night2["inputs"])
+    before, after = counted(nights["outs"][1]), counted(out)
+    where: dict = {}
+    for finding in night2["findings"]:
+        table = tables2.get(finding["file"])
+        for kind in ("table", "dealer", "player"):
+            if finding.get(kind if kind != "table" else "file") and table:
+                unit = table if kind == "table" else finding[kind]
+                where.setdefault((kind, unit, finding["citation"]), set()).add(table)
+    got = keyed(document["patterns"])
+    missing = set(before) - set(after)
+    assert {status for key in missing for status in [got[key][1]]} == {"gone", "not audited"}
+    for key in missing:
+        assert got[key] == ({"2": before[key], "4": 0},
+                            "gone" if where[key] & audited else "not audited"), key
 
 
 def test_baseline_run_that_cannot_be_used_is_refused_before_the_audit(nights, tmp_path,

@@ -13,8 +13,8 @@ from typing import Any
 from markupsafe import Markup
 
 from auditor.findings import Finding
+from auditor.gaming_day import shift_shown
 from auditor.output.formatting import no_replay_text, waiver_note
-from auditor.output.tables import shift_of
 from auditor.report.groups import finding_item
 from auditor.report.model import Report
 from auditor.results import AuditResult
@@ -63,7 +63,7 @@ def finding_record(f: Finding, number: int, group: int, key: str, file: int,
     added without changing the others."""
     record: dict[str, Any] = {"n": number, "g": group, "s": f.severity}
     for name, value in (("k", key), ("d", f.dealer), ("m", f.game), ("a", f.date),
-                        ("h", f.shift or shift_of(f.time)), ("r", f.round), ("t", f.table),
+                        ("h", shift_shown(f)), ("r", f.round), ("t", f.table),
                         ("p", f.player), ("gd", f.gaming_day),
                         ("o", f.hand or f.seat), ("tm", f.time), ("l", f.line),
                         ("c", f.column), ("msg", f.message), ("id", f.id),

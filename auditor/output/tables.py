@@ -18,8 +18,8 @@ from auditor import shown
 from auditor.batches import batched
 from auditor.checks.base import citation_sort_key
 from auditor.findings import FINDING_FIELDS, Finding
+from auditor.gaming_day import shift_shown
 from auditor.money import currency_label, currency_order, exact_text
-from auditor.tally import shift_of  # one definition of the shifts, for the report and trends
 
 if TYPE_CHECKING:
     from auditor.results import InputSummary
@@ -59,8 +59,7 @@ def findings_frame(findings: list[Finding], inputs: Iterable[InputSummary] = ()
         frame[name] = frame[name].map(_amount, na_action="ignore").astype(object)
     frame["line"] = frame["line"].astype("Int64")
     frame["column"] = frame["column"].astype("Int64")
-    # A run judged before findings carried their shift: the default shifts.
-    frame["shift"] = frame["shift"].where(frame["shift"].notna(), frame["time"].map(shift_of))
+    frame["shift"] = pd.Series([shift_shown(f) for f in findings], dtype=object)
     return frame
 
 
@@ -89,7 +88,7 @@ class SummaryColumns:
         table = (known["table_key"] if known else None) or finding.table
         for name, value in (("citation", finding.citation), ("table_key", table),
                             ("dealer", finding.dealer), ("date", finding.date),
-                            ("shift", finding.shift or shift_of(finding.time)),
+                            ("shift", shift_shown(finding)),
                             ("severity", finding.severity)):
             columns[name].append(value if value is None else texts.setdefault(value, value))
         columns["difference"].append(finding.difference)

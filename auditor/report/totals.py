@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from auditor.findings import Finding
-from auditor.gaming_day import DEFAULT_SHIFTS
+from auditor.gaming_day import DEFAULT_SHIFTS, shift_shown
 from auditor.money import MoneyTotals
-from auditor.output.tables import SummaryColumns, shift_of
+from auditor.output.tables import SummaryColumns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -117,7 +117,7 @@ class FindingsTotals:
         # The gaming day and shift filters: "(none)" for a finding without one (no date, an
         # hour no shift covers), as the summary's shift table names it.
         values["gaming_day"].add(finding.gaming_day or NONE)
-        values["shift"].add(finding.shift or shift_of(finding.time) or NONE)
+        values["shift"].add(shift_shown(finding) or NONE)
         self.undated = self.undated or not finding.date
         self.columns.add(finding)
         evidence = self.replay_of(finding)

@@ -23,7 +23,7 @@ import auditor.store.schema as schema
 from auditor.batches import batched
 from auditor.findings import Finding
 from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
-from auditor.gaming_day import Calendar
+from auditor.gaming_day import Calendar, shift_shown
 from auditor.money import MoneyTotals
 from auditor.replay.changes import read_back
 from auditor.replay.trace import RoundEvidence
@@ -541,7 +541,7 @@ def judge_findings(engine: Engine, run_id: int, judge: Callable[[Finding], Findi
                                 "statement": finding.statement,
                                 # trends count by gaming day (auditor/gaming_day.py)
                                 "day": finding.gaming_day or finding.date,
-                                "shift": finding.shift or shift_of(finding.time)})
+                                "shift": shift_shown(finding)})
             connection.execute(change, updates)
 
 
@@ -621,14 +621,16 @@ def diff_runs(engine: Engine, earlier: int, later: int) -> dict[str, Any]:
 
 
 def run_patterns(engine: Engine, earlier: int, later: int) -> list[dict[str, Any]]:
-    """The patterns (auditor/patterns.py) new, recurring and gone from `earlier` to
-    `later`: table, dealer and player × citation, with their counts in each run."""
+    """The patterns (auditor/patterns.py) new, recurring, gone and not audited from
+    `earlier` to `later`: table, dealer and player × citation, with their counts in each
+    run. A pattern of tables the later run did not audit is `not audited`, never `gone`."""
     from auditor.patterns import compare_patterns, pattern_counts, table_keys
 
-    counts = [pattern_counts(finding_documents(engine, run_id),
-                             table_keys(run_inputs_documents(engine, run_id)))
-              for run_id in (earlier, later)]
-    return compare_patterns(*counts, earlier, later)
+    places: dict = {}
+    tables = [table_keys(run_inputs_documents(engine, run_id)) for run_id in (earlier, later)]
+    before = pattern_counts(finding_documents(engine, earlier), tables[0], places)
+    after = pattern_counts(finding_documents(engine, later), tables[1])
+    return compare_patterns(before, after, earlier, later, places, set(tables[1].values()))
 
 
 def _with_currency(engine: Engine, run_id: int, documents: Iterable[dict[str, Any]]

@@ -29,6 +29,7 @@ from sqlalchemy import Engine
 from statsmodels.stats.multitest import multipletests
 
 from auditor import __version__
+from auditor.gaming_day import stamped_shift
 from auditor.money import CENT, ZERO, MoneyTotals
 from auditor.store import schema
 from auditor.store.tallies import (
@@ -38,7 +39,7 @@ from auditor.store.tallies import (
     lines_of,
     tally_rows,
 )
-from auditor.tally import DEALER_BUST, DEALER_NATURAL, LADIES_WIN, PLAYER_NATURAL, shift_of
+from auditor.tally import DEALER_BUST, DEALER_NATURAL, LADIES_WIN, PLAYER_NATURAL
 from auditor.trends import odds
 
 FLAGGED, NOT_FLAGGED, TOO_FEW = "flagged", "not flagged", "too few rounds to judge"
@@ -173,7 +174,9 @@ def rates(floor: Floor) -> dict[str, Any]:
         keys = {"dealer": row.dealer or NO_DEALER,
                 "table": table_name(floor.sites.get((place.run_id, place.position)),
                                     row.table_id),
-                "shift": document.get("shift") or shift_of(document.get("time")) or "(none)",
+                "shift": stamped_shift(document.get("shift"), document.get("gaming_day"),
+                                       document.get("date"), document.get("round_started")
+                                       or document.get("time")) or "(none)",
                 "day": row.date or UNDATED, "citation": row.citation}
         difference, currency = amount_of(document), row.currency
         for dimension, key in keys.items():
