@@ -52,15 +52,21 @@ def private_folder(name: str) -> Path | None:
     folder = root / name
     try:
         root.mkdir(mode=0o700, parents=True, exist_ok=True)  # its parents as the system makes them
+        if not _private(root):
+            return None
         folder.mkdir(mode=0o700, exist_ok=True)
-        for made in (root, folder):
-            found = made.lstat()
-            if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.getuid() \
-                    or found.st_mode & 0o077:
-                return None
+        if not _private(folder):
+            return None
     except OSError:
         return None
     return folder
+
+
+def _private(folder: Path) -> bool:
+    """A folder (not a link to one) of this user's that no one else may write."""
+    found = folder.lstat()
+    return stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid() \
+        and not found.st_mode & 0o022
 
 
 def key_of(*parts: str) -> str:

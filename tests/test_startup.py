@@ -137,3 +137,120 @@ def test_an_old_store_is_still_upgraded_by_the_migrations(tmp_path):
             f"engine = open_store({str(store)!r}); "
             "print(schema_revision(engine), 'alembic' in sys.modules)")
     assert run_python(code).split() == [HEAD_REVISION, "True"]
+
+
+# ---- the private cache: compiled templates and the grammar's terminals ----
+
+COUNT_COMPILES = """
+import jinja2
+compiled = []
+original = jinja2.Environment.compile
+def counted(self, source, name=None, filename=None, *args, **kwargs):
+    compiled.append(name)
+    return original(self, source, name, filename, *args, **kwargs)
+jinja2.Environment.compile = counted
+from auditor.output.html_report import load_templates
+load_templates()
+print(len(compiled))
+"""
+
+
+def test_the_report_templates_are_compiled_once_then_read_from_the_cache(tmp_path):
+    cache = tmp_path / "cache"
+    assert int(run_python(COUNT_COMPILES, XDG_CACHE_HOME=str(cache))) >= 7
+    assert int(run_python(COUNT_COMPILES, XDG_CACHE_HOME=str(cache))) == 0
+    (folder,) = (cache / "bjh-auditor").glob("templates-*")
+    assert (cache / "bjh-auditor").stat().st_mode & 0o777 == 0o700
+    assert folder.stat().st_mode & 0o777 == 0o700
+
+
+def _environment(templates: Path):
+    from jinja2 import Environment, FileSystemLoader
+
+    from auditor.output.template_cache import use_template_cache
+
+    environment = Environment(loader=FileSystemLoader(templates), autoescape=True)
+    use_template_cache(environment)
+    compiled: list[str] = []
+    original = environment.compile
+
+    def counted(source, name=None, filename=None, *args, **kwargs):
+        compiled.append(name)
+        return original(source, name, filename, *args, **kwargs)
+
+    environment.compile = counted
+    return environment, compiled
+
+
+def test_a_changed_template_is_compiled_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "page.j2").write_text("<p>{{ name }}</p>")
+    first, compiled = _environment(templates)
+    assert first.get_template("page.j2").render(name="<b>") == "<p>&lt;b&gt;</p>"
+    assert compiled == ["page.j2"]
+    second, compiled = _environment(templates)
+    assert second.get_template("page.j2").render(name="x") == "<p>x</p>"
+    assert compiled == []  # from the cache
+    (templates / "page.j2").write_text("<div>{{ name }}</div>")
+    third, compiled = _environment(templates)
+    assert third.get_template("page.j2").render(name="x") == "<div>x</div>"
+    assert compiled == ["page.j2"]
+
+
+def test_other_settings_never_share_compiled_templates(tmp_path, monkeypatch):
+    """Autoescaping is compiled into a template: an environment without it has a folder
+    of its own."""
+    from jinja2 import Environment, FileSystemLoader
+
+    from auditor.output.template_cache import settings_key
+
+    loader = FileSystemLoader(tmp_path)
+    assert settings_key(Environment(loader=loader, autoescape=True)) != \
+        settings_key(Environment(loader=loader, autoescape=False))
+    assert settings_key(Environment(loader=loader, trim_blocks=True)) != \
+        settings_key(Environment(loader=loader))
+
+
+def test_the_grammar_terminals_come_from_the_cache_without_building_lark(tmp_path):
+    code = ("from auditor import parser; from auditor.events import Deal; "
+            "line, empty = parser._line_patterns(); "
+            "assert line.match('deal s1h1 Tc').lastgroup == 'DEAL'; "
+            "print(parser.lark_parser.cache_info().currsize)")
+    cache = str(tmp_path / "cache")
+    assert run_python(code, XDG_CACHE_HOME=cache).strip() == "1"  # derived from Lark
+    assert run_python(code, XDG_CACHE_HOME=cache).strip() == "0"  # read from the cache
+    (found,) = (tmp_path / "cache" / "bjh-auditor" / "grammar").glob("terminals-*.json")
+    found.write_text("{not json")  # damaged: derived again, and written again
+    assert run_python(code, XDG_CACHE_HOME=cache).strip() == "1"
+    assert run_python(code, XDG_CACHE_HOME=cache).strip() == "0"
+
+
+def _outputs(folder: Path) -> dict[str, bytes]:
+    return {name: (folder / name).read_bytes()
+            for name in ("findings.csv", "summary.csv")}
+
+
+@pytest.mark.parametrize("unusable", ["a file in the way", "writable by others"])
+def test_an_unusable_cache_folder_still_audits_the_same(tmp_path, unusable):
+    blocked = tmp_path / "unusable"
+    if unusable == "a file in the way":
+        blocked.write_text("not a folder")
+        cache = blocked / "cache"
+    else:
+        (blocked / "bjh-auditor").mkdir(parents=True)
+        (blocked / "bjh-auditor").chmod(0o777)
+        cache = blocked
+    outputs = {}
+    for name, cache_home in (("cached", tmp_path / "good"), ("blocked", cache)):
+        done = subprocess.run(
+            [sys.executable, "-m", "auditor", "audit", str(SAMPLE), "--out",
+             str(tmp_path / name), "--quiet", "--store", str(tmp_path / f"{name}.sqlite")],
+            cwd=ROOT, capture_output=True, text=True, timeout=300,
+            env={**os.environ, "XDG_CACHE_HOME": str(cache_home)})
+        assert (done.returncode, done.stderr) == (1, "")
+        outputs[name] = _outputs(tmp_path / name)
+    assert outputs["cached"] == outputs["blocked"]
+    if unusable == "writable by others":
+        assert list((blocked / "bjh-auditor").iterdir()) == []  # nothing written there
