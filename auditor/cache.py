@@ -7,7 +7,7 @@ or not an absolute path, as the XDG base directory specification says). It holds
 - `templates-…/`: the report's Jinja templates compiled to Python bytecode (Jinja's
   `FileSystemBytecodeCache`), one folder per Jinja and Python version and template
   settings; Jinja checks each file against its template's source before using it;
-- `grammar-…json`: the grammar's terminals as regular expressions, the file named by a
+- `grammar/terminals-…json`: the grammar's terminals as regular expressions, named by a
   hash of the grammar and the Lark version.
 
 Everything there is derived and safe to delete at any time (the next run makes it again).
