@@ -283,7 +283,7 @@ def _line_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     line matches exactly when the grammar would read it as one statement, and the group
     holds the token's text. The second pattern is a line with no statement at all.
     """
-    terminals = {t.name: t.pattern.to_regexp() for t in lark_parser().terminals}
+    terminals = grammar_terminals()
     # No two statement terminals match the same text (each begins with its own keyword,
     # and `_EOS` keeps `cut` from reading `cutcard`), so the order of the alternatives
     # changes only the speed: the statements of every round come first.
@@ -296,6 +296,31 @@ def _line_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
                       rf"[ \t]*(?:{comment})?\Z")
     empty = re.compile(rf"[ \t]*(?:{comment})?\Z")
     return line, empty
+
+
+def grammar_terminals() -> dict[str, str]:
+    """The grammar's terminals as Lark compiles them, as regular expressions.
+
+    Building the Lark parser to derive them costs about 0.1 s per process, and most
+    records never need the parser itself (only a line the fast path cannot read goes
+    through Lark): they are kept in the user's cache (auditor/cache.py) under a hash of the
+    grammar and Lark's version, and derived from the parser only when not found there."""
+    import lark
+
+    from auditor.cache import key_of, private_folder, read_json, write_json
+
+    folder = private_folder("grammar")
+    path = None if folder is None else \
+        folder / f"terminals-{key_of(grammar_text(), lark.__version__)}.json"
+    needed = {*_BUILDERS, "TIME", "COMMENT"}
+    found = None if path is None else read_json(path)
+    if isinstance(found, dict) and needed <= found.keys() \
+            and all(isinstance(value, str) for value in found.values()):
+        return found
+    terminals = {t.name: t.pattern.to_regexp() for t in lark_parser().terminals}
+    if path is not None:
+        write_json(path, terminals)
+    return terminals
 
 
 # ---- the statements of a round, read in one step ----

@@ -16,10 +16,12 @@ def pytest_configure(config) -> None:
     """No test, fixture or subprocess writes the real floor history: the default store
     (auditor/store_location.py) is under XDG_DATA_HOME, here a folder of the session's
     (each test gets its own, `floor_history`), and a BJH_STORE of the environment is
-    dropped."""
+    dropped. Nor the user's cache (auditor/cache.py): XDG_CACHE_HOME is the session's too,
+    shared by its tests as a user's runs share it."""
     global _SESSION_DATA
     _SESSION_DATA = tempfile.mkdtemp(prefix="bjh-xdg-")
     os.environ["XDG_DATA_HOME"] = _SESSION_DATA
+    os.environ["XDG_CACHE_HOME"] = os.path.join(_SESSION_DATA, "cache")
     os.environ.pop("BJH_STORE", None)
 
 

@@ -51,6 +51,7 @@ from auditor.output.formatting import (
 )
 from auditor.output.page_data import PAGE_SIZE, SUMMARY_TOP, _script_text, report_data
 from auditor.output.replay_view import display_entity, replay_view
+from auditor.output.template_cache import use_template_cache
 from auditor.report.build import LAZY_OVER, build_report
 from auditor.report.groups import table_keys
 from auditor.report.model import FindingItem, Report
@@ -84,8 +85,9 @@ def shown_text(value: Any) -> Any:
 @cache
 def environment() -> Environment:
     """One per process, so each template is compiled once (compiling the seven of them costs
-    more than rendering a small report). They are package files that do not change while the
-    process runs: no reload checks."""
+    more than rendering a small report), and its bytecode kept between processes in the
+    user's private cache (output/template_cache.py). They are package files that do not
+    change while the process runs: no reload checks."""
     environment = Environment(loader=FileSystemLoader(templates_dir()),
                               autoescape=select_autoescape(default=True, default_for_string=True),
                               trim_blocks=True, lstrip_blocks=True, auto_reload=False)
@@ -98,6 +100,7 @@ def environment() -> Environment:
     environment.filters["signed"] = signed
     environment.filters["count"] = count
     environment.globals["waiver_note"] = waiver_note
+    use_template_cache(environment)  # compiled once per user, not per process
     return environment
 
 

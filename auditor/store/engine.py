@@ -1,6 +1,12 @@
 """Opening a run store: an SQLAlchemy engine for a URL or a path, brought to the current
 schema by the migrations, or refused when a newer auditor wrote it.
 
+Alembic (half a second to import) is imported only when a store must be upgraded: the
+stored revision is read with SQLAlchemy alone (the `alembic_version` table), and a new,
+empty store is made from the tables of schema.py and stamped at HEAD_REVISION (Alembic's
+"create_all, then stamp"); tests/test_store.py holds a store made so to one migrated from
+nothing, on SQLite and PostgreSQL, and HEAD_REVISION and KNOWN_REVISIONS to the scripts.
+
 Every refusal is a `StoreError` whose message is one plain line naming the store (its
 password hidden, `urls.shown`) and the cause."""
 
@@ -11,17 +17,34 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    create_engine,
+    event,
+    inspect,
+    select,
+    text,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import QueuePool
 
 from auditor.store.urls import SUPPORTED, hide_secrets, shown
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+# The newest revision of migrations/versions, and every revision there (a store at any other
+# was written by a newer auditor): tests/test_store.py holds both to the scripts.
+HEAD_REVISION = "0006"
+KNOWN_REVISIONS = frozenset({"0001", "0002", "0003", "0004", "0006"})
+# Alembic's own version table, as Alembic makes it (alembic/ddl/impl.py `version_table_impl`).
+VERSION_TABLE = Table("alembic_version", MetaData(),
+                      Column("version_num", String(32), nullable=False),
+                      PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
 SQLITE_BUSY_MILLISECONDS = 60_000  # how long a writer waits for another one to finish
 # Revisions older than the head whose tables this auditor reads unchanged: a store on
 # read-only media at one of them is read without upgrading it: 0004 (0006 only widened the
@@ -175,25 +198,31 @@ def _read_only_sqlite(path: Path) -> Engine:
 def _readable_as_is(engine: Engine, name: str) -> bool:
     """Whether a reader can use the store without changing it: its schema is this
     auditor's, or an older one read unchanged. A newer schema is refused."""
-    scripts = ScriptDirectory(str(MIGRATIONS))
     try:
         with engine.connect() as connection:
-            current = set(MigrationContext.configure(connection).get_current_heads())
+            current = stored_revisions(connection)
     except Exception as error:
         engine.dispose()
         raise StoreError(f"store {name}: cannot be read ({cause_of(error)})") from error
-    _refuse_newer(scripts, current)
-    heads = set(scripts.get_heads())
-    return bool(current) and (current == heads or current <= READABLE_WITHOUT_UPGRADE)
+    _refuse_newer(current)
+    return bool(current) and (current == {HEAD_REVISION} or current <= READABLE_WITHOUT_UPGRADE)
 
 
-def _refuse_newer(scripts: ScriptDirectory, current: set[str]) -> None:
-    unknown = {r for r in current if not _known(scripts, r)}
+def stored_revisions(connection: Connection) -> set[str]:
+    """The schema revisions the store is stamped with (none for a new store), read as
+    Alembic reads them."""
+    if not inspect(connection).has_table(VERSION_TABLE.name):
+        return set()
+    return set(connection.execute(select(VERSION_TABLE.c.version_num)).scalars())
+
+
+def _refuse_newer(current: set[str]) -> None:
+    unknown = current - KNOWN_REVISIONS
     if unknown:
         raise StoreError(
             f"the store was written by a newer auditor (schema revision "
             f"{', '.join(sorted(unknown))}; this auditor knows up to "
-            f"{', '.join(sorted(scripts.get_heads()))}): upgrade the auditor to read it")
+            f"{HEAD_REVISION}): upgrade the auditor to read it")
 
 
 def _sqlite_for_many_writers(engine: Engine) -> None:
@@ -216,35 +245,45 @@ def _sqlite_for_many_writers(engine: Engine) -> None:
 
 
 def _migrate(engine: Engine, name: str = "") -> None:
-    scripts = ScriptDirectory(str(MIGRATIONS))
-    heads = set(scripts.get_heads())
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             # One migration at a time across every process that opens the store.
             connection.execute(text("SELECT pg_advisory_xact_lock(420181530)"))
-        current = set(MigrationContext.configure(connection).get_current_heads())
-        _refuse_newer(scripts, current)
+        current = stored_revisions(connection)
+        _refuse_newer(current)
         if not current:
             foreign = sorted(_STORE_TABLES & set(inspect(connection).get_table_names()))
             if foreign:
                 raise StoreError(
                     f"store {name}: is not an auditor's run store (it holds a table "
                     f"{', '.join(foreign)} but no schema revision); give another --store")
-        if current != heads:
-            config = Config()
-            config.set_main_option("script_location", str(MIGRATIONS))
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            _create(connection)
+        elif current != {HEAD_REVISION}:
+            _upgrade(connection)
 
 
-def _known(scripts: ScriptDirectory, revision: str) -> bool:
-    try:
-        return scripts.get_revision(revision) is not None
-    except Exception:  # alembic raises its own errors for an unknown revision
-        return False
+def _create(connection: Connection) -> None:
+    """A new store: the tables of schema.py, stamped at the head revision (the schema the
+    migrations build, with no Alembic). A table of ours already there is an error, as it
+    is for the first migration."""
+    from auditor.store.schema import metadata
+
+    metadata.create_all(connection, checkfirst=False)
+    VERSION_TABLE.create(connection, checkfirst=True)
+    connection.execute(VERSION_TABLE.insert().values(version_num=HEAD_REVISION))
+
+
+def _upgrade(connection: Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
 
 
 def schema_revision(engine: Engine) -> str | None:
     with engine.connect() as connection:
-        heads = MigrationContext.configure(connection).get_current_heads()
+        heads = sorted(stored_revisions(connection))
     return heads[0] if heads else None
