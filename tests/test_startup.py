@@ -254,3 +254,20 @@ def test_an_unusable_cache_folder_still_audits_the_same(tmp_path, unusable):
     assert outputs["cached"] == outputs["blocked"]
     if unusable == "writable by others":
         assert list((blocked / "bjh-auditor").iterdir()) == []  # nothing written there
+
+
+def test_a_second_audit_of_a_clean_record_neither_imports_alembic_nor_builds_lark(tmp_path):
+    """The fixed work of a process, as a user's second run has it: a new store with no
+    migration, the templates and the grammar's terminals from the cache."""
+    code = ("import sys; from auditor import parser; from auditor.cli import main; "
+            f"code = main(['audit', {str(SAMPLE)!r}, '--out', {str(tmp_path / 'out')!r}, "
+            f"'--quiet', '--store', {str(tmp_path)!r} + f'/{{sys.argv[-1]}}.sqlite']); "
+            "print(code, 'alembic' in sys.modules, parser.lark_parser.cache_info().currsize)")
+    cache = str(tmp_path / "cache")
+    for run in ("first", "second"):
+        done = subprocess.run([sys.executable, "-c", code, run], cwd=ROOT, capture_output=True,
+                              text=True, env={**os.environ, "XDG_CACHE_HOME": cache},
+                              timeout=300)
+        assert done.stderr == ""
+        printed = done.stdout.split()
+    assert printed == ["1", "False", "0"]
