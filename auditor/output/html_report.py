@@ -51,7 +51,7 @@ from auditor.output.formatting import (
     waiver_note,
 )
 from auditor.output.page_data import PAGE_SIZE, SUMMARY_TOP, _script_text, report_data
-from auditor.output.replay_view import display_entity, replay_view
+from auditor.output.replay_view import display_entity, entity_spans, replay_view
 from auditor.report.build import LAZY_OVER, build_report
 from auditor.report.groups import table_keys
 from auditor.report.model import FindingItem, Report
@@ -77,9 +77,12 @@ LEAN_REPLAYS_OVER = 300
 def shown_text(value: Any) -> Any:
     """What a template prints: text with its bidi controls shown as markers (the marker
     holds no HTML, so escaped text stays escaped)."""
-    if isinstance(value, Markup):
-        return Markup(neutral(str(value)))
-    return neutral(value) if isinstance(value, str) else value
+    if isinstance(value, str):  # Markup too
+        shown = neutral(value)
+        if shown is value:  # nearly always: no bidi control, nothing to make again
+            return value
+        return Markup(shown) if isinstance(value, Markup) else shown
+    return value
 
 
 @cache
@@ -98,6 +101,7 @@ def environment() -> Environment:
     environment.filters["signed_in"] = signed_in
     environment.filters["signed"] = signed
     environment.filters["count"] = count
+    environment.filters["entity_spans"] = entity_spans
     environment.globals["waiver_note"] = waiver_note
     return environment
 
