@@ -64,28 +64,43 @@ class _Entities:
     are made once per object, not once per step."""
 
     def __init__(self) -> None:
-        self.wagers: dict[int, tuple] = {}
+        self.wagers: dict[int, tuple] = {}  # by id: (target, state)
         self.cards: dict[int, tuple] = {}
+        # by the id of a shared entry (the steps hold them all): its state, its key
+        self.dealers: dict[int, tuple] = {}
+        self.hands: dict[int, tuple] = {}
 
     def __call__(self, step: dict[str, Any]) -> dict[str, tuple]:
         wagers: dict[str, list[tuple]] = {}
         known = self.wagers
         for wager in step["wagers"]:
-            item = known.get(id(wager))
-            if item is None:
-                item = known[id(wager)] = (wager["kind"], wager["tip"], wager["amount"],
-                                           wager["settled"])
-            wagers.setdefault(wager["target"], []).append(item)
+            found = known.get(id(wager))
+            if found is None:
+                found = known[id(wager)] = (wager["target"], (
+                    wager["kind"], wager["tip"], wager["amount"], wager["settled"]))
+            items = wagers.get(found[0])
+            if items is None:
+                wagers[found[0]] = [found[1]]
+            else:
+                items.append(found[1])
         result: dict[str, tuple] = {}
         dealer = step["dealer"]
         if dealer["cards"]:
-            result["dealer"] = (self._cards(dealer["cards"]), dealer["total"],
-                                dealer["revealed"])
+            state = self.dealers.get(id(dealer))
+            if state is None:
+                state = self.dealers[id(dealer)] = (self._cards(dealer["cards"]),
+                                                    dealer["total"], dealer["revealed"])
+            result["dealer"] = state
+        hands = self.hands
         for hand in step["hands"]:
-            name = hand["hand"]
-            result["hand:" + name] = (self._cards(hand["cards"]), hand["total"], hand["soft"],
-                                      hand["status"], tuple(wagers.pop(name, ())),
-                                      hand.get("doubled", ""))
+            found = hands.get(id(hand))
+            if found is None:
+                found = hands[id(hand)] = ("hand:" + hand["hand"], self._cards(hand["cards"]),
+                                           hand["total"], hand["soft"], hand["status"],
+                                           hand.get("doubled", ""))
+            key, cards, total, soft, status, doubled = found
+            result[key] = (cards, total, soft, status, tuple(wagers.pop(key[5:], ())),
+                           doubled)
         for target, items in wagers.items():
             result["hand:" + target] = ((), None, False, "", tuple(items), "")
         for seat, player in step.get("players", {}).items():

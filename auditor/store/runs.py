@@ -341,12 +341,13 @@ class _ReplayReader:
 
     def __init__(self, engine: Engine, run_id: int) -> None:
         self.engine, self.run_id = engine, run_id
+        replays = schema.replays
+        self.select = select(replays.c.document).where(  # made once: hundreds are read
+            replays.c.run_id == run_id, replays.c.round_key == bindparam("key"))
 
     def document(self, key: str) -> bytes:
-        replays = schema.replays
         with self.engine.connect() as connection:
-            return connection.execute(select(replays.c.document).where(
-                replays.c.run_id == self.run_id, replays.c.round_key == key)).scalar_one()
+            return connection.execute(self.select, {"key": key}).scalar_one()
 
 
 def _evidence(document: dict[str, Any]) -> RoundEvidence:
