@@ -120,14 +120,24 @@ def read_back(changes: dict[str, Any]) -> dict[str, Any]:
     and wager word as a string of its own. (Only texts are shared: equal tuples may hold
     unequal values, as (0, False) == (False, 0).)"""
     known: dict[str, str] = {}
+    text = known.setdefault
 
     def shared(value: Any) -> Any:
         if isinstance(value, list):
-            return tuple(shared(item) for item in value)
+            return tuple([shared(item) for item in value])
         if isinstance(value, str):
-            return known.setdefault(value, value)
+            return text(value, value)
         return value
 
-    return {"seated": [(shared(key), shared(state)) for key, state in changes["seated"]],
-            "lines": [(line, [(shared(key), shared(state)) for key, state in came],
+    def state(value: Any) -> Any:
+        """`shared(value)` of a state, its first level written out (a state is a short
+        list of texts, numbers and lists of texts: thousands in a report)."""
+        if type(value) is not list:
+            return shared(value)
+        return tuple([text(item, item) if type(item) is str else
+                      shared(item) if type(item) is list else item for item in value])
+
+    return {"seated": [(shared(key), state(value)) for key, value in changes["seated"]],
+            "lines": [(line, [(text(key, key) if type(key) is str else shared(key),
+                               state(value)) for key, value in came],
                        [shared(key) for key in gone]) for line, came, gone in changes["lines"]]}

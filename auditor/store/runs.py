@@ -230,14 +230,22 @@ def _evidence_json(document: dict[str, Any]) -> str:
             text = encoded[id(entry)] = _json(entry)
         return text
 
+    listed: dict[tuple, str] = {}  # by the ids of its entries: most steps change one
+
+    def entries(items: list) -> str:
+        key = tuple(map(id, items))
+        text = listed.get(key)
+        if text is None:
+            text = listed[key] = ",".join(map(shared, items))
+        return text
+
     def step_text(step: Any) -> str:
         if type(step) is not dict or list(step) != _STEP_KEYS or type(
                 step["hands"]) is not list or type(step["wagers"]) is not list:
             return _json(step)
-        return "".join(('{"hands":[', ",".join(map(shared, step["hands"])), '],"dealer":',
-                        shared(step["dealer"]), ',"wagers":[',
-                        ",".join(map(shared, step["wagers"])), '],"players":',
-                        shared(step["players"]), "}"))
+        return "".join(('{"hands":[', entries(step["hands"]), '],"dealer":',
+                        shared(step["dealer"]), ',"wagers":[', entries(step["wagers"]),
+                        '],"players":', shared(step["players"]), "}"))
 
     return "".join(('{"file":', _json(document["file"]), ',"round_id":',
                     _json(document["round_id"]), ',"start_line":',
