@@ -97,9 +97,19 @@ class Snapshots:
         self.players: tuple[int, dict[str, str]] | None = None
 
     def __call__(self, view: RoundView) -> dict[str, Any]:
-        return {"hands": [self.hand(h) for h in view.hands.values()],
-                "dealer": self.dealer(view.dealer),
-                "wagers": [self.wager(w) for w in view.wagers],
+        # `hand` and `wager` for an entry already made, written out: a step of a round of
+        # several seats looks up a dozen of them
+        hands, wagers = [], []
+        made_hands, made_wagers = self.hands, self.wagers
+        for hand in view.hands.values():
+            status = ("over 21" if hand.total > 21 else hand.complete_reason
+                      or ("blackjack" if hand.natural else ""))
+            entry = made_hands.get((id(hand), hand.changes, status, hand.doubled))
+            hands.append(entry if entry is not None else self.hand(hand))
+        for wager in view.wagers:
+            entry = made_wagers.get((id(wager), wager.amount, len(wager.settlements)))
+            wagers.append(entry if entry is not None else self.wager(wager))
+        return {"hands": hands, "dealer": self.dealer(view.dealer), "wagers": wagers,
                 "players": self.seated(view)}
 
     def dealer(self, dealer: DealerHand) -> dict[str, Any]:
