@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -50,7 +51,7 @@ from auditor.output.formatting import (
     waiver_note,
 )
 from auditor.output.page_data import PAGE_SIZE, SUMMARY_TOP, _script_text, report_data
-from auditor.output.replay_view import display_entity, replay_view
+from auditor.output.replay_view import display_entity, entity_spans, replay_view
 from auditor.output.template_cache import use_template_cache
 from auditor.report.build import LAZY_OVER, build_report
 from auditor.report.groups import table_keys
@@ -77,9 +78,12 @@ LEAN_REPLAYS_OVER = 300
 def shown_text(value: Any) -> Any:
     """What a template prints: text with its bidi controls shown as markers (the marker
     holds no HTML, so escaped text stays escaped)."""
-    if isinstance(value, Markup):
-        return Markup(neutral(str(value)))
-    return neutral(value) if isinstance(value, str) else value
+    if isinstance(value, str):  # Markup too
+        shown = neutral(value)
+        if shown is value:  # nearly always: no bidi control, nothing to make again
+            return value
+        return Markup(shown) if isinstance(value, Markup) else shown
+    return value
 
 
 @cache
@@ -99,6 +103,7 @@ def environment() -> Environment:
     environment.filters["signed_in"] = signed_in
     environment.filters["signed"] = signed
     environment.filters["count"] = count
+    environment.filters["entity_spans"] = entity_spans
     environment.globals["waiver_note"] = waiver_note
     use_template_cache(environment)  # compiled once per user, not per process
     return environment
@@ -130,14 +135,33 @@ def html_parts(result: AuditResult, run: dict[str, Any], *,
         # can hold (new each time) stands in for it while the template renders.
         mark = f"report-data-{secrets.token_hex(16)}"
         context["report_data"] = Markup(mark)
-        for chunk in environment().get_template("report.html.j2").generate(**context):
-            if mark in chunk:
+        for chunk in _rendered_in_chunks(context):
+            if mark in chunk:  # the mark is one piece of the template's: never split
                 before, after = chunk.split(mark, 1)
                 yield before
                 yield from data.parts()
                 yield after
             else:
                 yield chunk
+
+
+RENDERED_PIECES_PER_CHUNK = 4096
+
+
+def _rendered_in_chunks(context: dict[str, Any]) -> Iterator[str]:
+    """report.html.j2 rendered as `Template.generate` renders it, its pieces joined a few
+    thousand at a time: the template yields each `{{ }}` and each run of text apart (214,000
+    pieces on 7,500 rounds), and passing every one through a generator and a write cost more
+    than making them (issue 27). A chunk is tens of kilobytes: the page is still never one
+    text in memory."""
+    templates = environment()
+    template = templates.get_template("report.html.j2")
+    pieces = template.root_render_func(template.new_context(context))
+    try:
+        while chunk := list(islice(pieces, RENDERED_PIECES_PER_CHUNK)):
+            yield "".join(chunk)
+    except Exception:  # as `generate` does: the error shown at its line of the template
+        templates.handle_exception()
 
 
 def render(context: dict[str, Any]) -> str:

@@ -16,16 +16,17 @@ OUTPUT_NAMES = ("findings.json", "findings.csv", "summary.csv", "report.html")
 def write_outputs(result: AuditResult, run: dict[str, Any], out: Path) -> None:
     from auditor.output.html_report import html_parts
     from auditor.output.json_report import json_parts
-    from auditor.output.tables import summary_csv, summary_frame, to_csv
+    from auditor.output.tables import summaries_shared, summary_csv, summary_frame, to_csv
 
     # Published as one set (publish.py): a reader never finds files of two runs; the
     # manifest, written last, hashes the inputs, the rule base and the four outputs.
-    publish(out, {
-        "findings.json": lambda: json_parts(result, run),
-        "findings.csv": lambda: to_csv(result.findings, result.inputs),
-        "summary.csv": lambda: summary_csv(summary_frame(result.findings, result.inputs)),
-        "report.html": lambda: html_parts(result, run),
-    }, sealed=(MANIFEST, lambda folder: run_manifest(result, run, folder)))
+    with summaries_shared():  # three outputs count the same findings: once
+        publish(out, {
+            "findings.json": lambda: json_parts(result, run),
+            "findings.csv": lambda: to_csv(result.findings, result.inputs),
+            "summary.csv": lambda: summary_csv(summary_frame(result.findings, result.inputs)),
+            "report.html": lambda: html_parts(result, run),
+        }, sealed=(MANIFEST, lambda folder: run_manifest(result, run, folder)))
 
 
 def run_manifest(result: AuditResult, run: dict[str, Any], folder: Path) -> str:

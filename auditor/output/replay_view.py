@@ -8,8 +8,11 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from auditor.output.formatting import money
 from auditor.report.model import FaultRef, Replay, TableEntity
+from auditor.shown import neutral
 
 _SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
@@ -34,6 +37,7 @@ class Entity:
     wagers: list[str]
     player: str = ""  # the player in the seat (a seat's entity; a hand's in the whole table)
     seat: bool = False  # the entity is a seat's player, not a hand or wagers
+    html: str = field(default="", init=False, compare=False, repr=False)  # `entity_span`, made once
 
 
 @dataclass(slots=True)
@@ -149,6 +153,46 @@ def table_order(shown: list[Entity]) -> list[Entity]:
             entity = replace(entity, player=players.get(entity.name[:2], ""))
         ordered.append(entity)
     return ordered
+
+
+def entity_spans(entities: list[Entity]) -> Markup:
+    """What a replay row's line changed, as `<span class="e">` elements one after another:
+    the row's last cell (_replays.html.j2). Written here rather than as a loop of the
+    template: a replay's rows draw tens of thousands of these, and the template yielded and
+    escaped each of their dozen parts apart (issue 27); an entity shared by several rows is
+    drawn once."""
+    return Markup("".join([entity.html or entity_span(entity) for entity in entities]))
+
+
+def entity_span(entity: Entity) -> str:
+    """One entity as the template would print it: each value shown as `{{ value }}` shows
+    it (bidi controls marked, then HTML-escaped)."""
+    parts = ['<span class="e dl"><b>' if entity.dealer else '<span class="e"><b>',
+             _shown(entity.name), "</b>"]
+    if entity.player:
+        parts += [' <span class="pl">', _shown(entity.player), "</span>"]
+    for card in entity.cards:
+        if card.css:
+            parts += [' <i class="', _shown(card.css), '">', _shown(card.text), "</i>"]
+        else:
+            parts += [" ", _shown(card.text)]
+    if entity.total is not None:
+        parts += [" <strong>soft " if entity.soft else " <strong>", _shown(entity.total),
+                  "</strong>"]
+    if entity.status:
+        parts += [" <em>", _shown(entity.status), "</em>"]
+    for wager in entity.wagers:
+        parts += [' <span class="w">', _shown(wager), "</span>"]
+    parts.append("</span>")
+    entity.html = html = "".join(parts)
+    return html
+
+
+@lru_cache(maxsize=8192, typed=True)
+def _shown(value: Any) -> str:
+    """`{{ value }}` in the report's templates (html_report.shown_text, then autoescape).
+    Cached: the same card, name and wager texts recur on every row."""
+    return escape(neutral(value) if isinstance(value, str) else value)
 
 
 @lru_cache(maxsize=4096)

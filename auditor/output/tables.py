@@ -8,9 +8,10 @@ table's identity in every summary, so equal table IDs of two casinos never merge
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -173,10 +174,49 @@ def summary_csv(frame: pd.DataFrame) -> str:
 UNDECLARED_KEY = ""  # the group of findings whose table declares no currency (never a code)
 
 
+_shared: dict[Any, Any] | None = None  # while `summaries_shared`: summaries made, by content
+
+
+@contextmanager
+def summaries_shared() -> Iterator[None]:
+    """Within it, `summary_by` of a frame of the same content and the same column is made
+    once: findings.json, summary.csv and the report each count the run's findings by the
+    same five columns, fifteen pandas groupbys of which five differ (issue 27). The outputs
+    of one run are made within it; nothing changes the findings meanwhile."""
+    global _shared
+    _shared = {}
+    try:
+        yield
+    finally:
+        _shared = None
+
+
 def summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     """Findings counted by `column`, currency and severity, with the money involved: one row
     per key and currency (currency None: undeclared), so no sum adds two currencies. A table
     is counted by its identity (`table_key`), not its ID alone."""
+    shared = _shared
+    if shared is None:
+        return _summary_by(frame, column)
+    kept = shared.get(id(frame))  # the frame is kept with its key: its id stays its own
+    if kept is None or kept[0] is not frame:
+        kept = shared[id(frame)] = (frame, _content(frame))
+    key = (column, kept[1])
+    table = shared.get(key)
+    if table is None:
+        table = shared[key] = _summary_by(frame, column)
+    return table.copy()  # each caller its own, as when made for it
+
+
+def _content(frame: pd.DataFrame) -> tuple:
+    """What a frame of `summary_frame` holds, comparable: texts as they are, amounts as
+    their exact text (1.0 and 1.00 are equal numbers, written apart)."""
+    return (tuple(frame.columns), len(frame), *(
+        tuple(map(str, frame[name])) if name == "difference" else tuple(frame[name].tolist())
+        for name in frame.columns))
+
+
+def _summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     source = "table_key" if column == "table" else column
     if frame.empty:
         return pd.DataFrame(columns=[*dict.fromkeys([column, "currency"]), "findings", "high",

@@ -64,28 +64,43 @@ class _Entities:
     are made once per object, not once per step."""
 
     def __init__(self) -> None:
-        self.wagers: dict[int, tuple] = {}
+        self.wagers: dict[int, tuple] = {}  # by id: (target, state)
         self.cards: dict[int, tuple] = {}
+        # by the id of a shared entry (the steps hold them all): its state, its key
+        self.dealers: dict[int, tuple] = {}
+        self.hands: dict[int, tuple] = {}
 
     def __call__(self, step: dict[str, Any]) -> dict[str, tuple]:
         wagers: dict[str, list[tuple]] = {}
         known = self.wagers
         for wager in step["wagers"]:
-            item = known.get(id(wager))
-            if item is None:
-                item = known[id(wager)] = (wager["kind"], wager["tip"], wager["amount"],
-                                           wager["settled"])
-            wagers.setdefault(wager["target"], []).append(item)
+            found = known.get(id(wager))
+            if found is None:
+                found = known[id(wager)] = (wager["target"], (
+                    wager["kind"], wager["tip"], wager["amount"], wager["settled"]))
+            items = wagers.get(found[0])
+            if items is None:
+                wagers[found[0]] = [found[1]]
+            else:
+                items.append(found[1])
         result: dict[str, tuple] = {}
         dealer = step["dealer"]
         if dealer["cards"]:
-            result["dealer"] = (self._cards(dealer["cards"]), dealer["total"],
-                                dealer["revealed"])
+            state = self.dealers.get(id(dealer))
+            if state is None:
+                state = self.dealers[id(dealer)] = (self._cards(dealer["cards"]),
+                                                    dealer["total"], dealer["revealed"])
+            result["dealer"] = state
+        hands = self.hands
         for hand in step["hands"]:
-            name = hand["hand"]
-            result["hand:" + name] = (self._cards(hand["cards"]), hand["total"], hand["soft"],
-                                      hand["status"], tuple(wagers.pop(name, ())),
-                                      hand.get("doubled", ""))
+            found = hands.get(id(hand))
+            if found is None:
+                found = hands[id(hand)] = ("hand:" + hand["hand"], self._cards(hand["cards"]),
+                                           hand["total"], hand["soft"], hand["status"],
+                                           hand.get("doubled", ""))
+            key, cards, total, soft, status, doubled = found
+            result[key] = (cards, total, soft, status, tuple(wagers.pop(key[5:], ())),
+                           doubled)
         for target, items in wagers.items():
             result["hand:" + target] = ((), None, False, "", tuple(items), "")
         for seat, player in step.get("players", {}).items():
@@ -105,14 +120,24 @@ def read_back(changes: dict[str, Any]) -> dict[str, Any]:
     and wager word as a string of its own. (Only texts are shared: equal tuples may hold
     unequal values, as (0, False) == (False, 0).)"""
     known: dict[str, str] = {}
+    text = known.setdefault
 
     def shared(value: Any) -> Any:
         if isinstance(value, list):
-            return tuple(shared(item) for item in value)
+            return tuple([shared(item) for item in value])
         if isinstance(value, str):
-            return known.setdefault(value, value)
+            return text(value, value)
         return value
 
-    return {"seated": [(shared(key), shared(state)) for key, state in changes["seated"]],
-            "lines": [(line, [(shared(key), shared(state)) for key, state in came],
+    def state(value: Any) -> Any:
+        """`shared(value)` of a state, its first level written out (a state is a short
+        list of texts, numbers and lists of texts: thousands in a report)."""
+        if type(value) is not list:
+            return shared(value)
+        return tuple([text(item, item) if type(item) is str else
+                      shared(item) if type(item) is list else item for item in value])
+
+    return {"seated": [(shared(key), state(value)) for key, value in changes["seated"]],
+            "lines": [(line, [(text(key, key) if type(key) is str else shared(key),
+                               state(value)) for key, value in came],
                        [shared(key) for key in gone]) for line, came, gone in changes["lines"]]}

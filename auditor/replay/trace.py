@@ -10,7 +10,7 @@ from auditor.reader import RoundRecord
 from auditor.replay.changes import round_changes
 from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
-from auditor.replay.view import Hand, RoundView, Wager
+from auditor.replay.view import DealerHand, Hand, RoundView, Wager
 
 
 @dataclass
@@ -84,7 +84,8 @@ class Snapshots:
     dealer's cards, every wager's state, and the named players in their seats.
 
     A statement changes little of the table, so what did not change is shared with the
-    step before: a hand's entry until its cards or status change, a wager's until it is
+    step before: the dealer's entry until a card or the reveal, a hand's entry until its
+    cards or status change, a wager's until it is
     settled (or its amount grows), the seated players until someone sits or leaves. Steps
     are read, never changed.
     """
@@ -92,16 +93,33 @@ class Snapshots:
     def __init__(self) -> None:
         self.hands: dict[tuple, dict[str, Any]] = {}
         self.wagers: dict[tuple, dict[str, Any]] = {}
+        self.dealers: dict[tuple, dict[str, Any]] = {}  # the one dealer's, by change
         self.players: tuple[int, dict[str, str]] | None = None
 
     def __call__(self, view: RoundView) -> dict[str, Any]:
-        dealer = view.dealer
-        return {"hands": [self.hand(h) for h in view.hands.values()],
-                "dealer": {"cards": [c.card for c in dealer.cards],
-                           "total": dealer.total if dealer.cards else None,
-                           "revealed": dealer.reveal_line is not None},
-                "wagers": [self.wager(w) for w in view.wagers],
+        # `hand` and `wager` for an entry already made, written out: a step of a round of
+        # several seats looks up a dozen of them
+        hands, wagers = [], []
+        made_hands, made_wagers = self.hands, self.wagers
+        for hand in view.hands.values():
+            status = ("over 21" if hand.total > 21 else hand.complete_reason
+                      or ("blackjack" if hand.natural else ""))
+            entry = made_hands.get((id(hand), hand.changes, status, hand.doubled))
+            hands.append(entry if entry is not None else self.hand(hand))
+        for wager in view.wagers:
+            entry = made_wagers.get((id(wager), wager.amount, len(wager.settlements)))
+            wagers.append(entry if entry is not None else self.wager(wager))
+        return {"hands": hands, "dealer": self.dealer(view.dealer), "wagers": wagers,
                 "players": self.seated(view)}
+
+    def dealer(self, dealer: DealerHand) -> dict[str, Any]:
+        key = (id(dealer), dealer.changes, dealer.reveal_line is not None)
+        entry = self.dealers.get(key)
+        if entry is None:
+            entry = self.dealers[key] = {"cards": [c.card for c in dealer.cards],
+                                         "total": dealer.total if dealer.cards else None,
+                                         "revealed": key[2]}
+        return entry
 
     def hand(self, hand: Hand) -> dict[str, Any]:
         status = ("over 21" if hand.total > 21 else hand.complete_reason

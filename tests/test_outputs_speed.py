@@ -1,0 +1,125 @@
+"""The outputs made with less work (issue 27) and still the same: a replay row's entities
+drawn by one filter as the template's loop drew them, report.html rendered in large chunks,
+the summaries of one set of outputs made once, a replay step's unchanged dealer shared."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from auditor.output import tables
+from auditor.output.html_report import environment, html_parts, to_html
+from auditor.output.replay_view import Card, Entity, entity_spans
+from auditor.output.tables import summaries_shared, summary_by, summary_frame
+from auditor.run import audit_paths
+
+SAMPLE = Path(__file__).resolve().parent.parent / "sample_logs" / "standard-t11-2026-11-20.bjh"
+RUN = {"version": "9.9.9", "rule_base": "abcdef012345", "command": "auditor audit logs --out r",
+       "started": "2026-11-21T23:00:00+00:00", "finished": "2026-11-21T23:00:07+00:00"}
+
+# The loop _replays.html.j2 held before `entity_spans`, word for word.
+TEMPLATE_LOOP = (
+    '{%- for e in row.changes %}<span class="{% if e.dealer %}e dl{% else %}e{% endif %}">'
+    '<b>{{ e.name }}</b>{% if e.player %} <span class="pl">{{ e.player }}</span>{% endif %}'
+    '{% for c in e.cards %} {% if c.css %}<i class="{{ c.css }}">{{ c.text }}</i>{% else %}'
+    '{{ c.text }}{% endif %}{% endfor %}{% if e.total is not none %} <strong>{% if e.soft %}'
+    'soft {% endif %}{{ e.total }}</strong>{% endif %}{% if e.status %} <em>{{ e.status }}'
+    '</em>{% endif %}{% for w in e.wagers %} <span class="w">{{ w }}</span>{% endfor %}'
+    '</span>{% endfor -%}')
+
+
+def test_entity_spans_print_what_the_templates_loop_printed() -> None:
+    hostile = 'P-<b>"1"</b> & \u202eevil'
+    entities = [
+        Entity("Dealer", True, [Card("10♥", "r"), Card("A♠", "d")], 21, True,
+               "hole card down", []),
+        Entity("s1h1", False, [Card("9♣", ""), Card(hostile, "r")], 17, False,
+               "stood \u2066x", ["main 25.00 · win 25.00", hostile], hostile),
+        Entity("s2", False, [], None, False, "left", [], hostile, True),
+        Entity("s3h1", False, [], 0, False, "", ["tip main 5.00"]),
+    ]
+    expected = environment().from_string(TEMPLATE_LOOP).render(row={"changes": entities})
+    assert "&lt;b&gt;&#34;1&#34;" in expected and "⟦U+202E⟧" in expected  # escaped, marked
+    assert str(entity_spans(entities)) == expected
+    assert str(entity_spans(entities)) == expected  # again, from each entity's kept HTML
+    assert str(entity_spans([])) == ""
+
+
+def test_report_html_is_written_in_a_few_large_chunks() -> None:
+    result = audit_paths([str(SAMPLE)], jobs=1)
+    assert result.evidence  # the page holds replays: thousands of template pieces
+    parts = list(html_parts(result, RUN))
+    assert len(parts) <= 12
+    assert "".join(parts) == to_html(result, RUN)
+    assert '<span class="e dl"><b>Dealer</b>' in "".join(parts)
+
+
+def test_summaries_are_made_once_per_content_within_one_set_of_outputs(monkeypatch) -> None:
+    result = audit_paths([str(SAMPLE)], jobs=1)
+    made: list[str] = []
+    summarise = tables._summary_by
+
+    def counted(frame, column):
+        made.append(column)
+        return summarise(frame, column)
+
+    monkeypatch.setattr(tables, "_summary_by", counted)
+    alone = summary_by(summary_frame(result.findings, result.inputs), "citation")
+    with summaries_shared():
+        first = summary_by(summary_frame(result.findings, result.inputs), "citation")
+        first.loc[0, "findings"] = 99  # a caller's table is its own
+        second = summary_by(summary_frame(result.findings, result.inputs), "citation")
+        summary_by(summary_frame(result.findings, result.inputs), "dealer")
+    assert made == ["citation", "citation", "dealer"]
+    assert second.equals(alone) and not first.equals(alone)
+    summary_by(summary_frame(result.findings, result.inputs), "citation")
+    assert made == ["citation", "citation", "dealer", "citation"]  # outside: made again
+
+
+def test_frames_that_differ_in_one_amount_are_summarised_apart() -> None:
+    result = audit_paths([str(SAMPLE)], jobs=1)
+    frame = summary_frame(result.findings, result.inputs)
+    other = frame.copy()
+    frame["difference"] = [Decimal("-1.00")] + [None] * (len(frame) - 1)
+    other["difference"] = [Decimal("-2.50")] + [None] * (len(frame) - 1)
+    with summaries_shared():
+        one = summary_by(frame, "citation")
+        two = summary_by(other, "citation")
+    assert "1.00" in list(one["under_paid"]) and "2.50" not in list(one["under_paid"])
+    assert "2.50" in list(two["under_paid"]) and "1.00" not in list(two["under_paid"])
+
+
+def test_a_replay_step_shares_the_dealers_entry_until_it_changes() -> None:
+    result = audit_paths([str(SAMPLE)], jobs=1)
+    shared = changed = 0
+    for evidence in result.evidence.values():
+        steps = [evidence.steps[line] for line in sorted(evidence.steps)]
+        for before, after in pairwise(steps):
+            if before["dealer"] == after["dealer"]:
+                assert after["dealer"] is before["dealer"]
+                shared += 1
+            else:
+                changed += 1
+    assert shared > 0 and changed > 0
+
+
+@pytest.mark.parametrize("level", [1, 6, 9])
+def test_a_replay_stored_at_any_zlib_level_reads_back_the_same(level: int) -> None:
+    import zlib
+
+    from auditor.store.runs import StoredReplay, _evidence_document, _evidence_json
+
+    result = audit_paths([str(SAMPLE)], jobs=1)
+    key, evidence = next(iter(result.evidence.items()))
+    text = _evidence_json(_evidence_document(evidence)).encode("utf-8")
+
+    class Reader:
+        def document(self, _key: str) -> bytes:
+            return zlib.compress(text, level)
+
+    stored = StoredReplay.of(key, zlib.compress(text, level), Reader())
+    assert stored.whole().steps == evidence.steps
+    assert stored.shown().lines == evidence.lines
