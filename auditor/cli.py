@@ -540,8 +540,8 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
     their widest cell, so no header or citation is ever cut); then waivers, the baseline
     and what fails the run."""
     from auditor.money import MoneyTotals, currency_label
-    from auditor.output.tables import summary_by, summary_frame
     from auditor.policy import fails
+    from auditor.report.frames import summary_by, summary_frame
 
     rounds = sum(i.rounds for i in result.inputs)
     audited = sum(i.rounds_audited for i in result.inputs)

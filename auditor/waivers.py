@@ -175,8 +175,8 @@ def known_citation(citation: str, name: str, line: int, index: int) -> str:
     """The rule base's citation a waiver names (its short form as `auditor rules show`
     reads it), or WaiverFileError naming the nearest: a waiver of a citation nothing
     checks would sit unused while its author believes it holds."""
+    from auditor.rule_coverage import resolve_citation
     from auditor.rulebase import rule_entries
-    from auditor.rules_cli import resolve_citation
 
     citations = list(rule_entries())
     known = resolve_citation(citation, citations)

@@ -118,6 +118,17 @@ def test_the_shared_results_sit_below_every_layer_that_uses_them() -> None:
     assert [m for m in below if m.startswith(layers_above)] == []
 
 
+def test_the_report_model_knows_nothing_of_how_it_is_shown_or_asked_for() -> None:
+    """auditor/report/ says what the report says; auditor/output/ shows it and the command
+    line asks for it: the model reaches neither (lazy imports inside functions count)."""
+    graph = import_graph(typing=True)
+    model = [m for m in graph if m.startswith("auditor.report")]
+    assert model
+    reached = set().union(*(reaches(graph, m) for m in model))
+    assert sorted(m for m in reached if m.startswith(("auditor.output", "auditor.cli"))
+                  or m.endswith("_cli")) == []
+
+
 # The simulator: the round model (cards, the game's round builder, the table's session and
 # the hooks they consult) below, the fault injectors above it, handed to the session.
 SIMULATOR_BELOW_FAULTS = ("auditor.simulate.cards", "auditor.simulate.strategy",

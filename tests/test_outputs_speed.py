@@ -13,7 +13,7 @@ import pytest
 from auditor.output import tables
 from auditor.output.html_report import environment, html_parts, to_html
 from auditor.output.replay_view import Card, Entity, entity_spans
-from auditor.output.tables import summaries_shared, summary_by, summary_frame
+from auditor.report.frames import summaries_shared, summary_by, summary_frame
 from auditor.run import audit_paths
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_logs" / "standard-t11-2026-11-20.bjh"

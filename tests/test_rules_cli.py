@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from auditor.cli import main
-from auditor.rules_cli import coverage_rows, markdown_table
+from auditor.rule_coverage import coverage_rows
+from auditor.rules_cli import markdown_table
 
 
 def test_rules_lists_every_citation_with_its_status(capsys) -> None:

@@ -17,7 +17,8 @@ from auditor.identity import apply_identity
 from auditor.output import html_report
 from auditor.output.html_report import to_html
 from auditor.output.json_report import to_json
-from auditor.output.tables import summary_csv, summary_frame, to_csv
+from auditor.output.tables import summary_csv, to_csv
+from auditor.report.frames import summary_frame
 from auditor.results import AuditResult
 from auditor.run import collect_paths, merge
 from auditor.store import load_result, open_store

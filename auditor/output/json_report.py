@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from auditor.checks.base import citation_sort_key
-from auditor.output.tables import SUMMARY_DIMENSIONS, identities, summary_by, summary_frame
+from auditor.report.frames import SUMMARY_DIMENSIONS, identities, summary_by, summary_frame
 from auditor.results import AuditResult
 
 

@@ -16,7 +16,8 @@ OUTPUT_NAMES = ("findings.json", "findings.csv", "summary.csv", "report.html")
 def write_outputs(result: AuditResult, run: dict[str, Any], out: Path) -> None:
     from auditor.output.html_report import html_parts
     from auditor.output.json_report import json_parts
-    from auditor.output.tables import summaries_shared, summary_csv, summary_frame, to_csv
+    from auditor.output.tables import summary_csv, to_csv
+    from auditor.report.frames import summaries_shared, summary_frame
 
     # Published as one set (publish.py): a reader never finds files of two runs; the
     # manifest, written last, hashes the inputs, the rule base and the four outputs.

@@ -1,4 +1,5 @@
-"""Findings as a pandas frame: the CSV export, and summaries by citation, table, dealer, shift.
+"""Findings as a pandas frame: the CSV export, and summary.csv (the summaries themselves are
+counted in auditor/report/frames.py).
 
 A finding's table is known by the file it came from: the file's header names the casino,
 its licence and the table, and `table_key` (licence or else casino, "/", table ID) is the
@@ -8,19 +9,18 @@ table's identity in every summary, so equal table IDs of two casinos never merge
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from decimal import Decimal
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from auditor import shown
 from auditor.batches import batched
-from auditor.checks.base import citation_sort_key
 from auditor.findings import FINDING_FIELDS, Finding
 from auditor.gaming_day import shift_shown
-from auditor.money import currency_label, currency_order, exact_text
+from auditor.money import currency_label
+from auditor.report.frames import SUMMARY_DIMENSIONS, identities, summary_by
 
 if TYPE_CHECKING:
     from auditor.results import InputSummary
@@ -31,14 +31,6 @@ WAIVER_COLUMNS = ["baseline", "waived", "waiver_justification", "waiver_approved
 CSV_COLUMNS = [*FINDING_FIELDS, "column", "game", "dealer", "date", "time", "gaming_day",
                "shift", "player", *WAIVER_COLUMNS,
                *IDENTITY_COLUMNS]
-
-SUMMARY_DIMENSIONS = ("citation", "table", "dealer", "shift", "currency")
-
-
-def identities(inputs: Iterable[InputSummary]) -> dict[str, dict[str, str | None]]:
-    """Each file's table identity (casino, licence, table_key, currency), by path."""
-    return {i.path: {"casino": i.casino, "licence": i.licence, "table_key": i.table_key,
-                     "currency": i.currency} for i in inputs}
 
 
 def with_identity(row: dict, identity: dict[str, dict[str, str | None]]) -> dict:
@@ -62,49 +54,6 @@ def findings_frame(findings: list[Finding], inputs: Iterable[InputSummary] = ()
     frame["column"] = frame["column"].astype("Int64")
     frame["shift"] = pd.Series([shift_shown(f) for f in findings], dtype=object)
     return frame
-
-
-def summary_frame(findings: Iterable[Finding], inputs: Iterable[InputSummary] = ()
-                  ) -> pd.DataFrame:
-    """Only what the summaries count (`summary_by`), the findings walked once: a month's
-    findings as whole rows (`findings_frame`) are several times the findings themselves."""
-    columns = SummaryColumns(inputs)
-    for finding in findings:
-        columns.add(finding)
-    return columns.frame()
-
-
-class SummaryColumns:
-    """The columns of `summary_frame`, a finding at a time. Their texts repeat (a month's
-    findings name a few hundred tables, dealers and dates): one copy of each is kept, as
-    findings read from the store each bring their own."""
-
-    def __init__(self, inputs: Iterable[InputSummary] = ()) -> None:
-        self.identity = identities(inputs)
-        self.columns: dict[str, list] = {name: [] for name in SUMMARY_FRAME_COLUMNS}
-        self.texts: dict[str, str] = {}
-
-    def add(self, finding: Finding) -> None:
-        columns, known, texts = self.columns, self.identity.get(finding.file), self.texts
-        table = (known["table_key"] if known else None) or finding.table
-        for name, value in (("citation", finding.citation), ("table_key", table),
-                            ("dealer", finding.dealer), ("date", finding.date),
-                            ("shift", shift_shown(finding)),
-                            ("severity", finding.severity)):
-            columns[name].append(value if value is None else texts.setdefault(value, value))
-        columns["difference"].append(finding.difference)
-        # A run stored before findings carried their currency: the file's.
-        columns["currency"].append(finding.currency if finding.currency is not None or not known
-                                   else known["currency"])
-
-    def frame(self) -> pd.DataFrame:
-        columns = {**self.columns,
-                   "difference": pd.Series(self.columns["difference"], dtype=object)}
-        return pd.DataFrame(columns, columns=SUMMARY_FRAME_COLUMNS)
-
-
-SUMMARY_FRAME_COLUMNS = ["citation", "table_key", "dealer", "date", "shift", "severity",
-                         "difference", "currency"]
 
 
 def _row(finding: Finding) -> dict:
@@ -171,87 +120,3 @@ def summary_csv(frame: pd.DataFrame) -> str:
     return shown.neutral(table[columns].to_csv(index=False, lineterminator="\n"))
 
 
-UNDECLARED_KEY = ""  # the group of findings whose table declares no currency (never a code)
-
-
-_shared: dict[Any, Any] | None = None  # while `summaries_shared`: summaries made, by content
-
-
-@contextmanager
-def summaries_shared() -> Iterator[None]:
-    """Within it, `summary_by` of a frame of the same content and the same column is made
-    once: findings.json, summary.csv and the report each count the run's findings by the
-    same five columns, fifteen pandas groupbys of which five differ (issue 27). The outputs
-    of one run are made within it; nothing changes the findings meanwhile."""
-    global _shared
-    _shared = {}
-    try:
-        yield
-    finally:
-        _shared = None
-
-
-def summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
-    """Findings counted by `column`, currency and severity, with the money involved: one row
-    per key and currency (currency None: undeclared), so no sum adds two currencies. A table
-    is counted by its identity (`table_key`), not its ID alone."""
-    shared = _shared
-    if shared is None:
-        return _summary_by(frame, column)
-    kept = shared.get(id(frame))  # the frame is kept with its key: its id stays its own
-    if kept is None or kept[0] is not frame:
-        kept = shared[id(frame)] = (frame, _content(frame))
-    key = (column, kept[1])
-    table = shared.get(key)
-    if table is None:
-        table = shared[key] = _summary_by(frame, column)
-    return table.copy()  # each caller its own, as when made for it
-
-
-def _content(frame: pd.DataFrame) -> tuple:
-    """What a frame of `summary_frame` holds, comparable: texts as they are, amounts as
-    their exact text (1.0 and 1.00 are equal numbers, written apart)."""
-    return (tuple(frame.columns), len(frame), *(
-        tuple(map(str, frame[name])) if name == "difference" else tuple(frame[name].tolist())
-        for name in frame.columns))
-
-
-def _summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
-    source = "table_key" if column == "table" else column
-    if frame.empty:
-        return pd.DataFrame(columns=[*dict.fromkeys([column, "currency"]), "findings", "high",
-                                     "medium", "low", "under_paid", "over_paid"])
-    difference = frame["difference"]
-    severity = frame["severity"]
-    zero = Decimal(0)
-    data = pd.DataFrame({
-        "key": frame[source].fillna("(none)"),
-        "currency": frame["currency"].fillna(UNDECLARED_KEY), "findings": 1,
-        "high": severity == "high", "medium": severity == "medium", "low": severity == "low",
-        "under_paid": difference.map(lambda d: -d if d is not None and d < 0 else zero,
-                                     na_action=None).astype(object),
-        "over_paid": difference.map(lambda d: d if d is not None and d > 0 else zero,
-                                    na_action=None).astype(object)})
-    if column == "currency":
-        data = data.drop(columns="key")
-    # One sum of every column: the findings, each severity (a count of True), and the
-    # money, exactly (Decimal objects), written as exact text (`money.exact_text`).
-    keys = ["currency"] if column == "currency" else ["key", "currency"]
-    table = data.groupby(keys, sort=False).sum()
-    for name in ("under_paid", "over_paid"):
-        table[name] = table[name].map(lambda amount: exact_text(Decimal(amount)))
-    table = table.reset_index()
-    if column != "currency":
-        table = table.rename(columns={"key": column})
-    # Object, not pandas' text: an undeclared currency stays None (null in JSON), not NaN.
-    table["currency"] = pd.Series([c if isinstance(c, str) and c else None
-                                   for c in table["currency"]], index=table.index, dtype=object)
-    if column == "citation":
-        first = table["citation"].map(citation_sort_key)
-    elif column == "currency":
-        first = pd.Series([()] * len(table), index=table.index)
-    else:
-        first = table[column].map(lambda key: (key,))
-    order = [(*a, *currency_order(b)) for a, b in zip(first, table["currency"], strict=True)]
-    table = table.iloc[sorted(range(len(table)), key=order.__getitem__)]
-    return table.reset_index(drop=True)

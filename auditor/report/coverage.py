@@ -9,8 +9,8 @@ from typing import Any
 from auditor.checks.base import citation_sort_key, registry
 from auditor.report.model import CoverageRow, CoverageSection, Provenance, RoundNotAudited
 from auditor.results import AuditResult
+from auditor.rule_coverage import coverage_rows
 from auditor.rulebase import effective_dates, load_rule_base
-from auditor.rules_cli import coverage_rows
 
 
 def build_coverage(result: AuditResult, found: Counter,

@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from auditor.money import MoneyTotals
-from auditor.output.tables import summary_by
+from auditor.report.frames import summary_by
 from auditor.report.model import SummaryRow
 from auditor.rulebase import rule_entries
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from auditor.findings import Finding
 from auditor.gaming_day import DEFAULT_SHIFTS, shift_shown
 from auditor.money import MoneyTotals
-from auditor.output.tables import SummaryColumns
+from auditor.report.frames import SummaryColumns
 
 if TYPE_CHECKING:
     import pandas as pd
