@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import fields as dataclass_fields
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
@@ -358,30 +359,135 @@ def _amount(text: str) -> Decimal:
 
 def _round_builder(name: str, at: list[int]) -> Callable[[int, re.Match[str]], ev.Event]:
     """Build `name`'s event from a match: `at` holds its fields' group numbers (and the
-    `tip` group's last, where it may follow); group 1 is the time stamp."""
+    `tip` group's last, where it may follow); group 1 is the time stamp.
+
+    The event is made by `object.__new__` and its fields set here, in one Python frame
+    rather than two (a builder calling the dataclass's `__init__`): the builder is most of
+    the reading's cost per line. Every field of the class is set (tests/test_fast_paths.py
+    compares each event with Lark's, field by field)."""
     cls = _EVENT_CLASSES[name]
+    new = object.__new__
     known = _AMOUNT_CACHE.get  # `or`: a miss (or a zero) builds it
     if name == "BET":
         a, b, c, tip = at
-        return lambda n, m: cls(n, m[1], m[a], m[b], known(m[c]) or _amount(m[c]),
-                                m[tip] is not None)
+
+        def bet(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.target = m[a]
+            e.kind = m[b]
+            e.amount = known(m[c]) or _amount(m[c])
+            e.tip = m[tip] is not None
+            return e
+
+        return bet
     if name == "SETTLE":
         a, b, c, d, tip = at
-        return lambda n, m: cls(n, m[1], m[a], m[b], m[c], known(m[d]) or _amount(m[d]),
-                                m[tip] is not None)
+
+        def settle(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.target = m[a]
+            e.kind = m[b]
+            e.outcome = m[c]
+            e.amount = known(m[d]) or _amount(m[d])
+            e.tip = m[tip] is not None
+            return e
+
+        return settle
     if name == "DOUBLE":
         a, b, c = at
-        return lambda n, m: cls(n, m[1], m[a], known(m[b]) or _amount(m[b]), m[c])
+
+        def double(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.hand = m[a]
+            e.card = m[c]
+            e.amount = known(m[b]) or _amount(m[b])
+            return e
+
+        return double
     if name == "SPLIT":
         a, b, c = at
-        return lambda n, m: cls(n, m[1], m[a], m[b], known(m[c]) or _amount(m[c]))
+
+        def split(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.hand = m[a]
+            e.new_hand = m[b]
+            e.amount = known(m[c]) or _amount(m[c])
+            return e
+
+        return split
+    fields = [f.name for f in dataclass_fields(cls)][2:]
     if not at:
-        return lambda n, m: cls(n, m[1])
-    if len(at) == 1:
-        a, = at
-        return lambda n, m: cls(n, m[1], m[a])
-    a, b = at
-    return lambda n, m: cls(n, m[1], m[a], m[b])
+        def bare(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            return e
+
+        return bare
+    if fields == ["target", "card"]:
+        a, b = at
+
+        def target_card(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.target = m[a]
+            e.card = m[b]
+            return e
+
+        return target_card
+    if fields == ["hand", "card"]:
+        a, b = at
+
+        def hand_card(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.hand = m[a]
+            e.card = m[b]
+            return e
+
+        return hand_card
+    # one field, by its name
+    a, = at
+    field_name, = fields
+    if field_name == "hand":
+        def hand(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.hand = m[a]
+            return e
+
+        return hand
+    if field_name == "card":
+        def card(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.card = m[a]
+            return e
+
+        return card
+    if field_name == "seat":
+        def seat(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.seat = m[a]
+            return e
+
+        return seat
+    assert field_name == "target", name
+    return lambda n, m: cls(n, m[1], m[a])  # misdeal: rare
 
 
 _EVENT_CLASSES: dict[str, type] = {
