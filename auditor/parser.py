@@ -14,13 +14,13 @@ values (nearly every line) are read in one step by one pattern that captures the
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from functools import cache
-from itertools import chain, islice
+from itertools import chain, count, islice
 from operator import attrgetter, call
 
 from lark import Lark, Token, Transformer
@@ -552,22 +552,48 @@ def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]],
     neither matches goes through Lark itself, which reads it or says exactly what is wrong
     (`parse_lines_lark` is that reference path for every line).
 
-    The lines are read in batches of BATCH_LINES, each batch's events handed on as one
-    list (a step of the generator per batch, not per line); the events come out one by
-    one all the same.
-
     `texts` (and `problems`), when given, keep each line's text (None for an unreadable
-    line, and why in `problems`) as it passes: the audit's `_LineTexts`, kept here
-    because a generator of its own around the lines cost more than the storing.
+    line, and why in `problems`) as it passes. `parse_batches` is the same reading of
+    lines handed over a block at a time (`SourceFile.batches`), as the audit reads them.
     """
-    return chain.from_iterable(_parse_batches(numbered, texts, problems))
+    keep = None if texts is None else (
+        lambda first, batch: texts.update(zip(count(first), batch)))
+    return parse_batches(line_batches(numbered), keep, problems)
 
 
 BATCH_LINES = 256
 
 
-def _parse_batches(numbered: Iterable[tuple[int, str | None, str | None]],
-                   texts: dict[int, str | None] | None,
+def parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, str] | None]],
+                  keep: Callable[[int, Sequence[str | None]], object] | None = None,
+                  problems: dict[int, str] | None = None) -> Iterator[ev.Event]:
+    """The events of lines given in blocks: (number of the first line, their texts, None
+    or {number: why} for each line whose text is None), as `SourceFile.batches` yields.
+
+    The lines are read in batches of BATCH_LINES, each batch's events handed on as one
+    list (a step of the generator per batch, not per line); the events come out one by
+    one all the same. `keep(first, texts)` is called with each batch's texts as it is
+    read (the audit's `_LineTexts`): a batch at a time, not a line at a time."""
+    return chain.from_iterable(_parse_batches(batches, keep, problems))
+
+
+def line_batches(numbered: Iterable[tuple[int, str | None, str | None]]
+             ) -> Iterator[tuple[int, Sequence[str | None], dict[int, str] | None]]:
+    """(number, text, problem) lines as blocks of consecutive lines."""
+    lines = iter(numbered)
+    while batch := list(islice(lines, BATCH_LINES)):
+        numbers, texts, _ = zip(*batch, strict=True)
+        why = {n: p for n, t, p in batch if t is None} if None in texts else None
+        first = numbers[0]
+        if numbers == tuple(range(first, first + len(numbers))):
+            yield first, texts, why
+        else:  # lines not numbered one after the other: one block each
+            for number, text, problem in batch:
+                yield number, (text,), None if text is not None else {number: problem}
+
+
+def _parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, str] | None]],
+                   keep: Callable[[int, Sequence[str | None]], object] | None,
                    problems: dict[int, str] | None) -> Iterator[list[ev.Event]]:
     """The events of each batch of lines. In a batch of readable lines (nearly all), the
     lines are matched against the round pattern, and each run of lines it reads is built
@@ -578,33 +604,36 @@ def _parse_batches(numbered: Iterable[tuple[int, str | None, str | None]],
     round_match = round_pattern.match
     builder = round_builders.__getitem__
     read_line = _line_reader(problems)
-    lines = iter(numbered)
-    while batch := list(islice(lines, BATCH_LINES)):
-        numbers, batch_texts, _ = zip(*batch, strict=True)
-        if texts is not None:
-            texts.update(zip(numbers, batch_texts, strict=True))
-        if None in batch_texts:  # an unreadable line: the batch line by line
-            built: list[ev.Event] = []
-            for number, text, problem in batch:
-                built.extend(read_line(number, text, problem))
+    for first_line, block, why in batches:
+        for offset in range(0, len(block), BATCH_LINES):
+            batch_texts = block[offset:offset + BATCH_LINES] if offset or \
+                len(block) > BATCH_LINES else block
+            first = first_line + offset
+            if keep is not None:
+                keep(first, batch_texts)
+            if why is not None and None in batch_texts:  # an unreadable line: one by one
+                built: list[ev.Event] = []
+                for number, text in enumerate(batch_texts, first):
+                    built.extend(read_line(number, text, why.get(number)))
+                yield built
+                continue
+            found = list(map(round_match, batch_texts))
+            numbers = range(first, first + len(found))
+            built = []
+            start, end = 0, len(found)
+            while start < end:
+                try:
+                    stop = found.index(None, start)
+                except ValueError:
+                    stop = end
+                if stop > start:
+                    run = found[start:stop]
+                    built.extend(map(call, map(builder, map(_LAST_GROUP, run)),
+                                     numbers[start:stop], run))
+                if stop < end:
+                    built.extend(read_line(numbers[stop], batch_texts[stop], None))
+                start = stop + 1
             yield built
-            continue
-        found = list(map(round_match, batch_texts))
-        built = []
-        start, end = 0, len(found)
-        while start < end:
-            try:
-                stop = found.index(None, start)
-            except ValueError:
-                stop = end
-            if stop > start:
-                run = found[start:stop]
-                built.extend(map(call, map(builder, map(_LAST_GROUP, run)),
-                                 numbers[start:stop], run))
-            if stop < end:
-                built.extend(read_line(numbers[stop], batch_texts[stop], None))
-            start = stop + 1
-        yield built
 
 
 _LAST_GROUP = attrgetter("lastindex")
