@@ -8,9 +8,10 @@ not depend on how many processes audited; checks that judge across files, `colle
 
 from __future__ import annotations
 
-from collections import Counter, deque
-from collections.abc import Iterable
-from itertools import repeat
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import count
 from typing import Any
 
 from auditor import checks as _checks  # noqa: F401  (registers every check)
@@ -19,7 +20,7 @@ from auditor.checks.base import Check, FileView, registry
 from auditor.config import TableConfig, UnknownRule
 from auditor.findings import Finding
 from auditor.identity import normalise_statement
-from auditor.parser import parse_lines
+from auditor.parser import line_batches, parse_batches
 from auditor.reader import Header, Problem, RoundRecord, read_body, read_structure
 from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
@@ -122,11 +123,13 @@ class FileAudit:
         self.candidates = candidate_configs(config) if config.unknown else None
         self.judge.unknown, self.judge.candidates = config.unknown, self.candidates
 
-    def read(self, lines: Iterable[tuple[int, str | None, str | None]],
+    def read(self, lines: SourceFile | Iterable[tuple[int, str | None, str | None]],
              config: TableConfig | None = None) -> None:
         """Audit the lines: a whole record, or (with the table's `config`) a piece that
-        begins with a body statement."""
-        events = parse_lines(lines, self.texts.texts, self.texts.problems)
+        begins with a body statement. A `SourceFile` is read a block of lines at a time."""
+        texts = self.texts
+        batches = lines.batches() if isinstance(lines, SourceFile) else line_batches(lines)
+        events = parse_batches(batches, texts.keep, texts.problems)
         self.audit_items(read_structure(events) if config is None else read_body(events, config))
 
     def audit_items(self, items: Iterable[Any]) -> None:
@@ -227,7 +230,7 @@ class FileAudit:
         self.evidence_lines.update(piece.evidence_lines)
         result.tally.absorb(other.tally)
         self.file_view.problems.extend(piece.file_view.problems)
-        self.texts.texts.update(piece.texts.texts)
+        self.texts.absorb(piece.texts)
         self.texts.problems.update(piece.texts.problems)
         self.judge.audited += piece.judge.audited
         self.judge.not_in_force.update(piece.judge.not_in_force)
@@ -277,7 +280,7 @@ def audit_file(path: str, keep_evidence: bool = True, data: bytes | None = None,
     except UnreadableFile as error:
         audit.summary.error = str(error)
         return audit.result
-    audit.read(source.lines())
+    audit.read(source)
     audit.close_piece()
     return audit.finish(source.sha256, source.line_count)
 
@@ -295,49 +298,98 @@ class _LineTexts:
     """The texts of the lines findings may stand on, kept while the file streams, so that
     each finding carries its statement (for its ID) without reading the file again.
 
-    Every line is kept as it passes (the least work per line); a round's lines are dropped
-    once the round is judged, and the blank and comment lines between rounds then too.
-    What stays is the few statements between rounds (header, shoes, notes), for the
-    findings about the whole file."""
+    The lines are kept as the parser reads them, a batch at a time (`keep`: the batch's
+    list itself, no work per line); a round's lines are dropped once the round is judged,
+    and the blank and comment lines between rounds then too. What stays (`kept`) is the
+    few statements between rounds (header, shoes, notes), for the findings about the whole
+    file, and the lines not yet settled."""
 
     def __init__(self, first_line: int = 1) -> None:
-        self.texts: dict[int, str | None] = {}
+        self.kept: dict[int, str | None] = {}  # settled lines kept, by number
+        # the batches read, holding every line from `after` on: each one's texts, and the
+        # number of its first line
+        self.batches: list[Sequence[str | None]] = []
+        self.firsts: list[int] = []
         self.problems: dict[int, str] = {}  # why an unreadable line could not be read
         self.after = first_line  # lines before this one are settled (or in another piece)
 
-    # The lines are kept by `parser.parse_lines` as it reads them (FileAudit.read): None for
-    # an unreadable line, whose ID uses the message.
+    def keep(self, first: int, texts: Sequence[str | None]) -> None:
+        """Lines first, first + 1, ... as read (None for an unreadable line, whose ID uses
+        the message in `problems`)."""
+        self.firsts.append(first)
+        self.batches.append(texts)
+
+    def get(self, number: int, default: Any = None) -> Any:
+        """The text of line `number`, if kept (it may be None: an unreadable line)."""
+        if number < self.after:
+            return self.kept.get(number, default)
+        index = bisect_right(self.firsts, number) - 1
+        if index >= 0:
+            offset = number - self.firsts[index]
+            texts = self.batches[index]
+            if offset < len(texts):
+                return texts[offset]
+        return default
+
+    @property
+    def texts(self) -> dict[int, str | None]:
+        """Every line kept, by number, in line order."""
+        texts = dict(self.kept)
+        after = self.after
+        for first, batch in zip(self.firsts, self.batches, strict=True):
+            skip = max(0, after - first)
+            texts.update(zip(count(first + skip), batch[skip:]))
+        return texts
+
+    def absorb(self, other: _LineTexts) -> None:
+        """The lines kept by the next piece of the same file (its lines come after these)."""
+        kept = self.texts
+        kept.update(other.texts)
+        self.problems.update(other.problems)
+        self.kept, self.batches, self.firsts = kept, [], []
+        # every line is settled now: looked up in `kept`
+        self.after = max(self.after, other.after, max(kept, default=0) + 1)
 
     def shown(self, first: int, last: int) -> dict[int, str]:
         """The lines first to last as a replay shows them (an unreadable one as <why>)."""
         shown: dict[int, str] = {}
         for number in range(first, last + 1):
-            if number in self.texts:
-                text = self.texts[number]
+            text = self.get(number, _MISSING)
+            if text is not _MISSING:
                 shown[number] = text if text is not None else f"<{self.problems[number]}>"
         return shown
 
     def attach(self, findings: list[Finding], start: int) -> None:
         """Give findings[start:] their normalised statement."""
-        texts = self.texts
         for index in range(start, len(findings)):
             finding = findings[index]
-            if finding.line in texts:
-                text = texts[finding.line]
+            if finding.line is None:
+                continue
+            text = self.get(finding.line, _MISSING)
+            if text is not _MISSING:
                 # An unreadable line has no text: "" says so (its ID uses the message), so
                 # the parent does not look for it again.
                 statement = normalise_statement(text) if text is not None else ""
                 findings[index] = finding.model_copy(update={"statement": statement})
 
     def forget(self, first: int, last: int) -> None:
-        texts = self.texts
+        """Lines up to `last` are settled: those before `first` (between rounds) kept
+        unless blank or a comment, `first` to `last` (a judged round) dropped."""
+        get, kept = self.get, self.kept
         for number in range(self.after, first):
-            text = texts.get(number)
-            if text is not None and text.lstrip()[:1] in ("", "#"):
-                del texts[number]
-        # The round's own lines, dropped in one C loop (map does not stop at a missing one).
-        deque(map(texts.pop, range(first, last + 1), repeat(None)), maxlen=0)
-        self.after = max(self.after, last + 1)
+            text = get(number, _MISSING)
+            if text is not _MISSING and (text is None or text.lstrip()[:1] not in ("", "#")):
+                kept[number] = text
+        self.after = after = max(self.after, last + 1)
+        firsts, batches = self.firsts, self.batches
+        settled = 0  # the batches wholly before `after`
+        while settled < len(batches) and firsts[settled] + len(batches[settled]) <= after:
+            settled += 1
+        if settled:
+            del firsts[:settled], batches[:settled]
+
+
+_MISSING = object()
 
 
 def checks_for(game: str | None, checks: Iterable[Check],

@@ -14,12 +14,13 @@ values (nearly every line) are read in one step by one pattern that captures the
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import fields as dataclass_fields
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from functools import cache
-from itertools import chain, islice
+from itertools import chain, count, islice
 from operator import attrgetter, call
 
 from lark import Lark, Token, Transformer
@@ -383,30 +384,135 @@ def _amount(text: str) -> Decimal:
 
 def _round_builder(name: str, at: list[int]) -> Callable[[int, re.Match[str]], ev.Event]:
     """Build `name`'s event from a match: `at` holds its fields' group numbers (and the
-    `tip` group's last, where it may follow); group 1 is the time stamp."""
+    `tip` group's last, where it may follow); group 1 is the time stamp.
+
+    The event is made by `object.__new__` and its fields set here, in one Python frame
+    rather than two (a builder calling the dataclass's `__init__`): the builder is most of
+    the reading's cost per line. Every field of the class is set (tests/test_fast_paths.py
+    compares each event with Lark's, field by field)."""
     cls = _EVENT_CLASSES[name]
+    new = object.__new__
     known = _AMOUNT_CACHE.get  # `or`: a miss (or a zero) builds it
     if name == "BET":
         a, b, c, tip = at
-        return lambda n, m: cls(n, m[1], m[a], m[b], known(m[c]) or _amount(m[c]),
-                                m[tip] is not None)
+
+        def bet(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.target = m[a]
+            e.kind = m[b]
+            e.amount = known(m[c]) or _amount(m[c])
+            e.tip = m[tip] is not None
+            return e
+
+        return bet
     if name == "SETTLE":
         a, b, c, d, tip = at
-        return lambda n, m: cls(n, m[1], m[a], m[b], m[c], known(m[d]) or _amount(m[d]),
-                                m[tip] is not None)
+
+        def settle(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.target = m[a]
+            e.kind = m[b]
+            e.outcome = m[c]
+            e.amount = known(m[d]) or _amount(m[d])
+            e.tip = m[tip] is not None
+            return e
+
+        return settle
     if name == "DOUBLE":
         a, b, c = at
-        return lambda n, m: cls(n, m[1], m[a], known(m[b]) or _amount(m[b]), m[c])
+
+        def double(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.hand = m[a]
+            e.card = m[c]
+            e.amount = known(m[b]) or _amount(m[b])
+            return e
+
+        return double
     if name == "SPLIT":
         a, b, c = at
-        return lambda n, m: cls(n, m[1], m[a], m[b], known(m[c]) or _amount(m[c]))
+
+        def split(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.hand = m[a]
+            e.new_hand = m[b]
+            e.amount = known(m[c]) or _amount(m[c])
+            return e
+
+        return split
+    fields = [f.name for f in dataclass_fields(cls)][2:]
     if not at:
-        return lambda n, m: cls(n, m[1])
-    if len(at) == 1:
-        a, = at
-        return lambda n, m: cls(n, m[1], m[a])
-    a, b = at
-    return lambda n, m: cls(n, m[1], m[a], m[b])
+        def bare(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            return e
+
+        return bare
+    if fields == ["target", "card"]:
+        a, b = at
+
+        def target_card(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.target = m[a]
+            e.card = m[b]
+            return e
+
+        return target_card
+    if fields == ["hand", "card"]:
+        a, b = at
+
+        def hand_card(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.hand = m[a]
+            e.card = m[b]
+            return e
+
+        return hand_card
+    # one field, by its name
+    a, = at
+    field_name, = fields
+    if field_name == "hand":
+        def hand(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.hand = m[a]
+            return e
+
+        return hand
+    if field_name == "card":
+        def card(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.card = m[a]
+            return e
+
+        return card
+    if field_name == "seat":
+        def seat(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = m[1]
+            e.seat = m[a]
+            return e
+
+        return seat
+    assert field_name == "target", name
+    return lambda n, m: cls(n, m[1], m[a])  # misdeal: rare
 
 
 _EVENT_CLASSES: dict[str, type] = {
@@ -420,8 +526,11 @@ _EVENT_CLASSES: dict[str, type] = {
 @cache
 def _round_pattern() -> tuple[re.Pattern[str], list[Callable[[int, re.Match[str]], ev.Event]]]:
     """One pattern for a whole line holding a round's statement with sound values, and the
-    builders of its events by `lastindex`: each alternative ends in an empty group, the
-    last one a match closes, that tells which statement matched."""
+    builders of its events by `lastindex`: the last group a match closes tells which
+    statement matched. That is the group of its last field, or an empty group at the end
+    of an alternative whose last field may be absent or that has none: no more groups than
+    that, as every match copies every group's bounds (with 50 groups, a fifth of the
+    match's cost)."""
     fields = {**ROUND_FIELDS, "AMOUNT": SOUND_AMOUNT}
     builders: list = [None, None]  # group 1 is the time stamp
     alternatives = []
@@ -437,8 +546,10 @@ def _round_pattern() -> tuple[re.Pattern[str], list[Callable[[int, re.Match[str]
             group += 1
             at.append(group)
             parts.append(r"(?:[ \t]++(tip)|)")
-        group += 1
-        parts.append("()")  # the statement's own empty group
+        if tip or not names:  # its last group may not take part: an empty one of its own
+            group += 1
+            parts.append("()")
+        # (else its last field's group is the last one a match of it closes)
         alternatives.append("".join(parts))
         builders.extend([None] * (group + 1 - len(builders)))
         builders[group] = _round_builder(name, at)
@@ -471,22 +582,48 @@ def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]],
     neither matches goes through Lark itself, which reads it or says exactly what is wrong
     (`parse_lines_lark` is that reference path for every line).
 
-    The lines are read in batches of BATCH_LINES, each batch's events handed on as one
-    list (a step of the generator per batch, not per line); the events come out one by
-    one all the same.
-
     `texts` (and `problems`), when given, keep each line's text (None for an unreadable
-    line, and why in `problems`) as it passes: the audit's `_LineTexts`, kept here
-    because a generator of its own around the lines cost more than the storing.
+    line, and why in `problems`) as it passes. `parse_batches` is the same reading of
+    lines handed over a block at a time (`SourceFile.batches`), as the audit reads them.
     """
-    return chain.from_iterable(_parse_batches(numbered, texts, problems))
+    keep = None if texts is None else (
+        lambda first, batch: texts.update(zip(count(first), batch)))
+    return parse_batches(line_batches(numbered), keep, problems)
 
 
 BATCH_LINES = 256
 
 
-def _parse_batches(numbered: Iterable[tuple[int, str | None, str | None]],
-                   texts: dict[int, str | None] | None,
+def parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, str] | None]],
+                  keep: Callable[[int, Sequence[str | None]], object] | None = None,
+                  problems: dict[int, str] | None = None) -> Iterator[ev.Event]:
+    """The events of lines given in blocks: (number of the first line, their texts, None
+    or {number: why} for each line whose text is None), as `SourceFile.batches` yields.
+
+    The lines are read in batches of BATCH_LINES, each batch's events handed on as one
+    list (a step of the generator per batch, not per line); the events come out one by
+    one all the same. `keep(first, texts)` is called with each batch's texts as it is
+    read (the audit's `_LineTexts`): a batch at a time, not a line at a time."""
+    return chain.from_iterable(_parse_batches(batches, keep, problems))
+
+
+def line_batches(numbered: Iterable[tuple[int, str | None, str | None]]
+             ) -> Iterator[tuple[int, Sequence[str | None], dict[int, str] | None]]:
+    """(number, text, problem) lines as blocks of consecutive lines."""
+    lines = iter(numbered)
+    while batch := list(islice(lines, BATCH_LINES)):
+        numbers, texts, _ = zip(*batch, strict=True)
+        why = {n: p for n, t, p in batch if t is None} if None in texts else None
+        first = numbers[0]
+        if numbers == tuple(range(first, first + len(numbers))):
+            yield first, texts, why
+        else:  # lines not numbered one after the other: one block each
+            for number, text, problem in batch:
+                yield number, (text,), None if text is not None else {number: problem}
+
+
+def _parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, str] | None]],
+                   keep: Callable[[int, Sequence[str | None]], object] | None,
                    problems: dict[int, str] | None) -> Iterator[list[ev.Event]]:
     """The events of each batch of lines. In a batch of readable lines (nearly all), the
     lines are matched against the round pattern, and each run of lines it reads is built
@@ -497,33 +634,36 @@ def _parse_batches(numbered: Iterable[tuple[int, str | None, str | None]],
     round_match = round_pattern.match
     builder = round_builders.__getitem__
     read_line = _line_reader(problems)
-    lines = iter(numbered)
-    while batch := list(islice(lines, BATCH_LINES)):
-        numbers, batch_texts, _ = zip(*batch, strict=True)
-        if texts is not None:
-            texts.update(zip(numbers, batch_texts, strict=True))
-        if None in batch_texts:  # an unreadable line: the batch line by line
-            built: list[ev.Event] = []
-            for number, text, problem in batch:
-                built.extend(read_line(number, text, problem))
+    for first_line, block, why in batches:
+        for offset in range(0, len(block), BATCH_LINES):
+            batch_texts = block[offset:offset + BATCH_LINES] if offset or \
+                len(block) > BATCH_LINES else block
+            first = first_line + offset
+            if keep is not None:
+                keep(first, batch_texts)
+            if why is not None and None in batch_texts:  # an unreadable line: one by one
+                built: list[ev.Event] = []
+                for number, text in enumerate(batch_texts, first):
+                    built.extend(read_line(number, text, why.get(number)))
+                yield built
+                continue
+            found = list(map(round_match, batch_texts))
+            numbers = range(first, first + len(found))
+            built = []
+            start, end = 0, len(found)
+            while start < end:
+                try:
+                    stop = found.index(None, start)
+                except ValueError:
+                    stop = end
+                if stop > start:
+                    run = found[start:stop]
+                    built.extend(map(call, map(builder, map(_LAST_GROUP, run)),
+                                     numbers[start:stop], run))
+                if stop < end:
+                    built.extend(read_line(numbers[stop], batch_texts[stop], None))
+                start = stop + 1
             yield built
-            continue
-        found = list(map(round_match, batch_texts))
-        built = []
-        start, end = 0, len(found)
-        while start < end:
-            try:
-                stop = found.index(None, start)
-            except ValueError:
-                stop = end
-            if stop > start:
-                run = found[start:stop]
-                built.extend(map(call, map(builder, map(_LAST_GROUP, run)),
-                                 numbers[start:stop], run))
-            if stop < end:
-                built.extend(read_line(numbers[stop], batch_texts[stop], None))
-            start = stop + 1
-        yield built
 
 
 _LAST_GROUP = attrgetter("lastindex")

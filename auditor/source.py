@@ -85,6 +85,17 @@ class SourceFile:
 
     def lines(self) -> Iterator[tuple[int, str | None, str | None]]:
         """Yield (number, text, problem): text is None where problem says why."""
+        for first, texts, problems in self.batches():
+            if problems is None:  # numbered in C: no Python step per line
+                yield from zip(count(first), texts, repeat(None))
+            else:
+                for number, text in enumerate(texts, first):
+                    yield number, text, problems.get(number)
+
+    def batches(self) -> Iterator[tuple[int, list[str | None], dict[int, str] | None]]:
+        """Yield the lines a block at a time: (number of the first, their texts, problems),
+        problems None when every line reads, else {number: why} for each line whose text
+        is None. The reader takes the lines this way, with no object made per line."""
         digest = hashlib.sha256()
         number = self.first_line - 1
         pending = b""
@@ -102,11 +113,16 @@ class SourceFile:
                 if body is not None:
                     lines = _clean_lines(body)
                     if lines is None:  # a NUL, bad UTF-8 or a very long line: one by one
-                        for decoded in _decode_lines(body):
-                            number += 1
-                            yield number, *decoded
-                    else:  # numbered in C: no Python step per line
-                        yield from zip(count(number + 1), lines, repeat(None))
+                        texts: list[str | None] = []
+                        problems: dict[int, str] = {}
+                        for text, problem in _decode_lines(body):
+                            if text is None:
+                                problems[number + len(texts) + 1] = problem
+                            texts.append(text)
+                        yield number + 1, texts, problems or None
+                        number += len(texts)
+                    else:
+                        yield number + 1, lines, None
                         number += len(lines)
             else:
                 pending = data
@@ -114,12 +130,13 @@ class SourceFile:
                 number += 1
                 overlong = True
                 pending = b""
-                yield number, None, f"line longer than {MAX_LINE_BYTES} bytes"
+                yield number, [None], {number: f"line longer than {MAX_LINE_BYTES} bytes"}
             elif overlong:
                 pending = b""
         if pending and not overlong:
             number += 1
-            yield (number, *_decode(pending))
+            text, problem = _decode(pending)
+            yield number, [text], None if problem is None else {number: problem}
         self.sha256 = digest.hexdigest()
         self.line_count = number - self.first_line + 1
 

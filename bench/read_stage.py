@@ -42,7 +42,10 @@ def main() -> None:
         for path in files:
             source = SourceFile(str(path))
             source.open_check()
-            audit.FileAudit(str(path)).read(source.lines())
+            # a SourceFile is read a block at a time, as the audit reads it (revisions
+            # before SourceFile.batches take its lines)
+            audit.FileAudit(str(path)).read(
+                source if hasattr(source, "batches") else source.lines())
         return time.process_time() - started
 
     once()  # imports, the grammar, the patterns
