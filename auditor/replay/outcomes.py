@@ -67,6 +67,7 @@ def _expect(view: RoundView, kinds: tuple[str, ...] | None = None) -> None:
     misdealt_seats = {m.target for m in view.markers if m.kind == "misdeal"}
     dealer_misdeal = "dealer" in misdealt_seats
     hands = view.hands
+    dealer_natural = view.dealer.natural  # the same for every wager: told once
     for wager in view.wagers:
         kind = wager.kind
         if kinds is not None and kind not in kinds:
@@ -75,7 +76,7 @@ def _expect(view: RoundView, kinds: tuple[str, ...] | None = None) -> None:
             wager.expected = Expected("void", ZERO, "a misdeal returns the wager")
         elif kind == "main":
             hand = hands.get(wager.target)
-            wager.expected = main_result(view, hand, wager) if hand else None
+            wager.expected = _main_result(view, hand, wager, dealer_natural) if hand else None
         elif kind == "insurance":
             wager.expected = insurance_result(view, wager)
         elif kind == "db21":
@@ -88,6 +89,10 @@ def _expect(view: RoundView, kinds: tuple[str, ...] | None = None) -> None:
 
 def main_result(view: RoundView, hand: Hand, wager: Wager) -> Expected:
     """A main wager's result under standard blackjack, or Blackjack Switch (30.09(13))."""
+    return _main_result(view, hand, wager, view.dealer.natural)
+
+
+def _main_result(view: RoundView, hand: Hand, wager: Wager, dealer_natural: bool) -> Expected:
     base = wager.amount
     stake = base + (hand.doubled if not wager.tip else ZERO)
     dealer = view.dealer
@@ -99,7 +104,6 @@ def main_result(view: RoundView, hand: Hand, wager: Wager) -> Expected:
     if player > 21:  # hand.busted
         return Expected("lose", -stake, f"the hand went over 21 ({player})")
     switch = view.config.game == "switch"
-    dealer_natural = dealer.natural
     if hand.natural:
         if dealer_natural:
             return Expected("push", ZERO, "blackjack against a dealer blackjack pushes")
