@@ -286,6 +286,7 @@ class LosesBeforeRemainingHands(Check):
     citation = "20:18:15:30.10(9)"
     name = "db21.collect_before_remaining_hands"
     severity = "medium"
+    needs = DB21
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -394,6 +395,7 @@ class PlayOutForDb21(Check):
     name = "db21.play_out_for_db21"
     severity = "high"
     options = frozenset({"soft17"})
+    needs = DB21
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:

@@ -140,6 +140,16 @@ class MainPayout(Check):
                 continue
             if wager.initial and (wager.after_first_card or wager.late_additions):
                 continue  # late chips are no bet: 20:18:15:03 judges the wager
+            expected, settlements = wager.expected, wager.settlements
+            if expected is not None and len(settlements) == 1:
+                # the common case, a win or a loss of the expected money, told before the
+                # calls (wrongly_settled judges the rest)
+                settled = settlements[0]
+                if settled.outcome == "win":
+                    if settled.amount == expected.net:
+                        continue
+                elif settled.outcome == "lose" and -settled.amount == expected.net:
+                    continue
             stake = stake_of(wager, hand)
             wrong = wrongly_settled(wager, stake)
             if wrong is None:

@@ -281,20 +281,29 @@ class _RoundReplay:
                 first_four[seat] = [code]
 
     def on_hit(self, index: int, event: ev.Hit) -> None:
-        line = event.line
-        self.count(event.card, line)
+        line, code = event.line, event.card
+        counts = self.counts
+        seen = counts[code] + 1  # self.count, written out
+        counts[code] = seen
+        self.view.card_counts.append((code, seen, line))
         hand = self.hands.get(event.hand) or self.hand(event.hand, line, "hit")
         if hand is None:
             return
-        self.decide("hit", event.hand, line, index, hand)
-        self.add_card(hand, event.card, line, index)
+        if hand.parent is None:  # self.decide, written out for a hand not made by a split
+            self.view.decisions.append(Decision("hit", event.hand, line, index))
+        else:
+            self.decide("hit", event.hand, line, index, hand)
+        self.add_card(hand, code, line, index)
 
     def on_stand(self, index: int, event: ev.Stand) -> None:
         line = event.line
         hand = self.hands.get(event.hand) or self.hand(event.hand, line, "stand")
         if hand is None:
             return
-        self.decide("stand", event.hand, line, index, hand)
+        if hand.parent is None:  # self.decide, written out for a hand not made by a split
+            self.view.decisions.append(Decision("stand", event.hand, line, index))
+        else:
+            self.decide("stand", event.hand, line, index, hand)
         hand.stood_line = hand.stood_line or line
         if hand.complete_index is None:  # set_complete
             hand.complete_index, hand.complete_reason = index, "stood"

@@ -104,7 +104,10 @@ def _main_result(view: RoundView, hand: Hand, wager: Wager, dealer_natural: bool
     if player > 21:  # hand.busted
         return Expected("lose", -stake, f"the hand went over 21 ({player})")
     switch = view.config.game == "switch"
-    if hand.natural:
+    # Hand.natural, written out (every main wager): 21 in the first two cards of an
+    # original hand, not switched
+    if (player == 21 and len(hand.cards) == 2 and hand.parent is None and not hand.was_split
+            and not hand.switched and hand.dealt >= 2):
         if dealer_natural:
             return Expected("push", ZERO, "blackjack against a dealer blackjack pushes")
         declared = view.config.blackjack_odds
