@@ -658,7 +658,7 @@ class BustCollectedAtOnce(Check):
     def round(self, view: RoundView) -> Iterator[Finding]:
         by_hand: dict[str, list[tuple[Wager, Settlement]]] = {}
         for wager, hand, settlement in facts.of(view).judged_mains:
-            if hand.busted:
+            if hand.total > 21:  # hand.busted, without the call (every main wager)
                 by_hand.setdefault(hand.name, []).append((wager, settlement))
         for name, settled in by_hand.items():
             hand = view.hands[name]

@@ -224,7 +224,9 @@ class _RoundReplay:
         if event.tip:
             view.wager_marks.add("tip")
         if kind == "main" and not event.tip:
-            hand = hands.get(target) or self.new_hand(target)
+            hand = hands.get(target)
+            if hand is None:  # self.new_hand, written out
+                hand = hands[target] = Hand(target, seat, target)
             hand.main = wager
 
     def on_settle(self, index: int, event: ev.Settle) -> None:

@@ -14,6 +14,7 @@ from auditor.events import Deal
 from auditor.replay.view import DealerHand, Expected, Hand, RoundView, Wager
 
 ZERO = Decimal(0)
+_NONE: frozenset[str] = frozenset()
 
 
 def must_stand(total: int, soft: bool, hits_soft_17: bool) -> bool:
@@ -24,6 +25,8 @@ def must_stand(total: int, soft: bool, hits_soft_17: bool) -> bool:
 
 def expect_all(view: RoundView) -> None:
     _expect(view)
+    if not view.dealer.draws:
+        return  # most rounds: nothing drawn, nothing to burn (_without_burned_card)
     burned = _without_burned_card(view)
     if burned is None:
         return  # the common case: no draw on a standing total
@@ -64,7 +67,8 @@ def _without_burned_card(view: RoundView) -> DealerHand | None:
 
 
 def _expect(view: RoundView, kinds: tuple[str, ...] | None = None) -> None:
-    misdealt_seats = {m.target for m in view.markers if m.kind == "misdeal"}
+    misdealt_seats = ({m.target for m in view.markers if m.kind == "misdeal"} if view.markers
+                      else _NONE)
     dealer_misdeal = "dealer" in misdealt_seats
     hands = view.hands
     dealer_natural = view.dealer.natural  # the same for every wager: told once

@@ -153,7 +153,8 @@ def _judged_settlements(view: RoundView, facts: SwitchFacts
     mains, supers = [], []
     misdeals = facts.misdeals  # none, nearly always: then no misdeal concerns a wager
     for wager in view.wagers:
-        if (len(wager.settlements) != 1 or wager.expected is None or late_bet(wager)
+        if (len(wager.settlements) != 1 or wager.expected is None
+                or (wager.after_first_card and late_bet(wager))  # the test first: rare
                 or wager.late_additions or (misdeals and misdeal_concerns(view, wager))):
             continue
         if wager.kind == "main":
