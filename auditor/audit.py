@@ -11,12 +11,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import count
+from itertools import chain, count
 from typing import Any
 
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
-from auditor.checks.base import Check, FileView, registry
+from auditor.checks.base import PROBLEM, Check, FileView, registry
 from auditor.config import TableConfig, UnknownRule
 from auditor.findings import Finding
 from auditor.identity import normalise_statement
@@ -407,6 +407,16 @@ def checks_for(game: str | None, checks: Iterable[Check],
     return [c for c in checks if c.applies_to(game)]
 
 
+_HAS_PROBLEM = frozenset({PROBLEM})
+
+
+def round_holds(view) -> frozenset:
+    """What a replayed round holds, as `Check.needs` names it: its statement types, the
+    marks of its wagers (side wagers' kinds, `tip`) and PROBLEM if it has a problem."""
+    holds = frozenset(chain(map(type, view.events), view.wager_marks))
+    return holds | _HAS_PROBLEM if view.problems else holds
+
+
 class _RoundJudge:
     """The checks of one file's game, applied to each replayed round.
 
@@ -432,9 +442,10 @@ class _RoundJudge:
         self.effective = {c.citation: dates[c.citation] for c in checks if c.citation in dates}
         self.in_force: dict[str, tuple[list[Check], list[Check], list[Check]]] = {}
         self.not_in_force: Counter = Counter()  # citation -> readable rounds not judged
-        # Each list's `round` methods, bound once per file rather than once per round
-        # (the lists are kept, so their ids stay theirs for the file's life).
-        self.bound: dict[int, list] = {}
+        # Per list and kind of round (what it holds), the checks that judge it and their
+        # `round` methods, bound once per file rather than once per round (the lists are
+        # kept, so their ids stay theirs for the file's life).
+        self.bound: dict[tuple[int, frozenset], tuple[list[Check], list]] = {}
 
     def _in_force(self, date: str | None) -> tuple[list[Check], list[Check], list[Check]]:
         """The checks, the unreadable rounds' checks and the collecting checks in force on a
@@ -465,14 +476,18 @@ class _RoundJudge:
             if checks is not self.checks:
                 self.not_in_force.update(c.citation for c in self.checks if c not in checks)
         found: list[Finding] = []
+        # What the round holds (its statement types, side wagers, problems) picks the checks
+        # that can find anything in it (`Check.needs`); the pick is kept per kind of round.
+        holds = round_holds(view)
+        picked = self.bound.get((id(checks), holds))
+        if picked is None:
+            judged = [c for c in checks if c.needs is None or not c.needs.isdisjoint(holds)]
+            picked = self.bound[(id(checks), holds)] = (judged, [c.round for c in judged])
         if views is None:
-            rounds = self.bound.get(id(checks))
-            if rounds is None:
-                rounds = self.bound[id(checks)] = [check.round for check in checks]
-            for judge in rounds:
+            for judge in picked[1]:
                 found.extend(judge(view))
         else:
-            for check in checks:
+            for check in picked[0]:
                 rules = depends(check.options, self.unknown)
                 if not rules:
                     found.extend(check.round(view))

@@ -33,6 +33,10 @@ DOC_SECTIONS = ("Regulation:", "Violating:", "Compliant:", "Reading:")
 GAMES = frozenset({"standard", "switch", "db21", "tensticks", "ladies"})
 
 
+PROBLEM = "problem"
+"""A `Check.needs` mark: the round has a problem (`RoundView.problems`)."""
+
+
 class RegistrationError(ValueError):
     """A check was declared wrongly: the project does not start with it."""
 
@@ -60,6 +64,12 @@ class Check:
     # a header that leaves one unknown (auditor/unknown_rules.py); None: not declared, so
     # judged under every value of every unknown rule.
     options: ClassVar[frozenset[str] | None] = None
+    # What a round must hold for `round` to find anything in it: any one of these statement
+    # types (event classes), wager marks (`RoundView.wager_marks`: a side wager's kind or
+    # `tip`) or PROBLEM (the round has a problem). The runner (audit._RoundJudge) skips the
+    # check in a round that holds none of them; None: every round is judged. Declared only
+    # where the check reads nothing else (tests/test_check_needs.py holds it to that).
+    needs: ClassVar[frozenset | None] = None
 
     def applies_to(self, game: str) -> bool:
         return game in self.games

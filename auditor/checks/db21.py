@@ -84,6 +84,7 @@ class WagerNeedsMainBet(Check):
     citation = "20:18:15:30.10(2)"
     name = "db21.wager_needs_main_bet"
     severity = "high"
+    needs = DB21
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -116,6 +117,7 @@ class PastPosting(Check):
     citation = "20:18:15:30.10(4)"
     name = "db21.past_posting"
     severity = "high"
+    needs = DB21
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -162,6 +164,7 @@ class Outcome(Check):
     name = "db21.outcome"
     severity = "high"
     options = frozenset({"db21_paytable", "soft17"})  # soft17: :28
+    needs = DB21
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -225,6 +228,7 @@ class TuckBustedHand(Check):
     citation = "20:18:15:30.10(8)"
     name = "db21.tuck_busted_hand"
     severity = "medium"
+    needs = DB21
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -282,6 +286,7 @@ class LosesBeforeRemainingHands(Check):
     citation = "20:18:15:30.10(9)"
     name = "db21.collect_before_remaining_hands"
     severity = "medium"
+    needs = DB21
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -390,6 +395,7 @@ class PlayOutForDb21(Check):
     name = "db21.play_out_for_db21"
     severity = "high"
     options = frozenset({"soft17"})
+    needs = DB21
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -433,6 +439,7 @@ class PayTable(Check):
     name = "db21.pay_table"
     severity = "high"
     options = frozenset({"db21_paytable", "soft17"})  # soft17: :28
+    needs = DB21
     games = DB21
 
     def round(self, view: RoundView) -> Iterator[Finding]:

@@ -82,6 +82,7 @@ class WagerBeforeCards(Check):
     citation = "20:18:15:30.04(2)"
     name = "ladies.wager_before_cards"
     severity = "high"
+    needs = frozenset({"ladies"})
     games = LADIES
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -136,6 +137,7 @@ class Outcome(Check):
     citation = "20:18:15:30.04(3)"
     name = "ladies.outcome"
     severity = "high"
+    needs = frozenset({"ladies"})
     games = LADIES
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -191,6 +193,7 @@ class PayTable(Check):
     citation = "20:18:15:30.04(4)"
     name = "ladies.pay_table"
     severity = "high"
+    needs = frozenset({"ladies"})
     games = LADIES
 
     def round(self, view: RoundView) -> Iterator[Finding]:

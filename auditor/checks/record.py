@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from operator import itemgetter
 
-from auditor.checks.base import Check, FileView, register
+from auditor.checks.base import PROBLEM, Check, FileView, register
 from auditor.events import Shuffle
 from auditor.findings import Finding
 from auditor.replay.view import RoundView, counted_since_text
@@ -16,6 +16,7 @@ class _ProblemCheck(Check):
 
     kind = ""
     judges_unreadable_rounds = True
+    needs = frozenset({PROBLEM})
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         for problem in view.problems:

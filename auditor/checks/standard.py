@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from auditor import blackjack
+from auditor import events as ev
 from auditor.checks.base import GAMES, Check, register
 from auditor.checks.judging import (
     drew_past_a_standing_total,
@@ -139,6 +140,16 @@ class MainPayout(Check):
                 continue
             if wager.initial and (wager.after_first_card or wager.late_additions):
                 continue  # late chips are no bet: 20:18:15:03 judges the wager
+            expected, settlements = wager.expected, wager.settlements
+            if expected is not None and len(settlements) == 1:
+                # the common case, a win or a loss of the expected money, told before the
+                # calls (wrongly_settled judges the rest)
+                settled = settlements[0]
+                if settled.outcome == "win":
+                    if settled.amount == expected.net:
+                        continue
+                elif settled.outcome == "lose" and -settled.amount == expected.net:
+                    continue
             stake = stake_of(wager, hand)
             wrong = wrongly_settled(wager, stake)
             if wrong is None:
@@ -202,6 +213,7 @@ class Insurance(Check):
     name = "standard.insurance"
     severity = "high"
     options = frozenset()
+    needs = frozenset({"insurance"})
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         for wager in view.wagers:
@@ -249,6 +261,7 @@ class DoubleDown(Check):
     name = "standard.double_down"
     severity = "medium"
     options = frozenset({"double", "das"})
+    needs = frozenset({ev.Double})
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         rules = view.config.rules
@@ -316,6 +329,7 @@ class SplitPairs(Check):
     name = "standard.split_pairs"
     severity = "medium"
     options = frozenset({"splits"})
+    needs = frozenset({ev.Split})
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         limit = min(view.config.rules.splits, 3)
@@ -432,6 +446,7 @@ class DealerDrawsOnStandingTotal(Check):
     name = "standard.dealer_draw_on_standing_total"
     severity = "high"
     options = frozenset({"soft17"})
+    needs = frozenset({ev.Draw})
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         hits17 = view.config.hits_soft_17
@@ -466,6 +481,7 @@ class Surrender(Check):
     name = "standard.surrender"
     severity = "high"
     options = frozenset({"surrender"})
+    needs = frozenset({ev.Surrender})
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         offered = view.config.rules.surrender != "no"

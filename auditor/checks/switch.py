@@ -152,6 +152,7 @@ class TipNeedsPersonalWager(Check):
     citation = "20:18:15:30.09(3)"
     name = "switch.tip_needs_personal_wager"
     severity = "high"
+    needs = frozenset({"tip"})
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -270,6 +271,7 @@ class SuperMatchBeforeMain(Check):
     citation = "20:18:15:30.09(5)"
     name = "switch.super_match_before_main"
     severity = "medium"
+    needs = frozenset({"supermatch"})
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -325,6 +327,7 @@ class SuperMatchOutcome(Check):
     name = "switch.super_match_outcome"
     severity = "high"
     options = frozenset({"decks"})
+    needs = frozenset({"supermatch"})
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -414,6 +417,7 @@ class SuperMatchTiming(Check):
     citation = "20:18:15:30.09(8)"
     name = "switch.super_match_timing"
     severity = "medium"
+    needs = frozenset({"supermatch"})
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -439,6 +443,7 @@ class InsuranceOnAce(Check):
     citation = "20:18:15:30.09(9)"
     name = "switch.insurance_on_ace"
     severity = "high"
+    needs = frozenset({"insurance"})
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -525,6 +530,7 @@ class SplitWager(Check):
     citation = "20:18:15:30.09(11)"
     name = "switch.split_wager"
     severity = "high"
+    needs = frozenset({ev.Split})
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -606,6 +612,7 @@ class CardAfterCompletion(Check):
     citation = "20:18:15:30.09(14)"
     name = "switch.card_after_completion"
     severity = "medium"
+    needs = frozenset({ev.Hit, ev.Double})
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -651,7 +658,7 @@ class BustCollectedAtOnce(Check):
     def round(self, view: RoundView) -> Iterator[Finding]:
         by_hand: dict[str, list[tuple[Wager, Settlement]]] = {}
         for wager, hand, settlement in facts.of(view).judged_mains:
-            if hand.busted:
+            if hand.total > 21:  # hand.busted, without the call (every main wager)
                 by_hand.setdefault(hand.name, []).append((wager, settlement))
         for name, settled in by_hand.items():
             hand = view.hands[name]
@@ -763,6 +770,7 @@ class DealerWaitsForPlayers(Check):
     citation = "20:18:15:30.09(17)"
     name = "switch.dealer_waits_for_players"
     severity = "high"
+    needs = frozenset({ev.Draw})
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -796,6 +804,7 @@ class SuperMatchPayTable(Check):
     name = "switch.super_match_pay_table"
     severity = "high"
     options = frozenset({"decks"})
+    needs = frozenset({"supermatch"})
     games = SWITCH
 
     def round(self, view: RoundView) -> Iterator[Finding]:

@@ -18,6 +18,7 @@ from decimal import Decimal
 from pathlib import PurePath
 
 from auditor import blackjack
+from auditor import events as ev
 from auditor.checks.base import Check, register
 from auditor.checks.judging import money_text, recorded_text
 from auditor.findings import Finding
@@ -199,6 +200,7 @@ class TradeOfBonusCardOnly(Check):
     citation = "20:18:15:30.02(4)"
     name = "tensticks.trade_bonus_card_only"
     severity = "medium"
+    needs = frozenset({ev.Trade})
     games = TENSTICKS
 
     def round(self, view: RoundView) -> Iterator[Finding]:
@@ -580,6 +582,7 @@ class PunchedPlayersCard(Check):
     citation = "20:18:15:30.02(¶11)"
     name = "tensticks.punched_players_card"
     severity = "medium"
+    needs = frozenset({ev.Leave})
     games = TENSTICKS
 
     def round(self, view: RoundView) -> Iterator[Finding]:

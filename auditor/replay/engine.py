@@ -31,6 +31,8 @@ from auditor.replay.view import (
     seat_of,
 )
 
+_VALUE = blackjack.VALUE
+
 ROUND_EXTENSIONS: dict[str, list[Callable[[RoundView, TableState], None]]] = {}
 """Per game, functions that derive more facts once a round is replayed (registered by games)."""
 
@@ -217,8 +219,14 @@ class _RoundReplay:
         wager = self.wager_index[key] = Wager(target, kind, event.tip, event.amount, event.line,
                                               index, view.first_card_index is not None)
         view.wagers.append(wager)
+        if kind != "main":
+            view.wager_marks.add(kind)
+        if event.tip:
+            view.wager_marks.add("tip")
         if kind == "main" and not event.tip:
-            hand = hands.get(target) or self.new_hand(target)
+            hand = hands.get(target)
+            if hand is None:  # self.new_hand, written out
+                hand = hands[target] = Hand(target, seat, target)
             hand.main = wager
 
     def on_settle(self, index: int, event: ev.Settle) -> None:
@@ -243,20 +251,29 @@ class _RoundReplay:
         if view.first_card_index is None:
             view.first_card_index = index
         view.deal_end_index = index
-        card = Card(code, line, index)
         if target == "dealer":
-            dealer = view.dealer
-            dealer.add(card)
-            dealer.dealt += 1
-            return
-        if len(target) <= 2:
+            hand = view.dealer
+        elif len(target) <= 2:
             self.problem(line, f"`deal` to {target}: cards are dealt to a hand", target)
             return
-        if target[1] not in self.seat_digits:
-            self.note_seat(target, line)
-        hand = self.hands.get(target) or self.new_hand(target)
-        hand.add(card)
+        else:
+            if target[1] not in self.seat_digits:
+                self.note_seat(target, line)
+            hand = self.hands.get(target) or self.new_hand(target)
+        # CountedCards.add, written out: a card, the hand's count and best total
+        hand.changes += 1
+        hand.cards.append(Card(code, line, index))
+        rank = code[0]
+        hard = hand.hard = hand.hard + _VALUE[rank]
+        if rank == "A":
+            hand.has_ace = True
+        if hand.has_ace and hard <= 11:
+            hand.total, hand.soft = hard + 10, True
+        else:
+            hand.total, hand.soft = hard, False
         dealt = hand.dealt = hand.dealt + 1
+        if target == "dealer":
+            return
         if dealt <= 2 and target[2:] in ("h1", "h2"):
             first_four = view.seat_first_four
             seat = hand.seat
@@ -266,20 +283,29 @@ class _RoundReplay:
                 first_four[seat] = [code]
 
     def on_hit(self, index: int, event: ev.Hit) -> None:
-        line = event.line
-        self.count(event.card, line)
+        line, code = event.line, event.card
+        counts = self.counts
+        seen = counts[code] + 1  # self.count, written out
+        counts[code] = seen
+        self.view.card_counts.append((code, seen, line))
         hand = self.hands.get(event.hand) or self.hand(event.hand, line, "hit")
         if hand is None:
             return
-        self.decide("hit", event.hand, line, index, hand)
-        self.add_card(hand, event.card, line, index)
+        if hand.parent is None:  # self.decide, written out for a hand not made by a split
+            self.view.decisions.append(Decision("hit", event.hand, line, index))
+        else:
+            self.decide("hit", event.hand, line, index, hand)
+        self.add_card(hand, code, line, index)
 
     def on_stand(self, index: int, event: ev.Stand) -> None:
         line = event.line
         hand = self.hands.get(event.hand) or self.hand(event.hand, line, "stand")
         if hand is None:
             return
-        self.decide("stand", event.hand, line, index, hand)
+        if hand.parent is None:  # self.decide, written out for a hand not made by a split
+            self.view.decisions.append(Decision("stand", event.hand, line, index))
+        else:
+            self.decide("stand", event.hand, line, index, hand)
         hand.stood_line = hand.stood_line or line
         if hand.complete_index is None:  # set_complete
             hand.complete_index, hand.complete_reason = index, "stood"

@@ -14,6 +14,7 @@ from auditor.events import Deal
 from auditor.replay.view import DealerHand, Expected, Hand, RoundView, Wager
 
 ZERO = Decimal(0)
+_NONE: frozenset[str] = frozenset()
 
 
 def must_stand(total: int, soft: bool, hits_soft_17: bool) -> bool:
@@ -24,6 +25,8 @@ def must_stand(total: int, soft: bool, hits_soft_17: bool) -> bool:
 
 def expect_all(view: RoundView) -> None:
     _expect(view)
+    if not view.dealer.draws:
+        return  # most rounds: nothing drawn, nothing to burn (_without_burned_card)
     burned = _without_burned_card(view)
     if burned is None:
         return  # the common case: no draw on a standing total
@@ -64,9 +67,11 @@ def _without_burned_card(view: RoundView) -> DealerHand | None:
 
 
 def _expect(view: RoundView, kinds: tuple[str, ...] | None = None) -> None:
-    misdealt_seats = {m.target for m in view.markers if m.kind == "misdeal"}
+    misdealt_seats = ({m.target for m in view.markers if m.kind == "misdeal"} if view.markers
+                      else _NONE)
     dealer_misdeal = "dealer" in misdealt_seats
     hands = view.hands
+    dealer_natural = view.dealer.natural  # the same for every wager: told once
     for wager in view.wagers:
         kind = wager.kind
         if kinds is not None and kind not in kinds:
@@ -75,7 +80,7 @@ def _expect(view: RoundView, kinds: tuple[str, ...] | None = None) -> None:
             wager.expected = Expected("void", ZERO, "a misdeal returns the wager")
         elif kind == "main":
             hand = hands.get(wager.target)
-            wager.expected = main_result(view, hand, wager) if hand else None
+            wager.expected = _main_result(view, hand, wager, dealer_natural) if hand else None
         elif kind == "insurance":
             wager.expected = insurance_result(view, wager)
         elif kind == "db21":
@@ -88,6 +93,10 @@ def _expect(view: RoundView, kinds: tuple[str, ...] | None = None) -> None:
 
 def main_result(view: RoundView, hand: Hand, wager: Wager) -> Expected:
     """A main wager's result under standard blackjack, or Blackjack Switch (30.09(13))."""
+    return _main_result(view, hand, wager, view.dealer.natural)
+
+
+def _main_result(view: RoundView, hand: Hand, wager: Wager, dealer_natural: bool) -> Expected:
     base = wager.amount
     stake = base + (hand.doubled if not wager.tip else ZERO)
     dealer = view.dealer
@@ -99,8 +108,10 @@ def main_result(view: RoundView, hand: Hand, wager: Wager) -> Expected:
     if player > 21:  # hand.busted
         return Expected("lose", -stake, f"the hand went over 21 ({player})")
     switch = view.config.game == "switch"
-    dealer_natural = dealer.natural
-    if hand.natural:
+    # Hand.natural, written out (every main wager): 21 in the first two cards of an
+    # original hand, not switched
+    if (player == 21 and len(hand.cards) == 2 and hand.parent is None and not hand.was_split
+            and not hand.switched and hand.dealt >= 2):
         if dealer_natural:
             return Expected("push", ZERO, "blackjack against a dealer blackjack pushes")
         declared = view.config.blackjack_odds

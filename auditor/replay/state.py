@@ -54,7 +54,7 @@ class TableState:
             config or self.config, self.shoe_id, self.shoe_date, self.shuffled,
             self.cut_after_shuffle, self.cutcard_line, Counter(self.counts), self.counted_since,
             self.dealer,
-            {seat: s.copy() for seat, s in self.seats.items()}, dict(self.lights), self.closed)
+            dict(self.seats), dict(self.lights), self.closed)  # seats: never changed in place
 
     def shoe_status(self) -> ShoeStatus:
         return ShoeStatus(self.shoe_id, self.shuffled, self.cut_after_shuffle,
@@ -83,18 +83,19 @@ class TableState:
     def seat_lit(self, seat: str, count: int) -> None:
         """The seat's disk shows `count` lights (the seat is taken, if it was not)."""
         state = self.seats.get(seat)
-        if state is None:
-            state = self.seats[seat] = SeatState(None)
+        # a new SeatState, not the old one changed: a clone shares the seats (`clone`)
+        self.seats[seat] = SeatState(None if state is None else state.player,
+                                     0 if state is None else state.player_start, True)
         self.lights[seat] = count
-        state.lit_since_sit = True
-        state.prize_since_light = state.other_prize_since_light = False
 
     def prize_paid(self, seat: str) -> None:
-        for name, state in self.seats.items():
+        seats = self.seats
+        for name, state in list(seats.items()):  # new SeatStates: a clone shares the old
+            changed = seats[name] = state.copy()
             if name == seat:
-                state.prize_since_light = True
+                changed.prize_since_light = True
             else:
-                state.other_prize_since_light = True
+                changed.other_prize_since_light = True
 
     def handoff(self) -> tuple:
         """What the table carries from one shoe to the next, comparable: at a `shoe` the

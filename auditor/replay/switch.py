@@ -54,7 +54,8 @@ def derive(view: RoundView, state: TableState | None = None) -> None:
         if (wager.kind == "main" and not wager.tip and wager.initial
                 and wager.target[2:] in INITIAL_HANDS):  # is_initial_hand
             seat_wagers.setdefault(wager.seat, {})[wager.target] = wager
-    seat_wagers = dict(sorted(seat_wagers.items(), key=lambda item: seat_number(item[0])))
+    if len(seat_wagers) > 1:  # first base first: a seat is `s` and one digit (seat_of)
+        seat_wagers = dict(sorted(seat_wagers.items(), key=_SEAT_ORDER))
     first = _first_decision_index(view)
     end = _initial_deal_end_index(view, first)
     shuffled, cut = _shuffled_and_cut(view)
@@ -63,6 +64,13 @@ def derive(view: RoundView, state: TableState | None = None) -> None:
     # these read the seats and misdeals above, so once the facts are in place
     facts.wrong_counts = _wrong_deal_counts(view, end, facts)
     facts.judged_mains, facts.judged_super_matches = _judged_settlements(view, facts)
+
+
+def _seat_order(item: tuple[str, dict[str, Wager]]) -> int:
+    return seat_number(item[0])
+
+
+_SEAT_ORDER = _seat_order
 
 
 def of(view: RoundView) -> SwitchFacts:
@@ -145,7 +153,8 @@ def _judged_settlements(view: RoundView, facts: SwitchFacts
     mains, supers = [], []
     misdeals = facts.misdeals  # none, nearly always: then no misdeal concerns a wager
     for wager in view.wagers:
-        if (len(wager.settlements) != 1 or wager.expected is None or late_bet(wager)
+        if (len(wager.settlements) != 1 or wager.expected is None
+                or (wager.after_first_card and late_bet(wager))  # the test first: rare
                 or wager.late_additions or (misdeals and misdeal_concerns(view, wager))):
             continue
         if wager.kind == "main":
@@ -161,9 +170,14 @@ def _judged_settlements(view: RoundView, facts: SwitchFacts
 
 def _first_decision_index(view: RoundView) -> int | None:
     """The first player decision of the round, insurance wagers included (30.09(8))."""
-    candidates = [d.index for d in view.decisions]
-    candidates.extend(w.index for w in view.wagers_of("insurance", tip=None))
-    return min(candidates) if candidates else None
+    # decisions are recorded in order: the first is the earliest
+    first = view.decisions[0].index if view.decisions else None
+    if "insurance" not in view.wager_marks:  # no insurance wager in the round
+        return first
+    candidates = [w.index for w in view.wagers_of("insurance", tip=None)]
+    if first is not None:
+        candidates.append(first)
+    return min(candidates)
 
 
 def _initial_deal_end_index(view: RoundView, first: int | None) -> int | None:
@@ -197,6 +211,8 @@ def _wrong_deal_counts(view: RoundView, end: int | None, facts: SwitchFacts) -> 
     may be dealt or not (30.09(1) reading)."""
     if end is None:
         return []
+    if view.dealer.dealt == 2 and _dealt_two_each(view, facts):
+        return []  # the common round: every count right, told by the counts the replay kept
     end_line = view.events[end].line
     lines = _deal_lines(view)
     found: list[DealCount] = []
@@ -225,6 +241,22 @@ def _wrong_deal_counts(view: RoundView, end: int | None, facts: SwitchFacts) -> 
         line = dealer_lines[2] if len(dealer_lines) > 2 else end_line
         found.append(DealCount("dealer", line, {"dealer": len(dealer_lines)}, dealer_lines))
     return found
+
+
+def _dealt_two_each(view: RoundView, facts: SwitchFacts) -> bool:
+    """Every playing seat's wagered hand dealt two cards and its other hands (but an unbet
+    h1 or h2) none, by the `deal` statements the replay counted (`Hand.dealt`)."""
+    seats = facts.seat_wagers
+    for hand in view.hands.values():
+        wagered = seats.get(hand.seat)
+        if wagered is None:
+            continue
+        if hand.name in wagered:
+            if hand.dealt != 2:
+                return False
+        elif hand.dealt and not is_initial_hand(hand.name):
+            return False
+    return True
 
 
 # ---- the shoe ----

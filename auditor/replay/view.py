@@ -389,6 +389,9 @@ class RoundView:
     burned_dealer: DealerHand | None = None
     unreadable: bool = False  # a line of the round could not be read: rules are not judged
     derived: dict[str, Any] = field(default_factory=dict)  # facts of ROUND_EXTENSIONS, by game
+    # The kinds of the round's side wagers (insurance, supermatch, db21, ladies) and `tip`
+    # if any wager is a tip: the checks that look at such wagers are skipped without them.
+    wager_marks: set[str] = field(default_factory=set)
 
     # Written out rather than generated, as for Hand: one a round, of thirty fields.
     def __init__(self, file: str, config: TableConfig, round_id: str, start_line: int,
@@ -403,6 +406,7 @@ class RoundView:
         self.problems = [] if problems is None else problems
         self.occupied_before = {} if occupied_before is None else occupied_before
         self.hands, self.seat_first_four, self.switched_seats, self.derived = {}, {}, {}, {}
+        self.wager_marks = set()
         self.wagers, self.decisions, self.trades, self.lights = [], [], [], []
         self.seat_changes, self.markers, self.card_counts = [], [], []
         self.dealer = DealerHand()
