@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from auditor.output import tables
 from auditor.output.html_report import environment, html_parts, to_html
 from auditor.output.replay_view import Card, Entity, entity_spans
+from auditor.report import frames
 from auditor.report.frames import summaries_shared, summary_by, summary_frame
 from auditor.run import audit_paths
 
@@ -60,13 +60,13 @@ def test_report_html_is_written_in_a_few_large_chunks() -> None:
 def test_summaries_are_made_once_per_content_within_one_set_of_outputs(monkeypatch) -> None:
     result = audit_paths([str(SAMPLE)], jobs=1)
     made: list[str] = []
-    summarise = tables._summary_by
+    summarise = frames._summary_by
 
     def counted(frame, column):
         made.append(column)
         return summarise(frame, column)
 
-    monkeypatch.setattr(tables, "_summary_by", counted)
+    monkeypatch.setattr(frames, "_summary_by", counted)
     alone = summary_by(summary_frame(result.findings, result.inputs), "citation")
     with summaries_shared():
         first = summary_by(summary_frame(result.findings, result.inputs), "citation")
