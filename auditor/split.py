@@ -23,7 +23,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import chain
 
 from auditor import events as ev
 from auditor.audit import FileAudit
@@ -104,18 +103,19 @@ def audit_piece(piece: Piece, judging=None) -> PieceResult:
     source = SourceFile(piece.path, start=piece.start, end=piece.end,
                         first_line=piece.first_line, data=piece.data)
     audit = FileAudit(piece.path, first_line=piece.first_line, judging=judging)
+    # The piece is read a block of lines at a time, as a whole file is (FileAudit.read).
     if piece.config is None:
-        audit.read(source.lines())
+        audit.read(source)
         audit.close_piece(trace=False)
         return PieceResult(piece.number, audit, None, True)
     state = piece.state.clone()
     audit.begin(piece.config, (), state)
-    lines = source.lines()
-    first = next(lines, None)
+    first = next(SourceFile(piece.path, start=piece.start, end=piece.end,
+                            first_line=piece.first_line, data=piece.data).lines(), None)
     began = first is not None and first[1] is not None and isinstance(
         next(parse_lines([first]), None), ev.Shoe)
     if first is not None:
-        audit.read(chain((first,), lines), piece.config)
+        audit.read(source, piece.config)
     audit.close_piece(trace=False)
     return PieceResult(piece.number, audit, piece.state.handoff(), began)
 
