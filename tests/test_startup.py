@@ -121,17 +121,10 @@ def test_a_store_opens_without_alembic_when_new_and_at_the_head(tmp_path):
 
 
 def test_an_old_store_is_still_upgraded_by_the_migrations(tmp_path):
-    from alembic import command
-    from alembic.config import Config
+    from old_stores import store_at
 
     store = tmp_path / "old.sqlite"
-    engine = create_engine(f"sqlite:///{store}")
-    with engine.begin() as connection:
-        config = Config()
-        config.set_main_option("script_location", str(MIGRATIONS))
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0002")
-    engine.dispose()
+    store_at(f"sqlite:///{store}", "0002")
     code = ("import sys; from auditor.store import open_store; "
             "from auditor.store.engine import schema_revision; "
             f"engine = open_store({str(store)!r}); "

@@ -139,19 +139,9 @@ def newest_revision() -> str:
 def test_migration_0003_widens_a_store_written_at_0002(store_url, tmp_path):
     """A store at 0002 opened by this auditor is upgraded through 0003 (unbounded text) to
     the newest revision, and holds names of any length."""
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy import create_engine
+    from old_stores import store_at
 
-    from auditor.store.engine import MIGRATIONS
-
-    engine = create_engine(store_url if "://" in store_url else f"sqlite:///{store_url}")
-    with engine.begin() as connection:
-        config = Config()
-        config.set_main_option("script_location", str(MIGRATIONS))
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0002")
-    engine.dispose()
+    store_at(store_url if "://" in store_url else f"sqlite:///{store_url}", "0002")
     path, dealer, _, _ = _long_names(tmp_path)
     assert audit(store_url, tmp_path / "out", path) == 1
     engine = open_store(store_url)
