@@ -123,3 +123,16 @@ def test_a_replay_stored_at_any_zlib_level_reads_back_the_same(level: int) -> No
     stored = StoredReplay.of(key, zlib.compress(text, level), Reader())
     assert stored.whole().steps == evidence.steps
     assert stored.shown().lines == evidence.lines
+
+
+def test_outputs_made_within_other_outputs_leave_their_sharing_in_place() -> None:
+    """`summaries_shared` inside another (or in another thread) has its own memo: leaving
+    it restores the outer one, which still shares what it made."""
+    from auditor.report import frames as shared_frames
+
+    with summaries_shared():
+        outer = shared_frames._shared.get()
+        with summaries_shared():
+            assert shared_frames._shared.get() is not outer
+        assert shared_frames._shared.get() is outer
+    assert shared_frames._shared.get() is None

@@ -206,6 +206,38 @@ def test_other_settings_never_share_compiled_templates(tmp_path, monkeypatch):
         settings_key(Environment(loader=loader))
 
 
+def test_a_filter_changed_in_place_never_meets_its_old_compiled_templates(tmp_path,
+                                                                         monkeypatch):
+    """Jinja compiles how a filter is called (and constants run through it) into the
+    template's code: a filter's module edited in place, or a filter added, gives the
+    compiled templates another folder, though no template changed."""
+    import importlib.util
+    import sys
+
+    from jinja2 import Environment, FileSystemLoader
+
+    from auditor.output import template_cache
+
+    module_file = tmp_path / "house_filters.py"
+    module_file.write_text("def money(value):\n    return f'{value} USD'\n", encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("house_filters", module_file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setitem(sys.modules, "house_filters", module)
+    monkeypatch.setattr(template_cache, "_PACKAGE", str(tmp_path.resolve()))
+    environment = Environment(loader=FileSystemLoader(tmp_path), autoescape=True)
+    environment.filters["money"] = module.money
+    before = template_cache.settings_key(environment)
+    assert template_cache.settings_key(environment) == before  # stable while unchanged
+    module_file.write_text("from jinja2 import pass_context\n\n\n@pass_context\n"
+                           "def money(context, value):\n    return f'${value}'\n",
+                           encoding="utf-8")
+    edited = template_cache.settings_key(environment)
+    assert edited != before
+    environment.filters["cents"] = module.money
+    assert template_cache.settings_key(environment) not in (before, edited)
+
+
 def test_the_grammar_terminals_come_from_the_cache_without_building_lark(tmp_path):
     code = ("from auditor import parser; from auditor.events import Deal; "
             "line, empty = parser._line_patterns(); "

@@ -4,17 +4,26 @@ templates in about 0.3 s per process, and loads their bytecode in a few millisec
 Jinja keys each file by the template's name and path and checks it against a hash of the
 template's source, so a changed template is compiled again. The folder is named by what
 else the compiled code depends on: the Jinja and Python versions and the environment's
-settings (delimiters, whitespace handling, autoescaping, `finalize`, extensions)."""
+settings (delimiters, whitespace handling, autoescaping, extensions), the auditor's
+version, and the names and source files of its filters, tests and `finalize`: Jinja bakes
+into the compiled code how each filter is called (with the context or not) and the value
+of constant expressions run through them, so a changed filter must not meet old code."""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import sys
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment
 from jinja2.bccache import Bucket, FileSystemBytecodeCache
 
 from auditor.cache import key_of, private_folder, python_tag
+
+_PACKAGE = str(Path(__file__).resolve().parent.parent)  # the auditor's own source files
 
 
 class QuietBytecodeCache(FileSystemBytecodeCache):
@@ -37,6 +46,8 @@ def settings_key(environment: Environment) -> str:
     source, as a short hash."""
     import jinja2
 
+    from auditor import __version__
+
     finalize = environment.finalize
     escaping: Any = environment.autoescape
     if callable(escaping):
@@ -50,9 +61,26 @@ def settings_key(environment: Environment) -> str:
         environment.trim_blocks, environment.lstrip_blocks, environment.newline_sequence,
         environment.keep_trailing_newline, environment.optimized, sorted(environment.extensions),
         None if finalize is None else f"{finalize.__module__}.{finalize.__qualname__}",
-        escaping,
+        escaping, __version__, sorted(environment.filters), sorted(environment.tests),
+        _sources_of([*environment.filters.values(), *environment.tests.values(), finalize]),
     )
     return key_of(repr(settings))
+
+
+def _sources_of(functions: Iterable[Any]) -> str:
+    """A hash of the auditor's source files that define `functions` (Jinja's own are
+    named by its version): a filter edited in place changes the key."""
+    files = set()
+    for function in functions:
+        module = sys.modules.get(getattr(function, "__module__", None) or "")
+        path = getattr(module, "__file__", None)
+        if path and str(Path(path).resolve()).startswith(_PACKAGE):
+            files.add(path)
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        with contextlib.suppress(OSError):
+            digest.update(path.encode() + b"\0" + Path(path).read_bytes())
+    return digest.hexdigest()
 
 
 def use_template_cache(environment: Environment) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -79,7 +80,9 @@ SUMMARY_FRAME_COLUMNS = ["citation", "table_key", "dealer", "date", "shift", "se
 UNDECLARED_KEY = ""  # the group of findings whose table declares no currency (never a code)
 
 
-_shared: dict[Any, Any] | None = None  # while `summaries_shared`: summaries made, by content
+# While `summaries_shared`: the summaries made, by content. A context variable, so that two
+# sets of outputs made at once (threads, or one within another) never share or end the other's.
+_shared: ContextVar[dict[Any, Any] | None] = ContextVar("summaries_shared", default=None)
 
 
 @contextmanager
@@ -88,19 +91,18 @@ def summaries_shared() -> Iterator[None]:
     once: findings.json, summary.csv and the report each count the run's findings by the
     same five columns, fifteen pandas groupbys of which five differ (issue 27). The outputs
     of one run are made within it; nothing changes the findings meanwhile."""
-    global _shared
-    _shared = {}
+    token = _shared.set({})
     try:
         yield
     finally:
-        _shared = None
+        _shared.reset(token)
 
 
 def summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     """Findings counted by `column`, currency and severity, with the money involved: one row
     per key and currency (currency None: undeclared), so no sum adds two currencies. A table
     is counted by its identity (`table_key`), not its ID alone."""
-    shared = _shared
+    shared = _shared.get()
     if shared is None:
         return _summary_by(frame, column)
     kept = shared.get(id(frame))  # the frame is kept with its key: its id stays its own
