@@ -76,7 +76,7 @@ def test_markup_in_a_record_line_is_printed_by_diff(tmp_path, capsys) -> None:
     new = [line for line in printed if line.startswith("  new") and " BJH-" in line]
     assert len(new) == 1 and "[/note]" in new[0] and f"{record}:" in new[0]
     # beside the finding, its pattern (issue 26): new on run 2
-    assert "  new       table RL-0412/T32 × record:syntax  run 1: 0, run 2: 1" in printed
+    assert "  new         table RL-0412/T32 × record:syntax  run 1: 0, run 2: 1" in printed
 
 
 def test_control_characters_in_file_names_never_reach_the_terminal(tmp_path, capsys) -> None:
