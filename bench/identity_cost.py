@@ -63,15 +63,17 @@ def main() -> None:
 
         def read_plain():
             for path in paths:
-                for _ in SourceFile(path).lines():
+                for _ in SourceFile(path).batches():
                     pass
 
-        def read_tapped():  # the tap, and a round's lines dropped every 40 lines
+        def read_tapped():  # each batch kept, and a round's lines dropped every 40 lines
             for path in paths:
                 texts = _LineTexts()
-                for number, _, _ in texts.keep(SourceFile(path).lines()):
-                    if number % 40 == 0:
-                        texts.forget(number - 39, number)
+                for first, batch, _ in SourceFile(path).batches():
+                    texts.keep(first, batch)
+                    for number in range(first, first + len(batch)):
+                        if number % 40 == 0:
+                            texts.forget(number - 39, number)
 
         lines = sum(1 for path in paths for _ in SourceFile(path).lines())
         plain, _ = best(arguments.repeat, read_plain)
