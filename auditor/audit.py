@@ -464,7 +464,10 @@ class _RoundJudge:
         """Judge one round; True if it has findings. `views`: the round replayed under each
         candidate table, where the header leaves a house rule unknown."""
         result = self.result
-        every, unreadable, collecting = self._in_force(view.date)
+        if self.effective and view.date:
+            every, unreadable, collecting = self._in_force(view.date)
+        else:  # the common case, without the call
+            every, unreadable, collecting = self.checks, self.unreadable_checks, self.collecting
         if view.unreadable:
             self.unreadable += 1
             checks = unreadable
@@ -478,7 +481,9 @@ class _RoundJudge:
         found: list[Finding] = []
         # What the round holds (its statement types, side wagers, problems) picks the checks
         # that can find anything in it (`Check.needs`); the pick is kept per kind of round.
-        holds = round_holds(view)
+        holds = frozenset(chain(map(type, view.events), view.wager_marks))  # round_holds
+        if view.problems:
+            holds |= _HAS_PROBLEM
         picked = self.bound.get((id(checks), holds))
         if picked is None:
             judged = [c for c in checks if c.needs is None or not c.needs.isdisjoint(holds)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
 from auditor import blackjack
@@ -130,7 +130,30 @@ class MainPayout(Check):
     options = frozenset({"blackjack", "decks", "soft17"})  # soft17: the card of :28
     games = GAMES - {"switch"}
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        """The common round, every main wager won or lost for the money expected, told
+        without a generator; any other goes to `_judged`, which judges them all."""
+        hands = view.hands
+        for wager in view.wagers:
+            if wager.kind != "main":
+                continue
+            hand = hands.get(wager.target)
+            if hand is None or hand.surrendered_line is not None:
+                continue
+            if wager.initial and (wager.after_first_card or wager.late_additions):
+                continue
+            expected, settlements = wager.expected, wager.settlements
+            if expected is not None and len(settlements) == 1:
+                settled = settlements[0]
+                if settled.outcome == "win":
+                    if settled.amount == expected.net:
+                        continue
+                elif settled.outcome == "lose" and -settled.amount == expected.net:
+                    continue
+            return self._judged(view)
+        return ()
+
+    def _judged(self, view: RoundView) -> Iterator[Finding]:
         hands = view.hands
         for wager in view.wagers:
             if wager.kind != "main":
@@ -182,9 +205,12 @@ class ReshuffleAfterCutCard(Check):
     severity = "medium"
     options = frozenset()
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
         if not view.shoe.cutcard_pending or view.first_card_index is None:
-            return
+            return ()  # the common round, told without a generator
+        return self._dealt(view)
+
+    def _dealt(self, view: RoundView) -> Iterator[Finding]:
         if any(isinstance(e, Shuffle) for e in view.events[:view.first_card_index]):
             return
         line = view.events[view.first_card_index].line
@@ -403,12 +429,14 @@ class DealerDrawsOut(Check):
     severity = "high"
     options = frozenset({"soft17"})
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
         dealer = view.dealer
-        if not view.dealer_had_to_play or len(dealer.cards) < 2:
-            return
-        if dealer.total > 17:
-            return  # the common stop, told by the total the replay keeps
+        if not view.dealer_had_to_play or len(dealer.cards) < 2 or dealer.total > 17:
+            return ()  # the common stop, told by the total the replay keeps (no generator)
+        return self._stopped(view)
+
+    def _stopped(self, view: RoundView) -> Iterator[Finding]:
+        dealer = view.dealer
         if not blackjack.dealer_must_draw(dealer.card_codes, view.config.hits_soft_17):
             return
         if drew_past_a_standing_total(view):

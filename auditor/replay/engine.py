@@ -48,16 +48,63 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
         {seat: s.player for seat, s in state.seats.items()})
     replay = _RoundReplay(state, view)
     handlers = _HANDLERS.get
-    if on_step is None:  # the audit: nothing to see between statements
-        for index, event in enumerate(record.events):
-            handler = handlers(type(event))
+    # The commonest statements (deal, settle) are replayed here, written out: no call, and
+    # the round's objects held in locals. Every other statement goes to its handler.
+    deal, settle = ev.Deal, ev.Settle
+    counts, card_counts, hands = state.counts, view.card_counts, view.hands
+    dealer, seat_digits, wager_index = view.dealer, replay.seat_digits, replay.wager_index
+    first_four = view.seat_first_four
+    value = _VALUE
+    for index, event in enumerate(record.events):
+        kind = type(event)
+        if kind is deal:  # _RoundReplay.on_deal, written out
+            code, target, line = event.card, event.target, event.line
+            seen = counts.get(code, 0) + 1  # TableState.count_card
+            counts[code] = seen
+            card_counts.append((code, seen, line))
+            if view.first_card_index is None:
+                view.first_card_index = index
+            view.deal_end_index = index
+            if target == "dealer":
+                hand = dealer
+            elif len(target) <= 2:
+                replay.problem(line, f"`deal` to {target}: cards are dealt to a hand", target)
+                hand = None
+            else:
+                if target[1] not in seat_digits:
+                    replay.note_seat(target, line)
+                hand = hands.get(target) or replay.new_hand(target)
+            if hand is not None:
+                # CountedCards.add, written out: a card, the hand's count and best total
+                hand.changes += 1
+                hand.cards.append(Card(code, line, index))
+                rank = code[0]
+                hard = hand.hard = hand.hard + value[rank]
+                if rank == "A":
+                    hand.has_ace = True
+                if hand.has_ace and hard <= 11:
+                    hand.total, hand.soft = hard + 10, True
+                else:
+                    hand.total, hand.soft = hard, False
+                dealt = hand.dealt = hand.dealt + 1
+                if dealt <= 2 and hand is not dealer and target[2:] in ("h1", "h2"):
+                    seat = hand.seat
+                    if seat in first_four:
+                        first_four[seat].append(code)
+                    else:
+                        first_four[seat] = [code]
+        elif kind is settle:  # _RoundReplay.on_settle, written out
+            wager = wager_index.get((event.target, event.kind, event.tip))
+            if wager is None:
+                replay.on_settle(index, event)  # the problem, told there
+            else:
+                wager.settlements.append(Settlement(event.line, index, event.outcome,
+                                                    event.amount, event.time))
+        else:
+            handler = handlers(kind)
             if handler is not None:
                 handler(replay, index, event)
-    else:
-        for index, event in enumerate(record.events):
-            handler = handlers(type(event))
-            if handler is not None:
-                handler(replay, index, event)
+        if on_step is not None:
             on_step(event, view)
     replay.finish()
     extensions = ROUND_EXTENSIONS.get(state.config.game)
@@ -108,7 +155,7 @@ class _RoundReplay:
 
     def count(self, card: str, line: int) -> None:
         counts = self.counts
-        seen = counts[card] + 1  # TableState.count_card
+        seen = counts.get(card, 0) + 1  # TableState.count_card
         counts[card] = seen
         self.view.card_counts.append((card, seen, line))
 
@@ -230,6 +277,7 @@ class _RoundReplay:
             hand.main = wager
 
     def on_settle(self, index: int, event: ev.Settle) -> None:
+        """(replay_round settles a placed wager itself, written out.)"""
         wager = self.wager_index.get((event.target, event.kind, event.tip))
         if wager is None:
             self.problem(event.line, f"`settle` of a {'tip ' if event.tip else ''}{event.kind} "
@@ -240,52 +288,12 @@ class _RoundReplay:
                                             event.time))
 
     # ---- cards ----
-    def on_deal(self, index: int, event: ev.Deal) -> None:
-        # The commonest statement: written out rather than through the helpers.
-        view = self.view
-        code, target, line = event.card, event.target, event.line
-        counts = self.counts
-        seen = counts[code] + 1  # TableState.count_card
-        counts[code] = seen
-        view.card_counts.append((code, seen, line))
-        if view.first_card_index is None:
-            view.first_card_index = index
-        view.deal_end_index = index
-        if target == "dealer":
-            hand = view.dealer
-        elif len(target) <= 2:
-            self.problem(line, f"`deal` to {target}: cards are dealt to a hand", target)
-            return
-        else:
-            if target[1] not in self.seat_digits:
-                self.note_seat(target, line)
-            hand = self.hands.get(target) or self.new_hand(target)
-        # CountedCards.add, written out: a card, the hand's count and best total
-        hand.changes += 1
-        hand.cards.append(Card(code, line, index))
-        rank = code[0]
-        hard = hand.hard = hand.hard + _VALUE[rank]
-        if rank == "A":
-            hand.has_ace = True
-        if hand.has_ace and hard <= 11:
-            hand.total, hand.soft = hard + 10, True
-        else:
-            hand.total, hand.soft = hard, False
-        dealt = hand.dealt = hand.dealt + 1
-        if target == "dealer":
-            return
-        if dealt <= 2 and target[2:] in ("h1", "h2"):
-            first_four = view.seat_first_four
-            seat = hand.seat
-            if seat in first_four:
-                first_four[seat].append(code)
-            else:
-                first_four[seat] = [code]
+    # `deal` is replayed by replay_round itself (the commonest statement)
 
     def on_hit(self, index: int, event: ev.Hit) -> None:
         line, code = event.line, event.card
         counts = self.counts
-        seen = counts[code] + 1  # self.count, written out
+        seen = counts.get(code, 0) + 1  # self.count, written out
         counts[code] = seen
         self.view.card_counts.append((code, seen, line))
         hand = self.hands.get(event.hand) or self.hand(event.hand, line, "hit")
@@ -537,7 +545,7 @@ class _RoundReplay:
 _HANDLERS: dict[type, Callable[[_RoundReplay, int, ev.Event], None]] = {
     ev.Sit: _RoundReplay.on_sit, ev.Leave: _RoundReplay.on_leave,
     ev.Bet: _RoundReplay.on_bet, ev.Settle: _RoundReplay.on_settle,
-    ev.Deal: _RoundReplay.on_deal, ev.Hit: _RoundReplay.on_hit,
+    ev.Hit: _RoundReplay.on_hit,
     ev.Stand: _RoundReplay.on_stand, ev.Double: _RoundReplay.on_double,
     ev.Split: _RoundReplay.on_split, ev.Surrender: _RoundReplay.on_surrender,
     ev.Switch: _RoundReplay.on_switch, ev.Trade: _RoundReplay.on_trade,

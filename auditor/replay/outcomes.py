@@ -106,7 +106,7 @@ def _main_result(view: RoundView, hand: Hand, wager: Wager, dealer_natural: bool
         return Expected("lose", -base / 2, "a surrender collects half the wager")
     player = hand.total
     if player > 21:  # hand.busted
-        return Expected("lose", -stake, f"the hand went over 21 ({player})")
+        return Expected("lose", -stake, ("the hand went over 21 ({})", player))
     switch = view.config.game == "switch"
     # Hand.natural, written out (every main wager): 21 in the first two cards of an
     # original hand, not switched
@@ -132,12 +132,12 @@ def _main_result(view: RoundView, hand: Hand, wager: Wager, dealer_natural: bool
     if switch and dealer_total == 22:
         return Expected("push", ZERO, "a dealer 22 pushes every remaining wager")
     if dealer_total > 21:
-        return Expected("win", stake, f"the dealer went over 21 ({dealer_total})")
+        return Expected("win", stake, ("the dealer went over 21 ({})", dealer_total))
     if player > dealer_total:
-        return Expected("win", stake, f"{player} beats the dealer's {dealer_total}")
+        return Expected("win", stake, ("{} beats the dealer's {}", player, dealer_total))
     if player < dealer_total:
-        return Expected("lose", -stake, f"{player} loses to the dealer's {dealer_total}")
-    return Expected("push", ZERO, f"{player} against the dealer's {dealer_total} pushes")
+        return Expected("lose", -stake, ("{} loses to the dealer's {}", player, dealer_total))
+    return Expected("push", ZERO, ("{} against the dealer's {} pushes", player, dealer_total))
 
 
 def insurance_result(view: RoundView, wager: Wager) -> Expected:
@@ -156,7 +156,7 @@ def db21_result(view: RoundView, wager: Wager) -> Expected:
         return Expected("win", wager.amount * odds,
                         f"the dealer busted with {dealer.up.card} up: pay table {pay_table} "
                         f"pays {odds} to 1")
-    return Expected("lose", -wager.amount, f"the dealer did not bust ({dealer.total})")
+    return Expected("lose", -wager.amount, ("the dealer did not bust ({})", dealer.total))
 
 
 def super_match_result(view: RoundView, wager: Wager) -> Expected:
@@ -168,7 +168,7 @@ def super_match_result(view: RoundView, wager: Wager) -> Expected:
         return Expected("lose", -wager.amount, "the first four cards hold no pair")
     schedule = blackjack.SUPER_MATCH_SCHEDULE[8 if view.config.decks >= 8 else 6]
     odds = schedule[match]
-    return Expected("win", wager.amount * odds, f"{match} pays {odds} to 1")
+    return Expected("win", wager.amount * odds, ("{} pays {} to 1", match, odds))
 
 
 def first_two_cards(view: RoundView, seat: str) -> list[tuple[str, int]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from auditor import events as ev
@@ -39,7 +38,9 @@ class TableState:
     shuffled: bool = False
     cut_after_shuffle: bool = False
     cutcard_line: int | None = None  # the cutting card is out and no shuffle has followed
-    counts: Counter = field(default_factory=Counter)
+    # card -> times seen: a plain dict (a Counter, as a dict subclass with a Python-level
+    # __delitem__, takes the slow path on every item read and stored: a few per card)
+    counts: dict[str, int] = field(default_factory=dict)
     counted_since: int | None = None  # the `shuffle` the counts started again at (None: the shoe)
     dealer: str | None = None
     seats: dict[str, SeatState] = field(default_factory=dict)
@@ -52,7 +53,7 @@ class TableState:
         `config`, for judging under another table the header could describe)."""
         return TableState(
             config or self.config, self.shoe_id, self.shoe_date, self.shuffled,
-            self.cut_after_shuffle, self.cutcard_line, Counter(self.counts), self.counted_since,
+            self.cut_after_shuffle, self.cutcard_line, self.counts.copy(), self.counted_since,
             self.dealer,
             dict(self.seats), dict(self.lights), self.closed)  # seats: never changed in place
 
@@ -65,8 +66,8 @@ class TableState:
         return counted_since_text(self.counted_since)
 
     def count_card(self, card: str) -> int:
-        self.counts[card] += 1
-        return self.counts[card]
+        seen = self.counts[card] = self.counts.get(card, 0) + 1
+        return seen
 
     # ---- what a round changes that outlives it (auditor/split.py replays only these) ----
     def seat_player(self, seat: str, player: str, punches: int | None) -> None:

@@ -58,13 +58,34 @@ class Settlement:
         return Decimal(0)
 
 
-@dataclass(slots=True)
 class Expected:
-    """What the rules say a wager's result should be, and why."""
+    """What the rules say a wager's result should be, and why.
 
+    `why` may be given as a tuple, a `str.format` template and its values: every wager of
+    every round gets an Expected and its words are read only for a finding, so they are
+    put together then."""
+
+    __slots__ = ("_why", "net", "outcome")
     outcome: str
     net: Decimal
-    why: str
+
+    def __init__(self, outcome: str, net: Decimal, why: str | tuple) -> None:
+        self.outcome, self.net, self._why = outcome, net, why
+
+    @property
+    def why(self) -> str:
+        why = self._why
+        return why if type(why) is str else why[0].format(*why[1:])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Expected:
+            return NotImplemented
+        return (self.outcome, self.net, self.why) == (other.outcome, other.net, other.why)
+
+    __hash__ = None  # as a dataclass with eq: compared by value, never hashed
+
+    def __repr__(self) -> str:
+        return f"Expected(outcome={self.outcome!r}, net={self.net!r}, why={self.why!r})"
 
 
 @dataclass(slots=True, init=False)
