@@ -6,11 +6,27 @@ from __future__ import annotations
 
 import dataclasses
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
 from auditor.config import TableConfig
-from auditor.replay.view import Hand, RoundView, ShoeStatus, Wager
+from auditor.parser import parse_lines
+from auditor.reader import Header, RoundRecord, read_structure
+from auditor.replay.engine import replay_round
+from auditor.replay.state import TableState
+from auditor.replay.view import (
+    Card,
+    DealerHand,
+    Decision,
+    Expected,
+    Hand,
+    RoundView,
+    Settlement,
+    ShoeStatus,
+    Wager,
+)
+from auditor.source import SourceFile
 
 
 def declared_default(field: dataclasses.Field):
@@ -32,6 +48,7 @@ def built():
         (Wager("s4", "db21", True, Decimal(5), 9, 3, True, initial=False),
          {"target": "s4", "kind": "db21", "tip": True, "amount": Decimal(5), "line": 9,
           "index": 3, "after_first_card": True, "initial": False, "seat": "s4"}),
+        (DealerHand(), {}),
         (RoundView("f.bjh", TableConfig(), "12", 40, 60, 60, "2026-11-20", "18:00:00", "D-1",
                    [], shoe),
          {"file": "f.bjh", "config": TableConfig(), "round_id": "12", "start_line": 40,
@@ -60,3 +77,51 @@ def test_mutable_defaults_are_not_shared() -> None:
              for _ in range(2)]
     assert views[0].hands is not views[1].hands and views[0].dealer is not views[1].dealer
     assert views[0].problems is not views[1].problems
+    assert DealerHand().cards is not DealerHand().cards
+    assert DealerHand().draws is not DealerHand().draws
+
+
+SAMPLES = sorted(Path(__file__).resolve().parent.parent.glob("sample_logs/*.bjh"))
+
+
+def replayed(path: Path):
+    state = None
+    for item in read_structure(parse_lines(SourceFile(str(path)).lines())):
+        if isinstance(item, Header):
+            state = TableState(item.config)
+        elif isinstance(item, RoundRecord):
+            yield replay_round(state, item, str(path))
+
+
+def made_in_place(view: RoundView):
+    """The objects the replay makes in place (engine._new, outcomes._new), with their class."""
+    for hand in [*view.hands.values(), view.dealer]:
+        yield from hand.cards
+    yield from view.decisions
+    for wager in view.wagers:
+        yield wager
+        yield from wager.settlements
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_objects_made_in_place_are_whole(path: Path) -> None:
+    """The replay makes cards, settlements, decisions, wagers and expected results without
+    their constructors: each must hold every declared field, equal to what the
+    constructor makes of them (a field added to the class but not to the replay fails)."""
+    seen: set[type] = set()
+    for view in replayed(path):
+        for made in made_in_place(view):
+            seen.add(type(made))
+            values = {f.name: getattr(made, f.name) for f in dataclasses.fields(made)}
+            if type(made) is Wager:
+                again = Wager(*(values[n] for n in ("target", "kind", "tip", "amount", "line",
+                                                    "index", "after_first_card", "initial")))
+                assert again.seat == made.seat
+                continue
+            assert made == type(made)(**values)
+        for wager in view.wagers:
+            if wager.expected is not None:
+                expected = wager.expected
+                assert expected == Expected(expected.outcome, expected.net, expected.why)
+                assert isinstance(expected.why, str) and expected.why
+    assert {Card, Decision, Settlement, Wager} <= seen

@@ -32,6 +32,12 @@ from auditor.replay.view import (
 )
 
 _VALUE = blackjack.VALUE
+# The round's commonest objects (a card, a settlement, a decision, a wager) are made in
+# place: `_new(Card)` and the fields stored, not `Card(...)`, whose Python `__init__` is
+# a second frame entered from C (in this interpreter about twice the instructions).
+# Every field is stored at the site; tests/test_replay_inits.py holds them to the
+# dataclasses' own constructors.
+_new = object.__new__
 
 ROUND_EXTENSIONS: dict[str, list[Callable[[RoundView, TableState], None]]] = {}
 """Per game, functions that derive more facts once a round is replayed (registered by games)."""
@@ -77,7 +83,9 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
             if hand is not None:
                 # CountedCards.add, written out: a card, the hand's count and best total
                 hand.changes += 1
-                hand.cards.append(Card(code, line, index))
+                card = _new(Card)
+                card.card, card.line, card.index = code, line, index
+                hand.cards.append(card)
                 rank = code[0]
                 hard = hand.hard = hand.hard + value[rank]
                 if rank == "A":
@@ -98,8 +106,10 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
             if wager is None:
                 replay.on_settle(index, event)  # the problem, told there
             else:
-                wager.settlements.append(Settlement(event.line, index, event.outcome,
-                                                    event.amount, event.time))
+                settled = _new(Settlement)
+                settled.line, settled.index, settled.outcome = event.line, index, event.outcome
+                settled.amount, settled.time = event.amount, event.time
+                wager.settlements.append(settled)
         else:
             handler = handlers(kind)
             if handler is not None:
@@ -200,7 +210,9 @@ class _RoundReplay:
             hand.late_cards.append(LateCard(Card(card, line, index), hand.complete_reason or ""))
         elif hand.split_aces and len(hand.cards) >= 2:
             hand.late_cards.append(LateCard(Card(card, line, index), "split ace"))
-        hand.add(Card(card, line, index))
+        added = _new(Card)
+        added.card, added.line, added.index = card, line, index
+        hand.add(added)
         if hand.bust_line is None and hand.total > 21:
             hand.bust_line = line
             self.set_complete(hand, index, "over 21")
@@ -263,8 +275,15 @@ class _RoundReplay:
                                      f"line {existing.line}", target)
             existing.amount += event.amount
             return
-        wager = self.wager_index[key] = Wager(target, kind, event.tip, event.amount, event.line,
-                                              index, view.first_card_index is not None)
+        # Wager(target, kind, event.tip, event.amount, event.line, index, late), made in place
+        wager = self.wager_index[key] = _new(Wager)
+        wager.target, wager.kind, wager.tip, wager.amount = target, kind, event.tip, event.amount
+        wager.line, wager.index = event.line, index
+        wager.after_first_card = view.first_card_index is not None
+        wager.initial = True
+        wager.settlements, wager.late_additions = [], []
+        wager.expected = wager.expected_burned = None
+        wager.seat = seat
         view.wagers.append(wager)
         if kind != "main":
             view.wager_marks.add(kind)
@@ -300,7 +319,10 @@ class _RoundReplay:
         if hand is None:
             return
         if hand.parent is None:  # self.decide, written out for a hand not made by a split
-            self.view.decisions.append(Decision("hit", event.hand, line, index))
+            decision = _new(Decision)
+            decision.kind, decision.target, decision.line, decision.index = (
+                "hit", event.hand, line, index)
+            self.view.decisions.append(decision)
         else:
             self.decide("hit", event.hand, line, index, hand)
         self.add_card(hand, code, line, index)
@@ -311,7 +333,10 @@ class _RoundReplay:
         if hand is None:
             return
         if hand.parent is None:  # self.decide, written out for a hand not made by a split
-            self.view.decisions.append(Decision("stand", event.hand, line, index))
+            decision = _new(Decision)
+            decision.kind, decision.target, decision.line, decision.index = (
+                "stand", event.hand, line, index)
+            self.view.decisions.append(decision)
         else:
             self.decide("stand", event.hand, line, index, hand)
         hand.stood_line = hand.stood_line or line

@@ -263,7 +263,7 @@ class DealerDraw:
     incomplete_hands: tuple[str, ...]  # player hands with a wager not complete at the draw
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class DealerHand(CountedCards):
     cards: list[Card] = field(default_factory=list)
     dealt: int = 0
@@ -281,6 +281,21 @@ class DealerHand(CountedCards):
     hard: int = 0
     has_ace: bool = False
     changes: int = 0
+
+    # Written out rather than generated, as for Hand (one a round; the generated one builds
+    # its lists through factories)
+    def __init__(self, cards: list[Card] | None = None, dealt: int = 0,
+                 draws: list[DealerDraw] | None = None, reveal_line: int | None = None,
+                 reveal_index: int | None = None, peek_line: int | None = None,
+                 peek_index: int | None = None, turn_index: int | None = None,
+                 total: int = 0, soft: bool = False, hard: int = 0, has_ace: bool = False,
+                 changes: int = 0) -> None:
+        self.cards = [] if cards is None else cards
+        self.draws = [] if draws is None else draws
+        self.dealt, self.reveal_line, self.reveal_index = dealt, reveal_line, reveal_index
+        self.peek_line, self.peek_index, self.turn_index = peek_line, peek_index, turn_index
+        self.total, self.soft, self.hard, self.has_ace = total, soft, hard, has_ace
+        self.changes = changes
 
     @property
     def up(self) -> Card | None:
