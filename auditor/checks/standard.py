@@ -23,7 +23,7 @@ from auditor.checks.judging import (
 )
 from auditor.events import Shuffle
 from auditor.findings import Finding
-from auditor.replay.view import Hand, RoundView
+from auditor.replay.view import ZERO, Hand, RoundView
 
 
 @register
@@ -54,7 +54,28 @@ class WagerTiming(Check):
     # chips added late: the wager is judged on what was placed in time (its payout)
     options = frozenset({"sidebet_min", "sidebet_max", "blackjack", "decks", "soft17"})
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        """The common round, every wager in time and within its limits, told without a
+        generator; any other goes to `_judged`, which judges them all."""
+        config = view.config
+        table_low, table_high = config.minimum, config.maximum
+        side_low, side_high = config.rules.sidebet_min, config.rules.sidebet_max
+        for wager in view.wagers:
+            if not wager.initial:
+                continue
+            kind = wager.kind
+            if (wager.late_additions or wager.after_first_card) and (
+                    kind == "main" or kind == "supermatch"):
+                return self._judged(view)
+            if wager.tip or kind == "insurance":
+                continue
+            low, high = (table_low, table_high) if kind == "main" else (side_low, side_high)
+            if (low is not None and wager.amount < low) or (
+                    high is not None and wager.amount > high):
+                return self._judged(view)
+        return ()
+
+    def _judged(self, view: RoundView) -> Iterator[Finding]:
         config = view.config
         table_limits = (config.minimum, config.maximum)
         side_limits = (config.rules.sidebet_min, config.rules.sidebet_max)
@@ -289,7 +310,28 @@ class DoubleDown(Check):
     options = frozenset({"double", "das"})
     needs = frozenset({ev.Double})
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        """The common round, every double on two cards of an allowed total and within the
+        original wager, told without a generator; any other goes to `_judged`."""
+        rules = view.config.rules
+        allowed = DOUBLE_TOTALS[rules.double]
+        for hand in view.hands.values():
+            if hand.double_line is None:
+                continue
+            if hand.split_aces and hand.double_cards_before >= 2:
+                continue
+            if hand.late_cards or hand.double_cards_before != 2 or len(hand.cards) < 2 or (
+                    hand.doubled > (hand.main.amount if hand.main else ZERO)) or (
+                    rules.das == "no" and (hand.parent is not None or hand.was_split)):
+                return self._judged(view)
+            first, second = hand.cards[0].card[0], hand.cards[1].card[0]
+            hard = blackjack.VALUE[first] + blackjack.VALUE[second]  # blackjack.total
+            soft = hard <= 11 and "A" in (first, second)
+            if (hard + 10 if soft else hard) not in allowed:
+                return self._judged(view)
+        return ()
+
+    def _judged(self, view: RoundView) -> Iterator[Finding]:
         rules = view.config.rules
         for hand in view.hands.values():
             if hand.double_line is None:

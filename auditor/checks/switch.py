@@ -518,7 +518,13 @@ class SwitchedBlackjack(Check):
     severity = "high"
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        for _, hand, _ in facts.of(view).judged_mains:
+            if hand.switched and hand.total == 21 and len(hand.cards) == 2:
+                return self._switched(view)  # a switched two-card 21 (_switched_blackjack)
+        return ()  # none settled: no generator
+
+    def _switched(self, view: RoundView) -> Iterator[Finding]:
         for wager, hand, settlement in facts.of(view).judged_mains:
             if not hand.switched:
                 continue  # the common case, told before the call
@@ -601,7 +607,20 @@ class MainPayout(Check):
     options = frozenset({"decks", "soft17"})  # soft17: the card of :28
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        for wager, _, settlement in facts.of(view).judged_mains:
+            # the common case, a win or a loss of the money expected (wrongly_settled's
+            # first test), told without a generator; any other: `_judged` judges them all
+            outcome, net = settlement.outcome, wager.expected.net
+            if outcome == "win":
+                if settlement.amount == net:
+                    continue
+            elif outcome == "lose" and -settlement.amount == net:
+                continue
+            return self._judged(view)
+        return ()
+
+    def _judged(self, view: RoundView) -> Iterator[Finding]:
         for wager, hand, settlement in facts.of(view).judged_mains:
             # a push returns the whole stake, a double included (bjh-format.md §5)
             stake = stake_of(wager, hand)
@@ -678,7 +697,13 @@ class BustCollectedAtOnce(Check):
     severity = "high"
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        for _, hand, _ in facts.of(view).judged_mains:
+            if hand.total > 21:
+                return self._busted(view)
+        return ()  # no settled hand over 21: no generator
+
+    def _busted(self, view: RoundView) -> Iterator[Finding]:
         by_hand: dict[str, list[tuple[Wager, Settlement]]] = {}
         for wager, hand, settlement in facts.of(view).judged_mains:
             if hand.total > 21:  # hand.busted, without the call (every main wager)
