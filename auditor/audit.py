@@ -446,6 +446,9 @@ class _RoundJudge:
         # `round` methods, bound once per file rather than once per round (the lists are
         # kept, so their ids stay theirs for the file's life).
         self.bound: dict[tuple[int, frozenset], tuple[list[Check], list]] = {}
+        # Every statement type and mark some check `needs`: a round's holdings are taken
+        # among these only (a smaller key, and fewer kinds of round to pick checks for)
+        self.relevant = frozenset().union(*(c.needs for c in checks if c.needs is not None))
 
     def _in_force(self, date: str | None) -> tuple[list[Check], list[Check], list[Check]]:
         """The checks, the unreadable rounds' checks and the collecting checks in force on a
@@ -481,7 +484,11 @@ class _RoundJudge:
         found: list[Finding] = []
         # What the round holds (its statement types, side wagers, problems) picks the checks
         # that can find anything in it (`Check.needs`); the pick is kept per kind of round.
-        holds = frozenset(chain(map(type, view.events), view.wager_marks))  # round_holds
+        # round_holds, among the relevant statement types and marks
+        relevant = self.relevant
+        holds = relevant.intersection(map(type, view.events))
+        if view.wager_marks:
+            holds |= relevant.intersection(view.wager_marks)
         if view.problems:
             holds |= _HAS_PROBLEM
         picked = self.bound.get((id(checks), holds))
