@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from auditor import events as ev
 from auditor.config import TableConfig
 from auditor.parser import parse_lines
 from auditor.reader import Header, RoundRecord, read_structure
 from auditor.replay.engine import replay_round
-from auditor.replay.state import TableState
+from auditor.replay.state import SeatState, TableState
 from auditor.replay.view import (
     Card,
     DealerHand,
@@ -125,3 +126,31 @@ def test_objects_made_in_place_are_whole(path: Path) -> None:
                 assert expected == Expected(expected.outcome, expected.net, expected.why)
                 assert isinstance(expected.why, str) and expected.why
     assert {Card, Decision, Settlement, Wager} <= seen
+
+
+def test_clone_holds_every_field() -> None:
+    """TableState.clone is made in place: every declared field, each equal to the
+    original's (the counts and seats copies, not the same objects)."""
+    state = TableState(TableConfig(), shoe_id="S1", shoe_date="2026-11-20", shuffled=True,
+                       cutcard_line=40, counts={"Ah": 2}, counted_since=12, dealer="D-1",
+                       seats={"s1": SeatState("P-1")}, lights={"s1": 3}, closed=False)
+    state.shoe_status()
+    copy = state.clone()
+    for field in dataclasses.fields(TableState):
+        assert getattr(copy, field.name) == getattr(state, field.name), field.name
+    assert copy.counts is not state.counts and copy.seats is not state.seats
+    assert copy.lights is not state.lights
+    other = TableConfig(decks=2)
+    assert state.clone(config=other).config is other
+
+
+def test_shoe_status_follows_the_shoe() -> None:
+    """The kept ShoeStatus is made again after any table statement."""
+    state = TableState(TableConfig(), shoe_id="S1")
+    first = state.shoe_status()
+    assert state.shoe_status() is first and not first.shuffled
+    state.apply(ev.Shuffle(7, None))
+    assert state.shoe_status().shuffled and state.shoe_status().counted_since == 7
+    state.apply(ev.CutCard(9, None))
+    assert state.shoe_status().cutcard_pending and state.shoe_status().cutcard_line == 9
+    assert state.clone().shoe_status() == state.shoe_status()

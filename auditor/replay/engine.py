@@ -8,6 +8,7 @@ that does not exist) is recorded as a `reference` problem and the replay goes on
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
 from auditor import blackjack
 from auditor import events as ev
@@ -32,6 +33,7 @@ from auditor.replay.view import (
 )
 
 _VALUE = blackjack.VALUE
+_PLAYER = attrgetter("player")
 # The round's commonest objects (a card, a settlement, a decision, a wager) are made in
 # place: `_new(Card)` and the fields stored, not `Card(...)`, whose Python `__init__` is
 # a second frame entered from C (in this interpreter about twice the instructions).
@@ -51,7 +53,7 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
         file, state.config, start.round_id, start.line, record.end_line, record.last_line,
         start.date or state.shoe_date, start.clock or start.time, start.dealer or state.dealer,
         record.events, state.shoe_status(), list(record.problems),
-        {seat: s.player for seat, s in state.seats.items()})
+        dict(zip(state.seats, map(_PLAYER, state.seats.values()), strict=True)))
     replay = _RoundReplay(state, view)
     handlers = _HANDLERS.get
     # The commonest statements (deal, settle) are replayed here, written out: no call, and
@@ -71,15 +73,17 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
             if view.first_card_index is None:
                 view.first_card_index = index
             view.deal_end_index = index
-            if target == "dealer":
+            hand = hands.get(target)  # a hand of the round: its seat was told already
+            if hand is not None:
+                pass
+            elif target == "dealer":
                 hand = dealer
             elif len(target) <= 2:
                 replay.problem(line, f"`deal` to {target}: cards are dealt to a hand", target)
-                hand = None
             else:
                 if target[1] not in seat_digits:
                     replay.note_seat(target, line)
-                hand = hands.get(target) or replay.new_hand(target)
+                hand = replay.new_hand(target)
             if hand is not None:
                 # CountedCards.add, written out: a card, the hand's count and best total
                 hand.changes += 1
@@ -155,7 +159,7 @@ class _RoundReplay:
         self.seats = state.config.seats
         self.counts = state.counts
         self.hands = view.hands
-        self.seat_digits = _seat_digits(self.seats)
+        self.seat_digits = _SEAT_DIGITS.get(self.seats) or _seat_digits(self.seats)
 
     # ---- helpers ----
     def problem(self, line: int, message: str, target: str | None = None) -> None:
