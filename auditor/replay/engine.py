@@ -557,18 +557,21 @@ class _RoundReplay:
 
     def _live_at(self, wager: Wager, moment: int) -> bool:
         """A wager that still depends on the dealer's hand at `moment` (bjh-format.md §5)."""
-        if wager.settlement is not None and wager.settlement.index < moment:
+        settlements = wager.settlements  # wager.settlement, written out
+        if settlements and settlements[0].index < moment:
             return False
         if wager.kind == "db21":  # a dealer's tip on the bust too: 30.10(11) says any wager
             # (a misdeal, of the seat or of the dealer, returns it: nothing to play out for)
-            misdealt = any(m.kind == "misdeal" and m.target in ("dealer", wager.seat)
-                           for m in self.view.markers)
+            misdealt = bool(self.view.markers) and any(
+                m.kind == "misdeal" and m.target in ("dealer", wager.seat)
+                for m in self.view.markers)
             return self.view.game == "db21" and not wager.after_first_card and not misdealt
         if wager.kind != "main" or wager.tip:
             return False
         hand = self.view.hands.get(wager.target)
         return hand is not None and bool(hand.cards) and not (
-            hand.busted or hand.natural or hand.misdealt or hand.surrendered_line is not None)
+            hand.total > 21 or hand.natural or hand.misdealt  # hand.busted, written out
+            or hand.surrendered_line is not None)
 
 
 _HANDLERS: dict[type, Callable[[_RoundReplay, int, ev.Event], None]] = {

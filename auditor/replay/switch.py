@@ -262,9 +262,11 @@ def _shuffled_and_cut(view: RoundView) -> tuple[bool, bool]:
     """Shuffled, and cut after the last shuffle, since the shoe, up to the first card."""
     shuffled, cut = view.shoe.shuffled, view.shoe.cut_after_shuffle
     stop = view.first_card_index if view.first_card_index is not None else len(view.events)
+    shuffle, cut_type = ev.Shuffle, ev.Cut  # statements of their exact types (no subclass)
     for event in view.events[:stop]:
-        if isinstance(event, ev.Shuffle):
+        kind = type(event)
+        if kind is shuffle:
             shuffled, cut = True, False
-        elif isinstance(event, ev.Cut):
+        elif kind is cut_type:
             cut = shuffled
     return shuffled, cut
