@@ -497,7 +497,9 @@ class _RoundJudge:
             picked = self.bound[(id(checks), holds)] = (judged, [c.round for c in judged])
         if views is None:
             for judge in picked[1]:
-                found.extend(judge(view))
+                judged = judge(view)
+                if judged:  # most checks return () for a compliant round: nothing to extend
+                    found.extend(judged)
         else:
             for check in picked[0]:
                 rules = depends(check.options, self.unknown)

@@ -26,6 +26,7 @@ from auditor.replay.view import (
     Settlement,
     ShoeStatus,
     Wager,
+    make_hand,
 )
 from auditor.source import SourceFile
 
@@ -154,3 +155,12 @@ def test_shoe_status_follows_the_shoe() -> None:
     state.apply(ev.CutCard(9, None))
     assert state.shoe_status().cutcard_pending and state.shoe_status().cutcard_line == 9
     assert state.clone().shoe_status() == state.shoe_status()
+
+
+@pytest.mark.parametrize("args", [("s3h1", "s3", "s3h1"), ("s3h2", "s3")])
+def test_a_hand_made_in_place_is_the_constructed_one(args) -> None:
+    made, built_ = make_hand(*args), Hand(*args)
+    for field in dataclasses.fields(Hand):
+        mine, theirs = getattr(made, field.name), getattr(built_, field.name)
+        assert mine == theirs and type(mine) is type(theirs), field.name
+    assert made.cards is not built_.cards and made.late_cards is not make_hand(*args).late_cards

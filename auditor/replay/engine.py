@@ -28,6 +28,7 @@ from auditor.replay.view import (
     Settlement,
     Trade,
     Wager,
+    make_hand,
     seat_number,
     seat_of,
 )
@@ -58,7 +59,9 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
     handlers = _HANDLERS.get
     # The commonest statements (deal, settle) are replayed here, written out: no call, and
     # the round's objects held in locals. Every other statement goes to its handler.
-    deal, settle = ev.Deal, ev.Settle
+    deal, settle, bet, stand, hit = ev.Deal, ev.Settle, ev.Bet, ev.Stand, ev.Hit
+    decisions = view.decisions
+    seats = state.seats  # (a `sit` or `leave` changes the dict in place, never replaces it)
     counts, card_counts, hands = state.counts, view.card_counts, view.hands
     dealer, seat_digits, wager_index = view.dealer, replay.seat_digits, replay.wager_index
     first_four = view.seat_first_four
@@ -99,12 +102,88 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                 else:
                     hand.total, hand.soft = hard, False
                 dealt = hand.dealt = hand.dealt + 1
-                if dealt <= 2 and hand is not dealer and target[2:] in ("h1", "h2"):
+                if dealt <= 2 and target[2:] in ("h1", "h2"):  # ("dealer"[2:] is "aler")
                     seat = hand.seat
                     if seat in first_four:
                         first_four[seat].append(code)
                     else:
                         first_four[seat] = [code]
+        elif kind is bet:
+            target, bet_kind, tip = event.target, event.kind, event.tip
+            key = (target, bet_kind, tip)
+            if (bet_kind != "insurance" and target != "dealer"
+                    and (bet_kind == "main") == (len(target) > 2)
+                    and target[1] in seat_digits and target[:2] in seats
+                    and key not in wager_index):
+                # _RoundReplay.on_bet, written out for the common bet: a main wager on a
+                # hand or a side wager on a seat, of a seat taken and within the table,
+                # placed for the first time (anything else is told by on_bet)
+                wager = wager_index[key] = _new(Wager)  # Wager(...), made in place
+                wager.target, wager.kind, wager.tip, wager.amount = (
+                    target, bet_kind, tip, event.amount)
+                wager.line, wager.index = event.line, index
+                wager.after_first_card = view.first_card_index is not None
+                wager.initial = True
+                wager.settlements, wager.late_additions = [], []
+                wager.expected = wager.expected_burned = None
+                wager.seat = seat = target[:2]
+                view.wagers.append(wager)
+                if bet_kind != "main":
+                    view.wager_marks.add(bet_kind)
+                if tip:
+                    view.wager_marks.add("tip")
+                elif bet_kind == "main":
+                    hand = hands.get(target)
+                    if hand is None:
+                        hand = hands[target] = make_hand(target, seat, target)
+                    hand.main = wager
+            else:
+                replay.on_bet(index, event)
+        elif kind is stand:
+            hand = hands.get(event.hand)
+            if hand is not None and hand.parent is None:
+                # _RoundReplay.on_stand, written out for a hand not made by a split
+                line = event.line
+                decision = _new(Decision)
+                decision.kind, decision.target, decision.line, decision.index = (
+                    "stand", event.hand, line, index)
+                decisions.append(decision)
+                hand.stood_line = hand.stood_line or line
+                if hand.complete_index is None:  # set_complete
+                    hand.complete_index, hand.complete_reason = index, "stood"
+            else:
+                replay.on_stand(index, event)
+        elif kind is hit:
+            hand = hands.get(event.hand)
+            if (hand is not None and hand.parent is None and hand.complete_index is None
+                    and not hand.split_aces):
+                # _RoundReplay.on_hit and add_card, written out for the common hit: a hand
+                # not made by a split, still open (no late card to note)
+                code, line = event.card, event.line
+                seen = counts.get(code, 0) + 1  # TableState.count_card
+                counts[code] = seen
+                card_counts.append((code, seen, line))
+                decision = _new(Decision)
+                decision.kind, decision.target, decision.line, decision.index = (
+                    "hit", event.hand, line, index)
+                decisions.append(decision)
+                hand.changes += 1  # CountedCards.add, written out
+                card = _new(Card)
+                card.card, card.line, card.index = code, line, index
+                hand.cards.append(card)
+                rank = code[0]
+                hard = hand.hard = hand.hard + value[rank]
+                if rank == "A":
+                    hand.has_ace = True
+                if hand.has_ace and hard <= 11:
+                    hand.total, hand.soft = hard + 10, True
+                else:
+                    hand.total, hand.soft = hard, False
+                if hand.bust_line is None and hand.total > 21:
+                    hand.bust_line = line
+                    hand.complete_index, hand.complete_reason = index, "over 21"
+            else:
+                replay.on_hit(index, event)
         elif kind is settle:  # _RoundReplay.on_settle, written out
             wager = wager_index.get((event.target, event.kind, event.tip))
             if wager is None:
@@ -193,7 +272,7 @@ class _RoundReplay:
         return hand
 
     def new_hand(self, name: str) -> Hand:
-        hand = self.hands[name] = Hand(name, name[:2], name)  # seat_of
+        hand = self.hands[name] = make_hand(name, name[:2], name)  # seat_of
         return hand
 
     @staticmethod
@@ -250,6 +329,7 @@ class _RoundReplay:
             event.punchcard, event.punches, seat.held(recorded) if seat else recorded))
 
     def on_bet(self, index: int, event: ev.Bet) -> None:
+        """(replay_round places the common bet itself, written out.)"""
         target, kind = event.target, event.kind
         wants_hand = kind in ("main", "insurance")
         if target == "dealer" or wants_hand != (len(target) > 2):  # is_hand
@@ -296,7 +376,7 @@ class _RoundReplay:
         if kind == "main" and not event.tip:
             hand = hands.get(target)
             if hand is None:  # self.new_hand, written out
-                hand = hands[target] = Hand(target, seat, target)
+                hand = hands[target] = make_hand(target, seat, target)
             hand.main = wager
 
     def on_settle(self, index: int, event: ev.Settle) -> None:
@@ -314,6 +394,7 @@ class _RoundReplay:
     # `deal` is replayed by replay_round itself (the commonest statement)
 
     def on_hit(self, index: int, event: ev.Hit) -> None:
+        """(replay_round replays the common hit itself, written out.)"""
         line, code = event.line, event.card
         counts = self.counts
         seen = counts.get(code, 0) + 1  # self.count, written out
@@ -332,6 +413,7 @@ class _RoundReplay:
         self.add_card(hand, code, line, index)
 
     def on_stand(self, index: int, event: ev.Stand) -> None:
+        """(replay_round replays a stand on a hand not made by a split itself.)"""
         line = event.line
         hand = self.hands.get(event.hand) or self.hand(event.hand, line, "stand")
         if hand is None:

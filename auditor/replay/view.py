@@ -255,6 +255,29 @@ class Hand(CountedCards):
         return (self.main.amount if self.main else Decimal(0)) + self.doubled
 
 
+def make_hand(name: str, seat: str, root: str = "") -> Hand:
+    """`Hand(name, seat, root)`, made in place: a plain call, where calling the class
+    enters its `__init__` through C as a second frame (a hand of every seat in every
+    round). tests/test_replay_inits.py holds the two to the same fields and values."""
+    hand = _new(Hand)
+    hand.name, hand.seat, hand.root = name, seat, root
+    hand.cards, hand.late_cards = [], []
+    hand.dealt = hand.splits_of_root = hand.double_cards_before = 0
+    hand.main = hand.parent = hand.split_line = hand.double_line = None
+    hand.stood_line = hand.surrendered_line = hand.bust_line = None
+    hand.complete_index = hand.complete_reason = hand.played_before_parent_line = None
+    hand.split_aces = hand.was_split = hand.surrender_after_decision = False
+    hand.misdealt = hand.switched = False
+    hand.doubled = ZERO
+    hand.split_from_cards = ()
+    hand.total = hand.hard = hand.changes = 0
+    hand.soft = hand.has_ace = False
+    return hand
+
+
+_new = object.__new__
+
+
 @dataclass(slots=True)
 class DealerDraw:
     card: Card
