@@ -69,9 +69,13 @@ class WagerTiming(Check):
                 return self._judged(view)
             if wager.tip or kind == "insurance":
                 continue
-            low, high = (table_low, table_high) if kind == "main" else (side_low, side_high)
-            if (low is not None and wager.amount < low) or (
-                    high is not None and wager.amount > high):
+            amount = wager.amount
+            if kind == "main":
+                if (table_low is not None and amount < table_low) or (
+                        table_high is not None and amount > table_high):
+                    return self._judged(view)
+            elif (side_low is not None and amount < side_low) or (
+                    side_high is not None and amount > side_high):
                 return self._judged(view)
         return ()
 

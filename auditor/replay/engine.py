@@ -124,7 +124,7 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                 wager.line, wager.index = event.line, index
                 wager.after_first_card = view.first_card_index is not None
                 wager.initial = True
-                wager.settlements, wager.late_additions = [], []
+                wager.settlements, wager.late_additions = [], ()
                 wager.expected = wager.expected_burned = None
                 wager.seat = seat = target[:2]
                 view.wagers.append(wager)
@@ -290,9 +290,10 @@ class _RoundReplay:
 
     def add_card(self, hand: Hand, card: str, line: int, index: int) -> None:
         if hand.complete_index is not None:
-            hand.late_cards.append(LateCard(Card(card, line, index), hand.complete_reason or ""))
+            hand.late_cards = [*hand.late_cards,  # () until the first: most hands have none
+                               LateCard(Card(card, line, index), hand.complete_reason or "")]
         elif hand.split_aces and len(hand.cards) >= 2:
-            hand.late_cards.append(LateCard(Card(card, line, index), "split ace"))
+            hand.late_cards = [*hand.late_cards, LateCard(Card(card, line, index), "split ace")]
         added = _new(Card)
         added.card, added.line, added.index = card, line, index
         hand.add(added)
@@ -353,7 +354,8 @@ class _RoundReplay:
             if view.first_card_index is not None and not existing.after_first_card:
                 # chips added after the first card: the wager stays what was placed in time,
                 # and the late chips are kept apart for the checks of late wagers
-                existing.late_additions.append((event.amount, event.line))
+                existing.late_additions = [*existing.late_additions,  # () until the first
+                                           (event.amount, event.line)]
                 return
             self.problem(event.line, f"a second bet on the {existing.label}, first placed at "
                                      f"line {existing.line}", target)
@@ -365,7 +367,7 @@ class _RoundReplay:
         wager.line, wager.index = event.line, index
         wager.after_first_card = view.first_card_index is not None
         wager.initial = True
-        wager.settlements, wager.late_additions = [], []
+        wager.settlements, wager.late_additions = [], ()
         wager.expected = wager.expected_burned = None
         wager.seat = seat
         view.wagers.append(wager)

@@ -6,6 +6,7 @@ record that shows it and its index in the round's event list (the order of event
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -103,7 +104,9 @@ class Wager:
     # Where the dealer drew on a standing total (20:18:15:28), the result against the
     # dealer's hand without that card, which "must be burned": right as well.
     expected_burned: Expected | None = None
-    late_additions: list[tuple[Decimal, int]] = field(default_factory=list)  # (amount, line)
+    # (amount, line) of chips added after the first card: an empty tuple, shared, until the
+    # first (nearly every wager has none: no list made and freed for each)
+    late_additions: Sequence[tuple[Decimal, int]] = ()
     seat: str = field(init=False)  # `s3` of `s3h1`: read by most checks, so kept
 
     # Written out rather than generated: built once per `bet`, and the generated one (with
@@ -115,7 +118,7 @@ class Wager:
         self.initial = initial
         self.settlements = []
         self.expected = self.expected_burned = None
-        self.late_additions = []
+        self.late_additions = ()
         self.seat = target[:2]  # seat_of
 
     @property
@@ -207,7 +210,7 @@ class Hand(CountedCards):
     complete_index: int | None = None
     complete_reason: str | None = None  # stood, doubled, surrendered, over 21, split ace
     split_from_cards: tuple[str, ...] = ()  # on a new hand: the cards of the hand it split
-    late_cards: list[LateCard] = field(default_factory=list)
+    late_cards: Sequence[LateCard] = ()  # an empty tuple, shared, until the first (rare)
     played_before_parent_line: int | None = None  # :25, first action while parent incomplete
     misdealt: bool = False
     switched: bool = False  # its seat switched (Blackjack Switch)
@@ -224,7 +227,7 @@ class Hand(CountedCards):
     # a third of the generated one's time, for a hand of every seat in every round.
     def __init__(self, name: str, seat: str, root: str = "") -> None:
         self.name, self.seat, self.root = name, seat, root
-        self.cards, self.late_cards = [], []
+        self.cards, self.late_cards = [], ()
         self.dealt = self.splits_of_root = self.double_cards_before = 0
         self.main = self.parent = self.split_line = self.double_line = None
         self.stood_line = self.surrendered_line = self.bust_line = None
@@ -261,7 +264,7 @@ def make_hand(name: str, seat: str, root: str = "") -> Hand:
     round). tests/test_replay_inits.py holds the two to the same fields and values."""
     hand = _new(Hand)
     hand.name, hand.seat, hand.root = name, seat, root
-    hand.cards, hand.late_cards = [], []
+    hand.cards, hand.late_cards = [], ()
     hand.dealt = hand.splits_of_root = hand.double_cards_before = 0
     hand.main = hand.parent = hand.split_line = hand.double_line = None
     hand.stood_line = hand.surrendered_line = hand.bust_line = None
