@@ -162,19 +162,19 @@ class MainPayout(Check):
         for wager in view.wagers:
             if wager.kind != "main":
                 continue
-            hand = hands.get(wager.target)
-            if hand is None or hand.surrendered_line is not None:
-                continue
-            if wager.initial and (wager.after_first_card or wager.late_additions):
-                continue
             expected, settlements = wager.expected, wager.settlements
             if expected is not None and len(settlements) == 1:
-                settled = settlements[0]
+                settled = settlements[0]  # the money first: right, it needs nothing more
                 if settled.outcome == "win":
                     if settled.amount == expected.net:
                         continue
                 elif settled.outcome == "lose" and -settled.amount == expected.net:
                     continue
+            hand = hands.get(wager.target)
+            if hand is None or hand.surrendered_line is not None:
+                continue
+            if wager.initial and (wager.after_first_card or wager.late_additions):
+                continue
             return self._judged(view)
         return ()
 

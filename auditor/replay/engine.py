@@ -541,8 +541,11 @@ class _RoundReplay:
         self.count(event.card, event.line)
         dealer = self.view.dealer
         before, soft = dealer.total, dealer.soft
-        waiting = tuple(h.name for h in self.view.hands.values()
-                        if h.main is not None and not self.complete(h))
+        # the hands with a wager not complete (self.complete, written out: every hand at
+        # every draw)
+        waiting = tuple([h.name for h in self.view.hands.values() if h.main is not None and not (
+            h.complete_index is not None or h.total >= 21 or h.misdealt or h.natural
+            or (h.split_aces and len(h.cards) >= 2))])
         card = Card(event.card, event.line, index)
         dealer.draws.append(DealerDraw(card, before, soft, waiting))
         dealer.add(card)
