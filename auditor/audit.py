@@ -446,6 +446,9 @@ class _RoundJudge:
         # `round` methods, bound once per file rather than once per round (the lists are
         # kept, so their ids stay theirs for the file's life).
         self.bound: dict[tuple[int, frozenset], tuple[list[Check], list]] = {}
+        # Every statement type and mark some check `needs`: a round's holdings are taken
+        # among these only (a smaller key, and fewer kinds of round to pick checks for)
+        self.relevant = frozenset().union(*(c.needs for c in checks if c.needs is not None))
 
     def _in_force(self, date: str | None) -> tuple[list[Check], list[Check], list[Check]]:
         """The checks, the unreadable rounds' checks and the collecting checks in force on a
@@ -464,7 +467,10 @@ class _RoundJudge:
         """Judge one round; True if it has findings. `views`: the round replayed under each
         candidate table, where the header leaves a house rule unknown."""
         result = self.result
-        every, unreadable, collecting = self._in_force(view.date)
+        if self.effective and view.date:
+            every, unreadable, collecting = self._in_force(view.date)
+        else:  # the common case, without the call
+            every, unreadable, collecting = self.checks, self.unreadable_checks, self.collecting
         if view.unreadable:
             self.unreadable += 1
             checks = unreadable
@@ -478,14 +484,22 @@ class _RoundJudge:
         found: list[Finding] = []
         # What the round holds (its statement types, side wagers, problems) picks the checks
         # that can find anything in it (`Check.needs`); the pick is kept per kind of round.
-        holds = round_holds(view)
+        # round_holds, among the relevant statement types and marks
+        relevant = self.relevant
+        holds = relevant.intersection(map(type, view.events))
+        if view.wager_marks:
+            holds |= relevant.intersection(view.wager_marks)
+        if view.problems:
+            holds |= _HAS_PROBLEM
         picked = self.bound.get((id(checks), holds))
         if picked is None:
             judged = [c for c in checks if c.needs is None or not c.needs.isdisjoint(holds)]
             picked = self.bound[(id(checks), holds)] = (judged, [c.round for c in judged])
         if views is None:
             for judge in picked[1]:
-                found.extend(judge(view))
+                judged = judge(view)
+                if judged:  # most checks return () for a compliant round: nothing to extend
+                    found.extend(judged)
         else:
             for check in picked[0]:
                 rules = depends(check.options, self.unknown)

@@ -90,8 +90,8 @@ SUPER_MATCH_SCHEDULE: dict[int, dict[str, int]] = {
 
 def super_match(cards: list[str]) -> str | None:
     """The highest super match hand in four cards, matched by rank (30.09(1), (6)), or None."""
-    counts = sorted((sum(1 for c in cards if c[0] == r) for r in {c[0] for c in cards}),
-                    reverse=True)
+    ranks = [c[0] for c in cards]
+    counts = sorted(map(ranks.count, set(ranks)), reverse=True)
     if counts[0] == 4:
         return "four of a kind"
     if counts[:2] == [2, 2]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from operator import itemgetter
 
 from auditor.checks.base import PROBLEM, Check, FileView, register
@@ -165,10 +165,13 @@ class CardCountCheck(Check):
     options = frozenset({"decks"})
     judges_unreadable_rounds = True
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        if max(map(_COUNT, view.card_counts), default=0) <= view.config.decks:
+            return ()  # the common case, found without a Python-level loop (nor a generator)
+        return self._over(view)
+
+    def _over(self, view: RoundView) -> Iterator[Finding]:
         decks = view.config.decks
-        if max(map(_COUNT, view.card_counts), default=0) <= decks:
-            return  # the common case, found without a Python-level loop
         reported: set[str] = set()
         # a shuffle inside the round starts the counts again (bjh-format.md §5)
         shuffles = [e.line for e in view.events if type(e) is Shuffle]
@@ -209,7 +212,13 @@ class UnsettledCheck(Check):
     severity = "medium"
     options = frozenset()
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        for wager in view.wagers:
+            if len(wager.settlements) != 1:
+                return self._unsettled(view)
+        return ()  # every wager settled once: the common round, without a generator
+
+    def _unsettled(self, view: RoundView) -> Iterator[Finding]:
         end = view.end_line or view.last_line
         for wager in view.wagers:
             if len(wager.settlements) == 1:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
 from auditor import blackjack
@@ -23,7 +23,7 @@ from auditor.checks.judging import (
 )
 from auditor.events import Shuffle
 from auditor.findings import Finding
-from auditor.replay.view import Hand, RoundView
+from auditor.replay.view import ZERO, Hand, RoundView
 
 
 @register
@@ -54,7 +54,32 @@ class WagerTiming(Check):
     # chips added late: the wager is judged on what was placed in time (its payout)
     options = frozenset({"sidebet_min", "sidebet_max", "blackjack", "decks", "soft17"})
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        """The common round, every wager in time and within its limits, told without a
+        generator; any other goes to `_judged`, which judges them all."""
+        config = view.config
+        table_low, table_high = config.minimum, config.maximum
+        side_low, side_high = config.rules.sidebet_min, config.rules.sidebet_max
+        for wager in view.wagers:
+            if not wager.initial:
+                continue
+            kind = wager.kind
+            if (wager.late_additions or wager.after_first_card) and (
+                    kind == "main" or kind == "supermatch"):
+                return self._judged(view)
+            if wager.tip or kind == "insurance":
+                continue
+            amount = wager.amount
+            if kind == "main":
+                if (table_low is not None and amount < table_low) or (
+                        table_high is not None and amount > table_high):
+                    return self._judged(view)
+            elif (side_low is not None and amount < side_low) or (
+                    side_high is not None and amount > side_high):
+                return self._judged(view)
+        return ()
+
+    def _judged(self, view: RoundView) -> Iterator[Finding]:
         config = view.config
         table_limits = (config.minimum, config.maximum)
         side_limits = (config.rules.sidebet_min, config.rules.sidebet_max)
@@ -130,7 +155,30 @@ class MainPayout(Check):
     options = frozenset({"blackjack", "decks", "soft17"})  # soft17: the card of :28
     games = GAMES - {"switch"}
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        """The common round, every main wager won or lost for the money expected, told
+        without a generator; any other goes to `_judged`, which judges them all."""
+        hands = view.hands
+        for wager in view.wagers:
+            if wager.kind != "main":
+                continue
+            expected, settlements = wager.expected, wager.settlements
+            if expected is not None and len(settlements) == 1:
+                settled = settlements[0]  # the money first: right, it needs nothing more
+                if settled.outcome == "win":
+                    if settled.amount == expected.net:
+                        continue
+                elif settled.outcome == "lose" and -settled.amount == expected.net:
+                    continue
+            hand = hands.get(wager.target)
+            if hand is None or hand.surrendered_line is not None:
+                continue
+            if wager.initial and (wager.after_first_card or wager.late_additions):
+                continue
+            return self._judged(view)
+        return ()
+
+    def _judged(self, view: RoundView) -> Iterator[Finding]:
         hands = view.hands
         for wager in view.wagers:
             if wager.kind != "main":
@@ -182,9 +230,12 @@ class ReshuffleAfterCutCard(Check):
     severity = "medium"
     options = frozenset()
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
         if not view.shoe.cutcard_pending or view.first_card_index is None:
-            return
+            return ()  # the common round, told without a generator
+        return self._dealt(view)
+
+    def _dealt(self, view: RoundView) -> Iterator[Finding]:
         if any(isinstance(e, Shuffle) for e in view.events[:view.first_card_index]):
             return
         line = view.events[view.first_card_index].line
@@ -263,7 +314,28 @@ class DoubleDown(Check):
     options = frozenset({"double", "das"})
     needs = frozenset({ev.Double})
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        """The common round, every double on two cards of an allowed total and within the
+        original wager, told without a generator; any other goes to `_judged`."""
+        rules = view.config.rules
+        allowed = DOUBLE_TOTALS[rules.double]
+        for hand in view.hands.values():
+            if hand.double_line is None:
+                continue
+            if hand.split_aces and hand.double_cards_before >= 2:
+                continue
+            if hand.late_cards or hand.double_cards_before != 2 or len(hand.cards) < 2 or (
+                    hand.doubled > (hand.main.amount if hand.main else ZERO)) or (
+                    rules.das == "no" and (hand.parent is not None or hand.was_split)):
+                return self._judged(view)
+            first, second = hand.cards[0].card[0], hand.cards[1].card[0]
+            hard = blackjack.VALUE[first] + blackjack.VALUE[second]  # blackjack.total
+            soft = hard <= 11 and "A" in (first, second)
+            if (hard + 10 if soft else hard) not in allowed:
+                return self._judged(view)
+        return ()
+
+    def _judged(self, view: RoundView) -> Iterator[Finding]:
         rules = view.config.rules
         for hand in view.hands.values():
             if hand.double_line is None:
@@ -403,12 +475,14 @@ class DealerDrawsOut(Check):
     severity = "high"
     options = frozenset({"soft17"})
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
         dealer = view.dealer
-        if not view.dealer_had_to_play or len(dealer.cards) < 2:
-            return
-        if dealer.total > 17:
-            return  # the common stop, told by the total the replay keeps
+        if not view.dealer_had_to_play or len(dealer.cards) < 2 or dealer.total > 17:
+            return ()  # the common stop, told by the total the replay keeps (no generator)
+        return self._stopped(view)
+
+    def _stopped(self, view: RoundView) -> Iterator[Finding]:
+        dealer = view.dealer
         if not blackjack.dealer_must_draw(dealer.card_codes, view.config.hits_soft_17):
             return
         if drew_past_a_standing_total(view):

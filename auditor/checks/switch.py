@@ -7,7 +7,7 @@ carries the same subject, so that only this, the more specific citation, is kept
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
 from auditor import events as ev
@@ -76,7 +76,13 @@ class DecksAndTwoHands(Check):
             "decks", _table_line(view.file), f"The Blackjack Switch table is declared with "
             f"{view.config.decks} decks; it must be dealt from six or eight."))
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        for wagered in facts.of(view).seat_wagers.values():
+            if len(wagered) == 1:
+                return self._one_hand(view)
+        return ()  # every playing seat on two hands: no generator
+
+    def _one_hand(self, view: RoundView) -> Iterator[Finding]:
         for seat, wagered in facts.of(view).seat_wagers.items():
             if len(wagered) != 1:
                 continue
@@ -117,7 +123,15 @@ class EqualWagers(Check):
     severity = "high"
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        for wagered in facts.of(view).seat_wagers.values():
+            if len(wagered) == 2:
+                first, second = wagered.values()
+                if first.amount != second.amount:
+                    return self._unequal(view)
+        return ()  # the common round, without a generator
+
+    def _unequal(self, view: RoundView) -> Iterator[Finding]:
         for seat, wagered in facts.of(view).seat_wagers.items():
             if len(wagered) != 2:
                 continue
@@ -196,7 +210,13 @@ class Misdeal(Check):
     severity = "high"
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        derived = facts.of(view)
+        if not derived.misdeals and not derived.wrong_counts:
+            return ()  # the common round: nothing misdealt, no count wrong (no generator)
+        return self._misdealt(view)
+
+    def _misdealt(self, view: RoundView) -> Iterator[Finding]:
         misdeals = facts.of(view).misdeals
         yield from self._counts(view, misdeals)
         if not misdeals:
@@ -365,13 +385,16 @@ class ShuffleAndCut(Check):
     severity = "medium"
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
         if view.first_card_index is None or view.shoe.shoe_id is None:
-            return
+            return ()
         derived = facts.of(view)
-        shuffled = derived.shuffled
-        if shuffled and derived.cut_after_shuffle:
-            return
+        if derived.shuffled and derived.cut_after_shuffle:
+            return ()  # the common round, told without a generator
+        return self._not_shuffled(view)
+
+    def _not_shuffled(self, view: RoundView) -> Iterator[Finding]:
+        shuffled = facts.of(view).shuffled
         why = ("the cards were not shuffled since the shoe came into play" if not shuffled
                else "the last shuffle was not followed by a cut")
         yield self.finding(view, view.events[view.first_card_index].line,
@@ -495,7 +518,13 @@ class SwitchedBlackjack(Check):
     severity = "high"
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        for _, hand, _ in facts.of(view).judged_mains:
+            if hand.switched and hand.total == 21 and len(hand.cards) == 2:
+                return self._switched(view)  # a switched two-card 21 (_switched_blackjack)
+        return ()  # none settled: no generator
+
+    def _switched(self, view: RoundView) -> Iterator[Finding]:
         for wager, hand, settlement in facts.of(view).judged_mains:
             if not hand.switched:
                 continue  # the common case, told before the call
@@ -578,7 +607,20 @@ class MainPayout(Check):
     options = frozenset({"decks", "soft17"})  # soft17: the card of :28
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        for wager, _, settlement in facts.of(view).judged_mains:
+            # the common case, a win or a loss of the money expected (wrongly_settled's
+            # first test), told without a generator; any other: `_judged` judges them all
+            outcome, net = settlement.outcome, wager.expected.net
+            if outcome == "win":
+                if settlement.amount == net:
+                    continue
+            elif outcome == "lose" and -settlement.amount == net:
+                continue
+            return self._judged(view)
+        return ()
+
+    def _judged(self, view: RoundView) -> Iterator[Finding]:
         for wager, hand, settlement in facts.of(view).judged_mains:
             # a push returns the whole stake, a double included (bjh-format.md §5)
             stake = stake_of(wager, hand)
@@ -655,7 +697,13 @@ class BustCollectedAtOnce(Check):
     severity = "high"
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        for _, hand, _ in facts.of(view).judged_mains:
+            if hand.total > 21:
+                return self._busted(view)
+        return ()  # no settled hand over 21: no generator
+
+    def _busted(self, view: RoundView) -> Iterator[Finding]:
         by_hand: dict[str, list[tuple[Wager, Settlement]]] = {}
         for wager, hand, settlement in facts.of(view).judged_mains:
             if hand.total > 21:  # hand.busted, without the call (every main wager)
@@ -735,7 +783,17 @@ class Rotation(Check):
     severity = "medium"
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        furthest = "0"  # the highest seat digit that has begun: `s1` to `s9` (seat_number)
+        for decision in view.decisions:
+            digit = decision.target[1]
+            if digit > furthest:
+                furthest = digit
+            elif digit < furthest:
+                return self._out_of_rotation(view)
+        return ()  # every decision in rotation: the common round, without a generator
+
+    def _out_of_rotation(self, view: RoundView) -> Iterator[Finding]:
         furthest = 0  # the highest seat number that has begun (seats are s1 to s9)
         began: Decision | None = None  # that seat's first decision
         reported: set[str] = set()

@@ -8,6 +8,7 @@ that does not exist) is recorded as a `reference` problem and the replay goes on
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
 from auditor import blackjack
 from auditor import events as ev
@@ -27,11 +28,19 @@ from auditor.replay.view import (
     Settlement,
     Trade,
     Wager,
+    make_hand,
     seat_number,
     seat_of,
 )
 
 _VALUE = blackjack.VALUE
+_PLAYER = attrgetter("player")
+# The round's commonest objects (a card, a settlement, a decision, a wager) are made in
+# place: `_new(Card)` and the fields stored, not `Card(...)`, whose Python `__init__` is
+# a second frame entered from C (in this interpreter about twice the instructions).
+# Every field is stored at the site; tests/test_replay_inits.py holds them to the
+# dataclasses' own constructors.
+_new = object.__new__
 
 ROUND_EXTENSIONS: dict[str, list[Callable[[RoundView, TableState], None]]] = {}
 """Per game, functions that derive more facts once a round is replayed (registered by games)."""
@@ -45,19 +54,150 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
         file, state.config, start.round_id, start.line, record.end_line, record.last_line,
         start.date or state.shoe_date, start.clock or start.time, start.dealer or state.dealer,
         record.events, state.shoe_status(), list(record.problems),
-        {seat: s.player for seat, s in state.seats.items()})
+        dict(zip(state.seats, map(_PLAYER, state.seats.values()), strict=True)))
     replay = _RoundReplay(state, view)
     handlers = _HANDLERS.get
-    if on_step is None:  # the audit: nothing to see between statements
-        for index, event in enumerate(record.events):
-            handler = handlers(type(event))
+    # The commonest statements (deal, settle) are replayed here, written out: no call, and
+    # the round's objects held in locals. Every other statement goes to its handler.
+    deal, settle, bet, stand, hit = ev.Deal, ev.Settle, ev.Bet, ev.Stand, ev.Hit
+    decisions = view.decisions
+    seats = state.seats  # (a `sit` or `leave` changes the dict in place, never replaces it)
+    counts, card_counts, hands = state.counts, view.card_counts, view.hands
+    dealer, seat_digits, wager_index = view.dealer, replay.seat_digits, replay.wager_index
+    first_four = view.seat_first_four
+    value = _VALUE
+    for index, event in enumerate(record.events):
+        kind = type(event)
+        if kind is deal:  # _RoundReplay.on_deal, written out
+            code, target, line = event.card, event.target, event.line
+            seen = counts.get(code, 0) + 1  # TableState.count_card
+            counts[code] = seen
+            card_counts.append((code, seen, line))
+            if view.first_card_index is None:
+                view.first_card_index = index
+            view.deal_end_index = index
+            hand = hands.get(target)  # a hand of the round: its seat was told already
+            if hand is not None:
+                pass
+            elif target == "dealer":
+                hand = dealer
+            elif len(target) <= 2:
+                replay.problem(line, f"`deal` to {target}: cards are dealt to a hand", target)
+            else:
+                if target[1] not in seat_digits:
+                    replay.note_seat(target, line)
+                hand = replay.new_hand(target)
+            if hand is not None:
+                # CountedCards.add, written out: a card, the hand's count and best total
+                hand.changes += 1
+                card = _new(Card)
+                card.card, card.line, card.index = code, line, index
+                hand.cards.append(card)
+                rank = code[0]
+                hard = hand.hard = hand.hard + value[rank]
+                if rank == "A":
+                    hand.has_ace = True
+                if hand.has_ace and hard <= 11:
+                    hand.total, hand.soft = hard + 10, True
+                else:
+                    hand.total, hand.soft = hard, False
+                dealt = hand.dealt = hand.dealt + 1
+                if dealt <= 2 and target[2:] in ("h1", "h2"):  # ("dealer"[2:] is "aler")
+                    seat = hand.seat
+                    if seat in first_four:
+                        first_four[seat].append(code)
+                    else:
+                        first_four[seat] = [code]
+        elif kind is bet:
+            target, bet_kind, tip = event.target, event.kind, event.tip
+            key = (target, bet_kind, tip)
+            if (bet_kind != "insurance" and target != "dealer"
+                    and (bet_kind == "main") == (len(target) > 2)
+                    and target[1] in seat_digits and target[:2] in seats
+                    and key not in wager_index):
+                # _RoundReplay.on_bet, written out for the common bet: a main wager on a
+                # hand or a side wager on a seat, of a seat taken and within the table,
+                # placed for the first time (anything else is told by on_bet)
+                wager = wager_index[key] = _new(Wager)  # Wager(...), made in place
+                wager.target, wager.kind, wager.tip, wager.amount = (
+                    target, bet_kind, tip, event.amount)
+                wager.line, wager.index = event.line, index
+                wager.after_first_card = view.first_card_index is not None
+                wager.initial = True
+                wager.settlements, wager.late_additions = [], ()
+                wager.expected = wager.expected_burned = None
+                wager.seat = seat = target[:2]
+                view.wagers.append(wager)
+                if bet_kind != "main":
+                    view.wager_marks.add(bet_kind)
+                if tip:
+                    view.wager_marks.add("tip")
+                elif bet_kind == "main":
+                    hand = hands.get(target)
+                    if hand is None:
+                        hand = hands[target] = make_hand(target, seat, target)
+                    hand.main = wager
+            else:
+                replay.on_bet(index, event)
+        elif kind is stand:
+            hand = hands.get(event.hand)
+            if hand is not None and hand.parent is None:
+                # _RoundReplay.on_stand, written out for a hand not made by a split
+                line = event.line
+                decision = _new(Decision)
+                decision.kind, decision.target, decision.line, decision.index = (
+                    "stand", event.hand, line, index)
+                decisions.append(decision)
+                hand.stood_line = hand.stood_line or line
+                if hand.complete_index is None:  # set_complete
+                    hand.complete_index, hand.complete_reason = index, "stood"
+            else:
+                replay.on_stand(index, event)
+        elif kind is hit:
+            hand = hands.get(event.hand)
+            if (hand is not None and hand.parent is None and hand.complete_index is None
+                    and not hand.split_aces):
+                # _RoundReplay.on_hit and add_card, written out for the common hit: a hand
+                # not made by a split, still open (no late card to note)
+                code, line = event.card, event.line
+                seen = counts.get(code, 0) + 1  # TableState.count_card
+                counts[code] = seen
+                card_counts.append((code, seen, line))
+                decision = _new(Decision)
+                decision.kind, decision.target, decision.line, decision.index = (
+                    "hit", event.hand, line, index)
+                decisions.append(decision)
+                hand.changes += 1  # CountedCards.add, written out
+                card = _new(Card)
+                card.card, card.line, card.index = code, line, index
+                hand.cards.append(card)
+                rank = code[0]
+                hard = hand.hard = hand.hard + value[rank]
+                if rank == "A":
+                    hand.has_ace = True
+                if hand.has_ace and hard <= 11:
+                    hand.total, hand.soft = hard + 10, True
+                else:
+                    hand.total, hand.soft = hard, False
+                if hand.bust_line is None and hand.total > 21:
+                    hand.bust_line = line
+                    hand.complete_index, hand.complete_reason = index, "over 21"
+            else:
+                replay.on_hit(index, event)
+        elif kind is settle:  # _RoundReplay.on_settle, written out
+            wager = wager_index.get((event.target, event.kind, event.tip))
+            if wager is None:
+                replay.on_settle(index, event)  # the problem, told there
+            else:
+                settled = _new(Settlement)
+                settled.line, settled.index, settled.outcome = event.line, index, event.outcome
+                settled.amount, settled.time = event.amount, event.time
+                wager.settlements.append(settled)
+        else:
+            handler = handlers(kind)
             if handler is not None:
                 handler(replay, index, event)
-    else:
-        for index, event in enumerate(record.events):
-            handler = handlers(type(event))
-            if handler is not None:
-                handler(replay, index, event)
+        if on_step is not None:
             on_step(event, view)
     replay.finish()
     extensions = ROUND_EXTENSIONS.get(state.config.game)
@@ -98,7 +238,7 @@ class _RoundReplay:
         self.seats = state.config.seats
         self.counts = state.counts
         self.hands = view.hands
-        self.seat_digits = _seat_digits(self.seats)
+        self.seat_digits = _SEAT_DIGITS.get(self.seats) or _seat_digits(self.seats)
 
     # ---- helpers ----
     def problem(self, line: int, message: str, target: str | None = None) -> None:
@@ -108,7 +248,7 @@ class _RoundReplay:
 
     def count(self, card: str, line: int) -> None:
         counts = self.counts
-        seen = counts[card] + 1  # TableState.count_card
+        seen = counts.get(card, 0) + 1  # TableState.count_card
         counts[card] = seen
         self.view.card_counts.append((card, seen, line))
 
@@ -132,7 +272,7 @@ class _RoundReplay:
         return hand
 
     def new_hand(self, name: str) -> Hand:
-        hand = self.hands[name] = Hand(name, name[:2], name)  # seat_of
+        hand = self.hands[name] = make_hand(name, name[:2], name)  # seat_of
         return hand
 
     @staticmethod
@@ -150,10 +290,13 @@ class _RoundReplay:
 
     def add_card(self, hand: Hand, card: str, line: int, index: int) -> None:
         if hand.complete_index is not None:
-            hand.late_cards.append(LateCard(Card(card, line, index), hand.complete_reason or ""))
+            hand.late_cards = [*hand.late_cards,  # () until the first: most hands have none
+                               LateCard(Card(card, line, index), hand.complete_reason or "")]
         elif hand.split_aces and len(hand.cards) >= 2:
-            hand.late_cards.append(LateCard(Card(card, line, index), "split ace"))
-        hand.add(Card(card, line, index))
+            hand.late_cards = [*hand.late_cards, LateCard(Card(card, line, index), "split ace")]
+        added = _new(Card)
+        added.card, added.line, added.index = card, line, index
+        hand.add(added)
         if hand.bust_line is None and hand.total > 21:
             hand.bust_line = line
             self.set_complete(hand, index, "over 21")
@@ -187,6 +330,7 @@ class _RoundReplay:
             event.punchcard, event.punches, seat.held(recorded) if seat else recorded))
 
     def on_bet(self, index: int, event: ev.Bet) -> None:
+        """(replay_round places the common bet itself, written out.)"""
         target, kind = event.target, event.kind
         wants_hand = kind in ("main", "insurance")
         if target == "dealer" or wants_hand != (len(target) > 2):  # is_hand
@@ -210,14 +354,22 @@ class _RoundReplay:
             if view.first_card_index is not None and not existing.after_first_card:
                 # chips added after the first card: the wager stays what was placed in time,
                 # and the late chips are kept apart for the checks of late wagers
-                existing.late_additions.append((event.amount, event.line))
+                existing.late_additions = [*existing.late_additions,  # () until the first
+                                           (event.amount, event.line)]
                 return
             self.problem(event.line, f"a second bet on the {existing.label}, first placed at "
                                      f"line {existing.line}", target)
             existing.amount += event.amount
             return
-        wager = self.wager_index[key] = Wager(target, kind, event.tip, event.amount, event.line,
-                                              index, view.first_card_index is not None)
+        # Wager(target, kind, event.tip, event.amount, event.line, index, late), made in place
+        wager = self.wager_index[key] = _new(Wager)
+        wager.target, wager.kind, wager.tip, wager.amount = target, kind, event.tip, event.amount
+        wager.line, wager.index = event.line, index
+        wager.after_first_card = view.first_card_index is not None
+        wager.initial = True
+        wager.settlements, wager.late_additions = [], ()
+        wager.expected = wager.expected_burned = None
+        wager.seat = seat
         view.wagers.append(wager)
         if kind != "main":
             view.wager_marks.add(kind)
@@ -226,10 +378,11 @@ class _RoundReplay:
         if kind == "main" and not event.tip:
             hand = hands.get(target)
             if hand is None:  # self.new_hand, written out
-                hand = hands[target] = Hand(target, seat, target)
+                hand = hands[target] = make_hand(target, seat, target)
             hand.main = wager
 
     def on_settle(self, index: int, event: ev.Settle) -> None:
+        """(replay_round settles a placed wager itself, written out.)"""
         wager = self.wager_index.get((event.target, event.kind, event.tip))
         if wager is None:
             self.problem(event.line, f"`settle` of a {'tip ' if event.tip else ''}{event.kind} "
@@ -240,70 +393,38 @@ class _RoundReplay:
                                             event.time))
 
     # ---- cards ----
-    def on_deal(self, index: int, event: ev.Deal) -> None:
-        # The commonest statement: written out rather than through the helpers.
-        view = self.view
-        code, target, line = event.card, event.target, event.line
-        counts = self.counts
-        seen = counts[code] + 1  # TableState.count_card
-        counts[code] = seen
-        view.card_counts.append((code, seen, line))
-        if view.first_card_index is None:
-            view.first_card_index = index
-        view.deal_end_index = index
-        if target == "dealer":
-            hand = view.dealer
-        elif len(target) <= 2:
-            self.problem(line, f"`deal` to {target}: cards are dealt to a hand", target)
-            return
-        else:
-            if target[1] not in self.seat_digits:
-                self.note_seat(target, line)
-            hand = self.hands.get(target) or self.new_hand(target)
-        # CountedCards.add, written out: a card, the hand's count and best total
-        hand.changes += 1
-        hand.cards.append(Card(code, line, index))
-        rank = code[0]
-        hard = hand.hard = hand.hard + _VALUE[rank]
-        if rank == "A":
-            hand.has_ace = True
-        if hand.has_ace and hard <= 11:
-            hand.total, hand.soft = hard + 10, True
-        else:
-            hand.total, hand.soft = hard, False
-        dealt = hand.dealt = hand.dealt + 1
-        if target == "dealer":
-            return
-        if dealt <= 2 and target[2:] in ("h1", "h2"):
-            first_four = view.seat_first_four
-            seat = hand.seat
-            if seat in first_four:
-                first_four[seat].append(code)
-            else:
-                first_four[seat] = [code]
+    # `deal` is replayed by replay_round itself (the commonest statement)
 
     def on_hit(self, index: int, event: ev.Hit) -> None:
+        """(replay_round replays the common hit itself, written out.)"""
         line, code = event.line, event.card
         counts = self.counts
-        seen = counts[code] + 1  # self.count, written out
+        seen = counts.get(code, 0) + 1  # self.count, written out
         counts[code] = seen
         self.view.card_counts.append((code, seen, line))
         hand = self.hands.get(event.hand) or self.hand(event.hand, line, "hit")
         if hand is None:
             return
         if hand.parent is None:  # self.decide, written out for a hand not made by a split
-            self.view.decisions.append(Decision("hit", event.hand, line, index))
+            decision = _new(Decision)
+            decision.kind, decision.target, decision.line, decision.index = (
+                "hit", event.hand, line, index)
+            self.view.decisions.append(decision)
         else:
             self.decide("hit", event.hand, line, index, hand)
         self.add_card(hand, code, line, index)
 
     def on_stand(self, index: int, event: ev.Stand) -> None:
+        """(replay_round replays a stand on a hand not made by a split itself.)"""
         line = event.line
         hand = self.hands.get(event.hand) or self.hand(event.hand, line, "stand")
         if hand is None:
             return
         if hand.parent is None:  # self.decide, written out for a hand not made by a split
-            self.view.decisions.append(Decision("stand", event.hand, line, index))
+            decision = _new(Decision)
+            decision.kind, decision.target, decision.line, decision.index = (
+                "stand", event.hand, line, index)
+            self.view.decisions.append(decision)
         else:
             self.decide("stand", event.hand, line, index, hand)
         hand.stood_line = hand.stood_line or line
@@ -420,8 +541,11 @@ class _RoundReplay:
         self.count(event.card, event.line)
         dealer = self.view.dealer
         before, soft = dealer.total, dealer.soft
-        waiting = tuple(h.name for h in self.view.hands.values()
-                        if h.main is not None and not self.complete(h))
+        # the hands with a wager not complete (self.complete, written out: every hand at
+        # every draw)
+        waiting = tuple([h.name for h in self.view.hands.values() if h.main is not None and not (
+            h.complete_index is not None or h.total >= 21 or h.misdealt or h.natural
+            or (h.split_aces and len(h.cards) >= 2))])
         card = Card(event.card, event.line, index)
         dealer.draws.append(DealerDraw(card, before, soft, waiting))
         dealer.add(card)
@@ -520,24 +644,27 @@ class _RoundReplay:
 
     def _live_at(self, wager: Wager, moment: int) -> bool:
         """A wager that still depends on the dealer's hand at `moment` (bjh-format.md §5)."""
-        if wager.settlement is not None and wager.settlement.index < moment:
+        settlements = wager.settlements  # wager.settlement, written out
+        if settlements and settlements[0].index < moment:
             return False
         if wager.kind == "db21":  # a dealer's tip on the bust too: 30.10(11) says any wager
             # (a misdeal, of the seat or of the dealer, returns it: nothing to play out for)
-            misdealt = any(m.kind == "misdeal" and m.target in ("dealer", wager.seat)
-                           for m in self.view.markers)
+            misdealt = bool(self.view.markers) and any(
+                m.kind == "misdeal" and m.target in ("dealer", wager.seat)
+                for m in self.view.markers)
             return self.view.game == "db21" and not wager.after_first_card and not misdealt
         if wager.kind != "main" or wager.tip:
             return False
         hand = self.view.hands.get(wager.target)
         return hand is not None and bool(hand.cards) and not (
-            hand.busted or hand.natural or hand.misdealt or hand.surrendered_line is not None)
+            hand.total > 21 or hand.natural or hand.misdealt  # hand.busted, written out
+            or hand.surrendered_line is not None)
 
 
 _HANDLERS: dict[type, Callable[[_RoundReplay, int, ev.Event], None]] = {
     ev.Sit: _RoundReplay.on_sit, ev.Leave: _RoundReplay.on_leave,
     ev.Bet: _RoundReplay.on_bet, ev.Settle: _RoundReplay.on_settle,
-    ev.Deal: _RoundReplay.on_deal, ev.Hit: _RoundReplay.on_hit,
+    ev.Hit: _RoundReplay.on_hit,
     ev.Stand: _RoundReplay.on_stand, ev.Double: _RoundReplay.on_double,
     ev.Split: _RoundReplay.on_split, ev.Surrender: _RoundReplay.on_surrender,
     ev.Switch: _RoundReplay.on_switch, ev.Trade: _RoundReplay.on_trade,

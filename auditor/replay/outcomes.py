@@ -14,6 +14,7 @@ from auditor.events import Deal
 from auditor.replay.view import DealerHand, Expected, Hand, RoundView, Wager
 
 ZERO = Decimal(0)
+_new = object.__new__  # an Expected made in place, without its __init__'s frame
 _NONE: frozenset[str] = frozenset()
 
 
@@ -99,45 +100,56 @@ def main_result(view: RoundView, hand: Hand, wager: Wager) -> Expected:
 def _main_result(view: RoundView, hand: Hand, wager: Wager, dealer_natural: bool) -> Expected:
     base = wager.amount
     stake = base + (hand.doubled if not wager.tip else ZERO)
-    dealer = view.dealer
-    if not hand.cards:
-        return Expected("void", ZERO, "a hand dealt no cards is dead: its wager is returned")
-    if hand.surrendered_line is not None:
-        return Expected("lose", -base / 2, "a surrender collects half the wager")
     player = hand.total
-    if player > 21:  # hand.busted
-        return Expected("lose", -stake, f"the hand went over 21 ({player})")
-    switch = view.config.game == "switch"
+    # one Expected made at the end, in place (every main wager of every round: see _new)
+    if not hand.cards:
+        outcome, net, why = "void", ZERO, "a hand dealt no cards is dead: its wager is returned"
+    elif hand.surrendered_line is not None:
+        outcome, net, why = "lose", -base / 2, "a surrender collects half the wager"
+    elif player > 21:  # hand.busted
+        outcome, net, why = "lose", -stake, ("the hand went over 21 ({})", player)
     # Hand.natural, written out (every main wager): 21 in the first two cards of an
     # original hand, not switched
-    if (player == 21 and len(hand.cards) == 2 and hand.parent is None and not hand.was_split
+    elif (player == 21 and len(hand.cards) == 2 and hand.parent is None and not hand.was_split
             and not hand.switched and hand.dealt >= 2):
         if dealer_natural:
-            return Expected("push", ZERO, "blackjack against a dealer blackjack pushes")
-        declared = view.config.blackjack_odds
-        owed = declared if switch else blackjack.owed_blackjack_odds(declared, view.config.decks)
-        why = f"blackjack pays {owed}"
-        if owed != declared:
-            why += f" (the declared {declared} is under the least 20:18:15:06 allows)"
-        return Expected("win", base * blackjack.BLACKJACK_ODDS[owed], why)
-    if dealer_natural:
+            outcome, net, why = "push", ZERO, "blackjack against a dealer blackjack pushes"
+        else:
+            config = view.config
+            declared = config.blackjack_odds
+            owed = (declared if config.game == "switch"
+                    else blackjack.owed_blackjack_odds(declared, config.decks))
+            why = f"blackjack pays {owed}"
+            if owed != declared:
+                why += f" (the declared {declared} is under the least 20:18:15:06 allows)"
+            outcome, net = "win", base * blackjack.BLACKJACK_ODDS[owed]
+    elif dealer_natural:
         if hand.parent is not None:
-            return Expected("push", ZERO, "against a dealer blackjack the new hand of a split "
-                                          "is returned: only the original wager is collected")
-        if stake != base:
-            return Expected("lose", -base, "against a dealer blackjack only the original "
-                                           "wager is collected, not the double")
-        return Expected("lose", -base, "the dealer has blackjack")
-    dealer_total = dealer.total
-    if switch and dealer_total == 22:
-        return Expected("push", ZERO, "a dealer 22 pushes every remaining wager")
-    if dealer_total > 21:
-        return Expected("win", stake, f"the dealer went over 21 ({dealer_total})")
-    if player > dealer_total:
-        return Expected("win", stake, f"{player} beats the dealer's {dealer_total}")
-    if player < dealer_total:
-        return Expected("lose", -stake, f"{player} loses to the dealer's {dealer_total}")
-    return Expected("push", ZERO, f"{player} against the dealer's {dealer_total} pushes")
+            outcome, net, why = "push", ZERO, ("against a dealer blackjack the new hand of a "
+                                               "split is returned: only the original wager is "
+                                               "collected")
+        elif stake != base:
+            outcome, net, why = "lose", -base, ("against a dealer blackjack only the original "
+                                                "wager is collected, not the double")
+        else:
+            outcome, net, why = "lose", -base, "the dealer has blackjack"
+    else:
+        dealer_total = view.dealer.total
+        if dealer_total == 22 and view.config.game == "switch":
+            outcome, net, why = "push", ZERO, "a dealer 22 pushes every remaining wager"
+        elif dealer_total > 21:
+            outcome, net, why = "win", stake, ("the dealer went over 21 ({})", dealer_total)
+        elif player > dealer_total:
+            outcome, net, why = "win", stake, ("{} beats the dealer's {}", player, dealer_total)
+        elif player < dealer_total:
+            outcome, net, why = "lose", -stake, ("{} loses to the dealer's {}", player,
+                                                 dealer_total)
+        else:
+            outcome, net, why = "push", ZERO, ("{} against the dealer's {} pushes", player,
+                                               dealer_total)
+    expected = _new(Expected)
+    expected.outcome, expected.net, expected._why = outcome, net, why
+    return expected
 
 
 def insurance_result(view: RoundView, wager: Wager) -> Expected:
@@ -156,7 +168,7 @@ def db21_result(view: RoundView, wager: Wager) -> Expected:
         return Expected("win", wager.amount * odds,
                         f"the dealer busted with {dealer.up.card} up: pay table {pay_table} "
                         f"pays {odds} to 1")
-    return Expected("lose", -wager.amount, f"the dealer did not bust ({dealer.total})")
+    return Expected("lose", -wager.amount, ("the dealer did not bust ({})", dealer.total))
 
 
 def super_match_result(view: RoundView, wager: Wager) -> Expected:
@@ -168,7 +180,7 @@ def super_match_result(view: RoundView, wager: Wager) -> Expected:
         return Expected("lose", -wager.amount, "the first four cards hold no pair")
     schedule = blackjack.SUPER_MATCH_SCHEDULE[8 if view.config.decks >= 8 else 6]
     odds = schedule[match]
-    return Expected("win", wager.amount * odds, f"{match} pays {odds} to 1")
+    return Expected("win", wager.amount * odds, ("{} pays {} to 1", match, odds))
 
 
 def first_two_cards(view: RoundView, seat: str) -> list[tuple[str, int]]:

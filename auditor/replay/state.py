@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from auditor import events as ev
 from auditor.config import TableConfig
 from auditor.replay.view import ShoeStatus, counted_since_text
+
+_new = object.__new__
 
 
 @dataclass(slots=True)
@@ -39,34 +40,48 @@ class TableState:
     shuffled: bool = False
     cut_after_shuffle: bool = False
     cutcard_line: int | None = None  # the cutting card is out and no shuffle has followed
-    counts: Counter = field(default_factory=Counter)
+    # card -> times seen: a plain dict (a Counter, as a dict subclass with a Python-level
+    # __delitem__, takes the slow path on every item read and stored: a few per card)
+    counts: dict[str, int] = field(default_factory=dict)
     counted_since: int | None = None  # the `shuffle` the counts started again at (None: the shoe)
     dealer: str | None = None
     seats: dict[str, SeatState] = field(default_factory=dict)
     # seat -> its last recorded light count: the table's disk, carried even across players
     lights: dict[str, int] = field(default_factory=dict)
     closed: bool = False
+    # The shoe's status as the rounds see it (`shoe_status`), kept until `apply` changes
+    # the shoe: one object shared by the rounds between two table statements
+    status: ShoeStatus | None = field(default=None, compare=False, repr=False)
 
     def clone(self, config: TableConfig | None = None) -> TableState:
         """A copy that a replay can change without touching this one (for tracing; with
         `config`, for judging under another table the header could describe)."""
-        return TableState(
-            config or self.config, self.shoe_id, self.shoe_date, self.shuffled,
-            self.cut_after_shuffle, self.cutcard_line, Counter(self.counts), self.counted_since,
-            self.dealer,
-            dict(self.seats), dict(self.lights), self.closed)  # seats: never changed in place
+        # made in place (every round, for the evidence): every field stored, as
+        # tests/test_replay_inits.py holds it to the dataclass's own fields
+        copy = _new(TableState)
+        copy.config = config or self.config
+        copy.shoe_id, copy.shoe_date, copy.shuffled = self.shoe_id, self.shoe_date, self.shuffled
+        copy.cut_after_shuffle, copy.cutcard_line = self.cut_after_shuffle, self.cutcard_line
+        copy.counts, copy.counted_since = self.counts.copy(), self.counted_since
+        copy.dealer, copy.closed, copy.status = self.dealer, self.closed, self.status
+        copy.seats, copy.lights = dict(self.seats), dict(self.lights)  # seats: never changed
+        return copy  # in place (seat_lit, prize_paid put new SeatStates)
 
     def shoe_status(self) -> ShoeStatus:
-        return ShoeStatus(self.shoe_id, self.shuffled, self.cut_after_shuffle,
-                          self.cutcard_line is not None, self.cutcard_line, self.counted_since)
+        status = self.status
+        if status is None:
+            status = self.status = ShoeStatus(
+                self.shoe_id, self.shuffled, self.cut_after_shuffle,
+                self.cutcard_line is not None, self.cutcard_line, self.counted_since)
+        return status
 
     def counted_since_text(self) -> str:
         """Where the card counts started: the shoe, or the shuffle that started them again."""
         return counted_since_text(self.counted_since)
 
     def count_card(self, card: str) -> int:
-        self.counts[card] += 1
-        return self.counts[card]
+        seen = self.counts[card] = self.counts.get(card, 0) + 1
+        return seen
 
     # ---- what a round changes that outlives it (auditor/split.py replays only these) ----
     def seat_player(self, seat: str, player: str, punches: int | None) -> None:
@@ -108,6 +123,7 @@ class TableState:
 
     def apply(self, event: ev.Event) -> None:
         """A body statement outside a round (also the few allowed inside one)."""
+        self.status = None  # the shoe may change: its status is made again when asked
         if isinstance(event, ev.Shoe):
             self.shoe_id, self.shoe_date = event.shoe_id, event.date
             self.shuffled = self.cut_after_shuffle = False

@@ -11,11 +11,12 @@ without the extension.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from auditor import events as ev
 from auditor.replay.engine import ROUND_EXTENSIONS
 from auditor.replay.state import TableState
-from auditor.replay.view import Hand, RoundView, Settlement, Wager, seat_number
+from auditor.replay.view import Hand, RoundView, Settlement, Wager
 
 KEY = "switch"
 INITIAL_HANDS = ("h1", "h2")  # every seat that plays holds these two hands (30.09(1))
@@ -54,8 +55,8 @@ def derive(view: RoundView, state: TableState | None = None) -> None:
         if (wager.kind == "main" and not wager.tip and wager.initial
                 and wager.target[2:] in INITIAL_HANDS):  # is_initial_hand
             seat_wagers.setdefault(wager.seat, {})[wager.target] = wager
-    if len(seat_wagers) > 1:  # first base first: a seat is `s` and one digit (seat_of)
-        seat_wagers = dict(sorted(seat_wagers.items(), key=_SEAT_ORDER))
+    if len(seat_wagers) > 1:  # first base first: a seat is `s` and one digit (seat_of),
+        seat_wagers = dict(sorted(seat_wagers.items(), key=_SEAT_ORDER))  # so in text order
     first = _first_decision_index(view)
     end = _initial_deal_end_index(view, first)
     shuffled, cut = _shuffled_and_cut(view)
@@ -66,11 +67,7 @@ def derive(view: RoundView, state: TableState | None = None) -> None:
     facts.judged_mains, facts.judged_super_matches = _judged_settlements(view, facts)
 
 
-def _seat_order(item: tuple[str, dict[str, Wager]]) -> int:
-    return seat_number(item[0])
-
-
-_SEAT_ORDER = _seat_order
+_SEAT_ORDER = itemgetter(0)  # seat_number's order: `s1` to `s9` (grammar SEAT), no call
 
 
 def of(view: RoundView) -> SwitchFacts:
@@ -265,9 +262,11 @@ def _shuffled_and_cut(view: RoundView) -> tuple[bool, bool]:
     """Shuffled, and cut after the last shuffle, since the shoe, up to the first card."""
     shuffled, cut = view.shoe.shuffled, view.shoe.cut_after_shuffle
     stop = view.first_card_index if view.first_card_index is not None else len(view.events)
+    shuffle, cut_type = ev.Shuffle, ev.Cut  # statements of their exact types (no subclass)
     for event in view.events[:stop]:
-        if isinstance(event, ev.Shuffle):
+        kind = type(event)
+        if kind is shuffle:
             shuffled, cut = True, False
-        elif isinstance(event, ev.Cut):
+        elif kind is cut_type:
             cut = shuffled
     return shuffled, cut

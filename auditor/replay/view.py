@@ -6,6 +6,7 @@ record that shows it and its index in the round's event list (the order of event
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -58,13 +59,34 @@ class Settlement:
         return Decimal(0)
 
 
-@dataclass(slots=True)
 class Expected:
-    """What the rules say a wager's result should be, and why."""
+    """What the rules say a wager's result should be, and why.
 
+    `why` may be given as a tuple, a `str.format` template and its values: every wager of
+    every round gets an Expected and its words are read only for a finding, so they are
+    put together then."""
+
+    __slots__ = ("_why", "net", "outcome")
     outcome: str
     net: Decimal
-    why: str
+
+    def __init__(self, outcome: str, net: Decimal, why: str | tuple) -> None:
+        self.outcome, self.net, self._why = outcome, net, why
+
+    @property
+    def why(self) -> str:
+        why = self._why
+        return why if type(why) is str else why[0].format(*why[1:])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Expected:
+            return NotImplemented
+        return (self.outcome, self.net, self.why) == (other.outcome, other.net, other.why)
+
+    __hash__ = None  # as a dataclass with eq: compared by value, never hashed
+
+    def __repr__(self) -> str:
+        return f"Expected(outcome={self.outcome!r}, net={self.net!r}, why={self.why!r})"
 
 
 @dataclass(slots=True, init=False)
@@ -82,7 +104,9 @@ class Wager:
     # Where the dealer drew on a standing total (20:18:15:28), the result against the
     # dealer's hand without that card, which "must be burned": right as well.
     expected_burned: Expected | None = None
-    late_additions: list[tuple[Decimal, int]] = field(default_factory=list)  # (amount, line)
+    # (amount, line) of chips added after the first card: an empty tuple, shared, until the
+    # first (nearly every wager has none: no list made and freed for each)
+    late_additions: Sequence[tuple[Decimal, int]] = ()
     seat: str = field(init=False)  # `s3` of `s3h1`: read by most checks, so kept
 
     # Written out rather than generated: built once per `bet`, and the generated one (with
@@ -94,7 +118,7 @@ class Wager:
         self.initial = initial
         self.settlements = []
         self.expected = self.expected_burned = None
-        self.late_additions = []
+        self.late_additions = ()
         self.seat = target[:2]  # seat_of
 
     @property
@@ -186,7 +210,7 @@ class Hand(CountedCards):
     complete_index: int | None = None
     complete_reason: str | None = None  # stood, doubled, surrendered, over 21, split ace
     split_from_cards: tuple[str, ...] = ()  # on a new hand: the cards of the hand it split
-    late_cards: list[LateCard] = field(default_factory=list)
+    late_cards: Sequence[LateCard] = ()  # an empty tuple, shared, until the first (rare)
     played_before_parent_line: int | None = None  # :25, first action while parent incomplete
     misdealt: bool = False
     switched: bool = False  # its seat switched (Blackjack Switch)
@@ -203,7 +227,7 @@ class Hand(CountedCards):
     # a third of the generated one's time, for a hand of every seat in every round.
     def __init__(self, name: str, seat: str, root: str = "") -> None:
         self.name, self.seat, self.root = name, seat, root
-        self.cards, self.late_cards = [], []
+        self.cards, self.late_cards = [], ()
         self.dealt = self.splits_of_root = self.double_cards_before = 0
         self.main = self.parent = self.split_line = self.double_line = None
         self.stood_line = self.surrendered_line = self.bust_line = None
@@ -234,6 +258,29 @@ class Hand(CountedCards):
         return (self.main.amount if self.main else Decimal(0)) + self.doubled
 
 
+def make_hand(name: str, seat: str, root: str = "") -> Hand:
+    """`Hand(name, seat, root)`, made in place: a plain call, where calling the class
+    enters its `__init__` through C as a second frame (a hand of every seat in every
+    round). tests/test_replay_inits.py holds the two to the same fields and values."""
+    hand = _new(Hand)
+    hand.name, hand.seat, hand.root = name, seat, root
+    hand.cards, hand.late_cards = [], ()
+    hand.dealt = hand.splits_of_root = hand.double_cards_before = 0
+    hand.main = hand.parent = hand.split_line = hand.double_line = None
+    hand.stood_line = hand.surrendered_line = hand.bust_line = None
+    hand.complete_index = hand.complete_reason = hand.played_before_parent_line = None
+    hand.split_aces = hand.was_split = hand.surrender_after_decision = False
+    hand.misdealt = hand.switched = False
+    hand.doubled = ZERO
+    hand.split_from_cards = ()
+    hand.total = hand.hard = hand.changes = 0
+    hand.soft = hand.has_ace = False
+    return hand
+
+
+_new = object.__new__
+
+
 @dataclass(slots=True)
 class DealerDraw:
     card: Card
@@ -242,7 +289,7 @@ class DealerDraw:
     incomplete_hands: tuple[str, ...]  # player hands with a wager not complete at the draw
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class DealerHand(CountedCards):
     cards: list[Card] = field(default_factory=list)
     dealt: int = 0
@@ -260,6 +307,21 @@ class DealerHand(CountedCards):
     hard: int = 0
     has_ace: bool = False
     changes: int = 0
+
+    # Written out rather than generated, as for Hand (one a round; the generated one builds
+    # its lists through factories)
+    def __init__(self, cards: list[Card] | None = None, dealt: int = 0,
+                 draws: list[DealerDraw] | None = None, reveal_line: int | None = None,
+                 reveal_index: int | None = None, peek_line: int | None = None,
+                 peek_index: int | None = None, turn_index: int | None = None,
+                 total: int = 0, soft: bool = False, hard: int = 0, has_ace: bool = False,
+                 changes: int = 0) -> None:
+        self.cards = [] if cards is None else cards
+        self.draws = [] if draws is None else draws
+        self.dealt, self.reveal_line, self.reveal_index = dealt, reveal_line, reveal_index
+        self.peek_line, self.peek_index, self.turn_index = peek_line, peek_index, turn_index
+        self.total, self.soft, self.hard, self.has_ace = total, soft, hard, has_ace
+        self.changes = changes
 
     @property
     def up(self) -> Card | None:
