@@ -22,6 +22,7 @@ from decimal import Decimal
 from functools import cache
 from itertools import chain, count, islice
 from operator import attrgetter, call
+from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
@@ -107,8 +108,61 @@ def grammar_text() -> str:
 
 @cache
 def lark_parser() -> Lark:
-    options = {"_plugins": _PLUGINS} if _PLUGINS else {}
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", **options)
+    return cached_lark("parser", grammar_text(), parser="lalr", lexer="contextual")
+
+
+def cached_lark(name: str, grammar: str, **options: Any) -> Lark:
+    """A Lark parser of `grammar`, as Lark built it, kept in the user's cache.
+
+    Lark takes about 0.1 s to build one, and a process that meets a line the fast path
+    cannot read needs two (this one, and the diagnosis's); Lark serializes a built parser
+    as plain data, which loads in a few milliseconds. The file is named by a hash of all
+    it was built from (grammar, options, the versions of Lark, lark-cython and Python),
+    written whole or not at all (a temporary file renamed; Lark's own `cache=` writes in
+    place), and read back only as plain data that names itself with that hash: anything
+    else (a damaged or foreign file) and the parser is built as before."""
+    import lark
+
+    from auditor.cache import key_of, private_folder, python_tag, write_bytes
+
+    plugins = {"_plugins": _PLUGINS} if _PLUGINS else {}
+    key = key_of(grammar, repr(sorted(options.items())), lark.__version__,
+                 getattr(lark_cython, "__version__", "lark-cython") if _PLUGINS else "",
+                 python_tag())
+    folder = private_folder("grammar")
+    path = None if folder is None else folder / f"lark-{name}-{key}.pickle"
+    if path is not None:
+        loaded = _load_lark(path, key, plugins)
+        if loaded is not None:
+            return loaded
+    built = Lark(grammar, **options, **plugins)
+    if path is not None:
+        import io
+        import pickle
+
+        saved = io.BytesIO()
+        built.save(saved, exclude_options=("_plugins",))
+        write_bytes(path, pickle.dumps({"key": key, "lark": pickle.loads(saved.getvalue())},
+                                       protocol=pickle.HIGHEST_PROTOCOL))
+    return built
+
+
+def _load_lark(path: Any, key: str, plugins: dict[str, Any]) -> Lark | None:
+    """The parser kept at `path`, if it is plain data naming itself `key`; else None."""
+    import pickle
+
+    class PlainData(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> Any:  # no object but plain data
+            raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
+
+    try:
+        with open(path, "rb") as file:
+            kept = PlainData(file).load()
+        if not isinstance(kept, dict) or kept.get("key") != key:
+            return None
+        return Lark.__new__(Lark)._load(kept["lark"], **plugins)
+    except Exception:  # whatever is wrong with the file: the parser is built
+        return None
 
 
 def _unquote(quoted: str) -> str:
@@ -826,8 +880,8 @@ def _field_lark() -> Lark:
     """The same grammar, with the field terminals reachable, so that their patterns are kept."""
     names = sorted({terminal for terminal, _ in _PLACEHOLDERS.values()} - {"OPTION_PAIR"})
     extra = "\ndiagnostic_fields: " + " | ".join([*names, "OPTION_KEY", "OPTION_VALUE"]) + "\n"
-    return Lark(grammar_text() + extra, parser="lalr", lexer="basic",
-                start=["start", "diagnostic_fields"])
+    return cached_lark("fields", grammar_text() + extra, parser="lalr", lexer="basic",
+                       start=["start", "diagnostic_fields"])
 
 
 @cache
