@@ -427,6 +427,10 @@ ROUND_STATEMENTS: dict[str, tuple[str, tuple[str, ...], bool]] = {
     "SURRENDER": ("surrender", ("HAND",), False),
     "TRADE": ("trade", ("TARGET", "CARD"), False),
     "MISDEAL": ("misdeal", ("TARGET",), False),
+    # between rounds, but bare statements: read in one step too (the reader places them)
+    "SHUFFLE": ("shuffle", (), False),
+    "CUTCARD": ("cutcard", (), False),
+    "CUT": ("cut", (), False),
 }
 
 _AMOUNT_CACHE: dict[str, Decimal] = {}
@@ -583,6 +587,7 @@ _EVENT_CLASSES: dict[str, type] = {
     "END": ev.RoundEnd, "REVEAL": ev.Reveal, "DRAW": ev.Draw, "DOUBLE": ev.Double,
     "PEEK": ev.Peek, "DISCARD": ev.Discard, "SWITCH": ev.Switch, "SPLIT": ev.Split,
     "TUCK": ev.Tuck, "SURRENDER": ev.Surrender, "TRADE": ev.Trade, "MISDEAL": ev.Misdeal,
+    "SHUFFLE": ev.Shuffle, "CUTCARD": ev.CutCard, "CUT": ev.Cut,
 }
 
 
@@ -590,7 +595,7 @@ _EVENT_CLASSES: dict[str, type] = {
 # keyword, captured, tells the class (one more substring for a few lines, two or three
 # groups fewer for every match).
 _SHARED_ALTERNATIVES: dict[str, tuple[str, ...]] = {
-    "END": ("END", "REVEAL", "PEEK"),
+    "END": ("END", "REVEAL", "PEEK", "SHUFFLE", "CUTCARD", "CUT"),  # `cutcard` before `cut`
     "DISCARD": ("DISCARD", "TUCK", "SURRENDER"),
 }
 
