@@ -8,7 +8,11 @@ or not an absolute path, as the XDG base directory specification says). It holds
   `FileSystemBytecodeCache`), one folder per Jinja and Python version and template
   settings; Jinja checks each file against its template's source before using it;
 - `grammar/terminals-…json`: the grammar's terminals as regular expressions, named by a
-  hash of the grammar and the Lark version.
+  hash of the grammar and the Lark version;
+- `grammar/lark-…pickle`: the grammar's two Lark parsers as Lark serializes a built one
+  (plain data: lists, dicts, strings and numbers, read back by an unpickler that refuses
+  anything else), named by a hash of the grammar, the parser's options and the versions
+  of Lark, lark-cython and Python.
 
 Everything there is derived and safe to delete at any time (the next run makes it again).
 The folder is the user's own: made with mode 0700, and not used at all when it is
@@ -89,13 +93,19 @@ def read_json(path: Path) -> Any | None:
 def write_json(path: Path, document: Any) -> None:
     """Write `document` whole or not at all (a temporary file renamed); silently nothing
     where the folder cannot be written."""
+    write_bytes(path, json.dumps(document).encode("utf-8"))
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write `data` whole or not at all (a temporary file renamed, so a reader never meets
+    half a file); silently nothing where the folder cannot be written."""
     try:
         descriptor, name = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
     except OSError:
         return
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            json.dump(document, file)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
         os.replace(name, path)
     except OSError:
         with contextlib.suppress(OSError):

@@ -22,6 +22,7 @@ from decimal import Decimal
 from functools import cache
 from itertools import chain, count, islice
 from operator import attrgetter, call
+from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
@@ -107,8 +108,61 @@ def grammar_text() -> str:
 
 @cache
 def lark_parser() -> Lark:
-    options = {"_plugins": _PLUGINS} if _PLUGINS else {}
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", **options)
+    return cached_lark("parser", grammar_text(), parser="lalr", lexer="contextual")
+
+
+def cached_lark(name: str, grammar: str, **options: Any) -> Lark:
+    """A Lark parser of `grammar`, as Lark built it, kept in the user's cache.
+
+    Lark takes about 0.1 s to build one, and a process that meets a line the fast path
+    cannot read needs two (this one, and the diagnosis's); Lark serializes a built parser
+    as plain data, which loads in a few milliseconds. The file is named by a hash of all
+    it was built from (grammar, options, the versions of Lark, lark-cython and Python),
+    written whole or not at all (a temporary file renamed; Lark's own `cache=` writes in
+    place), and read back only as plain data that names itself with that hash: anything
+    else (a damaged or foreign file) and the parser is built as before."""
+    import lark
+
+    from auditor.cache import key_of, private_folder, python_tag, write_bytes
+
+    plugins = {"_plugins": _PLUGINS} if _PLUGINS else {}
+    key = key_of(grammar, repr(sorted(options.items())), lark.__version__,
+                 getattr(lark_cython, "__version__", "lark-cython") if _PLUGINS else "",
+                 python_tag())
+    folder = private_folder("grammar")
+    path = None if folder is None else folder / f"lark-{name}-{key}.pickle"
+    if path is not None:
+        loaded = _load_lark(path, key, plugins)
+        if loaded is not None:
+            return loaded
+    built = Lark(grammar, **options, **plugins)
+    if path is not None:
+        import io
+        import pickle
+
+        saved = io.BytesIO()
+        built.save(saved, exclude_options=("_plugins",))
+        write_bytes(path, pickle.dumps({"key": key, "lark": pickle.loads(saved.getvalue())},
+                                       protocol=pickle.HIGHEST_PROTOCOL))
+    return built
+
+
+def _load_lark(path: Any, key: str, plugins: dict[str, Any]) -> Lark | None:
+    """The parser kept at `path`, if it is plain data naming itself `key`; else None."""
+    import pickle
+
+    class PlainData(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> Any:  # no object but plain data
+            raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
+
+    try:
+        with open(path, "rb") as file:
+            kept = PlainData(file).load()
+        if not isinstance(kept, dict) or kept.get("key") != key:
+            return None
+        return Lark.__new__(Lark)._load(kept["lark"], **plugins)
+    except Exception:  # whatever is wrong with the file: the parser is built
+        return None
 
 
 def _unquote(quoted: str) -> str:
@@ -335,17 +389,24 @@ def grammar_terminals() -> dict[str, str]:
 # amount to at most 15 digits before its point (under MAX_AMOUNT). Any other line takes
 # the general path below, which reads it, or says what is wrong, exactly as before.
 
+#
+# Written for the regex engine: every alternation an atomic group `(?>…|…)`, every repeat
+# possessive, an optional part `(?>X|)`. A field is always followed by a blank, a comment
+# or the line's end, none of which a field can hold, so a field matches one span of the
+# line in one way only and giving up backtracking changes nothing read; the engine then
+# keeps no state for the alternatives it passed (tests/test_fast_paths.py holds each field
+# to the grammar's words).
 ROUND_FIELDS: dict[str, str] = {
-    "TARGET": r"s[1-9]h[1-9][0-9]*|dealer|s[1-9]",
-    "HAND": r"s[1-9]h[1-9][0-9]*",
+    "TARGET": r"(?>s[1-9](?>h[1-9][0-9]*+|)|dealer)",
+    "HAND": r"s[1-9]h[1-9][0-9]*+",
     "SEAT": r"s[1-9]",
     "CARD": r"[A2-9TJQK][cdhs]",
-    "WAGER_KIND": r"supermatch|insurance|ladies|main|db21",
-    "OUTCOME": r"lose|push|void|win",
-    "ID": r"[A-Za-z0-9][A-Za-z0-9_.\-]*",
+    "WAGER_KIND": r"(?>supermatch|insurance|ladies|main|db21)",
+    "OUTCOME": r"(?>lose|push|void|win)",
+    "ID": r"[A-Za-z0-9][A-Za-z0-9_.\-]*+",
 }
-SOUND_AMOUNT = r"[0-9]{1,15}(?:\.[0-9]{1,2})?"
-SOUND_CLOCK = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,3})?"
+SOUND_AMOUNT = r"[0-9]{1,15}+(?>\.[0-9]{1,2}+|)"
+SOUND_CLOCK = r"(?>[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?>\.[0-9]{1,3}+|)"
 
 # terminal: (keyword, fields, whether a last `tip` may follow), most frequent first
 ROUND_STATEMENTS: dict[str, tuple[str, tuple[str, ...], bool]] = {
@@ -366,6 +427,10 @@ ROUND_STATEMENTS: dict[str, tuple[str, tuple[str, ...], bool]] = {
     "SURRENDER": ("surrender", ("HAND",), False),
     "TRADE": ("trade", ("TARGET", "CARD"), False),
     "MISDEAL": ("misdeal", ("TARGET",), False),
+    # between rounds, but bare statements: read in one step too (the reader places them)
+    "SHUFFLE": ("shuffle", (), False),
+    "CUTCARD": ("cutcard", (), False),
+    "CUT": ("cut", (), False),
 }
 
 _AMOUNT_CACHE: dict[str, Decimal] = {}
@@ -382,9 +447,11 @@ def _amount(text: str) -> Decimal:
     return value
 
 
-def _round_builder(name: str, at: list[int]) -> Callable[[int, re.Match[str]], ev.Event]:
-    """Build `name`'s event from a match: `at` holds its fields' group numbers (and the
-    `tip` group's last, where it may follow); group 1 is the time stamp.
+def _round_builder(name: str, at: list[int], tipped: bool = False
+                   ) -> Callable[[int, re.Match[str]], ev.Event]:
+    """Build `name`'s event from a match: `at` holds its fields' group numbers; group 1 is
+    the time stamp; `tipped`: whether the line ends in `tip` (bet and settle have one
+    builder for each, the last group a match closes telling which).
 
     The event is made by `object.__new__` and its fields set here, in one Python frame
     rather than two (a builder calling the dataclass's `__init__`): the builder is most of
@@ -394,7 +461,7 @@ def _round_builder(name: str, at: list[int]) -> Callable[[int, re.Match[str]], e
     new = object.__new__
     known = _AMOUNT_CACHE.get  # `or`: a miss (or a zero) builds it
     if name == "BET":
-        a, b, c, tip = at
+        a, b, c = at
 
         def bet(n: int, m: re.Match[str]) -> ev.Event:
             e = new(cls)
@@ -403,12 +470,12 @@ def _round_builder(name: str, at: list[int]) -> Callable[[int, re.Match[str]], e
             e.target = m[a]
             e.kind = m[b]
             e.amount = known(m[c]) or _amount(m[c])
-            e.tip = m[tip] is not None
+            e.tip = tipped
             return e
 
         return bet
     if name == "SETTLE":
-        a, b, c, d, tip = at
+        a, b, c, d = at
 
         def settle(n: int, m: re.Match[str]) -> ev.Event:
             e = new(cls)
@@ -418,7 +485,7 @@ def _round_builder(name: str, at: list[int]) -> Callable[[int, re.Match[str]], e
             e.kind = m[b]
             e.outcome = m[c]
             e.amount = known(m[d]) or _amount(m[d])
-            e.tip = m[tip] is not None
+            e.tip = tipped
             return e
 
         return settle
@@ -520,6 +587,16 @@ _EVENT_CLASSES: dict[str, type] = {
     "END": ev.RoundEnd, "REVEAL": ev.Reveal, "DRAW": ev.Draw, "DOUBLE": ev.Double,
     "PEEK": ev.Peek, "DISCARD": ev.Discard, "SWITCH": ev.Switch, "SPLIT": ev.Split,
     "TUCK": ev.Tuck, "SURRENDER": ev.Surrender, "TRADE": ev.Trade, "MISDEAL": ev.Misdeal,
+    "SHUFFLE": ev.Shuffle, "CUTCARD": ev.CutCard, "CUT": ev.Cut,
+}
+
+
+# Statements of one shape, all rare, that share one alternative of the round pattern: the
+# keyword, captured, tells the class (one more substring for a few lines, two or three
+# groups fewer for every match).
+_SHARED_ALTERNATIVES: dict[str, tuple[str, ...]] = {
+    "END": ("END", "REVEAL", "PEEK", "SHUFFLE", "CUTCARD", "CUT"),  # `cutcard` before `cut`
+    "DISCARD": ("DISCARD", "TUCK", "SURRENDER"),
 }
 
 
@@ -527,48 +604,97 @@ _EVENT_CLASSES: dict[str, type] = {
 def _round_pattern() -> tuple[re.Pattern[str], list[Callable[[int, re.Match[str]], ev.Event]]]:
     """One pattern for a whole line holding a round's statement with sound values, and the
     builders of its events by `lastindex`: the last group a match closes tells which
-    statement matched. That is the group of its last field, or an empty group at the end
-    of an alternative whose last field may be absent or that has none: no more groups than
-    that, as every match copies every group's bounds (with 50 groups, a fifth of the
-    match's cost)."""
+    statement matched. That is the group of its last field, a group of its own where a
+    last `tip` follows, or the captured keyword of statements sharing an alternative: no
+    more groups than that, as every match copies every group's bounds (about 25
+    instructions a group, a match)."""
     fields = {**ROUND_FIELDS, "AMOUNT": SOUND_AMOUNT}
     builders: list = [None, None]  # group 1 is the time stamp
     alternatives = []
     group = 1
+
+    def place(at_group: int, builder: Callable[[int, re.Match[str]], ev.Event]) -> None:
+        builders.extend([None] * (at_group + 1 - len(builders)))
+        builders[at_group] = builder
+
+    shared = {name for names in _SHARED_ALTERNATIVES.values() for name in names}
     for name, (keyword, names, tip) in ROUND_STATEMENTS.items():
-        parts = [keyword]
+        members = _SHARED_ALTERNATIVES.get(name)
+        if members is None and name in shared:
+            continue  # read by the alternative of its first member
         at = []
+        if members is not None:
+            group += 1
+            at.append(group)
+            parts = ["((?>" + "|".join(ROUND_STATEMENTS[m][0] for m in members) + "))"]
+        else:
+            parts = [keyword]
         for field_name in names:
             group += 1
             at.append(group)
             parts.append(rf"[ \t]++({fields[field_name]})")
-        if tip:
+        if members is not None:
+            place(group, _shared_builder(members, at))
+        elif tip:  # its amount's group last without `tip`, an empty group after `tip`
+            place(group, _round_builder(name, at, tipped=False))
             group += 1
-            at.append(group)
-            parts.append(r"(?:[ \t]++(tip)|)")
-        if tip or not names:  # its last group may not take part: an empty one of its own
-            group += 1
-            parts.append("()")
-        # (else its last field's group is the last one a match of it closes)
+            parts.append(r"(?>[ \t]++tip()|)")
+            place(group, _round_builder(name, at, tipped=True))
+        else:
+            place(group, _round_builder(name, at))
         alternatives.append("".join(parts))
-        builders.extend([None] * (group + 1 - len(builders)))
-        builders[group] = _round_builder(name, at)
     # `round ID [time=HH:MM:SS] [dealer=ID]`, in that order, each at most once, as a record
     # opens a round: what the general path's pairs give. A date (checked as a calendar
-    # date there), another order or a repeated field takes the general path.
+    # date there), another order or a repeated field takes the general path. Whichever
+    # of its three groups closes last, one builder reads them all.
     ident = fields["ID"]
-    alternatives.append(rf"round[ \t]++({ident})(?:[ \t]++time=({SOUND_CLOCK})|)"
-                        rf"(?:[ \t]++dealer=({ident})|)()")
-    a, b, c, group = group + 1, group + 2, group + 3, group + 4
-    builders.extend([None] * (group + 1 - len(builders)))
-    builders[group] = lambda n, m: ev.RoundStart(n, m[1], m[a], None, m[b], m[c])
+    alternatives.append(rf"round[ \t]++({ident})(?>[ \t]++time=({SOUND_CLOCK})|)"
+                        rf"(?>[ \t]++dealer=({ident})|)")
+    a, b, c = group + 1, group + 2, group + 3
+
+    def round_start(n: int, m: re.Match[str]) -> ev.Event:
+        return ev.RoundStart(n, m[1], m[a], None, m[b], m[c])
+
+    for at_group in (a, b, c):
+        place(at_group, round_start)
     # Written for the regex engine's speed, the same reading: blanks taken possessively (no
-    # field begins with one); `(?:X|)` for an optional part; the end of the line tried
+    # field begins with one); `(?>X|)` for an optional part; the end of the line tried
     # first. The grammar's `_EOS` is implied: a statement must be followed by blanks, a
-    # comment or the end of the line.
-    pattern = re.compile(rf"[ \t]*+(?:({SOUND_CLOCK})[ \t]*+|)(?:{'|'.join(alternatives)})"
-                         r"(?:\Z|[ \t]*+(?:#[^\r\n]*|)\Z)")
+    # comment or the end of the line. The keywords differ, so one alternative at most
+    # reads a line: the alternation is atomic.
+    pattern = re.compile(rf"[ \t]*+(?>({SOUND_CLOCK})[ \t]*+|)(?>{'|'.join(alternatives)})"
+                         r"(?>\Z|[ \t]*+(?>#[^\r\n]*+|)\Z)")
+    assert pattern.groups == c
     return pattern, builders
+
+
+def _shared_builder(members: tuple[str, ...], at: list[int]
+                    ) -> Callable[[int, re.Match[str]], ev.Event]:
+    """The builder of statements sharing an alternative (`_SHARED_ALTERNATIVES`): the
+    captured keyword (group `at[0]`) tells the class; then no field, or one hand."""
+    classes = {ROUND_STATEMENTS[name][0]: _EVENT_CLASSES[name] for name in members}
+    new = object.__new__
+    if len(at) == 1:
+        k, = at
+
+        def bare(n: int, m: re.Match[str]) -> ev.Event:
+            e = new(classes[m[k]])
+            e.line = n
+            e.time = m[1]
+            return e
+
+        return bare
+    k, h = at
+    assert all(ROUND_STATEMENTS[name][1] == ("HAND",) for name in members)
+
+    def hand(n: int, m: re.Match[str]) -> ev.Event:
+        e = new(classes[m[k]])
+        e.line = n
+        e.time = m[1]
+        e.hand = m[h]
+        return e
+
+    return hand
 
 
 def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]],
@@ -826,8 +952,8 @@ def _field_lark() -> Lark:
     """The same grammar, with the field terminals reachable, so that their patterns are kept."""
     names = sorted({terminal for terminal, _ in _PLACEHOLDERS.values()} - {"OPTION_PAIR"})
     extra = "\ndiagnostic_fields: " + " | ".join([*names, "OPTION_KEY", "OPTION_VALUE"]) + "\n"
-    return Lark(grammar_text() + extra, parser="lalr", lexer="basic",
-                start=["start", "diagnostic_fields"])
+    return cached_lark("fields", grammar_text() + extra, parser="lalr", lexer="basic",
+                       start=["start", "diagnostic_fields"])
 
 
 @cache

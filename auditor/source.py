@@ -165,15 +165,18 @@ def _clean_lines(body: bytes) -> list[str] | None:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    lines = text.split("\n")
-    if max(map(len, lines)) > MAX_LINE_BYTES // 4:  # maybe over the limit in bytes
-        return None
     if b"\r" in body:
-        # One CR before each newline dropped in C; the block's last line has its newline
-        # outside the block.
+        # One CR before each newline dropped in C before the one split; the block's last
+        # line has its newline outside the block. (A line's limit counts its CR.)
         lines = text.replace("\r\n", "\n").split("\n")
         if lines[-1].endswith("\r"):
             lines[-1] = lines[-1][:-1]
+        limit = (MAX_LINE_BYTES - 1) // 4
+    else:
+        lines = text.split("\n")
+        limit = MAX_LINE_BYTES // 4
+    if max(map(len, lines)) > limit:  # maybe over the limit in bytes: one by one
+        return None
     return lines
 
 
