@@ -123,21 +123,16 @@ def read_back(changes: dict[str, Any]) -> dict[str, Any]:
     text = known.setdefault
 
     def shared(value: Any) -> Any:
-        if isinstance(value, list):
-            return tuple([shared(item) for item in value])
-        if isinstance(value, str):
+        """A list as a tuple, each text in it one object, its leaves done in place (one
+        call a list, not one a value: a report reads thousands of states)."""
+        if type(value) is list:
+            return tuple([text(item, item) if type(item) is str else
+                          shared(item) if type(item) is list else item for item in value])
+        if type(value) is str:
             return text(value, value)
         return value
 
-    def state(value: Any) -> Any:
-        """`shared(value)` of a state, its first level written out (a state is a short
-        list of texts, numbers and lists of texts: thousands in a report)."""
-        if type(value) is not list:
-            return shared(value)
-        return tuple([text(item, item) if type(item) is str else
-                      shared(item) if type(item) is list else item for item in value])
-
-    return {"seated": [(shared(key), state(value)) for key, value in changes["seated"]],
+    return {"seated": [(shared(key), shared(value)) for key, value in changes["seated"]],
             "lines": [(line, [(text(key, key) if type(key) is str else shared(key),
-                               state(value)) for key, value in came],
+                               shared(value)) for key, value in came],
                        [shared(key) for key in gone]) for line, came, gone in changes["lines"]]}
