@@ -188,3 +188,26 @@ def test_a_rounds_changes_are_those_made_afresh_at_every_step() -> None:
         kept += sum(all(map(lambda a, b: a is b, before["wagers"], after["wagers"]))
                     and before["hands"] != after["hands"] for before, after in pairwise(steps))
     assert len(result.evidence) > 10 and kept > 0  # hands changed under the same wagers
+
+
+def test_the_stores_json_is_what_json_dumps_writes() -> None:
+    """store/runs.py `_json` calls json's C encoder made once: the texts must be those of
+    `json.dumps(value, ensure_ascii=False, separators=(",", ":"))`, and a value JSON cannot
+    hold must still be refused."""
+    import json
+
+    from auditor.store.runs import _evidence_document, _evidence_json, _json
+
+    result = audit_paths([str(SAMPLE)], jobs=1)
+    values: list = [f.as_dict() for f in result.findings]
+    for evidence in result.evidence.values():
+        document = _evidence_document(evidence)
+        values += [document, *document["steps"].values()]
+        assert _evidence_json(document) == json.dumps(document, ensure_ascii=False,
+                                                      separators=(",", ":"))
+    values += ["é\u202e\u2028\"\\", "", 0, -2.5, float("inf"), True, None, [], {},
+               {"a": [1, {"b": None}], "ü": 10**20}]
+    for value in values:
+        assert _json(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    with pytest.raises(TypeError):
+        _json({"amount": Decimal("1.00")})
