@@ -539,6 +539,8 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
     terminal wide enough, a table; in a log or a narrow terminal, plain columns as wide as
     their widest cell, so no header or citation is ever cut); then waivers, the baseline
     and what fails the run."""
+    from types import SimpleNamespace
+
     from auditor.money import MoneyTotals, currency_label
     from auditor.policy import fails
     from auditor.report.frames import summary_by, summary_frame
@@ -554,7 +556,7 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
         counts: dict[str, list[int]] = {}
         money: dict[str, MoneyTotals] = {}
         overall = MoneyTotals()
-        for row in summary_by(frame, "citation").itertuples(index=False):
+        for row in (SimpleNamespace(**r) for r in summary_by(frame, "citation")):
             counted = counts.setdefault(row.citation, [0, 0, 0, 0])
             for index, value in enumerate((row.findings, row.high, row.medium, row.low)):
                 counted[index] += int(value)
@@ -569,7 +571,7 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
         totals = [total]
         if len(overall.currencies()) > 1:  # the total's counts, then each currency's total
             total[5:] = ["", ""]
-            for row in summary_by(frame, "currency").itertuples(index=False):
+            for row in (SimpleNamespace(**r) for r in summary_by(frame, "currency")):
                 amounts = MoneyTotals()
                 amounts.add_totals(row.currency, Decimal(row.under_paid), Decimal(row.over_paid))
                 totals.append([f"total {currency_label(row.currency)}",

@@ -182,8 +182,9 @@ class Tally:
             shuffled.rounds.append((self._pending, view.round_id))
             shuffled.shoe_id = shuffled.shoe_id or view.shoe.shoe_id
             shuffled.date = shuffled.date or date
-            shuffled.cards += "".join([card for card, _, _ in counted]).encode("ascii")
-            shuffled.lines.extend([line for _, _, line in counted])
+            cards, _, lines = zip(*counted, strict=True)  # in C: no Python step a card
+            shuffled.cards += "".join(cards).encode("ascii")
+            shuffled.lines.extend(lines)
             self._pending = len(shuffled.lines)
         first_index = view.first_card_index
         deals = () if first_index is None else view.events[first_index:view.deal_end_index + 1]
@@ -274,8 +275,8 @@ class Tally:
             counts[slot + 1] += natural
         hand = view.dealer
         hits_soft_17 = self.hits_soft_17
-        if natural or not view.dealer_had_to_play or any(
-                t.target == "dealer" for t in view.trades) or (
+        if natural or not view.dealer_had_to_play or (view.trades and any(
+                t.target == "dealer" for t in view.trades)) or (
                 not hand.busted and blackjack.dealer_must_draw(hand.card_codes, hits_soft_17)
         ) or any(d.total_before > 17 or (d.total_before == 17 and not (
                 d.soft_before and hits_soft_17)) for d in hand.draws):

@@ -70,11 +70,11 @@ def test_summaries_are_made_once_per_content_within_one_set_of_outputs(monkeypat
     alone = summary_by(summary_frame(result.findings, result.inputs), "citation")
     with summaries_shared():
         first = summary_by(summary_frame(result.findings, result.inputs), "citation")
-        first.loc[0, "findings"] = 99  # a caller's table is its own
+        first[0]["findings"] = 99  # a caller's rows are its own
         second = summary_by(summary_frame(result.findings, result.inputs), "citation")
         summary_by(summary_frame(result.findings, result.inputs), "dealer")
     assert made == ["citation", "citation", "dealer"]
-    assert second.equals(alone) and not first.equals(alone)
+    assert second == alone and first != alone
     summary_by(summary_frame(result.findings, result.inputs), "citation")
     assert made == ["citation", "citation", "dealer", "citation"]  # outside: made again
 
@@ -88,8 +88,10 @@ def test_frames_that_differ_in_one_amount_are_summarised_apart() -> None:
     with summaries_shared():
         one = summary_by(frame, "citation")
         two = summary_by(other, "citation")
-    assert "1.00" in list(one["under_paid"]) and "2.50" not in list(one["under_paid"])
-    assert "2.50" in list(two["under_paid"]) and "1.00" not in list(two["under_paid"])
+    assert "1.00" in [row["under_paid"] for row in one]
+    assert "2.50" not in [row["under_paid"] for row in one]
+    assert "2.50" in [row["under_paid"] for row in two]
+    assert "1.00" not in [row["under_paid"] for row in two]
 
 
 def test_a_replay_step_shares_the_dealers_entry_until_it_changes() -> None:
@@ -136,3 +138,76 @@ def test_outputs_made_within_other_outputs_leave_their_sharing_in_place() -> Non
             assert shared_frames._shared.get() is not outer
         assert shared_frames._shared.get() is outer
     assert shared_frames._shared.get() is None
+
+
+def _changes_made_plainly(evidence) -> dict:
+    """`changes.round_changes` with nothing kept between steps: every entity of every step
+    made again from the step itself."""
+    from auditor.replay.changes import seated_before
+
+    previous = seated_before(evidence)
+    seated, lines = list(previous.items()), []
+    for line, _ in evidence.lines:
+        step = evidence.steps.get(line)
+        if step is None:
+            continue
+        current: dict = {}
+        dealer = step["dealer"]
+        if dealer["cards"]:
+            current["dealer"] = (tuple(dealer["cards"]), dealer["total"], dealer["revealed"])
+        by_target: dict = {}
+        for wager in step["wagers"]:
+            by_target.setdefault(wager["target"], []).append(
+                (wager["kind"], wager["tip"], wager["amount"], wager["settled"]))
+        for hand in step["hands"]:
+            current["hand:" + hand["hand"]] = (
+                tuple(hand["cards"]), hand["total"], hand["soft"], hand["status"],
+                tuple(by_target.pop(hand["hand"], ())), hand.get("doubled", ""))
+        for target, items in by_target.items():
+            current["hand:" + target] = ((), None, False, "", tuple(items), "")
+        for seat, player in step.get("players", {}).items():
+            current["seat:" + seat] = (player,)
+        lines.append((line, [(key, state) for key, state in current.items()
+                             if previous.get(key) != state],
+                      sorted(previous.keys() - current.keys())))
+        previous = current
+    return {"seated": seated, "lines": lines}
+
+
+def test_a_rounds_changes_are_those_made_afresh_at_every_step() -> None:
+    """round_changes keeps each hand's state while a step's wagers are the step before's:
+    what it gives must be what making every step's entities again gives."""
+    from auditor.replay.changes import round_changes
+
+    folder = SAMPLE.parent
+    result = audit_paths(sorted(str(path) for path in folder.glob("*.bjh")), jobs=1)
+    kept = 0
+    for evidence in result.evidence.values():
+        assert round_changes(evidence) == _changes_made_plainly(evidence), evidence.round_id
+        steps = [evidence.steps[line] for line in sorted(evidence.steps)]
+        kept += sum(all(map(lambda a, b: a is b, before["wagers"], after["wagers"]))
+                    and before["hands"] != after["hands"] for before, after in pairwise(steps))
+    assert len(result.evidence) > 10 and kept > 0  # hands changed under the same wagers
+
+
+def test_the_stores_json_is_what_json_dumps_writes() -> None:
+    """store/runs.py `_json` calls json's C encoder made once: the texts must be those of
+    `json.dumps(value, ensure_ascii=False, separators=(",", ":"))`, and a value JSON cannot
+    hold must still be refused."""
+    import json
+
+    from auditor.store.runs import _evidence_document, _evidence_json, _json
+
+    result = audit_paths([str(SAMPLE)], jobs=1)
+    values: list = [f.as_dict() for f in result.findings]
+    for evidence in result.evidence.values():
+        document = _evidence_document(evidence)
+        values += [document, *document["steps"].values()]
+        assert _evidence_json(document) == json.dumps(document, ensure_ascii=False,
+                                                      separators=(",", ":"))
+    values += ["é\u202e\u2028\"\\", "", 0, -2.5, float("inf"), True, None, [], {},
+               {"a": [1, {"b": None}], "ü": 10**20}]
+    for value in values:
+        assert _json(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    with pytest.raises(TypeError):
+        _json({"amount": Decimal("1.00")})

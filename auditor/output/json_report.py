@@ -14,7 +14,7 @@ from auditor.results import AuditResult
 def summaries(result: AuditResult) -> dict[str, list[dict[str, Any]]]:
     """Findings counted by citation, table, dealer and shift, with the money involved."""
     frame = summary_frame(result.findings, result.inputs)
-    return {dimension: summary_by(frame, dimension).to_dict("records")
+    return {dimension: summary_by(frame, dimension)
             for dimension in SUMMARY_DIMENSIONS}
 
 

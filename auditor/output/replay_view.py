@@ -164,6 +164,19 @@ def entity_spans(entities: list[Entity]) -> Markup:
     return Markup("".join([entity.html or entity_span(entity) for entity in entities]))
 
 
+def replay_row(row: ReplayRow) -> Markup:
+    """A replay's row as a table row (`<tr>`: line, time, statement, what it changed),
+    each value shown as `{{ value }}` shows it: written here rather than in the template,
+    which yielded and escaped each of its dozen parts apart (issue 27, pass five)."""
+    marked = (f' class="fault" data-l="{row.line}"' if row.faults else
+              f' class="ev" data-l="{row.line}"' if row.supports else "")
+    evidence = (' <span class="evtag">evidence · ' + ", ".join(map(escape, row.supports))
+                + "</span>" if row.supports else "")
+    return Markup(f"<tr{marked}><td>{row.line}</td><td>{escape(neutral(row.time))}</td><td>"
+                  f"{escape(neutral(row.text))}{evidence}</td><td>"
+                  f"{entity_spans(row.changes)}</td></tr>")
+
+
 def entity_span(entity: Entity) -> str:
     """One entity as the template would print it: each value shown as `{{ value }}` shows
     it (bidi controls marked, then HTML-escaped)."""

@@ -17,6 +17,7 @@ those that went (`lines`: [line, [[key, state], ...], [key, ...]]).
 from __future__ import annotations
 
 import re
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -36,7 +37,8 @@ def round_changes(evidence: RoundEvidence) -> dict[str, Any]:
         if step is None:
             continue
         current = entities(step)
-        came = [(key, state) for key, state in current.items() if previous.get(key) != state]
+        came = [(key, state) for key, state in current.items()
+                if (before := previous.get(key)) is not state and before != state]
         gone = sorted(previous.keys() - current.keys())
         lines.append((line, came, gone))
         previous = current
@@ -61,7 +63,8 @@ def seated_before(evidence: RoundEvidence) -> dict[str, tuple]:
 class _Entities:
     """The table after one statement as comparable entities. A step shares with the step
     before it each hand and wager that did not change (`trace.Snapshots`): their states
-    are made once per object, not once per step."""
+    are made once per object, not once per step; while a step's wagers are the same
+    entries as the step before's (two steps in three), each hand's state is too."""
 
     def __init__(self) -> None:
         self.wagers: dict[int, tuple] = {}  # by id: (target, state)
@@ -69,20 +72,12 @@ class _Entities:
         # by the id of a shared entry (the steps hold them all): its state, its key
         self.dealers: dict[int, tuple] = {}
         self.hands: dict[int, tuple] = {}
+        self.last_wagers: list | None = None  # the step before's wagers
+        self.grouped: dict[str, tuple] = {}  # their states by target, in the step's order
+        self.states: dict[int, tuple[str, tuple]] = {}  # by hand entry: key, state with them
+        self.seats: dict[int, list[tuple[str, tuple]]] = {}  # by the id of `players`
 
     def __call__(self, step: dict[str, Any]) -> dict[str, tuple]:
-        wagers: dict[str, list[tuple]] = {}
-        known = self.wagers
-        for wager in step["wagers"]:
-            found = known.get(id(wager))
-            if found is None:
-                found = known[id(wager)] = (wager["target"], (
-                    wager["kind"], wager["tip"], wager["amount"], wager["settled"]))
-            items = wagers.get(found[0])
-            if items is None:
-                wagers[found[0]] = [found[1]]
-            else:
-                items.append(found[1])
         result: dict[str, tuple] = {}
         dealer = step["dealer"]
         if dealer["cards"]:
@@ -91,21 +86,49 @@ class _Entities:
                 state = self.dealers[id(dealer)] = (self._cards(dealer["cards"]),
                                                     dealer["total"], dealer["revealed"])
             result["dealer"] = state
-        hands = self.hands
+        wagers, last = step["wagers"], self.last_wagers
+        if last is None or len(last) != len(wagers) or not all(map(is_, wagers, last)):
+            self.grouped, self.states = self._grouped(wagers), {}
+        self.last_wagers = wagers
+        grouped, states, made = self.grouped, self.states, self.hands
         for hand in step["hands"]:
-            found = hands.get(id(hand))
+            found = states.get(id(hand))
             if found is None:
-                found = hands[id(hand)] = ("hand:" + hand["hand"], self._cards(hand["cards"]),
-                                           hand["total"], hand["soft"], hand["status"],
-                                           hand.get("doubled", ""))
-            key, cards, total, soft, status, doubled = found
-            result[key] = (cards, total, soft, status, tuple(wagers.pop(key[5:], ())),
-                           doubled)
-        for target, items in wagers.items():
-            result["hand:" + target] = ((), None, False, "", tuple(items), "")
-        for seat, player in step.get("players", {}).items():
-            result["seat:" + seat] = (player,)
+                entry = made.get(id(hand))
+                if entry is None:
+                    entry = made[id(hand)] = ("hand:" + hand["hand"], self._cards(hand["cards"]),
+                                              hand["total"], hand["soft"], hand["status"],
+                                              hand.get("doubled", ""))
+                key, cards, total, soft, status, doubled = entry
+                found = states[id(hand)] = (key, (cards, total, soft, status,
+                                                  grouped.get(key[5:], ()), doubled))
+            result[found[0]] = found[1]
+        for target, items in grouped.items():  # wagers on a hand with no card yet
+            key = "hand:" + target
+            if key not in result:
+                result[key] = ((), None, False, "", items, "")
+        players = step.get("players", {})
+        seats = self.seats.get(id(players))
+        if seats is None:
+            seats = self.seats[id(players)] = [("seat:" + seat, (player,))
+                                               for seat, player in players.items()]
+        result.update(seats)
         return result
+
+    def _grouped(self, wagers: list[dict[str, Any]]) -> dict[str, tuple]:
+        by_target: dict[str, list[tuple]] = {}
+        known = self.wagers
+        for wager in wagers:
+            found = known.get(id(wager))
+            if found is None:
+                found = known[id(wager)] = (wager["target"], (
+                    wager["kind"], wager["tip"], wager["amount"], wager["settled"]))
+            items = by_target.get(found[0])
+            if items is None:
+                by_target[found[0]] = [found[1]]
+            else:
+                items.append(found[1])
+        return {target: tuple(items) for target, items in by_target.items()}
 
     def _cards(self, cards: list[str]) -> tuple:
         found = self.cards.get(id(cards))
@@ -123,21 +146,16 @@ def read_back(changes: dict[str, Any]) -> dict[str, Any]:
     text = known.setdefault
 
     def shared(value: Any) -> Any:
-        if isinstance(value, list):
-            return tuple([shared(item) for item in value])
-        if isinstance(value, str):
+        """A list as a tuple, each text in it one object, its leaves done in place (one
+        call a list, not one a value: a report reads thousands of states)."""
+        if type(value) is list:
+            return tuple([text(item, item) if type(item) is str else
+                          shared(item) if type(item) is list else item for item in value])
+        if type(value) is str:
             return text(value, value)
         return value
 
-    def state(value: Any) -> Any:
-        """`shared(value)` of a state, its first level written out (a state is a short
-        list of texts, numbers and lists of texts: thousands in a report)."""
-        if type(value) is not list:
-            return shared(value)
-        return tuple([text(item, item) if type(item) is str else
-                      shared(item) if type(item) is list else item for item in value])
-
-    return {"seated": [(shared(key), state(value)) for key, value in changes["seated"]],
+    return {"seated": [(shared(key), shared(value)) for key, value in changes["seated"]],
             "lines": [(line, [(text(key, key) if type(key) is str else shared(key),
-                               state(value)) for key, value in came],
+                               shared(value)) for key, value in came],
                        [shared(key) for key in gone]) for line, came, gone in changes["lines"]]}

@@ -5,6 +5,10 @@ row per key and currency (amounts of two currencies are never added). A finding'
 known by the file it came from (`table_key`: licence or else casino, "/", table ID), so
 equal table IDs of two casinos never merge. The model of what is said; how each output
 writes it is in auditor/output/.
+
+Counted in plain Python (issue 27): the rows are those a pandas groupby gave before, key for
+key and in the same order, and an audit's outputs no longer import pandas (about a
+twentieth of a night's instructions).
 """
 
 from __future__ import annotations
@@ -14,8 +18,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
-
-import pandas as pd
 
 from auditor.checks.base import citation_sort_key
 from auditor.findings import Finding
@@ -35,19 +37,19 @@ def identities(inputs: Iterable[InputSummary]) -> dict[str, dict[str, str | None
 
 
 def summary_frame(findings: Iterable[Finding], inputs: Iterable[InputSummary] = ()
-                  ) -> pd.DataFrame:
+                  ) -> SummaryColumns:
     """Only what the summaries count (`summary_by`), the findings walked once: a month's
-    findings as whole rows (`findings_frame`) are several times the findings themselves."""
+    findings as whole rows are several times the findings themselves."""
     columns = SummaryColumns(inputs)
     for finding in findings:
         columns.add(finding)
-    return columns.frame()
+    return columns
 
 
 class SummaryColumns:
-    """The columns of `summary_frame`, a finding at a time. Their texts repeat (a month's
-    findings name a few hundred tables, dealers and dates): one copy of each is kept, as
-    findings read from the store each bring their own."""
+    """The columns the summaries count (`SUMMARY_FRAME_COLUMNS`), a finding at a time. Their
+    texts repeat (a month's findings name a few hundred tables, dealers and dates): one
+    copy of each is kept, as findings read from the store each bring their own."""
 
     def __init__(self, inputs: Iterable[InputSummary] = ()) -> None:
         self.identity = identities(inputs)
@@ -67,10 +69,30 @@ class SummaryColumns:
         columns["currency"].append(finding.currency if finding.currency is not None or not known
                                    else known["currency"])
 
-    def frame(self) -> pd.DataFrame:
-        columns = {**self.columns,
-                   "difference": pd.Series(self.columns["difference"], dtype=object)}
-        return pd.DataFrame(columns, columns=SUMMARY_FRAME_COLUMNS)
+    def frame(self) -> SummaryColumns:
+        """What `summary_by` counts (the columns themselves)."""
+        return self
+
+    @property
+    def empty(self) -> bool:
+        return not self.columns["citation"]
+
+    def __len__(self) -> int:
+        return len(self.columns["citation"])
+
+    def __getitem__(self, name: str) -> list:
+        return self.columns[name]
+
+    def __setitem__(self, name: str, values: list) -> None:
+        if len(values) != len(self):
+            raise ValueError(f"{len(values)} values for a column of {len(self)}")
+        self.columns[name] = list(values)
+
+    def copy(self) -> SummaryColumns:
+        other = SummaryColumns()
+        other.identity, other.texts = self.identity, self.texts
+        other.columns = {name: list(values) for name, values in self.columns.items()}
+        return other
 
 
 SUMMARY_FRAME_COLUMNS = ["citation", "table_key", "dealer", "date", "shift", "severity",
@@ -78,6 +100,7 @@ SUMMARY_FRAME_COLUMNS = ["citation", "table_key", "dealer", "date", "shift", "se
 
 
 UNDECLARED_KEY = ""  # the group of findings whose table declares no currency (never a code)
+NO_KEY = "(none)"  # the group of findings with no value in the column counted by
 
 
 # While `summaries_shared`: the summaries made, by content. A context variable, so that two
@@ -87,10 +110,10 @@ _shared: ContextVar[dict[Any, Any] | None] = ContextVar("summaries_shared", defa
 
 @contextmanager
 def summaries_shared() -> Iterator[None]:
-    """Within it, `summary_by` of a frame of the same content and the same column is made
+    """Within it, `summary_by` of columns of the same content and the same column is made
     once: findings.json, summary.csv and the report each count the run's findings by the
-    same five columns, fifteen pandas groupbys of which five differ (issue 27). The outputs
-    of one run are made within it; nothing changes the findings meanwhile."""
+    same five columns, fifteen summaries of which five differ (issue 27). The outputs of
+    one run are made within it; nothing changes the findings meanwhile."""
     token = _shared.set({})
     try:
         yield
@@ -98,67 +121,75 @@ def summaries_shared() -> Iterator[None]:
         _shared.reset(token)
 
 
-def summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
+SummaryRows = list[dict[str, Any]]
+
+
+def summary_by(frame: SummaryColumns, column: str) -> SummaryRows:
     """Findings counted by `column`, currency and severity, with the money involved: one row
     per key and currency (currency None: undeclared), so no sum adds two currencies. A table
-    is counted by its identity (`table_key`), not its ID alone."""
+    is counted by its identity (`table_key`), not its ID alone.
+
+    Each row: the key (named `column`; no key for "currency"), "currency", "findings",
+    "high", "medium", "low", "under_paid" and "over_paid" (exact text); the rows by key
+    (citations in the rule base's order) and then currency, undeclared last."""
     shared = _shared.get()
     if shared is None:
         return _summary_by(frame, column)
-    kept = shared.get(id(frame))  # the frame is kept with its key: its id stays its own
+    kept = shared.get(id(frame))  # the columns are kept with their key: their id stays theirs
     if kept is None or kept[0] is not frame:
         kept = shared[id(frame)] = (frame, _content(frame))
     key = (column, kept[1])
     table = shared.get(key)
     if table is None:
         table = shared[key] = _summary_by(frame, column)
-    return table.copy()  # each caller its own, as when made for it
+    return [dict(row) for row in table]  # each caller its own, as when made for it
 
 
-def _content(frame: pd.DataFrame) -> tuple:
-    """What a frame of `summary_frame` holds, comparable: texts as they are, amounts as
-    their exact text (1.0 and 1.00 are equal numbers, written apart)."""
-    return (tuple(frame.columns), len(frame), *(
-        tuple(map(str, frame[name])) if name == "difference" else tuple(frame[name].tolist())
-        for name in frame.columns))
+def _content(frame: SummaryColumns) -> tuple:
+    """What the columns hold, comparable: texts as they are, amounts as their exact text
+    (1.0 and 1.00 are equal numbers, written apart)."""
+    return tuple((name, tuple(map(str, values)) if name == "difference" else tuple(values))
+                 for name, values in frame.columns.items())
 
 
-def _summary_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
+def _summary_by(frame: SummaryColumns, column: str) -> SummaryRows:
+    columns = frame.columns
+    by_currency = column == "currency"
     source = "table_key" if column == "table" else column
-    if frame.empty:
-        return pd.DataFrame(columns=[*dict.fromkeys([column, "currency"]), "findings", "high",
-                                     "medium", "low", "under_paid", "over_paid"])
-    difference = frame["difference"]
-    severity = frame["severity"]
     zero = Decimal(0)
-    data = pd.DataFrame({
-        "key": frame[source].fillna("(none)"),
-        "currency": frame["currency"].fillna(UNDECLARED_KEY), "findings": 1,
-        "high": severity == "high", "medium": severity == "medium", "low": severity == "low",
-        "under_paid": difference.map(lambda d: -d if d is not None and d < 0 else zero,
-                                     na_action=None).astype(object),
-        "over_paid": difference.map(lambda d: d if d is not None and d > 0 else zero,
-                                    na_action=None).astype(object)})
-    if column == "currency":
-        data = data.drop(columns="key")
-    # One sum of every column: the findings, each severity (a count of True), and the
-    # money, exactly (Decimal objects), written as exact text (`money.exact_text`).
-    keys = ["currency"] if column == "currency" else ["key", "currency"]
-    table = data.groupby(keys, sort=False).sum()
-    for name in ("under_paid", "over_paid"):
-        table[name] = table[name].map(lambda amount: exact_text(Decimal(amount)))
-    table = table.reset_index()
-    if column != "currency":
-        table = table.rename(columns={"key": column})
-    # Object, not pandas' text: an undeclared currency stays None (null in JSON), not NaN.
-    table["currency"] = pd.Series([c if isinstance(c, str) and c else None
-                                   for c in table["currency"]], index=table.index, dtype=object)
-    if column == "citation":
-        first = table["citation"].map(citation_sort_key)
-    elif column == "currency":
-        first = pd.Series([()] * len(table), index=table.index)
-    else:
-        first = table[column].map(lambda key: (key,))
-    order = [(*a, *currency_order(b)) for a, b in zip(first, table["currency"], strict=True)]
-    table = table.iloc[sorted(range(len(table)), key=order.__getitem__)]
-    return table.reset_index(drop=True)
+    # By (key, currency) in the order first met: counts, then the money as it adds up (an
+    # amount's own exponent kept: the sum is what the first amount plus the others gives).
+    groups: dict[tuple, list] = {}
+    keys = [None] * len(frame) if by_currency else columns[source]
+    for key, currency, severity, difference in zip(keys, columns["currency"],
+                                                    columns["severity"],
+                                                    columns["difference"], strict=True):
+        group = (None if by_currency else NO_KEY if key is None else key,
+                 UNDECLARED_KEY if currency is None else currency)
+        under = -difference if difference is not None and difference < 0 else zero
+        over = difference if difference is not None and difference > 0 else zero
+        counted = groups.get(group)
+        if counted is None:
+            groups[group] = [1, severity == "high", severity == "medium", severity == "low",
+                             under, over]
+            continue
+        counted[0] += 1
+        counted[1] += severity == "high"
+        counted[2] += severity == "medium"
+        counted[3] += severity == "low"
+        counted[4] += under
+        counted[5] += over
+    rows = []
+    for (key, currency), (found, high, medium, low, under, over) in groups.items():
+        currency = currency or None  # undeclared: None (null in JSON), never ""
+        if by_currency:
+            first: tuple = ()
+            row: dict[str, Any] = {"currency": currency}
+        else:
+            first = citation_sort_key(key) if column == "citation" else (key,)
+            row = {column: key, "currency": currency}
+        row.update(findings=found, high=int(high), medium=int(medium), low=int(low),
+                   under_paid=exact_text(under), over_paid=exact_text(over))
+        rows.append(((*first, *currency_order(currency)), row))
+    rows.sort(key=lambda pair: pair[0])  # stable: equal keys keep the order first met
+    return [row for _, row in rows]

@@ -11,20 +11,20 @@ from auditor.report.model import SummaryRow
 from auditor.rulebase import rule_entries
 
 if TYPE_CHECKING:
-    import pandas as pd
+    from auditor.report.frames import SummaryColumns
 
 SHIFT_ORDER = ("day", "swing", "grave", "(none)")
 DIMENSIONS = ("citation", "table", "dealer", "shift", "date")
 
 
-def build_summaries(frame: pd.DataFrame) -> dict[str, list[SummaryRow]]:
+def build_summaries(frame: SummaryColumns) -> dict[str, list[SummaryRow]]:
     """A row per key, its money one amount per currency (`money`), never added; shifts in
     the day's order, the others as `summary_by` orders them."""
     entries = rule_entries()
     summaries: dict[str, list[SummaryRow]] = {}
     for column in DIMENSIONS:
         rows: dict[object, SummaryRow] = {}
-        for part in summary_by(frame, column).to_dict("records"):  # by key and currency
+        for part in summary_by(frame, column):  # by key and currency
             key = part[column]
             row = rows.get(key)
             if row is None:

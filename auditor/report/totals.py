@@ -21,8 +21,6 @@ from auditor.money import MoneyTotals
 from auditor.report.frames import SummaryColumns
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from auditor.replay.trace import RoundEvidence
     from auditor.results import AuditResult
 
@@ -136,8 +134,8 @@ class FindingsTotals:
                 return evidence
         return candidates[0] if len(candidates) == 1 else None
 
-    def frame(self) -> pd.DataFrame:
-        """What the summaries count (`tables.summary_frame`)."""
+    def frame(self) -> SummaryColumns:
+        """What the summaries count (`frames.summary_frame`)."""
         return self.columns.frame()
 
     def found(self) -> Counter:

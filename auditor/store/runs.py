@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from json.encoder import c_make_encoder, encode_basestring
 from typing import Any
 
 from sqlalchemy import Engine, bindparam, case, func, insert, select, update
@@ -39,8 +40,22 @@ _JUDGED_AT_ONCE = 500  # findings read, judged and written back at a time (an IN
 
 
 # `json.dumps(value, ensure_ascii=False, separators=(",", ":"))`, its encoder made once:
-# `dumps` with any option makes a new one at every call (a store writes thousands of texts).
-_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+# `dumps` with any option makes a new one at every call (a store writes thousands of texts),
+# and so does `JSONEncoder.encode`, whose C encoder is here made once too (issue 27, pass
+# five: building it cost more than encoding a wager). No check for a value that holds
+# itself: what the store encodes is made by the auditor, never a loop.
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_encode = (None if c_make_encoder is None else c_make_encoder(
+    None, _JSON.default, encode_basestring, None, ":", ",", False, False, True))
+
+
+def _json(value: Any) -> str:
+    if type(value) is str:
+        return encode_basestring(value)
+    if _encode is None:  # a Python without json's C encoder
+        return _JSON.encode(value)
+    return "".join(_encode(value, 0))
+
 
 
 def begin_run(engine: Engine, run: dict[str, Any], settings: dict[str, Any]) -> int:
