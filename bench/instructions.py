@@ -16,7 +16,6 @@ working tree is faster). Needs `valgrind` on the PATH. A benchmark, never a unit
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import subprocess
@@ -43,7 +42,7 @@ def subset(folder: Path, per_game: int, into: Path) -> int:
 
 
 def instructions(tree: Path, records: Path, out: Path) -> int:
-    env = dict(os.environ, PYTHONPATH=str(tree), XDG_DATA_HOME=str(out))
+    env = compare.child_environment(tree, XDG_DATA_HOME=str(out))
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
          sys.executable, "-m", "auditor", "audit", str(records), "--out", str(out),
@@ -71,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         rounds = subset(folder, arguments.files, records)
         counts: dict[str, int] = {}
         for name in [*arguments.revisions, "working tree"]:
-            tree = compare.ROOT if name == "working tree" else compare.checkout(name, base)
+            tree = (compare.compiled(compare.ROOT) if name == "working tree"
+                    else compare.checkout(name, base))
             try:
                 counts[name] = instructions(tree, records, base / f"out-{len(counts)}")
             finally:
