@@ -11,12 +11,13 @@ bench/.data/. `--rounds` scales it (for the large file of `--one-file`: one stan
 
 Each run is `auditor audit DIR --out TMP --quiet --jobs J` in a fresh process with a fresh
 store, the two revisions alternating `--runs` times. Both trees are byte-compiled first and
-run with bytecode on, as an installed auditor runs (PYTHONDONTWRITEBYTECODE is dropped). For each it prints the median wall
-time, the median CPU seconds of the child (user + sys, the measure to trust when other
-processes load the machine), rounds per second per core (rounds / CPU seconds), the peak
-resident memory of the child and its workers, and the ratio; then the machine, and each
-revision's findings: their count and whether their content (findings.json without the run's
-times, paths and versions) is the same. A benchmark, never a unit test.
+run with bytecode on, as an installed auditor runs (PYTHONDONTWRITEBYTECODE is dropped).
+For each it prints the median wall time, the median CPU seconds of the child (user + sys,
+the measure to trust when other processes load the machine), rounds per second per core
+(rounds / CPU seconds), the peak resident memory of the child and its workers, and the
+ratio; then the machine, and each revision's findings: their count and whether their
+content (findings.json without the run's times, paths and versions) is the same, or else
+whether they name the same faults. A benchmark, never a unit test.
 """
 
 from __future__ import annotations
