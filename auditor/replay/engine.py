@@ -661,11 +661,11 @@ class _RoundReplay:
             or hand.surrendered_line is not None)
 
 
+# The statements replay_round's loop does not take itself (deal, bet, stand, hit and settle
+# are taken there, and handed to their `on_` methods when they are not the common case).
 _HANDLERS: dict[type, Callable[[_RoundReplay, int, ev.Event], None]] = {
     ev.Sit: _RoundReplay.on_sit, ev.Leave: _RoundReplay.on_leave,
-    ev.Bet: _RoundReplay.on_bet, ev.Settle: _RoundReplay.on_settle,
-    ev.Hit: _RoundReplay.on_hit,
-    ev.Stand: _RoundReplay.on_stand, ev.Double: _RoundReplay.on_double,
+    ev.Double: _RoundReplay.on_double,
     ev.Split: _RoundReplay.on_split, ev.Surrender: _RoundReplay.on_surrender,
     ev.Switch: _RoundReplay.on_switch, ev.Trade: _RoundReplay.on_trade,
     ev.Peek: _RoundReplay.on_peek, ev.Reveal: _RoundReplay.on_reveal,
