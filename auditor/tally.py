@@ -61,15 +61,17 @@ def _shift_of(time: str | None) -> str | None:
 
 _SHIFT_OF_HOUR = {f"{hour:02d}": _shift_of(f"{hour:02d}") for hour in range(100)}
 
-# A round's (hour stamp, shift) by its date and the first five characters of its clock (all
-# that either reads): a night has a few hundred, its rounds tens of thousands.
+# A round's (hour stamp, shift) by its date and its clock's hour, once its minutes are valid
+# (all that either reads): a night has a few dozen, its rounds tens of thousands. Keyed by the
+# minute, every other round missed.
 _STAMPS: dict[tuple[str | None, str], tuple[str | None, str | None]] = {}
+_MINUTES = frozenset(f":{minute:02d}" for minute in range(60))
 
 
 def _stamp_and_shift(date: str | None, clock: str | None) -> tuple[str | None, str | None]:
-    if type(clock) is not str:
+    if type(clock) is not str or clock[2:5] not in _MINUTES:
         return hour_stamp(date, clock), shift_of(clock)
-    key = (date, clock[:5])
+    key = (date, clock[:2])
     found = _STAMPS.get(key)
     if found is None:
         if len(_STAMPS) >= 100_000:

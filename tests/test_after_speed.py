@@ -121,3 +121,18 @@ def test_a_stored_replay_is_the_json_of_its_document(
     odd = {"file": "f", "round_id": "r", "start_line": 1, "lines": [],
            "steps": {"3": {"hands": [], "dealer": {}}}, "changes": {}}
     assert _evidence_json(odd) == _json(odd)
+
+
+@pytest.mark.parametrize("clock", [
+    "00:00:00", "05:59:59", "06:00", "13:30:05", "22:00:01", "23:59:59", "12:59", "12:60",
+    "12:6", "12:5x", "12-30:00", "24:00:00", "29:10:00", "7:30:00", "1", "", "ab:cd", None])
+@pytest.mark.parametrize("date", ["2026-03-02", None])
+def test_the_stamp_kept_by_the_hour_is_the_stamp_worked_out(date: str | None,
+                                                            clock: str | None) -> None:
+    """The tally keeps a round's (hour stamp, shift) by its date and hour once the minutes
+    are valid; every clock, valid or not, must give what `hour_stamp` and `shift_of` give."""
+    from auditor.gaming_day import hour_stamp
+    from auditor.tally import _stamp_and_shift, shift_of
+
+    for _ in range(2):  # worked out, then found kept
+        assert _stamp_and_shift(date, clock) == (hour_stamp(date, clock), shift_of(clock))
