@@ -106,6 +106,9 @@ class FileAudit:
         self.picks: list[tuple[str, frozenset[str]]] = []
         self.picker = _ReplayPicker()
         self.texts = _LineTexts(first_line)
+        # Rounds read since the summary was last brought up to date (`close_piece`): a plain
+        # counter a round, not the summary's validating `__setattr__` (about 1 µs).
+        self.rounds = 0
 
     def begin(self, config: TableConfig, problems: Iterable[Problem],
               state: TableState | None = None) -> None:
@@ -116,6 +119,7 @@ class FileAudit:
             self.file_view.approvals = self.judging.approvals
         describe_table(self.summary, config)
         self.file_view.house_rules = self.summary.house_rules
+        self.summary.rounds_audited += self.judge.judged  # any judged before a new judge
         self.judge = _RoundJudge(checks_for(config.game, registry().values(), self.judging),
                                  self.result, judging=config.game is not None)
         # Where the header leaves a house rule unknown, each round is replayed once per
@@ -158,7 +162,7 @@ class FileAudit:
             views.append(view)  # the last candidate is the table as configured
             if not self.keep_evidence:
                 before = None
-        self.summary.rounds += 1
+        self.rounds += 1
         date = view.date
         if date:
             if self.first_date is None or date < self.first_date:
@@ -200,6 +204,10 @@ class FileAudit:
         rounds untraced (`trace=False`): the join traces only those the whole file picks,
         most of a piece's picks being taken already by the pieces before it."""
         self.result.tally.finish()
+        summary, judge = self.summary, self.judge
+        summary.rounds += self.rounds
+        summary.rounds_audited += judge.judged
+        self.rounds = judge.judged = 0
         if trace:
             self._trace()
 
@@ -435,6 +443,7 @@ class _RoundJudge:
         self.candidates: list[TableConfig] | None = None
         self.collecting = [c for c in checks if type(c).collect is not Check.collect]
         self.audited = 0
+        self.judged = 0  # readable rounds judged by a game's checks, not yet in the summary
         self.unreadable = 0
         # Rules in force from a day (rulebase.effective_dates): a round dated earlier is not
         # judged by them. Nearly always a round's date is later, and the lists are kept.
@@ -478,7 +487,7 @@ class _RoundJudge:
             checks = every  # with no game known, the record checks alone
             self.audited += 1
             if self.judging:
-                result.summary.rounds_audited += 1
+                self.judged += 1
             if checks is not self.checks:
                 self.not_in_force.update(c.citation for c in self.checks if c not in checks)
         found: list[Finding] = []
