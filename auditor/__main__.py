@@ -1,5 +1,5 @@
 import sys
 
-from auditor.cli import main
+from auditor.cli import command_line
 
-sys.exit(main())
+sys.exit(command_line())

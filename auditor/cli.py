@@ -147,6 +147,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_line() -> int:
+    """The `auditor` command and `python -m auditor`: `main`, then every object left moved
+    out of the collector's reach. The interpreter's exit still runs its handlers and closes
+    its modules, but its last collections (about 0.1 G instructions, 5 % of a one-round
+    audit) walk nothing: whatever the run wrote is closed before `main` returns."""
+    code = main()
+    gc.freeze()
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
     console = TextConsole(soft_wrap=True)

@@ -296,3 +296,28 @@ def test_a_second_audit_of_a_clean_record_neither_imports_alembic_nor_builds_lar
         assert done.stderr == ""
         printed = done.stdout.split()
     assert printed == ["1", "False", "0"]
+
+
+# ---- the exit ----
+
+def test_the_command_and_python_m_end_with_the_objects_out_of_the_collectors_reach(
+        tmp_path: Path) -> None:
+    """`auditor` and `python -m auditor` run `command_line`: `main`, then `gc.freeze()`, so
+    the interpreter's last collections walk nothing; the audit's outputs are whole."""
+    import tomllib
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
+    assert scripts["auditor"] == "auditor.cli:command_line"
+    assert "command_line()" in (ROOT / "auditor" / "__main__.py").read_text("utf-8")
+    out = tmp_path / "out"
+    shown = run_python(
+        "import gc, sys\n"
+        "from auditor.cli import command_line\n"
+        f"sys.argv = ['auditor', 'audit', {str(SAMPLE)!r}, '--out', {str(out)!r}, '--quiet']\n"
+        "code = command_line()\n"
+        "print(code, gc.get_freeze_count() > 0)\n",
+        XDG_DATA_HOME=str(tmp_path / "data"))
+    assert shown.split() == ["1", "True"]
+    assert {"findings.csv", "findings.json", "manifest.json", "report.html",
+            "summary.csv"} <= {p.name for p in out.iterdir()}
+    assert (out / "report.html").read_text("utf-8").rstrip().endswith("</html>")
