@@ -12,13 +12,14 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from auditor import __version__
 from auditor.policy import FAIL_ON_LEVELS
-from auditor.shown import TextConsole, visible
+from auditor.shown import LazyTextConsole, visible
+
+if TYPE_CHECKING:  # Rich is loaded when something is printed (auditor/shown.py)
+    from rich.console import Console
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_CRASH = 0, 1, 2, 3
 CRASH_LOG = "auditor-crash.log"
@@ -55,6 +56,12 @@ exit codes:
 """
 
 
+
+
+def _text_console(**options) -> Console:
+    from auditor.shown import TextConsole
+
+    return TextConsole(**options)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -149,7 +156,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
-    console = TextConsole(soft_wrap=True)
+    # an audit with --quiet prints only error lines: Rich is loaded if one is printed
+    console = LazyTextConsole(soft_wrap=True) if arguments.command == "audit" \
+        and arguments.quiet else _text_console(soft_wrap=True)
     try:
         return _run_command(arguments, console, argv)
     except BrokenPipeError:  # the reader stopped reading (`auditor runs --json | head`)
@@ -173,7 +182,7 @@ def _run_command(arguments: argparse.Namespace, console: Console,
     if arguments.command in ("case", "verify", "keygen"):
         from auditor.case.command import run as run_case
 
-        return run_case(arguments, console, TextConsole(stderr=True))
+        return run_case(arguments, console, _text_console(stderr=True))
     if arguments.command in ("runs", "report", "diff", "trends", "incidents"):
         return store_command_guarded(arguments, console)
     return audit_guarded(arguments, console, argv)
@@ -191,7 +200,7 @@ def store_command_guarded(arguments: argparse.Namespace, console: Console) -> in
     from auditor.store.urls import shown
     from auditor.store_location import command_store
 
-    errors = TextConsole(stderr=True)  # a message is one line
+    errors = _text_console(stderr=True)  # a message is one line
     try:
         # One floor history for every command (auditor/store_location.py).
         arguments.store = command_store(arguments.store, getattr(arguments, "config", None))
@@ -300,7 +309,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     from auditor.settings import SettingsError, find_settings
     from auditor.waivers import WaiverFileError, load_waivers
 
-    errors = TextConsole(stderr=True, soft_wrap=True)
+    errors = LazyTextConsole(stderr=True, soft_wrap=True)
     try:
         settings = find_settings(arguments.config)
     except SettingsError as error:
@@ -540,6 +549,8 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
     their widest cell, so no header or citation is ever cut); then waivers, the baseline
     and what fails the run."""
     from types import SimpleNamespace
+
+    from rich.table import Table
 
     from auditor.money import MoneyTotals, currency_label
     from auditor.policy import fails
