@@ -155,6 +155,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Importing what a command needs makes most of a process's long-lived objects and next
+    # to no cycles: the collector's youngest generation is walked every 20,000 allocations
+    # rather than 700 meanwhile (as in the audit itself, `run_audit`), and as before after.
+    threshold = gc.get_threshold()
+    gc.set_threshold(20_000, 20, 10)
+    try:
+        return _main(argv)
+    finally:
+        gc.set_threshold(*threshold)
+
+
+def _main(argv: list[str] | None) -> int:
     arguments = build_parser().parse_args(argv)
     # an audit with --quiet prints only error lines: Rich is loaded if one is printed
     console = LazyTextConsole(soft_wrap=True) if arguments.command == "audit" \
