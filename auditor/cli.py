@@ -22,6 +22,10 @@ if TYPE_CHECKING:  # Rich is loaded when something is printed (auditor/shown.py)
     from rich.console import Console
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_CRASH = 0, 1, 2, 3
+# Every command, in the order build_parser adds them (tests/test_lean_audit.py holds them
+# to it).
+COMMANDS = ("audit", "rules", "simulate", "runs", "report", "diff", "trends", "case", "verify",
+            "keygen", "incidents")
 CRASH_LOG = "auditor-crash.log"
 
 AUDIT_EPILOG = """\
@@ -64,12 +68,19 @@ def _text_console(**options) -> Console:
     return TextConsole(**options)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `command` "audit", that command's alone: it parses
+    `auditor audit ...` as the whole parser does (a command's parser knows nothing of the
+    others), and the other commands' modules are not loaded."""
     parser = argparse.ArgumentParser(
         prog="auditor", description="Audit BJH blackjack hand histories against "
                                     "S.D. Admin. R. chapter 20:18:15.")
     parser.add_argument("--version", action="version", version=f"auditor {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
+    # Named in full in the usage line, even when only the audit's parser is built (the
+    # usage printed with an unknown option's error is the same).
+    commands = parser.add_subparsers(dest="command", required=True,
+                                     metavar="{" + ",".join(COMMANDS) + "}"
+                                     if command == "audit" else None)
 
     audit = commands.add_parser(
         "audit", help="audit files and folders of *.bjh records",
@@ -131,6 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--new-store", action="store_true",
                        help="start a new run store at --store, making its folder: without "
                             "it a store path whose folder does not exist is refused")
+    if command == "audit":
+        return parser
 
     rules = commands.add_parser("rules", help="the rule base: what checks each citation")
     rules.add_argument("action", nargs="?", choices=["list", "show"], default="list")
@@ -167,7 +180,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    arguments = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    # The first word is the command unless it is an option (--version, --help).
+    arguments = build_parser(words[0] if words else None).parse_args(argv)
     # an audit with --quiet prints only error lines: Rich is loaded if one is printed
     console = LazyTextConsole(soft_wrap=True) if arguments.command == "audit" \
         and arguments.quiet else _text_console(soft_wrap=True)
