@@ -25,6 +25,7 @@ from auditor.config import (
     option_field,
     validation_messages,
 )
+from auditor.fieldwise import Fieldwise
 
 GAMES = ("standard", "switch", "db21", "tensticks", "ladies")
 
@@ -54,8 +55,8 @@ class RoundRecord:
         return self.start.round_id
 
 
-@dataclass(slots=True)
-class Header:
+@dataclass(slots=True, repr=False, eq=False)
+class Header(Fieldwise):
     config: TableConfig
     problems: list[Problem]
     last_line: int

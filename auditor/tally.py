@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from auditor import blackjack
 from auditor import events as ev
+from auditor.fieldwise import Fieldwise
 from auditor.gaming_day import hour_stamp
 
 if TYPE_CHECKING:
@@ -94,8 +95,8 @@ class ShuffledCards:
     rounds: list[tuple[int, str]] = field(default_factory=list)
 
 
-@dataclass
-class Tally:
+@dataclass(repr=False, eq=False)
+class Tally(Fieldwise):
     """The facts of one file, counted round by round (see the module's docstring)."""
 
     site: str | None = None  # the table's identity: its licence, else its casino …

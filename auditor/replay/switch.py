@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from auditor import events as ev
+from auditor.fieldwise import Fieldwise
 from auditor.replay.engine import ROUND_EXTENSIONS
 from auditor.replay.state import TableState
 from auditor.replay.view import Hand, RoundView, Settlement, Wager
@@ -32,8 +33,8 @@ class DealCount:
     lines: list[int] = field(default_factory=list)  # every `deal` to the target
 
 
-@dataclass(slots=True)
-class SwitchFacts:
+@dataclass(slots=True, repr=False, eq=False)
+class SwitchFacts(Fieldwise):
     seat_wagers: dict[str, dict[str, Wager]]  # playing seat -> h1/h2 -> its personal main wager
     misdeals: dict[str, int]  # misdeal target (a seat, or `dealer`) -> line of its `misdeal`
     first_decision_index: int | None  # the first decision or insurance wager

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from auditor import blackjack
 from auditor import events as ev
+from auditor.fieldwise import Fieldwise
 from auditor.replay.engine import ROUND_EXTENSIONS
 from auditor.replay.state import TableState
 from auditor.replay.view import LightEvent, RoundView, seat_of
@@ -70,8 +71,8 @@ class ExpectedLight:
         return self.light.count == self.expected
 
 
-@dataclass(slots=True)
-class TenSticksRound:
+@dataclass(slots=True, repr=False, eq=False)
+class TenSticksRound(Fieldwise):
     bonus_cards: list[BonusCard] = field(default_factory=list)
     dealer_bonus_draws: list[BonusDraw] = field(default_factory=list)
     lights: list[ExpectedLight] = field(default_factory=list)
