@@ -42,8 +42,8 @@ class Problem:
     hand: str | None = None
 
 
-@dataclass(slots=True)
-class RoundRecord:
+@dataclass(slots=True, repr=False)
+class RoundRecord(Fieldwise):
     start: ev.RoundStart
     events: list[ev.Event] = field(default_factory=list)
     end_line: int | None = None  # the `end` statement, None if the round was not closed

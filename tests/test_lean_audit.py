@@ -119,3 +119,59 @@ def test_main_gives_back_the_collectors_threshold(tmp_path) -> None:
     before = gc.get_threshold()
     main(["audit", str(tmp_path / "none"), "--out", str(tmp_path / "out"), "--quiet"])
     assert gc.get_threshold() == before
+
+
+def fieldwise_classes() -> list[type]:
+    """Every dataclass of the package that takes Fieldwise's repr (and, declared with
+    eq=False, its equality)."""
+    import importlib
+    import pkgutil
+
+    import auditor
+    from auditor.fieldwise import Fieldwise
+
+    for module in pkgutil.walk_packages(auditor.__path__, "auditor."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+    found, todo = [], list(Fieldwise.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        found.append(cls)
+    return sorted(found, key=lambda c: (c.__module__, c.__qualname__))
+
+
+def test_fieldwise_repr_and_equality_are_the_dataclass_ones() -> None:
+    """Each class against a twin @dataclass compiles its methods for (same fields, same
+    repr and compare flags, same name): the same repr, and equal or not alike."""
+    from dataclasses import field, fields, make_dataclass
+
+    classes = fieldwise_classes()
+    assert len(classes) >= 60  # the events, the views, the results...: the test can fail
+    for cls in classes:
+        own = fields(cls)
+        twin = make_dataclass(cls.__name__, [(f.name, object, field(repr=f.repr,
+                                                                     compare=f.compare))
+                                             for f in own])
+        twin.__qualname__ = cls.__qualname__
+
+        def made(values: dict, cls=cls, twin=twin) -> tuple:
+            mine = cls.__new__(cls)
+            for name, value in values.items():
+                object.__setattr__(mine, name, value)
+            return mine, twin(**values)
+
+        values = {f.name: [f"value {n}", None, n] for n, f in enumerate(own)}
+        first, first_twin = made(values)
+        assert repr(first) == repr(first_twin), cls
+        again, again_twin = made({k: list(v) for k, v in values.items()})
+        assert (first == again) is (first_twin == again_twin) is True, cls
+        for f in own:
+            changed, changed_twin = made({**values, f.name: "other"})
+            assert (first == changed) is (first_twin == changed_twin), (cls, f.name)
+        assert first.__eq__(object()) is NotImplemented, cls
+        assert type(first).__hash__ is None, cls
+    # a subclass's instance with the same fields is not equal, as with @dataclass
+    from auditor import events as ev
+    assert ev.Event(1, None) != ev.Shuffle(1, None)
+    assert ev.Shuffle(1, None) == ev.Shuffle(1, None) != ev.Cut(1, None)

@@ -24,8 +24,8 @@ from auditor.replay.view import RoundView, Settlement, Wager
 KEY = "ladies"
 
 
-@dataclass(slots=True)
-class SeatCards:
+@dataclass(slots=True, repr=False)
+class SeatCards(Fieldwise):
     """A seat's first two cards (its hand h1 as dealt) and what they make."""
 
     seat: str

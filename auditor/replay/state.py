@@ -12,8 +12,8 @@ from auditor.replay.view import ShoeStatus, counted_since_text
 _new = object.__new__
 
 
-@dataclass(slots=True)
-class SeatState:
+@dataclass(slots=True, repr=False)
+class SeatState(Fieldwise):
     player: str | None  # None: an unnamed player seated by a wager
     player_start: int = 0  # what the present player started with (punches handed in, or 0)
     lit_since_sit: bool = False

@@ -23,8 +23,8 @@ KEY = "switch"
 INITIAL_HANDS = ("h1", "h2")  # every seat that plays holds these two hands (30.09(1))
 
 
-@dataclass(slots=True)
-class DealCount:
+@dataclass(slots=True, repr=False)
+class DealCount(Fieldwise):
     """A seat or the dealer that was not dealt two cards per hand in the initial deal."""
 
     target: str  # a seat, or `dealer`

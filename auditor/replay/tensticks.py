@@ -21,8 +21,8 @@ from auditor.replay.view import LightEvent, RoundView, seat_of
 BONUS = blackjack.BONUS_CARD
 
 
-@dataclass(slots=True)
-class BonusCard:
+@dataclass(slots=True, repr=False)
+class BonusCard(Fieldwise):
     """A bonus card as it arrived in a hand, counted as ten (30.02(2))."""
 
     target: str  # a player hand, or `dealer`
@@ -42,8 +42,8 @@ class BonusCard:
         return self.total > 21
 
 
-@dataclass(slots=True)
-class BonusDraw:
+@dataclass(slots=True, repr=False)
+class BonusDraw(Fieldwise):
     """A dealer `draw` made while the dealer held a bonus card."""
 
     line: int
@@ -54,8 +54,8 @@ class BonusDraw:
     bonus_line: int  # where the dealer's bonus card arrived
 
 
-@dataclass(slots=True)
-class ExpectedLight:
+@dataclass(slots=True, repr=False)
+class ExpectedLight(Fieldwise):
     """What a `light` should have shown, from what came before it at the seat."""
 
     light: LightEvent
