@@ -35,14 +35,14 @@ def seat_number(target: str) -> int:
     return int(target[1])
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class Card(Fieldwise):
     card: str
     line: int
     index: int
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class Settlement(Fieldwise):
     line: int
     index: int
@@ -90,7 +90,7 @@ class Expected:
         return f"Expected(outcome={self.outcome!r}, net={self.net!r}, why={self.why!r})"
 
 
-@dataclass(slots=True, init=False, repr=False)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class Wager(Fieldwise):
     target: str  # a hand for main and insurance, a seat for side wagers
     kind: str
@@ -137,7 +137,7 @@ class Wager(Fieldwise):
         return f"{'tip ' if self.tip else ''}{kind} wager on {self.target}"
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class Decision(Fieldwise):
     kind: str  # switch, hit, stand, double, split, surrender
     target: str  # a hand, or a seat for switch
@@ -145,7 +145,7 @@ class Decision(Fieldwise):
     index: int
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class LateCard(Fieldwise):
     """A card a hand received after it was complete (stood, doubled, surrendered, over 21)."""
 
@@ -282,7 +282,7 @@ def make_hand(name: str, seat: str, root: str = "") -> Hand:
 _new = object.__new__
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class DealerDraw(Fieldwise):
     card: Card
     total_before: int
@@ -354,7 +354,7 @@ class DealerHand(CountedCards):
         return self.reveal_index if self.reveal_index is not None else self.turn_index
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class Trade(Fieldwise):
     target: str
     card: Card  # the card received
@@ -363,7 +363,7 @@ class Trade(Fieldwise):
     bonus_over_21: bool  # the hand was over 21 with the bonus card in it
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class LightEvent(Fieldwise):
     seat: str
     count: int
@@ -377,7 +377,7 @@ class LightEvent(Fieldwise):
     other_prize_since_last: bool  # another seat was paid a prize since this seat's last light
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class SeatChange(Fieldwise):
     kind: str  # sit or leave
     seat: str
@@ -389,7 +389,7 @@ class SeatChange(Fieldwise):
     lights_held: int | None  # at leave: the lights the player held
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class Marker(Fieldwise):
     """A statement that matters only by where it stands: tuck, discard, misdeal, prize."""
 
@@ -401,7 +401,7 @@ class Marker(Fieldwise):
     held: int | None = None  # prize: the lights the seat's player held when it was paid
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class ShoeStatus(Fieldwise):
     shoe_id: str | None
     shuffled: bool  # a shuffle since the shoe came into play
@@ -418,7 +418,7 @@ def counted_since_text(shuffle_line: int | None) -> str:
     return f"since the shuffle at line {shuffle_line}"
 
 
-@dataclass(slots=True, init=False, repr=False)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class RoundView(Fieldwise):
     file: str
     config: TableConfig
