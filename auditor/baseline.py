@@ -38,7 +38,8 @@ class EarlierFinding(BaseModel):
     """What `resolved` shows of an earlier finding, each field of the kind the auditor
     writes (strict: `"line": "12"` or `true` is not a line)."""
 
-    model_config = ConfigDict(extra="ignore", strict=True)
+    # defer_build: built at first use, not by an audit without a baseline file
+    model_config = ConfigDict(extra="ignore", strict=True, defer_build=True)
 
     id: str = Field(pattern=r"^BJH-[0-9A-F]{16}$")
     citation: str

@@ -26,6 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from auditor.fieldwise import Fieldwise
+
 
 def run_number(baseline: str | None) -> int | None:
     """The run a `--baseline` names (digits only), or None for `last` or a findings.json
@@ -49,8 +51,8 @@ def baseline_run_problem(store: Any, run_id: int) -> str | None:
     return None
 
 
-@dataclass
-class StoreBaseline:
+@dataclass(repr=False, eq=False)
+class StoreBaseline(Fieldwise):
     findings_run: int | None  # compared finding by finding; None: every finding is new
     patterns_run: int | None  # compared by patterns; None: no earlier run to compare
     note: str | None = None  # one line for standard error, when `last` found less

@@ -37,11 +37,16 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
+from typing import TYPE_CHECKING
 
 from auditor.audit import audit_file
 from auditor.results import AuditFailure, FileResult
-from auditor.split import PIECE_BYTES, SPLIT_BYTES
-from auditor.tasks import AuditTasks, Task, run_task
+
+if TYPE_CHECKING:
+    from auditor.tasks import Task
+
+# The tasks (auditor/tasks.py, with its process pools) are loaded when a run goes to a
+# cluster: an audit on this machine imports this module for ClusterError alone.
 
 CONNECT_TIMEOUT = "10s"
 CLOSE_SECONDS = 5
@@ -209,9 +214,15 @@ def resume_profilers(client, workers: list[str]) -> None:
 
 def audit_on_cluster(paths: list[str], client,
                      meanwhile: Callable[[], None] | None = None,
-                     split_bytes: int = SPLIT_BYTES, piece_bytes: int = PIECE_BYTES,
+                     split_bytes: int | None = None, piece_bytes: int | None = None,
                      judging=None) -> Iterator[tuple[int, FileResult]]:
-    """Every file audited on the cluster; (place, result) as each file is whole."""
+    """Every file audited on the cluster; (place, result) as each file is whole. A file
+    over `split_bytes` goes in pieces of about `piece_bytes` (by default auditor/split.py's
+    SPLIT_BYTES and PIECE_BYTES)."""
+    from auditor.split import PIECE_BYTES, SPLIT_BYTES
+
+    split_bytes = SPLIT_BYTES if split_bytes is None else split_bytes
+    piece_bytes = PIECE_BYTES if piece_bytes is None else piece_bytes
     paused: list[str] = []
     audited = 0
     try:
@@ -246,6 +257,8 @@ def _audit(paths: list[str], client, shipped: set[str],
            ) -> Iterator[tuple[int, FileResult]]:
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
+
+    from auditor.tasks import AuditTasks, run_task
 
     tasks = AuditTasks(paths, split=True, ship=shipped.__contains__, split_bytes=split_bytes,
                        piece_bytes=piece_bytes, judging=judging)

@@ -22,21 +22,39 @@ from decimal import Decimal
 from functools import cache
 from itertools import chain, count, islice
 from operator import attrgetter, call
-from typing import Any
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from typing import TYPE_CHECKING, Any
 
 from auditor import events as ev
 from auditor.config import MAX_AMOUNT
 from auditor.resources import data_dir
 
-try:  # lark-cython is a drop-in speed-up (about 1.4x); plain lark is the fallback.
-    import lark_cython
+if TYPE_CHECKING:
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
 
-    _PLUGINS = lark_cython.plugins
-except ImportError:  # pragma: no cover - depends on the platform
-    _PLUGINS = None
+# Lark (and lark-cython) are imported only when a line needs them (`lark_parser`,
+# `StatementBuilder`, `diagnose`): a record the fast paths read whole never loads them
+# (about 0.2 G instructions a process). `_PLUGINS` and `StatementBuilder` are found by
+# the module's `__getattr__` below.
+
+
+@cache
+def _plugins() -> Any:
+    """lark-cython's plugins, a drop-in speed-up (about 1.4x); None: plain lark."""
+    try:
+        import lark_cython
+    except ImportError:  # pragma: no cover - depends on the platform
+        return None
+    return lark_cython.plugins
+
+
+def __getattr__(name: str) -> Any:
+    if name == "_PLUGINS":
+        return _plugins()
+    if name == "StatementBuilder":
+        return _statement_builder_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 CHUNK_LINES = 400
 
@@ -125,9 +143,14 @@ def cached_lark(name: str, grammar: str, **options: Any) -> Lark:
 
     from auditor.cache import key_of, private_folder, python_tag, write_bytes
 
-    plugins = {"_plugins": _PLUGINS} if _PLUGINS else {}
-    key = key_of(grammar, repr(sorted(options.items())), lark.__version__,
-                 getattr(lark_cython, "__version__", "lark-cython") if _PLUGINS else "",
+    found = _plugins()
+    plugins = {"_plugins": found} if found else {}
+    cython = ""
+    if found:
+        import lark_cython
+
+        cython = getattr(lark_cython, "__version__", "lark-cython")
+    key = key_of(grammar, repr(sorted(options.items())), lark.__version__, cython,
                  python_tag())
     folder = private_folder("grammar")
     path = None if folder is None else folder / f"lark-{name}-{key}.pickle"
@@ -135,7 +158,7 @@ def cached_lark(name: str, grammar: str, **options: Any) -> Lark:
         loaded = _load_lark(path, key, plugins)
         if loaded is not None:
             return loaded
-    built = Lark(grammar, **options, **plugins)
+    built = lark.Lark(grammar, **options, **plugins)
     if path is not None:
         import io
         import pickle
@@ -150,6 +173,8 @@ def cached_lark(name: str, grammar: str, **options: Any) -> Lark:
 def _load_lark(path: Any, key: str, plugins: dict[str, Any]) -> Lark | None:
     """The parser kept at `path`, if it is plain data naming itself `key`; else None."""
     import pickle
+
+    from lark import Lark
 
     class PlainData(pickle.Unpickler):
         def find_class(self, module: str, name: str) -> Any:  # no object but plain data
@@ -300,28 +325,36 @@ _BUILDERS: dict[str, Callable[[str, int, str | None], ev.Event]] = {
 }
 
 
-class StatementBuilder(Transformer):
-    """The one transformer: a parse tree of statement tokens into typed events.
+@cache
+def _statement_builder_class() -> type:
+    """The transformer's class, made at its first use: it is Lark's `Transformer`'s."""
+    from lark import Transformer
 
-    `line_offset` is the number of lines before the parsed text in its file.
-    """
+    class StatementBuilder(Transformer):
+        """The one transformer: a parse tree of statement tokens into typed events.
 
-    def __init__(self) -> None:
-        super().__init__(visit_tokens=False)
-        self.line_offset = 0
+        `line_offset` is the number of lines before the parsed text in its file.
+        """
 
-    def start(self, tokens: list[Token]) -> list[ev.Event]:
-        built: list[ev.Event] = []
-        offset = self.line_offset
-        time = None
-        for token in tokens:
-            kind = token.type
-            if kind == "TIME":
-                time = token.value
-                continue
-            built.append(_BUILDERS[kind](token.value, token.line + offset, time))
+        def __init__(self) -> None:
+            super().__init__(visit_tokens=False)
+            self.line_offset = 0
+
+        def start(self, tokens: list[Token]) -> list[ev.Event]:
+            built: list[ev.Event] = []
+            offset = self.line_offset
             time = None
-        return built
+            for token in tokens:
+                kind = token.type
+                if kind == "TIME":
+                    time = token.value
+                    continue
+                built.append(_BUILDERS[kind](token.value, token.line + offset, time))
+                time = None
+            return built
+
+    StatementBuilder.__module__ = __name__
+    return StatementBuilder
 
 
 _FREQUENT = ("DEAL", "SETTLE", "BET", "HIT", "STAND", "DRAW", "REVEAL", "END", "ROUND",
@@ -359,14 +392,14 @@ def grammar_terminals() -> dict[str, str]:
     Building the Lark parser to derive them costs about 0.1 s per process, and most
     records never need the parser itself (only a line the fast path cannot read goes
     through Lark): they are kept in the user's cache (auditor/cache.py) under a hash of the
-    grammar and Lark's version, and derived from the parser only when not found there."""
-    import lark
-
+    grammar and Lark's release, and derived from the parser only when not found there.
+    Lark's release is told by the text of its `__init__.py` (which holds its
+    `__version__`), read without importing Lark: a clean record never loads it."""
     from auditor.cache import key_of, private_folder, read_json, write_json
 
     folder = private_folder("grammar")
     path = None if folder is None else \
-        folder / f"terminals-{key_of(grammar_text(), lark.__version__)}.json"
+        folder / f"terminals-{key_of(grammar_text(), _lark_release())}.json"
     needed = {*_BUILDERS, "TIME", "COMMENT"}
     found = None if path is None else read_json(path)
     if isinstance(found, dict) and needed <= found.keys() \
@@ -376,6 +409,20 @@ def grammar_terminals() -> dict[str, str]:
     if path is not None:
         write_json(path, terminals)
     return terminals
+
+
+def _lark_release() -> str:
+    """The text of Lark's `__init__.py` (its `__version__` is there), found without
+    importing Lark; "" when it cannot be read (the terminals are then keyed by the grammar
+    alone, and Lark's absence is told when the parser is built)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("lark")
+        with open(spec.origin, encoding="utf-8") as file:  # type: ignore[union-attr]
+            return file.read()
+    except (ImportError, AttributeError, TypeError, OSError, ValueError):
+        return ""
 
 
 # ---- the statements of a round, read in one step ----
@@ -819,7 +866,8 @@ def _line_reader(problems: dict[int, str] | None
         if found is None:
             if empty_match(text) is not None:
                 return []
-            return _parse_chunk(lark_parser(), StatementBuilder(), [text], number)
+            return _parse_chunk(lark_parser(), _statement_builder_class()(), [text],
+                                number)
         kind = found.lastgroup
         statement, time = found.group(kind, "TIME")
         try:
@@ -841,7 +889,7 @@ def parse_lines_lark(numbered: Iterable[tuple[int, str | None, str | None]]
                      ) -> Iterator[ev.Event]:
     """The same events through Lark alone, in chunks of lines (the reference path)."""
     parser = lark_parser()
-    builder = StatementBuilder()
+    builder = _statement_builder_class()()
     chunk: list[str] = []
     first = 0
     for number, text, problem in numbered:
@@ -859,10 +907,12 @@ def parse_lines_lark(numbered: Iterable[tuple[int, str | None, str | None]]
     yield from _parse_chunk(parser, builder, chunk, first)
 
 
-def _parse_chunk(parser: Lark, builder: StatementBuilder, chunk: list[str],
+def _parse_chunk(parser: Lark, builder: Any, chunk: list[str],
                  first: int) -> list[ev.Event]:
     if not chunk:
         return []
+    from lark.exceptions import UnexpectedInput, VisitError
+
     try:
         builder.line_offset = first - 1
         events = builder.transform(parser.parse("\n".join(chunk)))
@@ -999,6 +1049,8 @@ def diagnose(text: str, error: UnexpectedInput | None = None) -> tuple[int, str]
         bad_column, detail = found
         return bad_column, f"{detail}; expected `{usage}`"
     column = getattr(error, "column", column) or column
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(error, UnexpectedToken | UnexpectedCharacters):
         return column, f"the fields do not make a `{keyword}` statement; expected `{usage}`"
     return column, f"expected `{usage}`"  # pragma: no cover - every parse error is one of those

@@ -25,6 +25,7 @@ from auditor.config import (
     option_field,
     validation_messages,
 )
+from auditor.fieldwise import Fieldwise
 
 GAMES = ("standard", "switch", "db21", "tensticks", "ladies")
 
@@ -41,8 +42,8 @@ class Problem:
     hand: str | None = None
 
 
-@dataclass(slots=True)
-class RoundRecord:
+@dataclass(slots=True, repr=False)
+class RoundRecord(Fieldwise):
     start: ev.RoundStart
     events: list[ev.Event] = field(default_factory=list)
     end_line: int | None = None  # the `end` statement, None if the round was not closed
@@ -54,8 +55,8 @@ class RoundRecord:
         return self.start.round_id
 
 
-@dataclass(slots=True)
-class Header:
+@dataclass(slots=True, repr=False, eq=False)
+class Header(Fieldwise):
     config: TableConfig
     problems: list[Problem]
     last_line: int

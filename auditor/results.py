@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from pydantic import BaseModel, field_serializer
 
+from auditor.fieldwise import Fieldwise
 from auditor.findings import Finding
 from auditor.replay.trace import RoundEvidence
 from auditor.tally import Tally
@@ -55,8 +56,8 @@ def table_key(owner: str | None, table: str | None) -> str | None:
     return f"{owner}/{table}" if owner else table
 
 
-@dataclass
-class FileResult:
+@dataclass(repr=False, eq=False)
+class FileResult(Fieldwise):
     summary: InputSummary
     findings: list[Finding] = field(default_factory=list)
     facts: dict[str, list] = field(default_factory=dict)  # citation -> facts for audit()
@@ -65,8 +66,8 @@ class FileResult:
     tally: Tally = field(default_factory=Tally)  # denominators and card facts for `trends`
 
 
-@dataclass
-class AuditResult:
+@dataclass(repr=False, eq=False)
+class AuditResult(Fieldwise):
     inputs: list[InputSummary]
     findings: list[Finding]
     applied: Counter

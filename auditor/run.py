@@ -15,8 +15,6 @@ from auditor.findings import Finding
 from auditor.replay.trace import RoundEvidence
 from auditor.results import AuditFailure, AuditResult, FileResult, InputSummary
 from auditor.selection import Judging
-from auditor.split import SPLIT_BYTES
-from auditor.tasks import audit_in_pools, file_size
 
 
 def collect_paths(arguments: Iterable[str]) -> list[str]:
@@ -120,17 +118,21 @@ def audit_each(paths: list[str], jobs: int | None = None,
     (every output does) sorts by place: `RunTotals` and the run store do.
     """
     jobs = max(1, jobs or os.cpu_count() or 1)
-    if jobs == 1 or (len(paths) < 2 and file_size(paths[0]) <= SPLIT_BYTES):
-        for index, path in enumerate(paths):
-            try:
-                result = audit_file(path, judging=judging)
-            except Exception as error:
-                raise AuditFailure(path) from error
-            yield index, result
-        if meanwhile:
-            meanwhile()
-        return
-    yield from audit_in_pools(paths, jobs, meanwhile, judging=judging)
+    if jobs > 1:  # the pools (and the pieces of a large file) loaded only when they may serve
+        from auditor.split import SPLIT_BYTES
+        from auditor.tasks import audit_in_pools, file_size
+
+        if len(paths) > 1 or file_size(paths[0]) > SPLIT_BYTES:
+            yield from audit_in_pools(paths, jobs, meanwhile, judging=judging)
+            return
+    for index, path in enumerate(paths):
+        try:
+            result = audit_file(path, judging=judging)
+        except Exception as error:
+            raise AuditFailure(path) from error
+        yield index, result
+    if meanwhile:
+        meanwhile()
 
 
 def audit_paths(paths: list[str], jobs: int | None = None,

@@ -16,9 +16,8 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
-
-from rich.console import Console
 
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _BIDI = re.compile(f"[{BIDI_CONTROLS}]")
@@ -58,16 +57,46 @@ def visible(text: str) -> str:
     return _CONTROL.sub(_escape, text) if _CONTROL.search(text) else text
 
 
-class TextConsole(Console):
-    """A Rich console for untrusted text: no markup, no emoji codes, controls escaped."""
+@cache
+def _text_console_class() -> type:
+    """`TextConsole`, made at its first use: Rich is loaded then (about 0.08 s), so an
+    audit with --quiet that has nothing to say never loads it."""
+    from rich.console import Console
+
+    class TextConsole(Console):
+        """A Rich console for untrusted text: no markup, no emoji codes, controls escaped."""
+
+        def __init__(self, **options: Any) -> None:
+            options.setdefault("highlight", False)
+            options.setdefault("soft_wrap", True)  # a line of a log is never cut in two
+            super().__init__(markup=False, emoji=False, **options)
+
+        def print(self, *objects: Any, **options: Any) -> None:
+            options["markup"] = False
+            options["emoji"] = False
+            shown = [visible(item) if isinstance(item, str) else item for item in objects]
+            super().print(*shown, **options)
+
+    TextConsole.__module__ = __name__
+    return TextConsole
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TextConsole":
+        return _text_console_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class LazyTextConsole:
+    """A `TextConsole` made with `options` at its first use (any attribute): what an audit
+    prints its error lines (and, with --quiet, nothing) through, so that an audit with
+    nothing to say never loads Rich. Everything printed goes through the TextConsole."""
 
     def __init__(self, **options: Any) -> None:
-        options.setdefault("highlight", False)
-        options.setdefault("soft_wrap", True)  # a line of a log is never cut in two
-        super().__init__(markup=False, emoji=False, **options)
+        self._options = options
+        self._console: Any = None
 
-    def print(self, *objects: Any, **options: Any) -> None:
-        options["markup"] = False
-        options["emoji"] = False
-        shown = [visible(item) if isinstance(item, str) else item for item in objects]
-        super().print(*shown, **options)
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            self._console = _text_console_class()(**self._options)
+        return getattr(self._console, name)

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from itertools import count, repeat
 from pathlib import Path
 
+from auditor.fieldwise import Fieldwise
+
 MAX_LINE_BYTES = 64 * 1024
 _BLOCK = 1 << 18
 _SNIFF = 8192
@@ -25,8 +27,8 @@ class UnreadableFile(Exception):
     """The file cannot be audited at all; the message says why, naming the file."""
 
 
-@dataclass
-class SourceFile:
+@dataclass(repr=False, eq=False)
+class SourceFile(Fieldwise):
     """A file being read; `sha256` and `lines` are final once `lines()` is exhausted.
 
     A piece of a file (auditor/split.py) is read from byte `start` (a line's first byte)

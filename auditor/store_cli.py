@@ -6,11 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from auditor.shown import terminal_json
+
+if TYPE_CHECKING:  # Rich is loaded when something is printed (auditor/shown.py)
+    from rich.console import Console
 
 STORE_HELP = ("the run store: a SQLite file path or a database URL such as "
               "postgresql+psycopg://user@host/db (default: $BJH_STORE, else the settings' "

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from auditor import blackjack
 from auditor import events as ev
+from auditor.fieldwise import Fieldwise
 from auditor.gaming_day import hour_stamp
 
 if TYPE_CHECKING:
@@ -81,8 +82,8 @@ def _stamp_and_shift(date: str | None, clock: str | None) -> tuple[str | None, s
     return found
 
 
-@dataclass(slots=True)
-class ShuffledCards:
+@dataclass(slots=True, repr=False)
+class ShuffledCards(Fieldwise):
     """The cards of one shuffle, in the order they came out of the shoe (burns included),
     with the line of each, and where each round's cards begin: a repeated sequence is
     reported at its first card's file, round and line."""
@@ -97,8 +98,8 @@ class ShuffledCards:
     rounds: list[tuple[int, str]] = field(default_factory=list)
 
 
-@dataclass
-class Tally:
+@dataclass(repr=False, eq=False)
+class Tally(Fieldwise):
     """The facts of one file, counted round by round (see the module's docstring)."""
 
     site: str | None = None  # the table's identity: its licence, else its casino …

@@ -20,6 +20,7 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from auditor.config import TableConfig
+from auditor.fieldwise import Fieldwise
 from auditor.findings import SEVERITIES, Finding, Severity
 from auditor.reader import Problem
 from auditor.replay.view import RoundView
@@ -41,8 +42,8 @@ class RegistrationError(ValueError):
     """A check was declared wrongly: the project does not start with it."""
 
 
-@dataclass(slots=True)
-class FileView:
+@dataclass(slots=True, repr=False, eq=False)
+class FileView(Fieldwise):
     file: str
     config: TableConfig
     problems: list[Problem] = field(default_factory=list)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from auditor import blackjack
+from auditor.fieldwise import Fieldwise
 from auditor.replay.engine import ROUND_EXTENSIONS
 from auditor.replay.outcomes import first_two_cards
 from auditor.replay.state import TableState
@@ -23,8 +24,8 @@ from auditor.replay.view import RoundView, Settlement, Wager
 KEY = "ladies"
 
 
-@dataclass(slots=True)
-class SeatCards:
+@dataclass(slots=True, repr=False)
+class SeatCards(Fieldwise):
     """A seat's first two cards (its hand h1 as dealt) and what they make."""
 
     seat: str
@@ -46,8 +47,8 @@ class SeatCards:
         return blackjack.ladies_category_name(self.category, self.single_deck)
 
 
-@dataclass(slots=True)
-class LadiesFacts:
+@dataclass(slots=True, repr=False, eq=False)
+class LadiesFacts(Fieldwise):
     seats: dict[str, SeatCards]  # every seat holding a Lucky Ladies wager
     first_extra_index: int | None  # the first card beyond a player's first two (hit, double)
     first_extra_line: int | None

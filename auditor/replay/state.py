@@ -6,13 +6,14 @@ from dataclasses import dataclass, field
 
 from auditor import events as ev
 from auditor.config import TableConfig
+from auditor.fieldwise import Fieldwise
 from auditor.replay.view import ShoeStatus, counted_since_text
 
 _new = object.__new__
 
 
-@dataclass(slots=True)
-class SeatState:
+@dataclass(slots=True, repr=False)
+class SeatState(Fieldwise):
     player: str | None  # None: an unnamed player seated by a wager
     player_start: int = 0  # what the present player started with (punches handed in, or 0)
     lit_since_sit: bool = False
@@ -32,8 +33,8 @@ class SeatState:
         return recorded if self.lit_since_sit else self.player_start
 
 
-@dataclass(slots=True)
-class TableState:
+@dataclass(slots=True, repr=False, eq=False)
+class TableState(Fieldwise):
     config: TableConfig
     shoe_id: str | None = None
     shoe_date: str | None = None

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from auditor import events as ev
+from auditor.fieldwise import Fieldwise
 from auditor.replay.engine import ROUND_EXTENSIONS
 from auditor.replay.state import TableState
 from auditor.replay.view import Hand, RoundView, Settlement, Wager
@@ -22,8 +23,8 @@ KEY = "switch"
 INITIAL_HANDS = ("h1", "h2")  # every seat that plays holds these two hands (30.09(1))
 
 
-@dataclass(slots=True)
-class DealCount:
+@dataclass(slots=True, repr=False)
+class DealCount(Fieldwise):
     """A seat or the dealer that was not dealt two cards per hand in the initial deal."""
 
     target: str  # a seat, or `dealer`
@@ -32,8 +33,8 @@ class DealCount:
     lines: list[int] = field(default_factory=list)  # every `deal` to the target
 
 
-@dataclass(slots=True)
-class SwitchFacts:
+@dataclass(slots=True, repr=False, eq=False)
+class SwitchFacts(Fieldwise):
     seat_wagers: dict[str, dict[str, Wager]]  # playing seat -> h1/h2 -> its personal main wager
     misdeals: dict[str, int]  # misdeal target (a seat, or `dealer`) -> line of its `misdeal`
     first_decision_index: int | None  # the first decision or insurance wager

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from auditor import blackjack
 from auditor import events as ev
+from auditor.fieldwise import Fieldwise
 from auditor.replay.engine import ROUND_EXTENSIONS
 from auditor.replay.state import TableState
 from auditor.replay.view import LightEvent, RoundView, seat_of
@@ -20,8 +21,8 @@ from auditor.replay.view import LightEvent, RoundView, seat_of
 BONUS = blackjack.BONUS_CARD
 
 
-@dataclass(slots=True)
-class BonusCard:
+@dataclass(slots=True, repr=False)
+class BonusCard(Fieldwise):
     """A bonus card as it arrived in a hand, counted as ten (30.02(2))."""
 
     target: str  # a player hand, or `dealer`
@@ -41,8 +42,8 @@ class BonusCard:
         return self.total > 21
 
 
-@dataclass(slots=True)
-class BonusDraw:
+@dataclass(slots=True, repr=False)
+class BonusDraw(Fieldwise):
     """A dealer `draw` made while the dealer held a bonus card."""
 
     line: int
@@ -53,8 +54,8 @@ class BonusDraw:
     bonus_line: int  # where the dealer's bonus card arrived
 
 
-@dataclass(slots=True)
-class ExpectedLight:
+@dataclass(slots=True, repr=False)
+class ExpectedLight(Fieldwise):
     """What a `light` should have shown, from what came before it at the seat."""
 
     light: LightEvent
@@ -70,8 +71,8 @@ class ExpectedLight:
         return self.light.count == self.expected
 
 
-@dataclass(slots=True)
-class TenSticksRound:
+@dataclass(slots=True, repr=False, eq=False)
+class TenSticksRound(Fieldwise):
     bonus_cards: list[BonusCard] = field(default_factory=list)
     dealer_bonus_draws: list[BonusDraw] = field(default_factory=list)
     lights: list[ExpectedLight] = field(default_factory=list)

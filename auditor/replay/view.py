@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from auditor import blackjack
+from auditor.fieldwise import Fieldwise
 
 if TYPE_CHECKING:
     from auditor.config import TableConfig
@@ -34,15 +35,15 @@ def seat_number(target: str) -> int:
     return int(target[1])
 
 
-@dataclass(slots=True)
-class Card:
+@dataclass(slots=True, repr=False, eq=False)
+class Card(Fieldwise):
     card: str
     line: int
     index: int
 
 
-@dataclass(slots=True)
-class Settlement:
+@dataclass(slots=True, repr=False, eq=False)
+class Settlement(Fieldwise):
     line: int
     index: int
     outcome: str  # win, lose, push, void
@@ -89,8 +90,8 @@ class Expected:
         return f"Expected(outcome={self.outcome!r}, net={self.net!r}, why={self.why!r})"
 
 
-@dataclass(slots=True, init=False)
-class Wager:
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class Wager(Fieldwise):
     target: str  # a hand for main and insurance, a seat for side wagers
     kind: str
     tip: bool
@@ -136,16 +137,16 @@ class Wager:
         return f"{'tip ' if self.tip else ''}{kind} wager on {self.target}"
 
 
-@dataclass(slots=True)
-class Decision:
+@dataclass(slots=True, repr=False, eq=False)
+class Decision(Fieldwise):
     kind: str  # switch, hit, stand, double, split, surrender
     target: str  # a hand, or a seat for switch
     line: int
     index: int
 
 
-@dataclass(slots=True)
-class LateCard:
+@dataclass(slots=True, repr=False, eq=False)
+class LateCard(Fieldwise):
     """A card a hand received after it was complete (stood, doubled, surrendered, over 21)."""
 
     card: Card
@@ -281,8 +282,8 @@ def make_hand(name: str, seat: str, root: str = "") -> Hand:
 _new = object.__new__
 
 
-@dataclass(slots=True)
-class DealerDraw:
+@dataclass(slots=True, repr=False, eq=False)
+class DealerDraw(Fieldwise):
     card: Card
     total_before: int
     soft_before: bool
@@ -353,8 +354,8 @@ class DealerHand(CountedCards):
         return self.reveal_index if self.reveal_index is not None else self.turn_index
 
 
-@dataclass(slots=True)
-class Trade:
+@dataclass(slots=True, repr=False, eq=False)
+class Trade(Fieldwise):
     target: str
     card: Card  # the card received
     gave_up: str | None  # the card given up (the bonus card, or what was there instead)
@@ -362,8 +363,8 @@ class Trade:
     bonus_over_21: bool  # the hand was over 21 with the bonus card in it
 
 
-@dataclass(slots=True)
-class LightEvent:
+@dataclass(slots=True, repr=False, eq=False)
+class LightEvent(Fieldwise):
     seat: str
     count: int
     line: int
@@ -376,8 +377,8 @@ class LightEvent:
     other_prize_since_last: bool  # another seat was paid a prize since this seat's last light
 
 
-@dataclass(slots=True)
-class SeatChange:
+@dataclass(slots=True, repr=False, eq=False)
+class SeatChange(Fieldwise):
     kind: str  # sit or leave
     seat: str
     player: str | None
@@ -388,8 +389,8 @@ class SeatChange:
     lights_held: int | None  # at leave: the lights the player held
 
 
-@dataclass(slots=True)
-class Marker:
+@dataclass(slots=True, repr=False, eq=False)
+class Marker(Fieldwise):
     """A statement that matters only by where it stands: tuck, discard, misdeal, prize."""
 
     kind: str
@@ -400,8 +401,8 @@ class Marker:
     held: int | None = None  # prize: the lights the seat's player held when it was paid
 
 
-@dataclass(slots=True)
-class ShoeStatus:
+@dataclass(slots=True, repr=False, eq=False)
+class ShoeStatus(Fieldwise):
     shoe_id: str | None
     shuffled: bool  # a shuffle since the shoe came into play
     cut_after_shuffle: bool
@@ -417,8 +418,8 @@ def counted_since_text(shuffle_line: int | None) -> str:
     return f"since the shuffle at line {shuffle_line}"
 
 
-@dataclass(slots=True, init=False)
-class RoundView:
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class RoundView(Fieldwise):
     file: str
     config: TableConfig
     round_id: str

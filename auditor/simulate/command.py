@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import time
 from datetime import date
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.table import Table
-
-from auditor.shown import TextConsole
+if TYPE_CHECKING:  # Rich is loaded when something is printed (auditor/shown.py)
+    from rich.console import Console
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -58,6 +57,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(arguments: argparse.Namespace, console: Console) -> int:
+    from rich.table import Table
+
+    from auditor.shown import TextConsole
     from auditor.simulate import SpecError, simulate, table_spec
 
     errors = TextConsole(stderr=True)

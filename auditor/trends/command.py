@@ -11,12 +11,14 @@ import argparse
 import json
 from datetime import date
 from pathlib import Path
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from auditor.money import rows_text as paid_words
 from auditor.shown import terminal_json
 from auditor.trends.numbers import count, probability, rate, stated
+
+if TYPE_CHECKING:  # Rich is loaded when something is printed (auditor/shown.py)
+    from rich.console import Console
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
