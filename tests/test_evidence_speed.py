@@ -69,3 +69,19 @@ def test_a_replay_not_recorded_here_is_read_back(tmp_path: Path) -> None:
     assert result.evidence[missing].known is None
     assert result.evidence[missing].shown().changes() == recorded[missing].changes()
     store.dispose()
+
+
+def test_a_stored_row_decompresses_to_the_replays_json(tmp_path: Path) -> None:
+    import zlib
+
+    from auditor.store.runs import _compressed, _evidence_document, _evidence_json
+
+    path = str(SAMPLES / "switch-bjs2-evening.bjh")
+    result = api.audit_input(path)
+    assert result.evidence
+    for evidence in result.evidence.values():
+        document = _evidence_document(evidence)
+        stored = _compressed(document)
+        text = _evidence_json(document).encode("utf-8")
+        assert zlib.decompress(stored) == text  # what any reader of any version reads
+        assert len(stored) < len(text) / 4
