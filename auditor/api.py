@@ -71,22 +71,26 @@ def open_store(location: str, read_only: bool = False, new_store: bool = False) 
 def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths: list[str],
                results: Iterable[tuple[int, FileResult]],
                progress: Callable[[FileResult], None] | None = None,
-               calendar: Any = None) -> int:
+               calendar: Any = None, recorded: dict[str, Any] | None = None) -> int:
     """Record a run in the store as its files finish (the caller keeps none of them): the
     run is marked begun first, so a run killed half-way stays marked unfinished. Returns
     the run's ID; `store.finish_run` marks it finished once its outputs are written.
 
     A store that fails meanwhile raises `store.StoreFailure` (its cause on one line, the
-    run's ID if it was begun); the audit still under way is stopped first."""
+    run's ID if it was begun); the audit still under way is stopped first.
+
+    `recorded`, a dict, is given what the report shows of each replay kept (its lines and
+    changes, by round key): `judge_run` given it too shows them without reading them back."""
     from sqlalchemy.exc import SQLAlchemyError
 
+    from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
     from auditor.store import RunRecorder, StoreFailure, begin_run
     from auditor.store.engine import cause_of, is_store_fault
 
     run_id = None
     try:
         run_id = begin_run(store, run, settings)
-        recorder = RunRecorder(store, run_id, paths, *([calendar] if calendar else []))
+        recorder = RunRecorder(store, run_id, paths, calendar or DEFAULT_CALENDAR, recorded)
         for place, result in results:
             recorder.add(place, result)
             if progress:
@@ -106,20 +110,22 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
 
 def judge_run(store: Any, run_id: int, waivers: list | None = None,
               earlier: list[dict[str, Any]] | None = None,
-              today: date | None = None, calendar: Any = None) -> AuditResult:
+              today: date | None = None, calendar: Any = None,
+              recorded: dict[str, Any] | None = None) -> AuditResult:
     """Give a recorded run's findings their stable IDs, their gaming day and shift
     (`calendar`, a `gaming_day.Calendar`; the default one if None) and the player at their
     seat, then their waivers (`waivers`, from `waivers.load_waivers`) and baseline marks
     (`earlier`, an earlier run's findings), in the store, a batch at a time in the run's
     order; returns the run as the outputs read it, its findings read from the store as they
-    are walked (never held whole)."""
+    are walked (never held whole); its replays as `record_run` gave them to `recorded`, if
+    given, and read back from the store otherwise."""
     from auditor.baseline import Comparison
     from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
     from auditor.identity import Identifier, read_statements
     from auditor.store import judge_findings, load_result, missing_statements
     from auditor.waivers import Waiving
 
-    result, _ = load_result(store, run_id)
+    result, _ = load_result(store, run_id, recorded)
     judges = [Identifier.of_inputs(result.inputs,
                                    read_statements(missing_statements(store, run_id))),
               (calendar or DEFAULT_CALENDAR).stamp, _seating(store, run_id)]

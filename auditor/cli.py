@@ -447,6 +447,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     # The audit makes millions of small objects and next to no cycles: the modules loaded
     # so far are kept out of the collector's walks, and its youngest generation is
     # collected every 20,000 allocations rather than 700 (issue 27: 0.55 -> 0.2 CPU s).
+    recorded: dict = {}  # the replays kept, as the report shows them (`api.record_run`)
     threshold = gc.get_threshold()
     gc.freeze()
     gc.set_threshold(20_000, 20, 10)
@@ -461,7 +462,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
                                                  "inputs": paths, **judged,
                                                  # where report.html is, for incidents' links
                                                  "out": str(out.resolve())},
-                                    paths, results, advance, calendar=calendar)
+                                    paths, results, advance, calendar=calendar,
+                                    recorded=recorded)
             arguments.run_id = run_id
     except ClusterError as error:
         errors.print(f"auditor: {error}")
@@ -489,7 +491,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     # baseline look at the findings; the store keeps the findings as judged, and the
     # outputs are written from it.
     result = api.judge_run(store, run_id, waivers, earlier, today=datetime.now(UTC).date(),
-                           calendar=calendar)
+                           calendar=calendar, recorded=recorded)
     if compared is not None and compared.patterns_run is not None:
         from auditor.baseline_runs import patterns_against
 

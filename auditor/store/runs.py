@@ -75,8 +75,11 @@ class RunRecorder:
     `close` adds the findings that judge across files and the coverage."""
 
     def __init__(self, engine: Engine, run_id: int, paths: list[str],
-                 calendar: Calendar = DEFAULT_CALENDAR) -> None:
+                 calendar: Calendar = DEFAULT_CALENDAR,
+                 recorded: dict[str, RoundEvidence] | None = None) -> None:
         self.engine = engine
+        # if given: what the report shows of each replay kept (`load_result`'s `recorded`)
+        self.shown_replays = recorded
         self.calendar = calendar  # the gaming days the tallies are stored by
         self.run_id = run_id
         self.totals = RunTotals(paths)
@@ -98,10 +101,23 @@ class RunRecorder:
                     table.c.run_id == self.run_id, table.c.round_key.in_(sorted(dropped))))
             rows = ({"run_id": self.run_id, "round_key": key, "input_position": place,
                      "start_line": result.evidence[key].start_line,
-                     "document": _compressed(_evidence_document(result.evidence[key]))}
+                     "document": self._replay_document(key, result.evidence[key])}
                     for key in kept)
             for batch in batched(rows, _BATCH):
                 connection.execute(insert(schema.replays), batch)
+        if dropped and self.shown_replays is not None:  # after the commit: as the store holds
+            for key in dropped:
+                self.shown_replays.pop(key, None)
+
+    def _replay_document(self, key: str, evidence: RoundEvidence) -> bytes:
+        """The stored replay; its changes made once, for the store and, kept in `recorded`,
+        for the report (which then neither reads nor decodes it again)."""
+        changes = evidence.changes()
+        if self.shown_replays is not None:
+            self.shown_replays[key] = RoundEvidence(evidence.file, evidence.round_id,
+                                               evidence.start_line, evidence.lines,
+                                               recorded_changes=changes)
+        return _compressed(_evidence_document(evidence, changes))
 
     def close(self) -> None:
         """The findings judged across files, and the rounds each citation judged."""
@@ -211,18 +227,21 @@ def _finding_row(run_id: int, position: int, finding: Finding,
     }
 
 
-def _evidence_document(evidence: RoundEvidence) -> dict[str, Any]:
+def _evidence_document(evidence: RoundEvidence,
+                       changes: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"file": evidence.file, "round_id": evidence.round_id,
             "start_line": evidence.start_line, "lines": evidence.lines,
             "steps": {str(line): step for line, step in evidence.steps.items()},
             # last, after the steps: what the report shows, read without them (`shown`)
-            "changes": evidence.changes()}
+            "changes": evidence.changes() if changes is None else changes}
 
 
 def _compressed(document: dict[str, Any]) -> bytes:
-    # Level 6 kept (issue 27): level 1 takes a third of its time (about 3 % of the work after
-    # the audit) for 1.6 times the bytes, and the stored rows would differ from older runs'.
-    return zlib.compress(_evidence_json(document).encode("utf-8"), 6)
+    # Level 3 (issue 27, pass six; 6 before): zlib's fast levels (1 to 3) take 40 % of level
+    # 6's instructions on a replay's JSON (its steps repeat every hand: 78 kB a replay on
+    # the bench), and 3 is as fast as 1 for less: 3.5 kB a replay against 2.4 kB at 6. Any
+    # level reads back the same (zlib.decompress), older rows and older code alike.
+    return zlib.compress(_evidence_json(document).encode("utf-8"), 3)
 
 
 _STEP_KEYS = ["hands", "dealer", "wagers", "players"]  # a step as replay/trace.py makes it
@@ -317,6 +336,13 @@ class StoredReplay:
     last_line: int | None
     key: str
     reader: _ReplayReader
+    # what the report shows of it, as this process recorded it (`load_result`)
+    known: RoundEvidence | None = None
+
+    @classmethod
+    def recorded(cls, key: str, shown: RoundEvidence, reader: _ReplayReader) -> StoredReplay:
+        return cls(shown.file, shown.round_id, shown.start_line, shown.last_line, key,
+                   reader, shown)
 
     @classmethod
     def of(cls, key: str, document: bytes, reader: _ReplayReader) -> StoredReplay:
@@ -339,6 +365,8 @@ class StoredReplay:
     def shown(self) -> RoundEvidence:
         """The round's lines and what each changed (`replay.changes`), the steps not read: a
         replay stored before the changes were is read whole, its changes made from it."""
+        if self.known is not None:
+            return self.known
         text = zlib.decompress(self.reader.document(self.key))
         # No JSON string holds `,"steps":` or `,"changes":` (its quotes would be escaped):
         # the first is the key of the steps, and the last the key of the changes, which
@@ -473,9 +501,13 @@ def finding_documents(engine: Engine, run_id: int) -> Iterator[dict[str, Any]]:
             yield json.loads(document)
 
 
-def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any]]:
+def load_result(engine: Engine, run_id: int,
+                recorded: dict[str, RoundEvidence] | None = None
+                ) -> tuple[AuditResult, dict[str, Any]]:
     """A stored run as the outputs read it: its findings are read from the store each time
-    they are walked (`StoredFindings`), never held whole, and its replays only when shown."""
+    they are walked (`StoredFindings`), never held whole, and its replays only when shown.
+    `recorded`: what this process recorded of the run's replays (`RunRecorder`), shown as
+    it is rather than read back and decoded (the same lines and changes)."""
     run = run_document(engine, run_id)
     inputs = [InputSummary.model_validate(document)
               for document in run_inputs_documents(engine, run_id)]
@@ -484,11 +516,20 @@ def load_result(engine: Engine, run_id: int) -> tuple[AuditResult, dict[str, Any
             select(schema.coverage).where(schema.coverage.c.run_id == run_id))})
         replays = schema.replays
         reader = _ReplayReader(engine, run_id)
-        evidence = {row.round_key: StoredReplay.of(row.round_key, row.document, reader)
-                    for row in connection.execute(
-                        select(replays).where(replays.c.run_id == run_id)
-                        .order_by(replays.c.input_position, replays.c.start_line,
-                                  replays.c.round_key))}
+        order = (replays.c.input_position, replays.c.start_line, replays.c.round_key)
+        if recorded is None:
+            evidence = {row.round_key: StoredReplay.of(row.round_key, row.document, reader)
+                        for row in connection.execute(
+                            select(replays).where(replays.c.run_id == run_id)
+                            .order_by(*order))}
+        else:  # a replay not recorded here (none, as the audit runs) is read back
+            evidence = {key: StoredReplay.recorded(key, recorded[key], reader)
+                        if key in recorded else
+                        StoredReplay.of(key, connection.execute(reader.select, {"key": key})
+                                        .scalar_one(), reader)
+                        for key in connection.execute(
+                            select(replays.c.round_key).where(replays.c.run_id == run_id)
+                            .order_by(*order)).scalars().all()}
     result = AuditResult(inputs, StoredFindings(engine, run_id, {i.path: i.currency
                                                                  for i in inputs}),
                          applied, evidence)

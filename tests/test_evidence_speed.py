@@ -1,0 +1,87 @@
+"""The replays of a run shown from what this process recorded (issue 27, pass six): the
+report gives what it gives when it reads them back from the store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from auditor import api
+from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
+from auditor.output.render import write_outputs
+from auditor.run import ReplaySelection
+from auditor.store import RunRecorder, begin_run, load_result
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+RUN = {"version": "test", "rule_base": "test", "command": "audit sample_logs",
+       "started": "2026-11-26T00:00:00+00:00", "finished": "2026-11-26T00:00:01+00:00",
+       "calendar": DEFAULT_CALENDAR.described(), "fail_on": "low"}
+
+
+def _recorded_run(tmp_path: Path, limit: int) -> tuple:
+    """The sample logs recorded with `limit` replays per citation (a small one drops
+    replays kept by earlier files), and what the recorder gave `recorded`."""
+    paths = sorted(str(path) for path in SAMPLES.glob("*.bjh"))
+    store = api.open_store(str(tmp_path / "runs.db"), new_store=True)
+    run_id = begin_run(store, RUN, {})
+    recorded: dict = {}
+    recorder = RunRecorder(store, run_id, paths, recorded=recorded)
+    recorder.replays = ReplaySelection(limit)
+    for place, path in enumerate(paths):
+        recorder.add(place, api.audit_input(path))
+    recorder.close()
+    return store, run_id, recorded
+
+
+def _outputs(folder: Path) -> dict[str, bytes]:
+    return {name: (folder / name).read_bytes()
+            for name in ("findings.json", "findings.csv", "summary.csv", "report.html")}
+
+
+def test_replays_shown_from_memory_give_the_outputs_read_back_gives(tmp_path: Path) -> None:
+    store, run_id, recorded = _recorded_run(tmp_path, limit=2)
+    from_memory, _ = load_result(store, run_id, recorded)
+    read_back, _ = load_result(store, run_id)
+    # exactly the replays the store keeps: those a later file pushed out are gone
+    assert list(from_memory.evidence) == list(read_back.evidence)
+    assert set(recorded) == set(read_back.evidence)
+    assert len(recorded) >= 4
+    for key, stored in read_back.evidence.items():
+        shown, known = stored.shown(), from_memory.evidence[key].shown()
+        assert known is recorded[key]
+        assert (known.file, known.round_id, known.start_line, known.lines) == (
+            shown.file, shown.round_id, shown.start_line, shown.lines)
+        assert known.changes() == shown.changes()
+        assert from_memory.evidence[key].last_line == stored.last_line
+    write_outputs(from_memory, RUN, tmp_path / "memory")
+    write_outputs(read_back, RUN, tmp_path / "store")
+    memory, stored_outputs = _outputs(tmp_path / "memory"), _outputs(tmp_path / "store")
+    assert b"Replay of round" in memory["report.html"] or b"replay" in memory["report.html"]
+    assert memory == stored_outputs
+    store.dispose()
+
+
+def test_a_replay_not_recorded_here_is_read_back(tmp_path: Path) -> None:
+    store, run_id, recorded = _recorded_run(tmp_path, limit=25)
+    missing = sorted(recorded)[0]
+    partial = {key: value for key, value in recorded.items() if key != missing}
+    result, _ = load_result(store, run_id, partial)
+    assert set(result.evidence) == set(recorded)
+    assert result.evidence[missing].known is None
+    assert result.evidence[missing].shown().changes() == recorded[missing].changes()
+    store.dispose()
+
+
+def test_a_stored_row_decompresses_to_the_replays_json(tmp_path: Path) -> None:
+    import zlib
+
+    from auditor.store.runs import _compressed, _evidence_document, _evidence_json
+
+    path = str(SAMPLES / "switch-bjs2-evening.bjh")
+    result = api.audit_input(path)
+    assert result.evidence
+    for evidence in result.evidence.values():
+        document = _evidence_document(evidence)
+        stored = _compressed(document)
+        text = _evidence_json(document).encode("utf-8")
+        assert zlib.decompress(stored) == text  # what any reader of any version reads
+        assert len(stored) < len(text) / 4
