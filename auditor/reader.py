@@ -42,7 +42,7 @@ class Problem:
     hand: str | None = None
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class RoundRecord(Fieldwise):
     start: ev.RoundStart
     events: list[ev.Event] = field(default_factory=list)

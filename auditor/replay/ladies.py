@@ -24,7 +24,7 @@ from auditor.replay.view import RoundView, Settlement, Wager
 KEY = "ladies"
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class SeatCards(Fieldwise):
     """A seat's first two cards (its hand h1 as dealt) and what they make."""
 

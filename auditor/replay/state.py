@@ -12,7 +12,7 @@ from auditor.replay.view import ShoeStatus, counted_since_text
 _new = object.__new__
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class SeatState(Fieldwise):
     player: str | None  # None: an unnamed player seated by a wager
     player_start: int = 0  # what the present player started with (punches handed in, or 0)

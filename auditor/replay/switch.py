@@ -23,7 +23,7 @@ KEY = "switch"
 INITIAL_HANDS = ("h1", "h2")  # every seat that plays holds these two hands (30.09(1))
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class DealCount(Fieldwise):
     """A seat or the dealer that was not dealt two cards per hand in the initial deal."""
 

@@ -188,8 +188,8 @@ class CountedCards:
         self.total, self.soft = blackjack.best_total(self.hard, self.has_ace)
 
 
-@dataclass(slots=True, init=False)
-class Hand(CountedCards):
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class Hand(CountedCards, Fieldwise):
     name: str
     seat: str
     cards: list[Card] = field(default_factory=list)
@@ -290,8 +290,8 @@ class DealerDraw(Fieldwise):
     incomplete_hands: tuple[str, ...]  # player hands with a wager not complete at the draw
 
 
-@dataclass(slots=True, init=False)
-class DealerHand(CountedCards):
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class DealerHand(CountedCards, Fieldwise):
     cards: list[Card] = field(default_factory=list)
     dealt: int = 0
     draws: list[DealerDraw] = field(default_factory=list)
