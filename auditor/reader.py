@@ -30,8 +30,8 @@ from auditor.fieldwise import Fieldwise
 GAMES = ("standard", "switch", "db21", "tensticks", "ladies")
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+@dataclass(frozen=True, slots=True, repr=False)
+class Problem(Fieldwise):
     """Something wrong with the record itself, not with the game it records."""
 
     kind: str  # syntax, header, reference, card-count, unsettled

@@ -21,6 +21,7 @@ from auditor import blackjack
 from auditor import events as ev
 from auditor.checks.base import Check, register
 from auditor.checks.judging import money_text, recorded_text
+from auditor.fieldwise import Fieldwise
 from auditor.findings import Finding
 from auditor.replay import tensticks
 from auditor.replay.tensticks import ExpectedLight
@@ -507,8 +508,8 @@ class NoTradeOption(Check):
                                    "this round.", seat=seat)
 
 
-@dataclass(frozen=True, slots=True)
-class PunchCardFact:
+@dataclass(frozen=True, slots=True, repr=False)
+class PunchCardFact(Fieldwise):
     """A punched player's card punched (at a `leave`) or handed in (at a `sit`)."""
 
     kind: str  # punch or hand-in
