@@ -44,6 +44,9 @@ class Problem(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class RoundRecord(Fieldwise):
+    """A round as the record holds it: its `round` statement, the events up to its `end`, and
+    what was wrong in it."""
+
     start: ev.RoundStart
     events: list[ev.Event] = field(default_factory=list)
     end_line: int | None = None  # the `end` statement, None if the round was not closed
@@ -57,6 +60,8 @@ class RoundRecord(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class Header(Fieldwise):
+    """The record's header read: the table's configuration and what was wrong in the header."""
+
     config: TableConfig
     problems: list[Problem]
     last_line: int
