@@ -45,6 +45,8 @@ class ApprovalFileError(Exception):
 
 @dataclass(frozen=True, repr=False)
 class Approval(Fieldwise):
+    """One `[[approval]]` of the file: a licence's (or a table's) approved house rules."""
+
     licence: str
     table: str | None
     reference: str
@@ -59,6 +61,8 @@ class Approval(Fieldwise):
 
 @dataclass(frozen=True, repr=False)
 class Approvals(Fieldwise):
+    """An approval file read: its approvals in the file's order."""
+
     path: str
     entries: tuple[Approval, ...]
 

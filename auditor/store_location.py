@@ -30,6 +30,8 @@ OLD_READ_DEFAULT = Path("reports") / OLD_NAME  # what their `runs`, `trends`, â€
 
 @dataclass(frozen=True, repr=False)
 class StoreChoice(Fieldwise):
+    """The run store chosen, and what chose it."""
+
     location: str  # a SQLite path or a database URL (may hold a password: print `shown`)
     source: str  # "--store", "BJH_STORE", "settings" or "default"
 

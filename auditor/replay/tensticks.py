@@ -73,6 +73,9 @@ class ExpectedLight(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class TenSticksRound(Fieldwise):
+    """What the ten-sticks checks need of a round: bonus cards, dealer's bonus draws,
+    lights."""
+
     bonus_cards: list[BonusCard] = field(default_factory=list)
     dealer_bonus_draws: list[BonusDraw] = field(default_factory=list)
     lights: list[ExpectedLight] = field(default_factory=list)
