@@ -113,7 +113,6 @@ def judge_run(store: Any, run_id: int, waivers: list | None = None,
     (`earlier`, an earlier run's findings), in the store, a batch at a time in the run's
     order; returns the run as the outputs read it, its findings read from the store as they
     are walked (never held whole)."""
-    from auditor.baseline import Comparison
     from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
     from auditor.identity import Identifier, read_statements
     from auditor.store import judge_findings, load_result, missing_statements
@@ -127,6 +126,8 @@ def judge_run(store: Any, run_id: int, waivers: list | None = None,
         waive = Waiving(waivers, result.inputs, today or datetime.now(UTC).date())
         judges.append(waive)
     if earlier is not None:
+        from auditor.baseline import Comparison  # loaded by a run with a baseline only
+
         comparison = Comparison(earlier)
         judges.append(comparison)
 

@@ -100,8 +100,8 @@ def _count_sentence(expected: ExpectedLight) -> str:
             f"should have shown {expected.expected}.")
 
 
-@dataclass(slots=True)
-class _Pairing:
+@dataclass(slots=True, repr=False, eq=False)
+class _Pairing(Fieldwise):
     """Trades (or bonus cards) of one seat paired with the lights they earned."""
 
     unlit: list  # what earned a light and got none
