@@ -119,7 +119,6 @@ def judge_run(store: Any, run_id: int, waivers: list | None = None,
     order; returns the run as the outputs read it, its findings read from the store as they
     are walked (never held whole); its replays as `record_run` gave them to `recorded`, if
     given, and read back from the store otherwise."""
-    from auditor.baseline import Comparison
     from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
     from auditor.identity import Identifier, read_statements
     from auditor.store import judge_findings, load_result, missing_statements
@@ -133,6 +132,8 @@ def judge_run(store: Any, run_id: int, waivers: list | None = None,
         waive = Waiving(waivers, result.inputs, today or datetime.now(UTC).date())
         judges.append(waive)
     if earlier is not None:
+        from auditor.baseline import Comparison  # loaded by a run with a baseline only
+
         comparison = Comparison(earlier)
         judges.append(comparison)
 

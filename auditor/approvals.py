@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from auditor.config import HouseRules, TableConfig
+from auditor.fieldwise import Fieldwise
 from auditor.tomlfile import read_toml
 
 IDENTITY = ("licence", "table", "reference", "date")
@@ -42,8 +43,10 @@ class ApprovalFileError(Exception):
     """An approval file that cannot be used; the message names the file, field and line."""
 
 
-@dataclass(frozen=True)
-class Approval:
+@dataclass(frozen=True, repr=False)
+class Approval(Fieldwise):
+    """One `[[approval]]` of the file: a licence's (or a table's) approved house rules."""
+
     licence: str
     table: str | None
     reference: str
@@ -56,8 +59,10 @@ class Approval:
         return f"approval {self.reference} of {self.day} ({where})"
 
 
-@dataclass(frozen=True)
-class Approvals:
+@dataclass(frozen=True, repr=False)
+class Approvals(Fieldwise):
+    """An approval file read: its approvals in the file's order."""
+
     path: str
     entries: tuple[Approval, ...]
 

@@ -53,6 +53,9 @@ def baseline_run_problem(store: Any, run_id: int) -> str | None:
 
 @dataclass(repr=False, eq=False)
 class StoreBaseline(Fieldwise):
+    """The stored runs a `--baseline last` or RUN compares against, by finding and by
+    pattern."""
+
     findings_run: int | None  # compared finding by finding; None: every finding is new
     patterns_run: int | None  # compared by patterns; None: no earlier run to compare
     note: str | None = None  # one line for standard error, when `last` found less

@@ -340,7 +340,6 @@ def exit_code(result, fail_on: str = "low", new_only: bool = False) -> int:
 
 def run_audit(arguments: argparse.Namespace, console: Console,
               argv: list[str] | None) -> int:
-    from auditor.baseline import BaselineError, load_baseline
     from auditor.baseline_runs import baseline_run_problem, run_number
     from auditor.run import collect_paths
     from auditor.settings import SettingsError, find_settings
@@ -372,15 +371,19 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         return EXIT_ERROR
     try:  # read before the audit: a bad waiver file or baseline costs no audit time
         waivers = load_waivers(waivers_path) if waivers_path else None
-        # `last`: the latest finished run over the same inputs, found in the store below.
-        earlier = (load_baseline(baseline_path) if baseline_path and baseline_path != "last"
-                   and run_number(baseline_path) is None else None)
     except WaiverFileError as error:
         errors.print(f"auditor: waivers: {error}")
         return EXIT_ERROR
-    except BaselineError as error:
-        errors.print(f"auditor: baseline: {error}")
-        return EXIT_ERROR
+    earlier = None
+    # `last`: the latest finished run over the same inputs, found in the store below.
+    if baseline_path and baseline_path != "last" and run_number(baseline_path) is None:
+        from auditor.baseline import BaselineError, load_baseline  # a baseline file's run
+
+        try:
+            earlier = load_baseline(baseline_path)
+        except BaselineError as error:
+            errors.print(f"auditor: baseline: {error}")
+            return EXIT_ERROR
     from auditor.output.files import out_folder_problem
 
     problem = out_folder_problem(Path(out_folder))

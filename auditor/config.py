@@ -46,7 +46,8 @@ class UnknownRule(BaseModel):
     different values, or an option or `decks` given a value it cannot take. The rules that
     depend on it are judged under each value it could hold (auditor/unknown_rules.py)."""
 
-    model_config = ConfigDict(frozen=True)
+    # defer_build: built at first use, by a header that leaves a rule unknown
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     key: str  # as the header writes it: `das`, `db21.paytable`, `decks`
     field: str  # the HouseRules field, or `decks`

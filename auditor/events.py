@@ -22,6 +22,8 @@ from auditor.fieldwise import Fieldwise
 
 @dataclass(slots=True, repr=False, eq=False)
 class Event(Fieldwise):
+    """A statement of the record: its line and its time stamp, if any."""
+
     line: int
     time: str | None
 
@@ -29,23 +31,31 @@ class Event(Fieldwise):
 # ---- header ----
 @dataclass(slots=True, repr=False, eq=False)
 class Version(Event):
+    """`bjh 1`"""
+
     number: int
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Casino(Event):
+    """`casino "NAME" [licence=ID]`"""
+
     name: str
     licence: str | None
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Table(Event):
+    """`table ID game=GAME decks=N [seats=N] [min=AMOUNT] [max=AMOUNT] [currency=CODE]`"""
+
     table_id: str
     fields: tuple[tuple[str, str], ...]  # key=value pairs in record order, judged by the reader
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Option(Event):
+    """`option KEY=VALUE`"""
+
     key: str
     value: str
 
@@ -53,48 +63,58 @@ class Option(Event):
 # ---- body, outside rounds (some also allowed inside) ----
 @dataclass(slots=True, repr=False, eq=False)
 class Shoe(Event):
+    """`shoe ID [date=YYYY-MM-DD]`"""
+
     shoe_id: str
     date: str | None
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Shuffle(Event):
-    pass
+    """`shuffle`"""
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Cut(Event):
-    pass
+    """`cut`"""
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class CutCard(Event):
-    pass
+    """`cutcard`"""
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Burn(Event):
+    """`burn CARD`"""
+
     card: str
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class DealerChange(Event):
+    """`dealer ID`"""
+
     dealer_id: str
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Note(Event):
+    """`note "TEXT"`"""
+
     text: str
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Close(Event):
-    pass
+    """`close`"""
 
 
 # ---- rounds ----
 @dataclass(slots=True, repr=False, eq=False)
 class RoundStart(Event):
+    """`round ID [date=YYYY-MM-DD] [time=HH:MM:SS] [dealer=ID]`"""
+
     round_id: str
     date: str | None
     clock: str | None
@@ -103,11 +123,13 @@ class RoundStart(Event):
 
 @dataclass(slots=True, repr=False, eq=False)
 class RoundEnd(Event):
-    pass
+    """`end`"""
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Sit(Event):
+    """`sit SEAT player=ID [punchcard=ID punches=N]`"""
+
     seat: str
     player: str
     punchcard: str | None
@@ -116,6 +138,8 @@ class Sit(Event):
 
 @dataclass(slots=True, repr=False, eq=False)
 class Leave(Event):
+    """`leave SEAT [punchcard=ID punches=N]`"""
+
     seat: str
     punchcard: str | None
     punches: int | None
@@ -123,6 +147,8 @@ class Leave(Event):
 
 @dataclass(slots=True, repr=False, eq=False)
 class Bet(Event):
+    """`bet TARGET KIND AMOUNT [tip]`"""
+
     target: str
     kind: str
     amount: Decimal
@@ -131,33 +157,43 @@ class Bet(Event):
 
 @dataclass(slots=True, repr=False, eq=False)
 class Deal(Event):
+    """`deal TARGET CARD`"""
+
     target: str
     card: str
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Peek(Event):
-    pass
+    """`peek`"""
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Switch(Event):
+    """`switch SEAT`"""
+
     seat: str
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Hit(Event):
+    """`hit HAND CARD`"""
+
     hand: str
     card: str
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Stand(Event):
+    """`stand HAND`"""
+
     hand: str
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Double(Event):
+    """`double HAND AMOUNT CARD`"""
+
     hand: str
     amount: Decimal
     card: str
@@ -165,6 +201,8 @@ class Double(Event):
 
 @dataclass(slots=True, repr=False, eq=False)
 class Split(Event):
+    """`split HAND NEWHAND AMOUNT`"""
+
     hand: str
     new_hand: str
     amount: Decimal
@@ -172,39 +210,51 @@ class Split(Event):
 
 @dataclass(slots=True, repr=False, eq=False)
 class Surrender(Event):
+    """`surrender HAND`"""
+
     hand: str
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Trade(Event):
+    """`trade TARGET CARD`"""
+
     target: str
     card: str
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Light(Event):
+    """`light SEAT N`"""
+
     seat: str
     count: int
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Prize(Event):
+    """`prize SEAT AMOUNT`"""
+
     seat: str
     amount: Decimal
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Reveal(Event):
-    pass
+    """`reveal`"""
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Draw(Event):
+    """`draw CARD`"""
+
     card: str
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Settle(Event):
+    """`settle TARGET KIND OUTCOME AMOUNT [tip]`"""
+
     target: str
     kind: str
     outcome: str
@@ -214,16 +264,22 @@ class Settle(Event):
 
 @dataclass(slots=True, repr=False, eq=False)
 class Tuck(Event):
+    """`tuck HAND`"""
+
     hand: str
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Discard(Event):
+    """`discard HAND`"""
+
     hand: str
 
 
 @dataclass(slots=True, repr=False, eq=False)
 class Misdeal(Event):
+    """`misdeal TARGET`"""
+
     target: str
 
 

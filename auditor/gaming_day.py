@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
+from auditor.fieldwise import Fieldwise
+
 if TYPE_CHECKING:
     from auditor.findings import Finding
 
@@ -62,8 +64,8 @@ def hour_stamp(day: str | None, time: str | None) -> str | None:
     return f"{day} {hour:02d}"
 
 
-@dataclass(frozen=True)
-class Calendar:
+@dataclass(frozen=True, repr=False)
+class Calendar(Fieldwise):
     """When the gaming day begins, and the shifts by name (in the settings' order)."""
 
     day_starts: int = 6  # the hour

@@ -30,8 +30,8 @@ from auditor.fieldwise import Fieldwise
 GAMES = ("standard", "switch", "db21", "tensticks", "ladies")
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+@dataclass(frozen=True, slots=True, repr=False)
+class Problem(Fieldwise):
     """Something wrong with the record itself, not with the game it records."""
 
     kind: str  # syntax, header, reference, card-count, unsettled
@@ -42,8 +42,11 @@ class Problem:
     hand: str | None = None
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class RoundRecord(Fieldwise):
+    """A round as the record holds it: its `round` statement, the events up to its `end`, and
+    what was wrong in it."""
+
     start: ev.RoundStart
     events: list[ev.Event] = field(default_factory=list)
     end_line: int | None = None  # the `end` statement, None if the round was not closed
@@ -57,6 +60,8 @@ class RoundRecord(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class Header(Fieldwise):
+    """The record's header read: the table's configuration and what was wrong in the header."""
+
     config: TableConfig
     problems: list[Problem]
     last_line: int

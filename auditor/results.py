@@ -58,6 +58,9 @@ def table_key(owner: str | None, table: str | None) -> str | None:
 
 @dataclass(repr=False, eq=False)
 class FileResult(Fieldwise):
+    """One file's audit: its summary, findings, facts for the checks across files, rounds
+    judged per citation, evidence and tally."""
+
     summary: InputSummary
     findings: list[Finding] = field(default_factory=list)
     facts: dict[str, list] = field(default_factory=dict)  # citation -> facts for audit()
@@ -68,6 +71,9 @@ class FileResult(Fieldwise):
 
 @dataclass(repr=False, eq=False)
 class AuditResult(Fieldwise):
+    """A run's audit, merged in input order, with what the waivers and the baseline made of
+    it."""
+
     inputs: list[InputSummary]
     findings: list[Finding]
     applied: Counter

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.checks.base import GAMES, Check, citation_sort_key
+from auditor.fieldwise import Fieldwise
 
 
 class SelectionError(ValueError):
@@ -30,8 +31,8 @@ def plain(text: str) -> str:
     return text.replace("¶", "").replace(" ", "").removeprefix("20:18:15:").lower()
 
 
-@dataclass(frozen=True)
-class Judging:
+@dataclass(frozen=True, repr=False)
+class Judging(Fieldwise):
     """What is judged in a run: the checks by citation (None: every check) and the
     commission's approved house rules (auditor/approvals.py), if given."""
 

@@ -21,7 +21,15 @@ from typing import Any
 
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _BIDI = re.compile(f"[{BIDI_CONTROLS}]")
-_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
+
+
+@cache
+def _control() -> re.Pattern[str]:
+    """The characters `visible` escapes (compiled at first use: a charset of this range
+    costs a few million instructions, which an audit with nothing to print never needs)."""
+    return re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
+
+
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -42,19 +50,22 @@ def neutral(text: str) -> str:
     return _BIDI.sub(_marker, text) if _BIDI.search(text) else text
 
 
-_JSON_UNSAFE = re.compile(f"[\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
+@cache
+def _json_unsafe() -> re.Pattern[str]:
+    return re.compile(f"[\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
 
 
 def terminal_json(text: str) -> str:
     """JSON text for a terminal: the characters JSON may hold raw but a terminal would obey
     (DEL, C1, line separators, bidi controls) as `\\uXXXX` escapes; parsed, the text is
     exact. (JSON escapes the C0 controls itself.)"""
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _json_unsafe().sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def visible(text: str) -> str:
     """`text` with bidi controls marked and control characters escaped (for terminals)."""
-    return _CONTROL.sub(_escape, text) if _CONTROL.search(text) else text
+    control = _control()
+    return control.sub(_escape, text) if control.search(text) else text
 
 
 @cache

@@ -20,14 +20,18 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from auditor.fieldwise import Fieldwise
+
 ENVIRONMENT = "BJH_STORE"
 FOLDER, FILE = "bjh-auditor", "floor.sqlite"
 OLD_NAME = "history.sqlite"  # in --out, where auditors before 2026-11 kept the store
 OLD_READ_DEFAULT = Path("reports") / OLD_NAME  # what their `runs`, `trends`, … read
 
 
-@dataclass(frozen=True)
-class StoreChoice:
+@dataclass(frozen=True, repr=False)
+class StoreChoice(Fieldwise):
+    """The run store chosen, and what chose it."""
+
     location: str  # a SQLite path or a database URL (may hold a password: print `shown`)
     source: str  # "--store", "BJH_STORE", "settings" or "default"
 

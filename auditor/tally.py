@@ -82,7 +82,7 @@ def _stamp_and_shift(date: str | None, clock: str | None) -> tuple[str | None, s
     return found
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class ShuffledCards(Fieldwise):
     """The cards of one shuffle, in the order they came out of the shoe (burns included),
     with the line of each, and where each round's cards begin: a repeated sequence is

@@ -44,6 +44,8 @@ class RegistrationError(ValueError):
 
 @dataclass(slots=True, repr=False, eq=False)
 class FileView(Fieldwise):
+    """What a file-wide check reads of a file: its header, configuration and problems."""
+
     file: str
     config: TableConfig
     problems: list[Problem] = field(default_factory=list)

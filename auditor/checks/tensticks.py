@@ -21,6 +21,7 @@ from auditor import blackjack
 from auditor import events as ev
 from auditor.checks.base import Check, register
 from auditor.checks.judging import money_text, recorded_text
+from auditor.fieldwise import Fieldwise
 from auditor.findings import Finding
 from auditor.replay import tensticks
 from auditor.replay.tensticks import ExpectedLight
@@ -99,8 +100,8 @@ def _count_sentence(expected: ExpectedLight) -> str:
             f"should have shown {expected.expected}.")
 
 
-@dataclass(slots=True)
-class _Pairing:
+@dataclass(slots=True, repr=False, eq=False)
+class _Pairing(Fieldwise):
     """Trades (or bonus cards) of one seat paired with the lights they earned."""
 
     unlit: list  # what earned a light and got none
@@ -507,8 +508,8 @@ class NoTradeOption(Check):
                                    "this round.", seat=seat)
 
 
-@dataclass(frozen=True, slots=True)
-class PunchCardFact:
+@dataclass(frozen=True, slots=True, repr=False)
+class PunchCardFact(Fieldwise):
     """A punched player's card punched (at a `leave`) or handed in (at a `sit`)."""
 
     kind: str  # punch or hand-in

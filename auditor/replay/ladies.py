@@ -24,7 +24,7 @@ from auditor.replay.view import RoundView, Settlement, Wager
 KEY = "ladies"
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class SeatCards(Fieldwise):
     """A seat's first two cards (its hand h1 as dealt) and what they make."""
 
@@ -49,6 +49,8 @@ class SeatCards(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class LadiesFacts(Fieldwise):
+    """What the Lucky Ladies checks need of a round, recorded by the replay."""
+
     seats: dict[str, SeatCards]  # every seat holding a Lucky Ladies wager
     first_extra_index: int | None  # the first card beyond a player's first two (hit, double)
     first_extra_line: int | None

@@ -12,8 +12,10 @@ from auditor.replay.view import ShoeStatus, counted_since_text
 _new = object.__new__
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class SeatState(Fieldwise):
+    """What a seat carries from round to round: its player and their lights and prizes."""
+
     player: str | None  # None: an unnamed player seated by a wager
     player_start: int = 0  # what the present player started with (punches handed in, or 0)
     lit_since_sit: bool = False
@@ -35,6 +37,8 @@ class SeatState(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class TableState(Fieldwise):
+    """What the table carries from round to round: the shoe, its cards counted, the seats."""
+
     config: TableConfig
     shoe_id: str | None = None
     shoe_date: str | None = None

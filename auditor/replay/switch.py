@@ -23,7 +23,7 @@ KEY = "switch"
 INITIAL_HANDS = ("h1", "h2")  # every seat that plays holds these two hands (30.09(1))
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class DealCount(Fieldwise):
     """A seat or the dealer that was not dealt two cards per hand in the initial deal."""
 
@@ -35,6 +35,8 @@ class DealCount(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class SwitchFacts(Fieldwise):
+    """What the Blackjack Switch checks need of a round, recorded by the replay."""
+
     seat_wagers: dict[str, dict[str, Wager]]  # playing seat -> h1/h2 -> its personal main wager
     misdeals: dict[str, int]  # misdeal target (a seat, or `dealer`) -> line of its `misdeal`
     first_decision_index: int | None  # the first decision or insurance wager

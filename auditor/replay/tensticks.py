@@ -21,7 +21,7 @@ from auditor.replay.view import LightEvent, RoundView, seat_of
 BONUS = blackjack.BONUS_CARD
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class BonusCard(Fieldwise):
     """A bonus card as it arrived in a hand, counted as ten (30.02(2))."""
 
@@ -42,7 +42,7 @@ class BonusCard(Fieldwise):
         return self.total > 21
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class BonusDraw(Fieldwise):
     """A dealer `draw` made while the dealer held a bonus card."""
 
@@ -54,7 +54,7 @@ class BonusDraw(Fieldwise):
     bonus_line: int  # where the dealer's bonus card arrived
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, eq=False)
 class ExpectedLight(Fieldwise):
     """What a `light` should have shown, from what came before it at the seat."""
 
@@ -73,6 +73,9 @@ class ExpectedLight(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class TenSticksRound(Fieldwise):
+    """What the ten-sticks checks need of a round: bonus cards, dealer's bonus draws,
+    lights."""
+
     bonus_cards: list[BonusCard] = field(default_factory=list)
     dealer_bonus_draws: list[BonusDraw] = field(default_factory=list)
     lights: list[ExpectedLight] = field(default_factory=list)

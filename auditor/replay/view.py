@@ -37,6 +37,8 @@ def seat_number(target: str) -> int:
 
 @dataclass(slots=True, repr=False, eq=False)
 class Card(Fieldwise):
+    """A card dealt to a hand, with its line and place in the round."""
+
     card: str
     line: int
     index: int
@@ -44,6 +46,8 @@ class Card(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class Settlement(Fieldwise):
+    """A wager's settlement: outcome and amount, with its line and place in the round."""
+
     line: int
     index: int
     outcome: str  # win, lose, push, void
@@ -92,6 +96,8 @@ class Expected:
 
 @dataclass(slots=True, init=False, repr=False, eq=False)
 class Wager(Fieldwise):
+    """A wager on a hand (main, insurance) or a seat (side wagers), and what became of it."""
+
     target: str  # a hand for main and insurance, a seat for side wagers
     kind: str
     tip: bool
@@ -139,6 +145,8 @@ class Wager(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class Decision(Fieldwise):
+    """A player's decision on a hand (or, for switch, a seat), with its line and place."""
+
     kind: str  # switch, hit, stand, double, split, surrender
     target: str  # a hand, or a seat for switch
     line: int
@@ -188,8 +196,10 @@ class CountedCards:
         self.total, self.soft = blackjack.best_total(self.hard, self.has_ace)
 
 
-@dataclass(slots=True, init=False)
-class Hand(CountedCards):
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class Hand(CountedCards, Fieldwise):
+    """A player's hand: its cards, its wagers and its decisions."""
+
     name: str
     seat: str
     cards: list[Card] = field(default_factory=list)
@@ -284,14 +294,18 @@ _new = object.__new__
 
 @dataclass(slots=True, repr=False, eq=False)
 class DealerDraw(Fieldwise):
+    """A card the dealer drew, with the dealer's total before it."""
+
     card: Card
     total_before: int
     soft_before: bool
     incomplete_hands: tuple[str, ...]  # player hands with a wager not complete at the draw
 
 
-@dataclass(slots=True, init=False)
-class DealerHand(CountedCards):
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class DealerHand(CountedCards, Fieldwise):
+    """The dealer's hand: its cards, its draws, the reveal and the peek."""
+
     cards: list[Card] = field(default_factory=list)
     dealt: int = 0
     draws: list[DealerDraw] = field(default_factory=list)
@@ -356,6 +370,8 @@ class DealerHand(CountedCards):
 
 @dataclass(slots=True, repr=False, eq=False)
 class Trade(Fieldwise):
+    """A ten-sticks trade: the card received and the card given up."""
+
     target: str
     card: Card  # the card received
     gave_up: str | None  # the card given up (the bonus card, or what was there instead)
@@ -365,6 +381,8 @@ class Trade(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class LightEvent(Fieldwise):
+    """A ten-sticks `light` statement at a seat, and its count."""
+
     seat: str
     count: int
     line: int
@@ -379,6 +397,8 @@ class LightEvent(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class SeatChange(Fieldwise):
+    """A player sitting down or leaving (`sit`, `leave`), with any punch card."""
+
     kind: str  # sit or leave
     seat: str
     player: str | None
@@ -403,6 +423,8 @@ class Marker(Fieldwise):
 
 @dataclass(slots=True, repr=False, eq=False)
 class ShoeStatus(Fieldwise):
+    """The shoe as the round began: shuffled, cut, the cutting card out."""
+
     shoe_id: str | None
     shuffled: bool  # a shuffle since the shoe came into play
     cut_after_shuffle: bool
@@ -420,6 +442,8 @@ def counted_since_text(shuffle_line: int | None) -> str:
 
 @dataclass(slots=True, init=False, repr=False, eq=False)
 class RoundView(Fieldwise):
+    """One round as the replay recorded it: what every check reads (read-only)."""
+
     file: str
     config: TableConfig
     round_id: str

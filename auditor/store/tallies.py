@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, or_, select
 
 import auditor.store.schema as schema
+from auditor.fieldwise import Fieldwise
 from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
 from auditor.gaming_day import Calendar
 from auditor.tally import Tally
@@ -133,8 +134,8 @@ def record_tallies(connection: Connection, run_id: int, tallies: list[Tally],
         record_tally(connection, run_id, position, tally, calendar)
 
 
-@dataclass(frozen=True)
-class TalliedInput:
+@dataclass(frozen=True, repr=False)
+class TalliedInput(Fieldwise):
     """An input content as `trends` reads it: from the latest finished run that tallied it."""
 
     run_id: int
