@@ -177,6 +177,35 @@ def replay_row(row: ReplayRow) -> Markup:
                   f"{entity_spans(row.changes)}</td></tr>")
 
 
+_STATE_HEAD = ('<table class="state">\n<thead><tr><th scope="col">Hand</th><th scope="col">'
+               'Player</th><th scope="col">Cards</th><th scope="col">Total</th><th scope="col">'
+               'Wagers</th></tr></thead>\n<tbody>\n')
+
+
+def table_state(entities: list[Entity]) -> Markup:
+    """The whole table at a fault's line (`<table class="state">`: a row per entity), each
+    value shown as `{{ value }}` shows it: written here rather than as the template's macro,
+    whose loops yielded and escaped each card and wager apart (issue 27, pass six)."""
+    if not entities:
+        return Markup('<p class="muted">Nothing on the table yet.</p>\n')
+    parts = [_STATE_HEAD]
+    for entity in entities:
+        parts += ['<tr><th scope="row">', _shown(entity.name), '</th><td class="pl">',
+                  _shown(entity.player), '</td><td class="cards">',
+                  " ".join([f'<i class="{_shown(card.css)}">{_shown(card.text)}</i>'
+                            if card.css else _shown(card.text) for card in entity.cards]),
+                  "</td>\n<td>"]
+        if entity.total is not None:
+            parts += ["soft " if entity.soft else "", _shown(entity.total)]
+        if entity.status:
+            parts += [" <em>", _shown(entity.status), "</em>"]
+        parts.append("</td>\n<td>")
+        parts += [f'<span class="w">{_shown(wager)}</span> ' for wager in entity.wagers]
+        parts.append("</td></tr>\n")
+    parts.append("</tbody>\n</table>\n")
+    return Markup("".join(parts))
+
+
 def entity_span(entity: Entity) -> str:
     """One entity as the template would print it: each value shown as `{{ value }}` shows
     it (bidi controls marked, then HTML-escaped)."""
