@@ -136,3 +136,24 @@ def test_the_table_at_a_fault_prints_what_the_macro_printed() -> None:
         assert str(table_state(items)) == expected
     assert "&lt;b&gt;&#34;1&#34;" in str(table_state(entities))
     assert "⟦U+202E⟧" in str(table_state(entities))  # a bidi control marked, as `{{ }}` does
+
+
+def test_a_replays_rows_run_together_up_to_each_fault() -> None:
+    from auditor.output.replay_view import ReplayRow, replay_row, row_blocks
+
+    def row(line: int, faults: list) -> ReplayRow:
+        return ReplayRow(line, "12:00:0" + str(line), f"hit s1h1 <{line}>", [], faults, [],
+                         None)
+
+    fault = {"ref": "F-0001", "id": "f-1", "citation": "x", "severity": "high",
+             "message": "m"}
+    rows = [row(1, []), row(2, [fault]), row(3, []), row(4, []), row(5, [fault])]
+    blocks = row_blocks(rows)
+    assert [found for _, found in blocks] == [rows[1], rows[4]]
+    assert [str(text) for text, _ in blocks] == [
+        replay_row(rows[0]) + "\n" + replay_row(rows[1]),
+        replay_row(rows[2]) + "\n" + replay_row(rows[3]) + "\n" + replay_row(rows[4])]
+    assert "&lt;3&gt;" in blocks[1][0]
+    tail = row_blocks(rows[:3])
+    assert [(str(text), found) for text, found in tail][-1] == (str(replay_row(rows[2])), None)
+    assert row_blocks([]) == []

@@ -56,6 +56,7 @@ from auditor.output.replay_view import (
     entity_spans,
     replay_row,
     replay_view,
+    row_blocks,
     table_state,
 )
 from auditor.output.template_cache import use_template_cache
@@ -112,6 +113,7 @@ def environment() -> Environment:
     environment.filters["entity_spans"] = entity_spans
     environment.filters["replay_row"] = replay_row
     environment.filters["table_state"] = table_state
+    environment.filters["row_blocks"] = row_blocks
     environment.globals["waiver_note"] = waiver_note
     use_template_cache(environment)  # compiled once per user, not per process
     return environment

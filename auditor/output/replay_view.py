@@ -164,6 +164,22 @@ def entity_spans(entities: list[Entity]) -> Markup:
     return Markup("".join([entity.html or entity_span(entity) for entity in entities]))
 
 
+def row_blocks(rows: list[ReplayRow]) -> list[tuple[Markup, ReplayRow | None]]:
+    """A replay's table rows (`replay_row`) run together, a line apart, up to each row of
+    a fault, which comes with them for its note (_replays.html.j2): the template's loop
+    then turns once per fault, not once per row (issue 27, pass six)."""
+    blocks: list[tuple[Markup, ReplayRow | None]] = []
+    run: list[str] = []
+    for row in rows:
+        run.append(replay_row(row))
+        if row.faults:
+            blocks.append((Markup("\n".join(run)), row))
+            run = []
+    if run:
+        blocks.append((Markup("\n".join(run)), None))
+    return blocks
+
+
 def replay_row(row: ReplayRow) -> Markup:
     """A replay's row as a table row (`<tr>`: line, time, statement, what it changed),
     each value shown as `{{ value }}` shows it: written here rather than in the template,
