@@ -85,3 +85,75 @@ def test_a_stored_row_decompresses_to_the_replays_json(tmp_path: Path) -> None:
         text = _evidence_json(document).encode("utf-8")
         assert zlib.decompress(stored) == text  # what any reader of any version reads
         assert len(stored) < len(text) / 4
+
+
+# The macros report.html drew the whole table at a fault with, before
+# `replay_view.table_state` (issue 27, pass six): what it must print.
+TABLE_STATE_MACROS = """\
+{% macro cards(items) -%}
+{% for c in items %}{% if c.css %}<i class="{{ c.css }}">{{ c.text }}</i>{% else %}\
+{{ c.text }}{% endif %}{% if not loop.last %} {% endif %}{% endfor %}
+{%- endmacro %}
+{% macro table_state(items) -%}
+{% if items %}
+<table class="state">
+<thead><tr><th scope="col">Hand</th><th scope="col">Player</th><th scope="col">Cards</th>\
+<th scope="col">Total</th><th scope="col">Wagers</th></tr></thead>
+<tbody>
+{% for e in items %}
+<tr><th scope="row">{{ e.name }}</th><td class="pl">{{ e.player }}</td><td class="cards">\
+{{ cards(e.cards) }}</td>
+<td>{% if e.total is not none %}{% if e.soft %}soft {% endif %}{{ e.total }}{% endif %}\
+{% if e.status %} <em>{{ e.status }}</em>{% endif %}</td>
+<td>{% for w in e.wagers %}<span class="w">{{ w }}</span> {% endfor %}</td></tr>
+{% endfor %}
+</tbody>
+</table>
+{% else %}
+<p class="muted">Nothing on the table yet.</p>
+{% endif %}
+{%- endmacro %}
+{{ table_state(items) }}"""
+
+
+def test_the_table_at_a_fault_prints_what_the_macro_printed() -> None:
+    from auditor.output.html_report import environment
+    from auditor.output.replay_view import Card, Entity, table_state
+
+    hostile = 'P-<b>"1"</b> & \u202eevil'
+    entities = [
+        Entity("Dealer", True, [Card("10♥", "r"), Card("A♠", "d")], 21, True,
+               "hole card down", []),
+        Entity("s1h1", False, [Card("9♣", ""), Card(hostile, "r")], 17, False,
+               "stood \u2066x", ["main 25.00 · win 25.00", hostile], hostile),
+        Entity("s1h2", False, [Card("A♦", "r")], 11, True, "", [], ""),
+        Entity("s2", False, [], None, False, "left", [], hostile, True),
+        Entity("s3h1", False, [], 0, False, "", ["tip main 5.00"]),
+    ]
+    macro = environment().from_string(TABLE_STATE_MACROS)
+    for items in (entities, entities[1:2], []):
+        expected = macro.render(items=items)
+        assert str(table_state(items)) == expected
+    assert "&lt;b&gt;&#34;1&#34;" in str(table_state(entities))
+    assert "⟦U+202E⟧" in str(table_state(entities))  # a bidi control marked, as `{{ }}` does
+
+
+def test_a_replays_rows_run_together_up_to_each_fault() -> None:
+    from auditor.output.replay_view import ReplayRow, replay_row, row_blocks
+
+    def row(line: int, faults: list) -> ReplayRow:
+        return ReplayRow(line, "12:00:0" + str(line), f"hit s1h1 <{line}>", [], faults, [],
+                         None)
+
+    fault = {"ref": "F-0001", "id": "f-1", "citation": "x", "severity": "high",
+             "message": "m"}
+    rows = [row(1, []), row(2, [fault]), row(3, []), row(4, []), row(5, [fault])]
+    blocks = row_blocks(rows)
+    assert [found for _, found in blocks] == [rows[1], rows[4]]
+    assert [str(text) for text, _ in blocks] == [
+        replay_row(rows[0]) + "\n" + replay_row(rows[1]),
+        replay_row(rows[2]) + "\n" + replay_row(rows[3]) + "\n" + replay_row(rows[4])]
+    assert "&lt;3&gt;" in blocks[1][0]
+    tail = row_blocks(rows[:3])
+    assert [(str(text), found) for text, found in tail][-1] == (str(replay_row(rows[2])), None)
+    assert row_blocks([]) == []

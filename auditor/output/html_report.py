@@ -51,7 +51,14 @@ from auditor.output.formatting import (
     waiver_note,
 )
 from auditor.output.page_data import PAGE_SIZE, SUMMARY_TOP, _script_text, report_data
-from auditor.output.replay_view import display_entity, entity_spans, replay_row, replay_view
+from auditor.output.replay_view import (
+    display_entity,
+    entity_spans,
+    replay_row,
+    replay_view,
+    row_blocks,
+    table_state,
+)
 from auditor.output.template_cache import use_template_cache
 from auditor.report.build import LAZY_OVER, build_report
 from auditor.report.groups import table_keys
@@ -105,6 +112,8 @@ def environment() -> Environment:
     environment.filters["count"] = count
     environment.filters["entity_spans"] = entity_spans
     environment.filters["replay_row"] = replay_row
+    environment.filters["table_state"] = table_state
+    environment.filters["row_blocks"] = row_blocks
     environment.globals["waiver_note"] = waiver_note
     use_template_cache(environment)  # compiled once per user, not per process
     return environment

@@ -164,6 +164,22 @@ def entity_spans(entities: list[Entity]) -> Markup:
     return Markup("".join([entity.html or entity_span(entity) for entity in entities]))
 
 
+def row_blocks(rows: list[ReplayRow]) -> list[tuple[Markup, ReplayRow | None]]:
+    """A replay's table rows (`replay_row`) run together, a line apart, up to each row of
+    a fault, which comes with them for its note (_replays.html.j2): the template's loop
+    then turns once per fault, not once per row (issue 27, pass six)."""
+    blocks: list[tuple[Markup, ReplayRow | None]] = []
+    run: list[str] = []
+    for row in rows:
+        run.append(replay_row(row))
+        if row.faults:
+            blocks.append((Markup("\n".join(run)), row))
+            run = []
+    if run:
+        blocks.append((Markup("\n".join(run)), None))
+    return blocks
+
+
 def replay_row(row: ReplayRow) -> Markup:
     """A replay's row as a table row (`<tr>`: line, time, statement, what it changed),
     each value shown as `{{ value }}` shows it: written here rather than in the template,
@@ -175,6 +191,35 @@ def replay_row(row: ReplayRow) -> Markup:
     return Markup(f"<tr{marked}><td>{row.line}</td><td>{escape(neutral(row.time))}</td><td>"
                   f"{escape(neutral(row.text))}{evidence}</td><td>"
                   f"{entity_spans(row.changes)}</td></tr>")
+
+
+_STATE_HEAD = ('<table class="state">\n<thead><tr><th scope="col">Hand</th><th scope="col">'
+               'Player</th><th scope="col">Cards</th><th scope="col">Total</th><th scope="col">'
+               'Wagers</th></tr></thead>\n<tbody>\n')
+
+
+def table_state(entities: list[Entity]) -> Markup:
+    """The whole table at a fault's line (`<table class="state">`: a row per entity), each
+    value shown as `{{ value }}` shows it: written here rather than as the template's macro,
+    whose loops yielded and escaped each card and wager apart (issue 27, pass six)."""
+    if not entities:
+        return Markup('<p class="muted">Nothing on the table yet.</p>\n')
+    parts = [_STATE_HEAD]
+    for entity in entities:
+        parts += ['<tr><th scope="row">', _shown(entity.name), '</th><td class="pl">',
+                  _shown(entity.player), '</td><td class="cards">',
+                  " ".join([f'<i class="{_shown(card.css)}">{_shown(card.text)}</i>'
+                            if card.css else _shown(card.text) for card in entity.cards]),
+                  "</td>\n<td>"]
+        if entity.total is not None:
+            parts += ["soft " if entity.soft else "", _shown(entity.total)]
+        if entity.status:
+            parts += [" <em>", _shown(entity.status), "</em>"]
+        parts.append("</td>\n<td>")
+        parts += [f'<span class="w">{_shown(wager)}</span> ' for wager in entity.wagers]
+        parts.append("</td></tr>\n")
+    parts.append("</tbody>\n</table>\n")
+    return Markup("".join(parts))
 
 
 def entity_span(entity: Entity) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import is_
 from typing import Any
 
 from auditor.reader import RoundRecord
@@ -86,8 +87,10 @@ class Snapshots:
     A statement changes little of the table, so what did not change is shared with the
     step before: the dealer's entry until a card or the reveal, a hand's entry until its
     cards or status change, a wager's until it is
-    settled (or its amount grows), the seated players until someone sits or leaves. Steps
-    are read, never changed.
+    settled (or its amount grows), the seated players until someone sits or leaves; and
+    the list of hands, or of wagers, while all its entries are the step before's (a step
+    that deals the dealer a card keeps both): what reads the steps (`changes.py`, the
+    store's JSON) then knows them unchanged by identity. Steps are read, never changed.
     """
 
     def __init__(self) -> None:
@@ -95,6 +98,8 @@ class Snapshots:
         self.wagers: dict[tuple, dict[str, Any]] = {}
         self.dealers: dict[tuple, dict[str, Any]] = {}  # the one dealer's, by change
         self.players: tuple[int, dict[str, str]] | None = None
+        self.last_hands: list[dict[str, Any]] = []  # the step before's lists
+        self.last_wagers: list[dict[str, Any]] = []
 
     def __call__(self, view: RoundView) -> dict[str, Any]:
         # `hand` and `wager` for an entry already made, written out: a step of a round of
@@ -109,6 +114,16 @@ class Snapshots:
         for wager in view.wagers:
             entry = made_wagers.get((id(wager), wager.amount, len(wager.settlements)))
             wagers.append(entry if entry is not None else self.wager(wager))
+        last = self.last_hands
+        if len(last) == len(hands) and all(map(is_, hands, last)):
+            hands = last
+        else:
+            self.last_hands = hands
+        last = self.last_wagers
+        if len(last) == len(wagers) and all(map(is_, wagers, last)):
+            wagers = last
+        else:
+            self.last_wagers = wagers
         return {"hands": hands, "dealer": self.dealer(view.dealer), "wagers": wagers,
                 "players": self.seated(view)}
 

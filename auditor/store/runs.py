@@ -265,12 +265,16 @@ def _evidence_json(document: dict[str, Any]) -> str:
         return text
 
     listed: dict[tuple, str] = {}  # by the ids of its entries: most steps change one
+    lists: dict[int, str] = {}  # by the list's id: a step may hold the step before's
 
     def entries(items: list) -> str:
-        key = tuple(map(id, items))
-        text = listed.get(key)
+        text = lists.get(id(items))
         if text is None:
-            text = listed[key] = ",".join(map(shared, items))
+            key = tuple(map(id, items))
+            text = listed.get(key)
+            if text is None:
+                text = listed[key] = ",".join(map(shared, items))
+            lists[id(items)] = text
         return text
 
     def step_text(step: Any) -> str:
