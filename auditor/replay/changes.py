@@ -39,7 +39,8 @@ def round_changes(evidence: RoundEvidence) -> dict[str, Any]:
         current = entities(step)
         came = [(key, state) for key, state in current.items()
                 if (before := previous.get(key)) is not state and before != state]
-        gone = sorted(previous.keys() - current.keys())
+        gone = [] if previous.keys() <= current.keys() else sorted(
+            previous.keys() - current.keys())
         lines.append((line, came, gone))
         previous = current
     return {"seated": seated, "lines": lines}

@@ -272,8 +272,9 @@ def _evidence_json(document: dict[str, Any]) -> str:
         if text is None:
             key = tuple(map(id, items))
             text = listed.get(key)
-            if text is None:
-                text = listed[key] = ",".join(map(shared, items))
+            if text is None:  # an entry met before, looked up in place (most are)
+                text = listed[key] = ",".join([encoded.get(id(item)) or shared(item)
+                                               for item in items])
             lists[id(items)] = text
         return text
 
