@@ -54,7 +54,6 @@ from auditor.output.page_data import PAGE_SIZE, SUMMARY_TOP, _script_text, repor
 from auditor.output.replay_view import (
     display_entity,
     entity_spans,
-    replay_row,
     replay_view,
     row_blocks,
     table_state,
@@ -111,7 +110,6 @@ def environment() -> Environment:
     environment.filters["signed"] = signed
     environment.filters["count"] = count
     environment.filters["entity_spans"] = entity_spans
-    environment.filters["replay_row"] = replay_row
     environment.filters["table_state"] = table_state
     environment.filters["row_blocks"] = row_blocks
     environment.globals["waiver_note"] = waiver_note
