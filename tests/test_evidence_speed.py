@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hostile_entities import hostile_entities
+
 from auditor import api
 from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
 from auditor.output.render import write_outputs
@@ -120,16 +122,9 @@ def test_the_table_at_a_fault_prints_what_the_macro_printed() -> None:
     from auditor.output.html_report import environment
     from auditor.output.replay_view import Card, Entity, table_state
 
-    hostile = 'P-<b>"1"</b> & \u202eevil'
-    entities = [
-        Entity("Dealer", True, [Card("10♥", "r"), Card("A♠", "d")], 21, True,
-               "hole card down", []),
-        Entity("s1h1", False, [Card("9♣", ""), Card(hostile, "r")], 17, False,
-               "stood \u2066x", ["main 25.00 · win 25.00", hostile], hostile),
-        Entity("s1h2", False, [Card("A♦", "r")], 11, True, "", [], ""),
-        Entity("s2", False, [], None, False, "left", [], hostile, True),
-        Entity("s3h1", False, [], 0, False, "", ["tip main 5.00"]),
-    ]
+    entities = hostile_entities()
+    entities.insert(2, Entity("s1h2", False, [Card("A♦", "r")], 11, True, "", [], ""))
+    entities.append(Entity("s3h1", False, [], 0, False, "", ["tip main 5.00"]))
     macro = environment().from_string(TABLE_STATE_MACROS)
     for items in (entities, entities[1:2], []):
         expected = macro.render(items=items)

@@ -9,9 +9,10 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from hostile_entities import hostile_entities
 
 from auditor.output.html_report import environment, html_parts, to_html
-from auditor.output.replay_view import Card, Entity, entity_spans
+from auditor.output.replay_view import Entity, entity_spans
 from auditor.report import frames
 from auditor.report.frames import summaries_shared, summary_by, summary_frame
 from auditor.run import audit_paths
@@ -32,15 +33,8 @@ TEMPLATE_LOOP = (
 
 
 def test_entity_spans_print_what_the_templates_loop_printed() -> None:
-    hostile = 'P-<b>"1"</b> & \u202eevil'
-    entities = [
-        Entity("Dealer", True, [Card("10♥", "r"), Card("A♠", "d")], 21, True,
-               "hole card down", []),
-        Entity("s1h1", False, [Card("9♣", ""), Card(hostile, "r")], 17, False,
-               "stood \u2066x", ["main 25.00 · win 25.00", hostile], hostile),
-        Entity("s2", False, [], None, False, "left", [], hostile, True),
-        Entity("s3h1", False, [], 0, False, "", ["tip main 5.00"]),
-    ]
+    entities = hostile_entities()
+    entities.append(Entity("s3h1", False, [], 0, False, "", ["tip main 5.00"]))
     expected = environment().from_string(TEMPLATE_LOOP).render(row={"changes": entities})
     assert "&lt;b&gt;&#34;1&#34;" in expected and "⟦U+202E⟧" in expected  # escaped, marked
     assert str(entity_spans(entities)) == expected
