@@ -53,7 +53,6 @@ from auditor.output.formatting import (
 from auditor.output.page_data import PAGE_SIZE, SUMMARY_TOP, _script_text, report_data
 from auditor.output.replay_view import (
     display_entity,
-    entity_spans,
     replay_view,
     row_blocks,
     table_state,
@@ -109,7 +108,6 @@ def environment() -> Environment:
     environment.filters["signed_in"] = signed_in
     environment.filters["signed"] = signed
     environment.filters["count"] = count
-    environment.filters["entity_spans"] = entity_spans
     environment.filters["table_state"] = table_state
     environment.filters["row_blocks"] = row_blocks
     environment.globals["waiver_note"] = waiver_note

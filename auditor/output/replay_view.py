@@ -171,7 +171,7 @@ def row_blocks(rows: list[ReplayRow]) -> list[tuple[Markup, ReplayRow | None]]:
     blocks: list[tuple[Markup, ReplayRow | None]] = []
     run: list[str] = []
     for row in rows:
-        run.append(_row_html(row))
+        run.append(replay_row(row))
         if row.faults:
             blocks.append((Markup("\n".join(run)), row))
             run = []
@@ -182,20 +182,16 @@ def row_blocks(rows: list[ReplayRow]) -> list[tuple[Markup, ReplayRow | None]]:
 
 def replay_row(row: ReplayRow) -> Markup:
     """A replay's row as a table row (`<tr>`: line, time, statement, what it changed),
-    each value shown as `{{ value }}` shows it: written here rather than in the template,
-    which yielded and escaped each of its dozen parts apart (issue 27, pass five)."""
-    return Markup(_row_html(row))
-
-
-def _row_html(row: ReplayRow) -> str:
-    """`replay_row`'s text (a row's time through `_shown`: it recurs, row after row)."""
+    each value shown as `{{ value }}` shows it (the time through `_shown`: it recurs, row
+    after row): written here rather than in the template, which yielded and escaped each
+    of its dozen parts apart (issue 27, pass five)."""
     marked = (f' class="fault" data-l="{row.line}"' if row.faults else
               f' class="ev" data-l="{row.line}"' if row.supports else "")
     evidence = (' <span class="evtag">evidence · ' + ", ".join(map(escape, row.supports))
                 + "</span>" if row.supports else "")
-    spans = "".join([entity.html or entity_span(entity) for entity in row.changes])
-    return (f"<tr{marked}><td>{row.line}</td><td>{_shown(row.time)}</td><td>"
-            f"{escape(neutral(row.text))}{evidence}</td><td>{spans}</td></tr>")
+    return Markup(f"<tr{marked}><td>{row.line}</td><td>{_shown(row.time)}</td><td>"
+                  f"{escape(neutral(row.text))}{evidence}</td><td>"
+                  f"{entity_spans(row.changes)}</td></tr>")
 
 
 _STATE_HEAD = ('<table class="state">\n<thead><tr><th scope="col">Hand</th><th scope="col">'
