@@ -221,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     names = list(trees)
     print(f"ratio {names[1]} over {names[0]}: {old_cpu / new_cpu:.2f} x per core (CPU s), "
           f"{old_wall / new_wall:.2f} x wall")
+    print(ratio_spread(*(results[name] for name in names)))
     first, second = (found[name][2] for name in names)
     if first == second:
         print("findings: the same content in both")
@@ -237,6 +238,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"findings: the same faults (citation, file, round, line, amounts); "
               f"{differ} differ in these fields: {', '.join(fields)}")
     return 0
+
+
+def ratio_spread(old: list[dict], new: list[dict]) -> str:
+    """The ratio told two more ways, for a machine whose speed drifts between runs: the
+    median of each turn's ratio (the two runs of a turn are minutes apart, so a slow spell
+    mostly falls on both), and the ratio of each side's least CPU seconds (a run is slowed
+    by what else loads the machine, never sped up, so the least is the nearest to its own
+    cost)."""
+    turns = sorted(a["cpu"] / b["cpu"] for a, b in zip(old, new, strict=True))
+    least = min(r["cpu"] for r in old) / min(r["cpu"] for r in new)
+    return (f"per turn (CPU s): {', '.join(f'{t:.2f}' for t in turns)}; median "
+            f"{statistics.median(turns):.2f} x; least over least {least:.2f} x")
 
 
 def _faults(findings: list) -> list[tuple]:
