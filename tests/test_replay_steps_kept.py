@@ -161,3 +161,70 @@ def test_the_changes_are_those_of_every_entity_compared() -> None:
             assert evidence.changes() == _changes_step_by_step(evidence)
             compared += 1
     assert compared >= 20
+
+
+def _table_made_afresh(view) -> dict:
+    """The step `Snapshots` gives, every entry made again from the view."""
+    hands = []
+    for hand in view.hands.values():
+        status = ("over 21" if hand.total > 21 else hand.complete_reason
+                  or ("blackjack" if hand.natural else ""))
+        hands.append({"hand": hand.name, "cards": [c.card for c in hand.cards],
+                      "total": hand.total, "soft": hand.soft, "status": status,
+                      "doubled": str(hand.doubled) if hand.doubled else ""})
+    dealer = view.dealer
+    wagers = [{"wager": w.label, "amount": str(w.amount),
+               "settled": f"{w.settlement.outcome} {w.settlement.amount}" if w.settlement
+               else "", "target": w.target, "kind": w.kind, "tip": w.tip}
+              for w in view.wagers]
+    players = dict(view.occupied_before)
+    for change in view.seat_changes:
+        if change.kind == "sit":
+            players[change.seat] = change.player
+        else:
+            players.pop(change.seat, None)
+    return {"hands": hands, "dealer": {"cards": [c.card for c in dealer.cards],
+                                       "total": dealer.total if dealer.cards else None,
+                                       "revealed": dealer.reveal_line is not None},
+            "wagers": wagers,
+            "players": {seat: player for seat, player in sorted(players.items()) if player}}
+
+
+def test_each_step_is_the_table_made_afresh(monkeypatch) -> None:
+    """`Snapshots` takes the step before's entries where what they are made of is the same:
+    each step is still the table as the view holds it after the statement."""
+    import auditor.replay.trace as trace
+
+    compared = []
+    real = trace.replay_round
+
+    def replay_round(state, record, file, on_step):
+        def both(event, view):
+            on_step(event, view)
+            compared.append((event.line, _table_made_afresh(view)))
+        return real(state, record, file, on_step=both)
+
+    monkeypatch.setattr(trace, "replay_round", replay_round)
+    steps = 0
+    for path in sorted(SAMPLES.glob("*.bjh")):
+        evidence_of_file = api.audit_input(str(path)).evidence.values()
+        afresh = dict(compared)  # the last statement of a line is its step
+        compared.clear()
+        for evidence in evidence_of_file:
+            assert evidence.steps == {line: afresh[line] for line in evidence.steps}
+            steps += len(evidence.steps)
+    assert steps >= 500
+
+
+def test_a_row_escapes_its_statement_as_markupsafe_does() -> None:
+    from markupsafe import escape
+
+    from auditor.output.replay_view import _HTML_ESCAPES, ReplayRow, replay_row
+    from auditor.shown import neutral
+
+    hostile = "hit s1h1 <b>\"x\" & 'y'</b> \u202e\u2066 &amp; \x00 ⟦"
+    assert neutral(hostile).translate(_HTML_ESCAPES) == str(escape(neutral(hostile)))
+    row = str(replay_row(ReplayRow(7, "12:00:01", hostile, [], [], [], None)))
+    assert f"<td>{escape(neutral(hostile))}</td>" in row
+    assert "&lt;b&gt;&#34;x&#34; &amp; &#39;y&#39;&lt;/b&gt;" in row
+    assert "\u202e" not in row  # a bidi control shown as its marker

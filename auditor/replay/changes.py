@@ -154,23 +154,25 @@ class _Entities:
             hand = hands[place]
             if hand["hand"] != last[place]["hand"]:
                 return None
-            pairs.append(self._state(hand))
+            pairs.append(self._state(hand)[:2])
         part = self.hands_part.copy()
         part.update(pairs)
         return part, pairs
 
     def _state(self, hand: dict[str, Any]) -> tuple[str, tuple]:
-        """A hand's key and state, with the wagers on it (`grouped`)."""
+        """A hand's key and state, with the wagers on it (`grouped`): made again only when
+        the hand's entry or the wagers on it are not those it was made with."""
         found = self.states.get(id(hand))
-        if found is None:
+        if found is None or found[2] is not self.grouped.get(found[3], ()):
             entry = self.hands.get(id(hand))
             if entry is None:
                 entry = self.hands[id(hand)] = ("hand:" + hand["hand"], self._cards(hand["cards"]),
                                                 hand["total"], hand["soft"], hand["status"],
-                                                hand.get("doubled", ""))
-            key, cards, total, soft, status, doubled = entry
-            found = self.states[id(hand)] = (key, (cards, total, soft, status,
-                                                   self.grouped.get(key[5:], ()), doubled))
+                                                hand.get("doubled", ""), hand["hand"])
+            key, cards, total, soft, status, doubled, name = entry
+            wagers = self.grouped.get(name, ())
+            found = self.states[id(hand)] = (key, (cards, total, soft, status, wagers, doubled),
+                                             wagers, name)
         return found
 
     def _hands(self, hands: list[dict[str, Any]], wagers: list[dict[str, Any]]
@@ -178,14 +180,16 @@ class _Entities:
         result: dict[str, tuple] = {}
         last = self.last_wagers
         if last is None or len(last) != len(wagers) or not all(map(is_, wagers, last)):
-            self.grouped, self.states = self._grouped(wagers), {}
+            self.grouped = self._grouped(wagers)
             self.phantoms = [("hand:" + target, ((), None, False, "", items, ""))
                              for target, items in self.grouped.items()]
         self.last_wagers = wagers
-        state = self._state
-        for hand in hands:
-            key, found = state(hand)
-            result[key] = found
+        state, states, grouped = self._state, self.states, self.grouped
+        for hand in hands:  # `_state`'s look-up written out: it finds nearly every one
+            found = states.get(id(hand))
+            if found is None or found[2] is not grouped.get(found[3], ()):
+                found = state(hand)
+            result[found[0]] = found[1]
         self.unique = len(result) == len(hands)  # no two hands of one name (a bad record)
         for key, found in self.phantoms:  # wagers on a hand with no card yet
             if key not in result:
@@ -205,7 +209,14 @@ class _Entities:
                 by_target[found[0]] = [found[1]]
             else:
                 items.append(found[1])
-        return {target: tuple(items) for target, items in by_target.items()}
+        # a target's wagers the same as before: the same tuple, and its hand's state too
+        before = self.grouped
+        grouped = {}
+        for target, items in by_target.items():
+            made = tuple(items)
+            old = before.get(target)
+            grouped[target] = old if old == made else made
+        return grouped
 
     def _cards(self, cards: list[str]) -> tuple:
         found = self.cards.get(id(cards))
