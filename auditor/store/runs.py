@@ -100,7 +100,7 @@ class RunRecorder:
                 table = schema.replays
                 connection.execute(table.delete().where(
                     table.c.run_id == self.run_id, table.c.round_key.in_(sorted(dropped))))
-            asked = _lines_asked(result.findings, result.facts)
+            asked = _lines_asked(result.findings, result.facts) if kept else set()
             rows = ({"run_id": self.run_id, "round_key": key, "input_position": place,
                      "start_line": result.evidence[key].start_line,
                      "document": self._replay_document(key, result.evidence[key], asked)}
