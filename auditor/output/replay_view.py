@@ -4,8 +4,9 @@ one line of aligned text. From the model's raw replay (`report.model.Replay`).""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from operator import attrgetter
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -73,13 +74,17 @@ def replay_view(replay: Replay, lean: bool = False) -> dict[str, Any]:
         return found
 
     rows = []
+    known = shown.get
     for line in replay.lines:
-        faults = [reference(fault) for fault in line.faults]
-        rows.append(ReplayRow(line.line, line.time, line.text,
-                              [drawn(entity) for entity in line.changes], faults,
-                              [f"F-{number:04d}" for number in line.supports],
-                              table_order([drawn(entity) for entity in line.state])
-                              if line.state is not None else None))
+        # (a comprehension is a call: most rows have no fault, no support and one change)
+        rows.append(ReplayRow(
+            line.line, line.time, line.text,
+            [known((entity.key, id(entity.state))) or drawn(entity)
+             if not entity.left else drawn(entity) for entity in line.changes],
+            list(map(reference, line.faults)) if line.faults else [],
+            list(map("F-{:04d}".format, line.supports)) if line.supports else [],
+            table_order([drawn(entity) for entity in line.state])
+            if line.state is not None else None))
     if lean:
         set_plain_text(rows)
     return {"id": f"r-{replay.number}", "number": replay.number, "file": replay.file,
@@ -93,11 +98,11 @@ def replay_view(replay: Replay, lean: bool = False) -> dict[str, Any]:
 
 def set_plain_text(rows: list[ReplayRow]) -> None:
     """Each row as one line of aligned text: line, time, statement, what changed."""
-    line_width = max((len(str(r.line)) for r in rows), default=1)
-    time_width = max((len(r.time) for r in rows), default=0)
-    text_width = min(max((len(r.text) for r in rows), default=0), 44)
+    line_width = max(map(len, map(str, map(_LINE, rows))), default=1)
+    time_width = max(map(len, map(_TIME, rows)), default=0)
+    text_width = min(max(map(len, map(_TEXT, rows)), default=0), 44)
     for row in rows:
-        changes = "   ".join(entity_text(e) for e in row.changes)
+        changes = "   ".join(map(entity_text, row.changes))
         row.plain = (f"{row.line:>{line_width}}  {row.time:<{time_width}}  "
                      f"{row.text:<{text_width}}  {changes}").rstrip()
         if row.state is not None:
@@ -111,13 +116,23 @@ def entity_text(entity: Entity, named: bool = True) -> str:
     parts = [entity.name] if named else []
     if entity.player:
         parts.append(f"({entity.player})" if not entity.seat else entity.player)
-    parts += [f"({c.text})" if "d" in c.css.split() else c.text for c in entity.cards]
+    cards = entity.cards
+    if cards:  # (a face-down card is rare: the others by `map`, no call of Python's)
+        if "d" in " ".join(map(_CSS, cards)).split():
+            parts += [f"({c.text})" if "d" in c.css.split() else c.text for c in cards]
+        else:
+            parts += map(_TEXT, cards)
     if entity.total is not None:
         parts.append(f"{'soft ' if entity.soft else ''}{entity.total}")
     if entity.status:
         parts.append(entity.status)
-    parts += [f"[{w}]" for w in entity.wagers]
+    if entity.wagers:
+        parts += map("[{}]".format, entity.wagers)
     return " ".join(parts)
+
+
+_LINE, _TIME, _TEXT, _CSS = (attrgetter("line"), attrgetter("time"), attrgetter("text"),
+                             attrgetter("css"))
 
 
 def display_entity(key: str, raw: Any) -> Entity:
@@ -126,7 +141,7 @@ def display_entity(key: str, raw: Any) -> Entity:
         return Entity(key[5:], False, [], None, False, "", [], raw[0], True)
     if key == "dealer":
         codes, total, revealed = raw
-        cards = [card_parts(code) for code in codes]
+        cards = list(map(card_parts, codes))
         down = not revealed and len(cards) > 1
         if down:
             cards[1] = Card(cards[1].text, (cards[1].css + " d").strip())
@@ -136,7 +151,7 @@ def display_entity(key: str, raw: Any) -> Entity:
     # it: a tip's stake is its own amount (judging.stake_of, the auditor's reading).
     texts = [_wager_text(*wager, doubled=doubled if wager[0] == "main" and not wager[1] else "")
              for wager in wagers]
-    return Entity(key.split(":", 1)[1], False, [card_parts(code) for code in codes],
+    return Entity(key.split(":", 1)[1], False, list(map(card_parts, codes)),
                   total if codes else None, soft, status, texts)
 
 
@@ -149,8 +164,9 @@ def table_order(shown: list[Entity]) -> list[Entity]:
     entities += [e for e in shown if e.seat and e.name not in held]
     ordered = []
     for entity in sorted(entities, key=lambda e: (not e.dealer, e.name)):
-        if not entity.dealer and not entity.seat:
-            entity = replace(entity, player=players.get(entity.name[:2], ""))
+        if not entity.dealer and not entity.seat:  # `replace`, written out
+            entity = Entity(entity.name, False, entity.cards, entity.total, entity.soft,
+                            entity.status, entity.wagers, players.get(entity.name[:2], ""))
         ordered.append(entity)
     return ordered
 
@@ -161,7 +177,11 @@ def entity_spans(entities: list[Entity]) -> Markup:
     template: a replay's rows draw tens of thousands of these, and the template yielded and
     escaped each of their dozen parts apart (issue 27); an entity shared by several rows is
     drawn once."""
-    return Markup("".join([entity.html or entity_span(entity) for entity in entities]))
+    return Markup(_spans(entities))
+
+
+def _spans(entities: list[Entity]) -> str:
+    return "".join([entity.html or entity_span(entity) for entity in entities])
 
 
 def row_blocks(rows: list[ReplayRow]) -> list[tuple[Markup, ReplayRow | None]]:
@@ -171,7 +191,7 @@ def row_blocks(rows: list[ReplayRow]) -> list[tuple[Markup, ReplayRow | None]]:
     blocks: list[tuple[Markup, ReplayRow | None]] = []
     run: list[str] = []
     for row in rows:
-        run.append(replay_row(row))
+        run.append(_row_html(row))
         if row.faults:
             blocks.append((Markup("\n".join(run)), row))
             run = []
@@ -185,13 +205,25 @@ def replay_row(row: ReplayRow) -> Markup:
     each value shown as `{{ value }}` shows it (the time through `_shown`: it recurs, row
     after row): written here rather than in the template, which yielded and escaped each
     of its dozen parts apart (issue 27, pass five)."""
+    return Markup(_row_html(row))
+
+
+def _row_html(row: ReplayRow) -> str:
+    """`replay_row` as text: `row_blocks` makes one Markup of a run of rows (markupsafe's
+    `Markup` and `escape` are Python calls; escaping by `_HTML_ESCAPES` is not, and gives
+    what `escape` gives for a text: issue 27, pass seven)."""
     marked = (f' class="fault" data-l="{row.line}"' if row.faults else
               f' class="ev" data-l="{row.line}"' if row.supports else "")
     evidence = (' <span class="evtag">evidence · ' + ", ".join(map(escape, row.supports))
                 + "</span>" if row.supports else "")
-    return Markup(f"<tr{marked}><td>{row.line}</td><td>{_shown(row.time)}</td><td>"
-                  f"{escape(neutral(row.text))}{evidence}</td><td>"
-                  f"{entity_spans(row.changes)}</td></tr>")
+    return (f"<tr{marked}><td>{row.line}</td><td>{_shown(row.time)}</td><td>"
+            f"{neutral(row.text).translate(_HTML_ESCAPES)}{evidence}</td><td>"
+            f"{_spans(row.changes)}</td></tr>")
+
+
+# markupsafe.escape of a text, by str.translate
+_HTML_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;",
+                               "'": "&#39;"})
 
 
 _STATE_HEAD = ('<table class="state">\n<thead><tr><th scope="col">Hand</th><th scope="col">'

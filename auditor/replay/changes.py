@@ -17,7 +17,8 @@ those that went (`lines`: [line, [[key, state], ...], [key, ...]]).
 from __future__ import annotations
 
 import re
-from operator import is_
+from itertools import compress, count
+from operator import is_, is_not
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -32,14 +33,17 @@ def round_changes(evidence: RoundEvidence) -> dict[str, Any]:
     seated = list(previous.items())
     lines = []
     entities = _Entities()
+    steps = evidence.steps
     for line, _ in evidence.lines:
-        step = evidence.steps.get(line)
+        step = steps.get(line)
         if step is None:
             continue
-        current = entities(step)
-        came = [(key, state) for key, state in current.items()
+        current, candidates, changed = entities(step)
+        # Only the entities whose entries changed are compared (`_Entities`): the others
+        # hold the very states of the step before.
+        came = [(key, state) for key, state in candidates
                 if (before := previous.get(key)) is not state and before != state]
-        gone = [] if previous.keys() <= current.keys() else sorted(
+        gone = [] if not changed or previous.keys() <= current.keys() else sorted(
             previous.keys() - current.keys())
         lines.append((line, came, gone))
         previous = current
@@ -76,44 +80,120 @@ class _Entities:
         self.last_wagers: list | None = None  # the step before's wagers
         self.grouped: dict[str, tuple] = {}  # their states by target, in the step's order
         self.states: dict[int, tuple[str, tuple]] = {}  # by hand entry: key, state with them
-        self.seats: dict[int, list[tuple[str, tuple]]] = {}  # by the id of `players`
+        self.seats: dict[int, dict[str, tuple]] = {}  # by the id of `players`
+        # the step before's parts (`__call__`), their entities and what they were made of
+        self.dealer_part: dict[str, tuple] = {}
+        self.hands_part: dict[str, tuple] = {}
+        self.seats_part: dict[str, tuple] = {}
+        self.current: dict[str, tuple] = {}
+        self.last_dealer: dict[str, Any] | None = None
+        self.last_hands: list | None = None
+        self.last_players: dict[str, str] | None = None
+        self.phantoms: list[tuple[str, tuple]] = []  # the wagers' hands with no card yet
+        self.unique = False  # the step before's hands are of distinct names
 
-    def __call__(self, step: dict[str, Any]) -> dict[str, tuple]:
-        result: dict[str, tuple] = {}
+    def __call__(self, step: dict[str, Any]
+                 ) -> tuple[dict[str, tuple], list[tuple[str, tuple]], bool]:
+        """The step's entities; those that may have changed since the step before, in the
+        step's order; and whether any part of the table (dealer, hands, seats) is not the
+        step before's. A statement changes one part, most often one hand of it: a part of
+        the same entries as the step before's is that step's, its states the same."""
+        candidates: list[tuple[str, tuple]] = []
+        changed = False
         dealer = step["dealer"]
-        if dealer["cards"]:
-            state = self.dealers.get(id(dealer))
-            if state is None:
-                state = self.dealers[id(dealer)] = (self._cards(dealer["cards"]),
-                                                    dealer["total"], dealer["revealed"])
-            result["dealer"] = state
-        wagers, last = step["wagers"], self.last_wagers
-        if last is None or len(last) != len(wagers) or not all(map(is_, wagers, last)):
-            self.grouped, self.states = self._grouped(wagers), {}
-        self.last_wagers = wagers
-        grouped, states, made = self.grouped, self.states, self.hands
-        for hand in step["hands"]:
-            found = states.get(id(hand))
+        if dealer is not self.last_dealer:
+            self.last_dealer = dealer
+            part: dict[str, tuple] = {}
+            if dealer["cards"]:
+                state = self.dealers.get(id(dealer))
+                if state is None:
+                    state = self.dealers[id(dealer)] = (self._cards(dealer["cards"]),
+                                                        dealer["total"], dealer["revealed"])
+                part["dealer"] = state
+            if part != self.dealer_part:
+                candidates.extend(part.items())
+                changed = True
+            self.dealer_part = part
+        hands, wagers = step["hands"], step["wagers"]
+        if hands is not self.last_hands or wagers is not self.last_wagers:
+            found = self._hands_changed(hands, wagers)
             if found is None:
-                entry = made.get(id(hand))
-                if entry is None:
-                    entry = made[id(hand)] = ("hand:" + hand["hand"], self._cards(hand["cards"]),
-                                              hand["total"], hand["soft"], hand["status"],
-                                              hand.get("doubled", ""))
-                key, cards, total, soft, status, doubled = entry
-                found = states[id(hand)] = (key, (cards, total, soft, status,
-                                                  grouped.get(key[5:], ()), doubled))
-            result[found[0]] = found[1]
-        for target, items in grouped.items():  # wagers on a hand with no card yet
-            key = "hand:" + target
-            if key not in result:
-                result[key] = ((), None, False, "", items, "")
+                part = self._hands(hands, wagers)
+                candidates.extend(part.items())
+            else:
+                part, pairs = found
+                candidates.extend(pairs)
+            self.last_hands, self.hands_part = hands, part
+            changed = True
         players = step.get("players", {})
-        seats = self.seats.get(id(players))
-        if seats is None:
-            seats = self.seats[id(players)] = [("seat:" + seat, (player,))
-                                               for seat, player in players.items()]
-        result.update(seats)
+        if players is not self.last_players:
+            self.last_players = players
+            seats = self.seats.get(id(players))
+            if seats is None:
+                seats = self.seats[id(players)] = {"seat:" + seat: (player,)
+                                                   for seat, player in players.items()}
+            if seats is not self.seats_part:
+                self.seats_part = seats
+                candidates.extend(seats.items())
+                changed = True
+        if changed:
+            self.current = {**self.dealer_part, **self.hands_part, **self.seats_part}
+        return self.current, candidates, changed
+
+    def _hands_changed(self, hands: list[dict[str, Any]], wagers: list[dict[str, Any]]
+                       ) -> tuple[dict[str, tuple], list[tuple[str, tuple]]] | None:
+        """The hands' entities when only some hands' entries changed, in their places, and
+        the wagers did not (a card, a stand): the step before's with theirs replaced, and
+        those; None where they must be made whole (`_hands`)."""
+        last = self.last_hands
+        if (wagers is not self.last_wagers or last is None or len(last) != len(hands)
+                or not self.unique):
+            return None
+        pairs = []
+        for place in compress(count(), map(is_not, hands, last)):
+            hand = hands[place]
+            if hand["hand"] != last[place]["hand"]:
+                return None
+            pairs.append(self._state(hand)[:2])
+        part = self.hands_part.copy()
+        part.update(pairs)
+        return part, pairs
+
+    def _state(self, hand: dict[str, Any]) -> tuple[str, tuple]:
+        """A hand's key and state, with the wagers on it (`grouped`): made again only when
+        the hand's entry or the wagers on it are not those it was made with."""
+        found = self.states.get(id(hand))
+        if found is None or found[2] is not self.grouped.get(found[3], ()):
+            entry = self.hands.get(id(hand))
+            if entry is None:
+                entry = self.hands[id(hand)] = ("hand:" + hand["hand"], self._cards(hand["cards"]),
+                                                hand["total"], hand["soft"], hand["status"],
+                                                hand.get("doubled", ""), hand["hand"])
+            key, cards, total, soft, status, doubled, name = entry
+            wagers = self.grouped.get(name, ())
+            found = self.states[id(hand)] = (key, (cards, total, soft, status, wagers, doubled),
+                                             wagers, name)
+        return found
+
+    def _hands(self, hands: list[dict[str, Any]], wagers: list[dict[str, Any]]
+               ) -> dict[str, tuple]:
+        result: dict[str, tuple] = {}
+        last = self.last_wagers
+        if last is None or len(last) != len(wagers) or not all(map(is_, wagers, last)):
+            self.grouped = self._grouped(wagers)
+            self.phantoms = [("hand:" + target, ((), None, False, "", items, ""))
+                             for target, items in self.grouped.items()]
+        self.last_wagers = wagers
+        state, states, grouped = self._state, self.states, self.grouped
+        for hand in hands:  # `_state`'s look-up written out: it finds nearly every one
+            found = states.get(id(hand))
+            if found is None or found[2] is not grouped.get(found[3], ()):
+                found = state(hand)
+            result[found[0]] = found[1]
+        self.unique = len(result) == len(hands)  # no two hands of one name (a bad record)
+        for key, found in self.phantoms:  # wagers on a hand with no card yet
+            if key not in result:
+                result[key] = found
         return result
 
     def _grouped(self, wagers: list[dict[str, Any]]) -> dict[str, tuple]:
@@ -129,7 +209,14 @@ class _Entities:
                 by_target[found[0]] = [found[1]]
             else:
                 items.append(found[1])
-        return {target: tuple(items) for target, items in by_target.items()}
+        # a target's wagers the same as before: the same tuple, and its hand's state too
+        before = self.grouped
+        grouped = {}
+        for target, items in by_target.items():
+            made = tuple(items)
+            old = before.get(target)
+            grouped[target] = old if old == made else made
+        return grouped
 
     def _cards(self, cards: list[str]) -> tuple:
         found = self.cards.get(id(cards))

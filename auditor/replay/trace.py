@@ -107,8 +107,10 @@ class Snapshots:
         hands, wagers = [], []
         made_hands, made_wagers = self.hands, self.wagers
         for hand in view.hands.values():
-            status = ("over 21" if hand.total > 21 else hand.complete_reason
-                      or ("blackjack" if hand.natural else ""))
+            # `natural` (a property) only for a 21: it is one
+            total = hand.total
+            status = ("over 21" if total > 21 else hand.complete_reason
+                      or ("blackjack" if total == 21 and hand.natural else ""))
             entry = made_hands.get((id(hand), hand.changes, status, hand.doubled))
             hands.append(entry if entry is not None else self.hand(hand))
         for wager in view.wagers:

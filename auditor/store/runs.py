@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -99,9 +100,10 @@ class RunRecorder:
                 table = schema.replays
                 connection.execute(table.delete().where(
                     table.c.run_id == self.run_id, table.c.round_key.in_(sorted(dropped))))
+            asked = _lines_asked(result.findings, result.facts) if kept else set()
             rows = ({"run_id": self.run_id, "round_key": key, "input_position": place,
                      "start_line": result.evidence[key].start_line,
-                     "document": self._replay_document(key, result.evidence[key])}
+                     "document": self._replay_document(key, result.evidence[key], asked)}
                     for key in kept)
             for batch in batched(rows, _BATCH):
                 connection.execute(insert(schema.replays), batch)
@@ -109,7 +111,7 @@ class RunRecorder:
             for key in dropped:
                 self.shown_replays.pop(key, None)
 
-    def _replay_document(self, key: str, evidence: RoundEvidence) -> bytes:
+    def _replay_document(self, key: str, evidence: RoundEvidence, asked: set[int]) -> bytes:
         """The stored replay; its changes made once, for the store and, kept in `recorded`,
         for the report (which then neither reads nor decodes it again)."""
         changes = evidence.changes()
@@ -117,7 +119,7 @@ class RunRecorder:
             self.shown_replays[key] = RoundEvidence(evidence.file, evidence.round_id,
                                                evidence.start_line, evidence.lines,
                                                recorded_changes=changes)
-        return _compressed(_evidence_document(evidence, changes))
+        return _compressed(_evidence_document(evidence, changes, asked))
 
     def close(self) -> None:
         """The findings judged across files, and the rounds each citation judged."""
@@ -153,9 +155,14 @@ def record_result(engine: Engine, run_id: int, result: AuditResult) -> None:
                     for citation, rounds in result.applied.items()]
         if coverage:
             connection.execute(insert(schema.coverage), coverage)
+        asked: dict[str, set[int]] = {}  # by file
+        for finding in result.findings:
+            if finding.line is not None:
+                asked.setdefault(finding.file, set()).add(finding.line)
         replays = ({"run_id": run_id, "round_key": key, "start_line": evidence.start_line,
                     "input_position": places.get(evidence.file, len(places)),
-                    "document": _compressed(_evidence_document(evidence))}
+                    "document": _compressed(_evidence_document(
+                        evidence, asked=asked.get(evidence.file, set())))}
                    for key, evidence in result.evidence.items())
         for batch in batched(replays, _BATCH):
             connection.execute(insert(schema.replays), batch)
@@ -227,11 +234,44 @@ def _finding_row(run_id: int, position: int, finding: Finding,
     }
 
 
-def _evidence_document(evidence: RoundEvidence,
-                       changes: dict[str, Any] | None = None) -> dict[str, Any]:
+def _lines_asked(findings: Iterable[Finding], facts: dict[str, list]) -> set[int]:
+    """The lines of a file a case file may ask a stored replay the table at (`case.model`):
+    those of its findings, and of its facts, from which the findings across files are
+    made (added once the replays are stored: `RunRecorder.close`)."""
+    asked = {finding.line for finding in findings}
+    for items in facts.values():
+        asked.update(getattr(fact, "line", None) for fact in items)
+    asked.discard(None)
+    return asked
+
+
+def _steps_asked(steps: dict[int, Any], asked: Iterable[int] | None,
+                 first: int, last: int | None) -> dict[int, Any]:
+    """The steps a case file reads of a replay: for each line asked within the round, the
+    table after the last statement up to it (`case.model._exhibit`); every step if `asked`
+    is None. A step holds the whole table, so storing them all grew with the square of the
+    round's length (issue 27, pass seven), and only these were ever read of a stored
+    replay that has its changes."""
+    if asked is None:
+        return steps
+    lines = sorted(steps)
+    kept = set()
+    for line in asked:
+        if first <= line and (last is None or line <= last):
+            at = bisect_right(lines, line)
+            if at:
+                kept.add(lines[at - 1])
+    return {line: step for line, step in steps.items() if line in kept}
+
+
+def _evidence_document(evidence: RoundEvidence, changes: dict[str, Any] | None = None,
+                       asked: Iterable[int] | None = None) -> dict[str, Any]:
+    """A replay as the store holds it; `asked`: the lines whose table a case file may show
+    (`_steps_asked`), None for every step."""
+    steps = _steps_asked(evidence.steps, asked, evidence.start_line, evidence.last_line)
     return {"file": evidence.file, "round_id": evidence.round_id,
             "start_line": evidence.start_line, "lines": evidence.lines,
-            "steps": {str(line): step for line, step in evidence.steps.items()},
+            "steps": {str(line): step for line, step in steps.items()},
             # last, after the steps: what the report shows, read without them (`shown`)
             "changes": evidence.changes() if changes is None else changes}
 
