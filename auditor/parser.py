@@ -21,7 +21,7 @@ from datetime import date
 from decimal import Decimal
 from functools import cache
 from itertools import chain, count, islice
-from operator import attrgetter, call
+from operator import call, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from auditor import events as ev
@@ -744,6 +744,192 @@ def _shared_builder(members: tuple[str, ...], at: list[int]
     return hand
 
 
+# ---- runs of lines checked by one match, each line's words taken by `str.split` ----
+#
+# The round pattern above, matched line by line, costs a call, a match object (32 groups'
+# bounds, over pymalloc's limit) and a method call per field taken from it. Instead, a
+# batch's lines (joined, each ended by a newline) are checked a run at a time: one match
+# of a pattern that repeats "a sound round statement, then a newline" reads as many lines
+# as it can, exactly as the round pattern reads them but with no comment, and with a time
+# stamp before every line (one pattern) or before none (the other). A line either reads
+# holds only its statement's words, each a field the pattern checked, between blanks
+# (space or tab, no other white space): `str.split` gives them, the keyword (the first
+# word, or the second after a time stamp) tells the builder, and no Python step is taken
+# per line but the builder's. A line neither reads is read one by one, as before.
+
+
+def _words_builder(name: str, timed: bool) -> Callable[[int, list[str]], ev.Event]:
+    """Build `name`'s event from a checked line's words: [time stamp,] keyword, fields.
+
+    As `_round_builder`, the event is made by `object.__new__` and every field of its
+    class set here (tests/test_fast_paths.py compares each event with Lark's)."""
+    cls = _EVENT_CLASSES.get(name, ev.RoundStart)
+    new = object.__new__
+    known = _AMOUNT_CACHE.get  # `or`: a miss (or a zero) builds it
+    a = 2 if timed else 1  # the first field's word
+    b, c, d = a + 1, a + 2, a + 3
+    if name == "BET":
+        tipped = c + 2  # the number of words of a bet with `tip`
+
+        def bet(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.target = w[a]
+            e.kind = w[b]
+            e.amount = known(w[c]) or _amount(w[c])
+            e.tip = len(w) == tipped
+            return e
+
+        return bet
+    if name == "SETTLE":
+        tipped = d + 2
+
+        def settle(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.target = w[a]
+            e.kind = w[b]
+            e.outcome = w[c]
+            e.amount = known(w[d]) or _amount(w[d])
+            e.tip = len(w) == tipped
+            return e
+
+        return settle
+    if name == "DOUBLE":
+        def double(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.hand = w[a]
+            e.amount = known(w[b]) or _amount(w[b])
+            e.card = w[c]
+            return e
+
+        return double
+    if name == "SPLIT":
+        def split(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.hand = w[a]
+            e.new_hand = w[b]
+            e.amount = known(w[c]) or _amount(w[c])
+            return e
+
+        return split
+    if name == "ROUND":
+        def round_start(n: int, w: list[str]) -> ev.Event:
+            # round ID [time=HH:MM:SS] [dealer=ID], in that order (an ID holds no `=`)
+            clock = dealer = None
+            for word in w[b:]:
+                if word[0] == "t":
+                    clock = word[5:]
+                else:
+                    dealer = word[7:]
+            return ev.RoundStart(n, w[0] if timed else None, w[a], None, clock, dealer)
+
+        return round_start
+    fields = [f.name for f in dataclass_fields(cls)][2:]
+    if not fields:
+        def bare(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            return e
+
+        return bare
+    if fields == ["target", "card"]:
+        def target_card(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.target = w[a]
+            e.card = w[b]
+            return e
+
+        return target_card
+    if fields == ["hand", "card"]:
+        def hand_card(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.hand = w[a]
+            e.card = w[b]
+            return e
+
+        return hand_card
+    field_name, = fields
+    if field_name == "hand":
+        def hand(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.hand = w[a]
+            return e
+
+        return hand
+    if field_name == "card":
+        def card(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.card = w[a]
+            return e
+
+        return card
+    if field_name == "seat":
+        def seat(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.seat = w[a]
+            return e
+
+        return seat
+    assert field_name == "target", name
+    return lambda n, w: cls(n, w[0] if timed else None, w[a])  # misdeal: rare
+
+
+@cache
+def _run_patterns() -> tuple[re.Pattern[str], re.Pattern[str],
+                             dict[str, Callable[[int, list[str]], ev.Event]],
+                             dict[str, Callable[[int, list[str]], ev.Event]]]:
+    """The patterns of a run of lines with a time stamp each and of a run with none (each
+    line ended by a newline), and the builders of their events by keyword.
+
+    A line is the round pattern's (`_round_pattern`), but with no comment and, after a
+    time stamp, at least one blank (the words are split on blanks). Each repeat is
+    possessive: a match ends after the last whole line read, never inside a line."""
+    fields = {**ROUND_FIELDS, "AMOUNT": SOUND_AMOUNT}
+    alternatives = []
+    timed: dict[str, Callable[[int, list[str]], ev.Event]] = {}
+    untimed: dict[str, Callable[[int, list[str]], ev.Event]] = {}
+    for name, (keyword, names, tip) in ROUND_STATEMENTS.items():
+        parts = [keyword]
+        parts.extend(rf"[ \t]++{fields[field_name]}" for field_name in names)
+        if tip:
+            parts.append(r"(?>[ \t]++tip|)")
+        alternatives.append("".join(parts))
+        timed[keyword] = _words_builder(name, timed=True)
+        untimed[keyword] = _words_builder(name, timed=False)
+    ident = fields["ID"]
+    alternatives.append(rf"round[ \t]++{ident}(?>[ \t]++time={SOUND_CLOCK}|)"
+                        rf"(?>[ \t]++dealer={ident}|)")
+    timed["round"] = _words_builder("ROUND", timed=True)
+    untimed["round"] = _words_builder("ROUND", timed=False)
+    # Its groups not atomic (about 400 instructions a line fewer here, where the repeat is
+    # possessive): what a line reads is the same, as each field ends at a blank or the
+    # line's end, which no field holds, and the keywords differ.
+    statement = rf"(?:{'|'.join(alternatives)})[ \t]*+\n".replace("(?>", "(?:")
+    clock = SOUND_CLOCK.replace("(?>", "(?:")
+    timed_run = re.compile(rf"(?:[ \t]*+{clock}[ \t]++{statement})*+")
+    untimed_run = re.compile(rf"(?:[ \t]*+{statement})*+")
+    assert timed_run.groups == untimed_run.groups == 0
+    return timed_run, untimed_run, timed, untimed
+
+
 def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]],
                 texts: dict[int, str | None] | None = None,
                 problems: dict[int, str] | None = None) -> Iterator[ev.Event]:
@@ -799,13 +985,16 @@ def _parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, 
                    keep: Callable[[int, Sequence[str | None]], object] | None,
                    problems: dict[int, str] | None) -> Iterator[list[ev.Event]]:
     """The events of each batch of lines. In a batch of readable lines (nearly all), the
-    lines are matched against the round pattern, and each run of lines it reads is built
-    with no Python step of its own per line (map, `operator.call`): only the builder runs.
-    A line it does not read, and every line of a batch holding an unreadable one, is read
-    one by one (`_read_line`)."""
-    round_pattern, round_builders = _round_pattern()
-    round_match = round_pattern.match
-    builder = round_builders.__getitem__
+    lines are read a run at a time (`_run_patterns`: one match for a run of round
+    statements with time stamps, one for a run without), and each run is split into words
+    and built with no Python step of its own per line (map, `operator.call`): only the
+    builder runs. A line neither run reads, and every line of a batch holding an
+    unreadable one, is read one by one (`_line_reader`)."""
+    timed_run, untimed_run, timed, untimed = _run_patterns()
+    timed_match, untimed_match = timed_run.match, untimed_run.match
+    timed_builder, untimed_builder = timed.__getitem__, untimed.__getitem__
+    split = str.split
+    keyword, timed_keyword = itemgetter(0), itemgetter(1)
     read_line = _line_reader(problems)
     for first_line, block, why in batches:
         for offset in range(0, len(block), BATCH_LINES):
@@ -820,26 +1009,39 @@ def _parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, 
                     built.extend(read_line(number, text, why.get(number)))
                 yield built
                 continue
-            found = list(map(round_match, batch_texts))
-            numbers = range(first, first + len(found))
+            text = "\n".join(batch_texts) + "\n"
+            count_lines = text.count
             built = []
-            start, end = 0, len(found)
-            while start < end:
-                try:
-                    stop = found.index(None, start)
-                except ValueError:
-                    stop = end
-                if stop > start:
-                    run = found[start:stop]
-                    built.extend(map(call, map(builder, map(_LAST_GROUP, run)),
-                                     numbers[start:stop], run))
-                if stop < end:
-                    built.extend(read_line(numbers[stop], batch_texts[stop], None))
-                start = stop + 1
+            if count_lines("\n") != len(batch_texts):  # a newline inside a text given
+                for number, text in enumerate(batch_texts, first):
+                    built.extend(read_line(number, text, None))
+                yield built
+                continue
+            at, end = 0, len(batch_texts)
+            position = 0
+            while at < end:
+                # a run of lines with time stamps, then one of lines without
+                stop = timed_match(text, position).end()
+                lines = count_lines("\n", position, stop)
+                if lines:
+                    run = list(map(split, batch_texts[at:at + lines]))
+                    built.extend(map(call, map(timed_builder, map(timed_keyword, run)),
+                                     range(first + at, first + at + lines), run))
+                    at += lines
+                    position = stop
+                stop = untimed_match(text, position).end()
+                more = count_lines("\n", position, stop)
+                if more:
+                    run = list(map(split, batch_texts[at:at + more]))
+                    built.extend(map(call, map(untimed_builder, map(keyword, run)),
+                                     range(first + at, first + at + more), run))
+                    at += more
+                    position = stop
+                elif not lines and at < end:  # a line neither reads: one by one
+                    built.extend(read_line(first + at, batch_texts[at], None))
+                    at += 1
+                    position = text.index("\n", position) + 1
             yield built
-
-
-_LAST_GROUP = attrgetter("lastindex")
 
 
 def _line_reader(problems: dict[int, str] | None
