@@ -1018,11 +1018,12 @@ def _parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, 
                 yield built
                 continue
             at, end = 0, len(batch_texts)
-            position = 0
+            position, length = 0, len(text)
             while at < end:
-                # a run of lines with time stamps, then one of lines without
+                # a run of lines with time stamps, then one of lines without (a run to the
+                # batch's end, as most are, holds every line left: no count)
                 stop = timed_match(text, position).end()
-                lines = count_lines("\n", position, stop)
+                lines = end - at if stop == length else count_lines("\n", position, stop)
                 if lines:
                     run = list(map(split, batch_texts[at:at + lines]))
                     built.extend(map(call, map(timed_builder, map(timed_keyword, run)),
@@ -1030,7 +1031,7 @@ def _parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, 
                     at += lines
                     position = stop
                 stop = untimed_match(text, position).end()
-                more = count_lines("\n", position, stop)
+                more = end - at if stop == length else count_lines("\n", position, stop)
                 if more:
                     run = list(map(split, batch_texts[at:at + more]))
                     built.extend(map(call, map(untimed_builder, map(keyword, run)),
