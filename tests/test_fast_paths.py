@@ -294,7 +294,8 @@ def test_runs_read_as_lark_reads_each_line(order: int) -> None:
 
 
 def test_sound_round_statements_are_read_by_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only the lines off the run patterns are read one by one (`_line_reader`)."""
+    """Only the lines off the run patterns (words parted by one space, no comment, sound
+    values) are read one by one (`_line_reader`)."""
     one_by_one: list[int] = []
     reader = parser._line_reader
 
@@ -310,7 +311,8 @@ def test_sound_round_statements_are_read_by_runs(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(parser, "_line_reader", spy)
     numbered = [(n, text, None) for n, text in enumerate(_RUN_LINES, 1)]
     assert list(parse_lines(numbered)) == list(parse_lines_lark(numbered))
-    off = {"18:00:11deal s2h1 Kh", "18:00:12 deal s2h1 Kh # a comment",
+    off = {"18:00:05\tsettle s1h1 main win 37.50", "  peek", "18:00:09 hit s1h2 9c  ",
+           "18:00:10  draw 7d", "18:00:11deal s2h1 Kh", "18:00:12 deal s2h1 Kh # a comment",
            "round 15 date=2026-11-20", "18:00:19 sit s1 player=P-1", "24:00:00 deal s1h1 Kh",
            "", "# c", "deal s1h1 Kh\r", "end end"}
     assert [_RUN_LINES[n - 1] for n in one_by_one] == [t for t in _RUN_LINES if t in off]
