@@ -970,17 +970,22 @@ def parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, s
 
 def line_batches(numbered: Iterable[tuple[int, str | None, str | None]]
              ) -> Iterator[tuple[int, Sequence[str | None], dict[int, str] | None]]:
-    """(number, text, problem) lines as blocks of consecutive lines."""
+    """(number, text, problem) lines as blocks of consecutive lines. A block holding a
+    text with a newline in it (no file's line has one: only a caller of `parse_lines`
+    can give it) has {} for its problems: it is read one line at a time."""
     lines = iter(numbered)
     while batch := list(islice(lines, BATCH_LINES)):
         numbers, texts, _ = zip(*batch, strict=True)
         why = {n: p for n, t, p in batch if t is None} if None in texts else None
+        if why is None and any("\n" in text for text in texts):
+            why = {}
         first = numbers[0]
         if numbers == tuple(range(first, first + len(numbers))):
             yield first, texts, why
         else:  # lines not numbered one after the other: one block each
             for number, text, problem in batch:
-                yield number, (text,), None if text is not None else {number: problem}
+                yield number, (text,), {number: problem} if text is None else \
+                    {} if "\n" in text else None
 
 
 def _parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, str] | None]],
@@ -1005,7 +1010,8 @@ def _parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, 
             first = first_line + offset
             if keep is not None:
                 keep(first, batch_texts)
-            if why is not None and None in batch_texts:  # an unreadable line: one by one
+            if why is not None and (None in batch_texts or not why):  # one by one: an
+                # unreadable line, or a text given with a newline in it (`line_batches`)
                 built: list[ev.Event] = []
                 for number, text in enumerate(batch_texts, first):
                     built.extend(read_line(number, text, why.get(number)))
@@ -1014,16 +1020,11 @@ def _parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, 
             text = "\n".join(batch_texts) + "\n"
             count_lines = text.count
             built = []
-            if count_lines("\n") != len(batch_texts):  # a newline inside a text given
-                for number, text in enumerate(batch_texts, first):
-                    built.extend(read_line(number, text, None))
-                yield built
-                continue
             at, end = 0, len(batch_texts)
             position, length = 0, len(text)
             while at < end:
                 # a run of lines with time stamps, then one of lines without (a run to the
-                # batch's end, as most are, holds every line left: no count)
+                # batch's end holds every line left: no count; no text holds a newline)
                 stop = timed_match(text, position).end()
                 lines = end - at if stop == length else count_lines("\n", position, stop)
                 if lines:

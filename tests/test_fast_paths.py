@@ -291,6 +291,8 @@ def test_runs_read_as_lark_reads_each_line(order: int) -> None:
     assert fast == lark
     numbered[7] = (8, "18:00:01 deal s1h1 Kh\n18:00:02 deal s2h1 Kd", None)
     assert list(parse_lines(numbered))[:7] == lark[:7]
+    alone = [numbered[7]]
+    assert list(parse_lines(alone)) == list(parse_lines_lark(alone))
 
 
 def test_sound_round_statements_are_read_by_runs(monkeypatch: pytest.MonkeyPatch) -> None:
