@@ -276,6 +276,12 @@ _RUN_LINES = [
     "18:00:19 sit s1 player=P-1", "24:00:00 deal s1h1 Kh", "18:00:20 bet s1h1 main 5 tip",
     "bet s1h1 main 5", "bet s1h1 main 5 tip", "settle s1h1 main win 5 tip", "", "# c",
     "18:00:21 end", "12:00:01.25 hit s1h1 Ac", "deal s1h1 Kh\r", "end end",
+    "18:00:22 settle s1h1 main lose 10", "18:00:23 draw 5h", "18:00:24 reveal", "18:00:25 peek",
+    "18:00:26 cut", "18:00:27 cutcard", "18:00:28 surrender s1h10", "18:00:29 misdeal dealer",
+    "18:00:30 trade s1h1 Ac", "18:00:31 switch s2", "18:00:32 settle s1h1 main win 5 tip",
+    "18:00:33 split s1h1 s1h2 10", "18:00:34 round 16 time=18:00:34 dealer=D-3",
+    "18:00:35.5 bet s1h1 main 5", "18:00:36 stand s1h12", "18:00:37 hit s2h1 2c",
+    "18:00:38 double s1h1 10.50 Qd",
 ]
 
 
