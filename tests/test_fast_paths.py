@@ -324,3 +324,28 @@ def test_sound_round_statements_are_read_by_runs(monkeypatch: pytest.MonkeyPatch
            "round 15 date=2026-11-20", "18:00:19 sit s1 player=P-1", "24:00:00 deal s1h1 Kh",
            "", "# c", "deal s1h1 Kh\r", "end end"}
     assert [_RUN_LINES[n - 1] for n in one_by_one] == [t for t in _RUN_LINES if t in off]
+
+
+def test_a_batch_the_runs_do_not_read_goes_back_to_the_round_pattern(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past `_RUNS_GIVEN_UP` lines of a batch read one by one (a record written with tabs),
+    the rest of the batch is matched line by line by the round pattern, which reads them
+    in one step: the same events as Lark's, and no more lines read one by one."""
+    one_by_one: list[int] = []
+    reader = parser._line_reader
+
+    def spy(problems):
+        read_line = reader(problems)
+
+        def read(number, text, problem):
+            one_by_one.append(number)
+            return read_line(number, text, problem)
+
+        return read
+
+    monkeypatch.setattr(parser, "_line_reader", spy)
+    lines = [f"18:00:{n % 60:02}\tdeal\ts{n % 9 + 1}h1\tKh" for n in range(60)]
+    lines[40] = "18:00:40 sit s1 player=P-1"  # off the round pattern too: one by one
+    numbered = [(n, text, None) for n, text in enumerate(lines, 1)]
+    assert list(parse_lines(numbered)) == list(parse_lines_lark(numbered))
+    assert one_by_one == [*range(1, parser._RUNS_GIVEN_UP + 2), 41]
