@@ -7,8 +7,10 @@ goes through Lark itself, which reads it or says what is wrong: each bad line be
 `Unreadable` event (with its column and what was expected) and every good line around it
 still yields its event. `parse_lines_lark` is the Lark-only path, kept as the reference
 the fast path is tested against. Before all that, a round's own statements with sound
-values (nearly every line) are read in one step by one pattern that captures their fields
-(`ROUND_STATEMENTS`), in batches of lines.
+values (nearly every line) are read in batches of lines: a run of such lines written with
+single spaces is checked by one match and each line's words taken by `str.split`
+(`_run_patterns`); another such line is read in one step by one pattern that captures its
+fields (`ROUND_STATEMENTS`, `_round_pattern`).
 """
 
 from __future__ import annotations
