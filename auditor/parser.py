@@ -7,8 +7,10 @@ goes through Lark itself, which reads it or says what is wrong: each bad line be
 `Unreadable` event (with its column and what was expected) and every good line around it
 still yields its event. `parse_lines_lark` is the Lark-only path, kept as the reference
 the fast path is tested against. Before all that, a round's own statements with sound
-values (nearly every line) are read in one step by one pattern that captures their fields
-(`ROUND_STATEMENTS`), in batches of lines.
+values (nearly every line) are read in batches of lines: a run of such lines written with
+single spaces is checked by one match and each line's words taken by `str.split`
+(`_run_patterns`); another such line is read in one step by one pattern that captures its
+fields (`ROUND_STATEMENTS`, `_round_pattern`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from datetime import date
 from decimal import Decimal
 from functools import cache
 from itertools import chain, count, islice
-from operator import attrgetter, call
+from operator import attrgetter, call, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from auditor import events as ev
@@ -744,6 +746,194 @@ def _shared_builder(members: tuple[str, ...], at: list[int]
     return hand
 
 
+# ---- runs of lines checked by one match, each line's words taken by `str.split` ----
+#
+# The round pattern above, matched line by line, costs a call, a match object (32 groups'
+# bounds, over pymalloc's limit) and a method call per field taken from it. Instead, a
+# batch's lines (joined, each ended by a newline) are checked a run at a time: one match
+# of a pattern that repeats "a sound round statement, then a newline" reads as many lines
+# as it can, exactly as the round pattern reads them but with no comment, and with a time
+# stamp before every line (one pattern) or before none (the other). A line either reads
+# holds only its statement's words, each a field the pattern checked, between blanks
+# (space or tab, no other white space): `str.split` gives them, the keyword (the first
+# word, or the second after a time stamp) tells the builder, and no Python step is taken
+# per line but the builder's. A line neither reads is read one by one, as before.
+
+
+def _words_builder(name: str, timed: bool) -> Callable[[int, list[str]], ev.Event]:
+    """Build `name`'s event from a checked line's words: [time stamp,] keyword, fields.
+
+    As `_round_builder`, the event is made by `object.__new__` and every field of its
+    class set here (tests/test_fast_paths.py compares each event with Lark's)."""
+    cls = _EVENT_CLASSES.get(name, ev.RoundStart)
+    new = object.__new__
+    known = _AMOUNT_CACHE.get  # `or`: a miss (or a zero) builds it
+    a = 2 if timed else 1  # the first field's word
+    b, c, d = a + 1, a + 2, a + 3
+    if name == "BET":
+        tipped = c + 2  # the number of words of a bet with `tip`
+
+        def bet(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.target = w[a]
+            e.kind = w[b]
+            e.amount = known(w[c]) or _amount(w[c])
+            e.tip = len(w) == tipped
+            return e
+
+        return bet
+    if name == "SETTLE":
+        tipped = d + 2
+
+        def settle(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.target = w[a]
+            e.kind = w[b]
+            e.outcome = w[c]
+            e.amount = known(w[d]) or _amount(w[d])
+            e.tip = len(w) == tipped
+            return e
+
+        return settle
+    if name == "DOUBLE":
+        def double(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.hand = w[a]
+            e.amount = known(w[b]) or _amount(w[b])
+            e.card = w[c]
+            return e
+
+        return double
+    if name == "SPLIT":
+        def split(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.hand = w[a]
+            e.new_hand = w[b]
+            e.amount = known(w[c]) or _amount(w[c])
+            return e
+
+        return split
+    if name == "ROUND":
+        def round_start(n: int, w: list[str]) -> ev.Event:
+            # round ID [time=HH:MM:SS] [dealer=ID], in that order (an ID holds no `=`)
+            clock = dealer = None
+            for word in w[b:]:
+                if word[0] == "t":
+                    clock = word[5:]
+                else:
+                    dealer = word[7:]
+            return ev.RoundStart(n, w[0] if timed else None, w[a], None, clock, dealer)
+
+        return round_start
+    fields = [f.name for f in dataclass_fields(cls)][2:]
+    if not fields:
+        def bare(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            return e
+
+        return bare
+    if fields == ["target", "card"]:
+        def target_card(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.target = w[a]
+            e.card = w[b]
+            return e
+
+        return target_card
+    if fields == ["hand", "card"]:
+        def hand_card(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.hand = w[a]
+            e.card = w[b]
+            return e
+
+        return hand_card
+    field_name, = fields
+    if field_name == "hand":
+        def hand(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.hand = w[a]
+            return e
+
+        return hand
+    if field_name == "card":
+        def card(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.card = w[a]
+            return e
+
+        return card
+    if field_name == "seat":
+        def seat(n: int, w: list[str]) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = w[0] if timed else None
+            e.seat = w[a]
+            return e
+
+        return seat
+    assert field_name == "target", name
+    return lambda n, w: cls(n, w[0] if timed else None, w[a])  # misdeal: rare
+
+
+@cache
+def _run_patterns() -> tuple[re.Pattern[str], re.Pattern[str],
+                             dict[str, Callable[[int, list[str]], ev.Event]],
+                             dict[str, Callable[[int, list[str]], ev.Event]]]:
+    """The patterns of a run of lines with a time stamp each and of a run with none (each
+    line ended by a newline), and the builders of their events by keyword.
+
+    A line is one the round pattern (`_round_pattern`) reads, written as records write
+    it: its words parted by one space, no blank before the first or after the last, no
+    comment. Any other line (a tab, two spaces, a comment...) is read one by one, as
+    before. Each repeat is possessive: a match ends after the last whole line read, never
+    inside a line."""
+    fields = {**ROUND_FIELDS, "AMOUNT": SOUND_AMOUNT}
+    alternatives = []
+    timed: dict[str, Callable[[int, list[str]], ev.Event]] = {}
+    untimed: dict[str, Callable[[int, list[str]], ev.Event]] = {}
+    for name, (keyword, names, tip) in ROUND_STATEMENTS.items():
+        parts = [keyword]
+        parts.extend(f" {fields[field_name]}" for field_name in names)
+        if tip:
+            parts.append("(?: tip|)")
+        alternatives.append("".join(parts))
+        timed[keyword] = _words_builder(name, timed=True)
+        untimed[keyword] = _words_builder(name, timed=False)
+    ident = fields["ID"]
+    alternatives.append(rf"round {ident}(?: time={SOUND_CLOCK}|)(?: dealer={ident}|)")
+    timed["round"] = _words_builder("ROUND", timed=True)
+    untimed["round"] = _words_builder("ROUND", timed=False)
+    # Its groups not atomic (about 400 instructions a line fewer than atomic ones here,
+    # where the repeat is possessive): what a line reads is the same, as each field ends
+    # at a space or the line's end, which no field holds, and the keywords differ. A
+    # literal space rather than `[ \t]++` (a call of the engine's count each): about 300.
+    statement = rf"(?:{'|'.join(alternatives)})\n".replace("(?>", "(?:")
+    clock = SOUND_CLOCK.replace("(?>", "(?:")
+    timed_run = re.compile(rf"(?:{clock} {statement})*+")
+    untimed_run = re.compile(rf"(?:{statement})*+")
+    assert timed_run.groups == untimed_run.groups == 0
+    return timed_run, untimed_run, timed, untimed
+
+
 def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]],
                 texts: dict[int, str | None] | None = None,
                 problems: dict[int, str] | None = None) -> Iterator[ev.Event]:
@@ -782,31 +972,43 @@ def parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, s
 
 def line_batches(numbered: Iterable[tuple[int, str | None, str | None]]
              ) -> Iterator[tuple[int, Sequence[str | None], dict[int, str] | None]]:
-    """(number, text, problem) lines as blocks of consecutive lines."""
+    """(number, text, problem) lines as blocks of consecutive lines. A block holding a
+    text with a newline in it (no file's line has one: only a caller of `parse_lines`
+    can give it) has {} for its problems: it is read one line at a time."""
     lines = iter(numbered)
     while batch := list(islice(lines, BATCH_LINES)):
         numbers, texts, _ = zip(*batch, strict=True)
         why = {n: p for n, t, p in batch if t is None} if None in texts else None
+        if why is None and any("\n" in text for text in texts):
+            why = {}
         first = numbers[0]
         if numbers == tuple(range(first, first + len(numbers))):
             yield first, texts, why
         else:  # lines not numbered one after the other: one block each
             for number, text, problem in batch:
-                yield number, (text,), None if text is not None else {number: problem}
+                yield number, (text,), {number: problem} if text is None else \
+                    {} if "\n" in text else None
 
 
 def _parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, str] | None]],
                    keep: Callable[[int, Sequence[str | None]], object] | None,
                    problems: dict[int, str] | None) -> Iterator[list[ev.Event]]:
     """The events of each batch of lines. In a batch of readable lines (nearly all), the
-    lines are matched against the round pattern, and each run of lines it reads is built
-    with no Python step of its own per line (map, `operator.call`): only the builder runs.
-    A line it does not read, and every line of a batch holding an unreadable one, is read
-    one by one (`_read_line`)."""
+    lines are read a run at a time (`_run_patterns`: one match for a run of round
+    statements with time stamps, one for a run without), and each run is split into words
+    and built with no Python step of its own per line (map, `operator.call`): only the
+    builder runs. A line neither run reads, and every line of a batch holding an
+    unreadable one, is read one by one (`_line_reader`)."""
+    timed_run, untimed_run, timed, untimed = _run_patterns()
+    timed_match, untimed_match = timed_run.match, untimed_run.match
+    timed_builder, untimed_builder = timed.__getitem__, untimed.__getitem__
+    split = str.split
+    keyword, timed_keyword = itemgetter(0), itemgetter(1)
+    read_line = _line_reader(problems)
     round_pattern, round_builders = _round_pattern()
     round_match = round_pattern.match
-    builder = round_builders.__getitem__
-    read_line = _line_reader(problems)
+    round_builder = round_builders.__getitem__
+    limit = _RUNS_GIVEN_UP  # 0 after a batch in which the runs were given up
     for first_line, block, why in batches:
         for offset in range(0, len(block), BATCH_LINES):
             batch_texts = block[offset:offset + BATCH_LINES] if offset or \
@@ -814,29 +1016,85 @@ def _parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, 
             first = first_line + offset
             if keep is not None:
                 keep(first, batch_texts)
-            if why is not None and None in batch_texts:  # an unreadable line: one by one
+            if why is not None and (None in batch_texts or not why):  # one by one: an
+                # unreadable line, or a text given with a newline in it (`line_batches`)
                 built: list[ev.Event] = []
                 for number, text in enumerate(batch_texts, first):
                     built.extend(read_line(number, text, why.get(number)))
                 yield built
                 continue
-            found = list(map(round_match, batch_texts))
-            numbers = range(first, first + len(found))
+            text = "\n".join(batch_texts) + "\n"
+            count_lines = text.count
             built = []
-            start, end = 0, len(found)
-            while start < end:
-                try:
-                    stop = found.index(None, start)
-                except ValueError:
-                    stop = end
-                if stop > start:
-                    run = found[start:stop]
-                    built.extend(map(call, map(builder, map(_LAST_GROUP, run)),
-                                     numbers[start:stop], run))
-                if stop < end:
-                    built.extend(read_line(numbers[stop], batch_texts[stop], None))
-                start = stop + 1
+            at, end = 0, len(batch_texts)
+            position, length = 0, len(text)
+            alone = 0  # lines read one by one in this batch
+            while at < end:
+                if alone > limit:  # a record written otherwise (tabs, comments...)
+                    built.extend(_by_round_pattern(batch_texts[at:], first + at, round_match,
+                                                   round_builder, read_line))
+                    limit = 0  # the next batch is likely the same: given up at its first
+                    break
+                # a run of lines with time stamps, then one of lines without (a run to the
+                # batch's end holds every line left: no count; no text holds a newline)
+                stop = timed_match(text, position).end()
+                lines = end - at if stop == length else count_lines("\n", position, stop)
+                if lines:
+                    run = list(map(split, batch_texts[at:at + lines]))
+                    built.extend(map(call, map(timed_builder, map(timed_keyword, run)),
+                                     range(first + at, first + at + lines), run))
+                    at += lines
+                    position = stop
+                stop = untimed_match(text, position).end()
+                more = end - at if stop == length else count_lines("\n", position, stop)
+                if more:
+                    run = list(map(split, batch_texts[at:at + more]))
+                    built.extend(map(call, map(untimed_builder, map(keyword, run)),
+                                     range(first + at, first + at + more), run))
+                    at += more
+                    position = stop
+                elif not lines and at < end:  # a line neither reads: one by one
+                    built.extend(read_line(first + at, batch_texts[at], None))
+                    alone += 1
+                    at += 1
+                    position = text.index("\n", position) + 1
+            else:
+                limit = _RUNS_GIVEN_UP
             yield built
+
+
+# Past this many lines of a batch read one by one, the rest of the batch is read line by
+# line by the round pattern (each line's match, as before the runs), and so is the next
+# batch from its first line the runs do not read: a record whose lines the runs do not
+# read (tabs, two spaces, comments) is read about as fast as before.
+_RUNS_GIVEN_UP = 16
+
+
+def _by_round_pattern(texts: Sequence[str], first: int,
+                      round_match: Callable[[str], re.Match[str] | None],
+                      round_builder: Callable[[int], Callable[[int, re.Match[str]], ev.Event]],
+                      read_line: Callable[[int, str | None, str | None], list[ev.Event]]
+                      ) -> list[ev.Event]:
+    """The events of readable lines, each matched by the round pattern (`_round_pattern`),
+    each run of lines it reads built with no Python step of its own per line; a line it
+    does not read is read by `read_line`."""
+    found = list(map(round_match, texts))
+    numbers = range(first, first + len(found))
+    built: list[ev.Event] = []
+    start, end = 0, len(found)
+    while start < end:
+        try:
+            stop = found.index(None, start)
+        except ValueError:
+            stop = end
+        if stop > start:
+            run = found[start:stop]
+            built.extend(map(call, map(round_builder, map(_LAST_GROUP, run)),
+                             numbers[start:stop], run))
+        if stop < end:
+            built.extend(read_line(numbers[stop], texts[stop], None))
+        start = stop + 1
+    return built
 
 
 _LAST_GROUP = attrgetter("lastindex")

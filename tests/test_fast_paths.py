@@ -260,3 +260,92 @@ def test_batches_read_as_lines_one_by_one(tmp_path: Path, bad_at: int | None) ->
     assert batched == one_by_one
     assert (texts, problems) == (one_texts, one_problems)
     assert texts == {number: text for number, text, _ in lines}
+
+
+# ---- runs of lines read by one match each (parser._run_patterns) ----
+
+_RUN_LINES = [
+    "18:00:01 deal s1h1 Kh", "18:00:02 deal dealer 9c", "round 12 time=18:00:03 dealer=D-1",
+    "18:00:04 bet s1h1 main 25 tip", "18:00:05\tsettle s1h1 main win 37.50", "end",
+    "reveal", "  peek", "18:00:06 double s1h1 10 5c", "18:00:07 split s1h1 s1h2 10",
+    "18:00:08 stand s1h2", "18:00:09 hit s1h2 9c  ", "18:00:10  draw 7d",
+    "18:00:11deal s2h1 Kh", "18:00:12 deal s2h1 Kh # a comment", "cut", "cutcard",
+    "18:00:13 shuffle", "18:00:14 discard s1h1", "18:00:15 tuck s1h1", "surrender s1h2",
+    "18:00:16 switch s3", "18:00:17 trade dealer 2c", "misdeal s2", "round deal",
+    "18:00:18 round 13", "round 14 dealer=D-2", "round 15 date=2026-11-20",
+    "18:00:19 sit s1 player=P-1", "24:00:00 deal s1h1 Kh", "18:00:20 bet s1h1 main 5 tip",
+    "bet s1h1 main 5", "bet s1h1 main 5 tip", "settle s1h1 main win 5 tip", "", "# c",
+    "18:00:21 end", "12:00:01.25 hit s1h1 Ac", "deal s1h1 Kh\r", "end end",
+    "18:00:22 settle s1h1 main lose 10", "18:00:23 draw 5h", "18:00:24 reveal", "18:00:25 peek",
+    "18:00:26 cut", "18:00:27 cutcard", "18:00:28 surrender s1h10", "18:00:29 misdeal dealer",
+    "18:00:30 trade s1h1 Ac", "18:00:31 switch s2", "18:00:32 settle s1h1 main win 5 tip",
+    "18:00:33 split s1h1 s1h2 10", "18:00:34 round 16 time=18:00:34 dealer=D-3",
+    "18:00:35.5 bet s1h1 main 5", "18:00:36 stand s1h12", "18:00:37 hit s2h1 2c",
+    "18:00:38 double s1h1 10.50 Qd",
+]
+
+
+@pytest.mark.parametrize("order", range(4))
+def test_runs_read_as_lark_reads_each_line(order: int) -> None:
+    """A batch of round statements with and without time stamps, among lines off the run
+    patterns (blanks, tabs, comments, other statements, unreal values), gives Lark's
+    events wherever each line stands in it; a text holding a newline (only an API caller
+    can give one) is read one line at a time."""
+    lines = [_RUN_LINES[(i * (order + 1) + order) % len(_RUN_LINES)] for i in range(300)]
+    numbered = [(n, text, None) for n, text in enumerate(lines, 1)]
+    fast, lark = both(numbered)
+    assert fast == lark
+    numbered[7] = (8, "18:00:01 deal s1h1 Kh\n18:00:02 deal s2h1 Kd", None)
+    assert list(parse_lines(numbered))[:7] == lark[:7]
+    alone = [numbered[7]]
+    assert list(parse_lines(alone)) == list(parse_lines_lark(alone))
+
+
+def test_sound_round_statements_are_read_by_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the lines off the run patterns (words parted by one space, no comment, sound
+    values) are read one by one (`_line_reader`)."""
+    one_by_one: list[int] = []
+    reader = parser._line_reader
+
+    def spy(problems):
+        read_line = reader(problems)
+
+        def read(number, text, problem):
+            one_by_one.append(number)
+            return read_line(number, text, problem)
+
+        return read
+
+    monkeypatch.setattr(parser, "_line_reader", spy)
+    numbered = [(n, text, None) for n, text in enumerate(_RUN_LINES, 1)]
+    assert list(parse_lines(numbered)) == list(parse_lines_lark(numbered))
+    off = {"18:00:05\tsettle s1h1 main win 37.50", "  peek", "18:00:09 hit s1h2 9c  ",
+           "18:00:10  draw 7d", "18:00:11deal s2h1 Kh", "18:00:12 deal s2h1 Kh # a comment",
+           "round 15 date=2026-11-20", "18:00:19 sit s1 player=P-1", "24:00:00 deal s1h1 Kh",
+           "", "# c", "deal s1h1 Kh\r", "end end"}
+    assert [_RUN_LINES[n - 1] for n in one_by_one] == [t for t in _RUN_LINES if t in off]
+
+
+def test_a_batch_the_runs_do_not_read_goes_back_to_the_round_pattern(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past `_RUNS_GIVEN_UP` lines of a batch read one by one (a record written with tabs),
+    the rest of the batch is matched line by line by the round pattern, which reads them
+    in one step: the same events as Lark's, and no more lines read one by one."""
+    one_by_one: list[int] = []
+    reader = parser._line_reader
+
+    def spy(problems):
+        read_line = reader(problems)
+
+        def read(number, text, problem):
+            one_by_one.append(number)
+            return read_line(number, text, problem)
+
+        return read
+
+    monkeypatch.setattr(parser, "_line_reader", spy)
+    lines = [f"18:00:{n % 60:02}\tdeal\ts{n % 9 + 1}h1\tKh" for n in range(60)]
+    lines[40] = "18:00:40 sit s1 player=P-1"  # off the round pattern too: one by one
+    numbered = [(n, text, None) for n, text in enumerate(lines, 1)]
+    assert list(parse_lines(numbered)) == list(parse_lines_lark(numbered))
+    assert one_by_one == [*range(1, parser._RUNS_GIVEN_UP + 2), 41]
