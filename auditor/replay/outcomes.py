@@ -63,6 +63,7 @@ def _without_burned_card(view: RoundView) -> DealerHand | None:
             else [c for c in dealer.cards if c.index < burned_index])
     for card in kept:
         hand.add(card)
+    hand.first_dealt, hand.second_dealt = dealer.first_dealt, dealer.second_dealt
     hand.draws = dealer.draws[:first]
     return hand
 
@@ -171,8 +172,24 @@ def db21_result(view: RoundView, wager: Wager) -> Expected:
     return Expected("lose", -wager.amount, ("the dealer did not bust ({})", dealer.total))
 
 
+def seat_first_four(view: RoundView, seat: str) -> list[str]:
+    """The first two cards dealt to each of the seat's hands h1 and h2, in deal order:
+    `RoundView.seat_first_four`, kept by the replay at Blackjack Switch tables; at others,
+    found in the round's `deal` statements (the replay counts a hand's cards dealt the same
+    way: every `deal` to it)."""
+    if view.config.game == "switch":
+        return view.seat_first_four.get(seat, [])
+    targets, dealt, cards = (seat + "h1", seat + "h2"), {}, []
+    for event in view.events:
+        if type(event) is Deal and event.target in targets:
+            seen = dealt[event.target] = dealt.get(event.target, 0) + 1
+            if seen <= 2:
+                cards.append(event.card)
+    return cards
+
+
 def super_match_result(view: RoundView, wager: Wager) -> Expected:
-    cards = view.seat_first_four.get(wager.seat, [])
+    cards = seat_first_four(view, wager.seat)
     if len(cards) != 4:
         return Expected("void", ZERO, "the seat was not dealt four cards")
     match = blackjack.super_match(cards)

@@ -204,6 +204,10 @@ class Hand(CountedCards, Fieldwise):
     seat: str
     cards: list[Card] = field(default_factory=list)
     dealt: int = 0  # cards from `deal` statements
+    # The first two of them as dealt (the tally's game math reads them; a split, switch or
+    # trade may have changed `cards` since)
+    first_dealt: str | None = None
+    second_dealt: str | None = None
     main: Wager | None = None
     parent: str | None = None  # the hand this one was split from
     root: str = ""  # the original hand of a line of splits
@@ -241,6 +245,7 @@ class Hand(CountedCards, Fieldwise):
         self.cards, self.late_cards = [], ()
         self.dealt = self.splits_of_root = self.double_cards_before = 0
         self.main = self.parent = self.split_line = self.double_line = None
+        self.first_dealt = self.second_dealt = None
         self.stood_line = self.surrendered_line = self.bust_line = None
         self.complete_index = self.complete_reason = self.played_before_parent_line = None
         self.split_aces = self.was_split = self.surrender_after_decision = False
@@ -278,6 +283,7 @@ def make_hand(name: str, seat: str, root: str = "") -> Hand:
     hand.cards, hand.late_cards = [], ()
     hand.dealt = hand.splits_of_root = hand.double_cards_before = 0
     hand.main = hand.parent = hand.split_line = hand.double_line = None
+    hand.first_dealt = hand.second_dealt = None
     hand.stood_line = hand.surrendered_line = hand.bust_line = None
     hand.complete_index = hand.complete_reason = hand.played_before_parent_line = None
     hand.split_aces = hand.was_split = hand.surrender_after_decision = False
@@ -308,6 +314,8 @@ class DealerHand(CountedCards, Fieldwise):
 
     cards: list[Card] = field(default_factory=list)
     dealt: int = 0
+    first_dealt: str | None = None  # the up card as dealt (as for a player's hand)
+    second_dealt: str | None = None  # the hole card as dealt
     draws: list[DealerDraw] = field(default_factory=list)
     reveal_line: int | None = None
     reveal_index: int | None = None
@@ -337,6 +345,7 @@ class DealerHand(CountedCards, Fieldwise):
         self.peek_line, self.peek_index, self.turn_index = peek_line, peek_index, turn_index
         self.total, self.soft, self.hard, self.has_ace = total, soft, hard, has_ace
         self.changes = changes
+        self.first_dealt = self.second_dealt = None
 
     @property
     def up(self) -> Card | None:
@@ -461,7 +470,10 @@ class RoundView(Fieldwise):
     decisions: list[Decision] = field(default_factory=list)
     first_card_index: int | None = None
     deal_end_index: int | None = None  # the last `deal` of the initial deal
-    seat_first_four: dict[str, list[str]] = field(default_factory=dict)  # before any switch
+    # seat -> the first two cards dealt to each of its hands h1 and h2, in deal order, before
+    # any switch: kept at Blackjack Switch tables (the super match's); elsewhere empty
+    # (`outcomes.seat_first_four` finds them for a super match wager there)
+    seat_first_four: dict[str, list[str]] = field(default_factory=dict)
     switched_seats: dict[str, int] = field(default_factory=dict)  # seat -> line
     trades: list[Trade] = field(default_factory=list)
     lights: list[LightEvent] = field(default_factory=list)
@@ -475,6 +487,7 @@ class RoundView(Fieldwise):
     # card "must be burned", so settlements against this hand are right too. None: no such draw.
     burned_dealer: DealerHand | None = None
     unreadable: bool = False  # a line of the round could not be read: rules are not judged
+    shuffled_in_round: bool = False  # a `shuffle` inside it (the cards ran out, bjh-format.md §5)
     derived: dict[str, Any] = field(default_factory=dict)  # facts of ROUND_EXTENSIONS, by game
     # The kinds of the round's side wagers (insurance, supermatch, db21, ladies) and `tip`
     # if any wager is a tip: the checks that look at such wagers are skipped without them.
@@ -498,7 +511,7 @@ class RoundView(Fieldwise):
         self.seat_changes, self.markers, self.card_counts = [], [], []
         self.dealer = DealerHand()
         self.first_card_index = self.deal_end_index = self.burned_dealer = None
-        self.dealer_had_to_play = self.unreadable = False
+        self.dealer_had_to_play = self.unreadable = self.shuffled_in_round = False
 
     @property
     def game(self) -> str:
