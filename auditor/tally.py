@@ -14,6 +14,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from auditor import blackjack
@@ -29,6 +30,7 @@ SHIFTS = (("day", 6, 14), ("swing", 14, 22))  # local hours; anything else is "g
 CARD_EVENTS = frozenset({ev.Deal, ev.Hit, ev.Double, ev.Draw, ev.Trade, ev.Burn})
 _SHUFFLE = frozenset({ev.Shuffle})
 _TALLIED = CARD_EVENTS | _SHUFFLE  # what a round's pass over its events looks at
+_CODE, _LINE = itemgetter(0), itemgetter(2)  # of a `RoundView.card_counts` entry
 # The statistics of the game math (auditor/trends/analysis.py says what each tests). Each
 # (dealer, date) keeps a list of counts, trials then hits: player naturals; dealer
 # naturals with an ace up, with a ten up; dealer busts with each up card, ace to ten;
@@ -192,9 +194,9 @@ class Tally(Fieldwise):
             shuffled.rounds.append((self._pending, view.round_id))
             shuffled.shoe_id = shuffled.shoe_id or view.shoe.shoe_id
             shuffled.date = shuffled.date or date
-            cards, _, lines = zip(*counted, strict=True)  # in C: no Python step a card
-            shuffled.cards += "".join(cards).encode("ascii")
-            shuffled.lines.extend(lines)
+            # in C, no Python step a card (nor a zip's iterator for each of its tuples)
+            shuffled.cards += "".join(map(_CODE, counted)).encode("ascii")
+            shuffled.lines.extend(map(_LINE, counted))
             self._pending = len(shuffled.lines)
         if view.problems:
             first_index = view.first_card_index

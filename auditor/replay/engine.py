@@ -8,7 +8,6 @@ that does not exist) is recorded as a `reference` problem and the replay goes on
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
 
 from auditor import blackjack
 from auditor import events as ev
@@ -34,7 +33,6 @@ from auditor.replay.view import (
 )
 
 _VALUE = blackjack.VALUE
-_PLAYER = attrgetter("player")
 # The round's commonest objects (a card, a settlement, a decision, a wager) are made in
 # place: `_new(Card)` and the fields stored, not `Card(...)`, whose Python `__init__` is
 # a second frame entered from C (in this interpreter about twice the instructions).
@@ -54,7 +52,7 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
         file, state.config, start.round_id, start.line, record.end_line, record.last_line,
         start.date or state.shoe_date, start.clock or start.time, start.dealer or state.dealer,
         record.events, state.shoe_status(), list(record.problems),
-        dict(zip(state.seats, map(_PLAYER, state.seats.values()), strict=True)))
+        {seat: seated.player for seat, seated in state.seats.items()})  # (a third of a zip's)
     replay = _RoundReplay(state, view)
     handlers = _HANDLERS.get
     # The commonest statements (deal, settle) are replayed here, written out: no call, and
@@ -121,7 +119,7 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
             key = (target, bet_kind, tip)
             if (bet_kind != "insurance" and target != "dealer"
                     and (bet_kind == "main") == (len(target) > 2)
-                    and target[1] in seat_digits and target[:2] in seats
+                    and target[1] in seat_digits and (seat := target[:2]) in seats
                     and key not in wager_index):
                 # _RoundReplay.on_bet, written out for the common bet: a main wager on a
                 # hand or a side wager on a seat, of a seat taken and within the table,
@@ -134,7 +132,7 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                 wager.initial = True
                 wager.settlements, wager.late_additions = [], ()
                 wager.expected = wager.expected_burned = None
-                wager.seat = seat = target[:2]
+                wager.seat = seat  # (target[:2], taken above)
                 view.wagers.append(wager)
                 if bet_kind != "main":
                     view.wager_marks.add(bet_kind)
