@@ -53,7 +53,13 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
         start.date or state.shoe_date, start.clock or start.time, start.dealer or state.dealer,
         record.events, state.shoe_status(), list(record.problems),
         {seat: seated.player for seat, seated in state.seats.items()})  # (a third of a zip's)
-    replay = _RoundReplay(state, view)
+    # _RoundReplay(state, view), made in place (see _new): one a round
+    replay = _new(_RoundReplay)
+    replay.state, replay.view, replay.wager_index = state, view, {}
+    replay.seats_reported = set()
+    seat_count = replay.seats = state.config.seats
+    replay.counts, replay.hands = state.counts, view.hands
+    replay.seat_digits = _SEAT_DIGITS.get(seat_count) or _seat_digits(seat_count)
     handlers = _HANDLERS.get
     # The commonest statements (deal, settle) are replayed here, written out: no call, and
     # the round's objects held in locals. Every other statement goes to its handler.
@@ -236,15 +242,17 @@ class _RoundReplay:
         "wager_index",
     )
 
-    def __init__(self, state: TableState, view: RoundView) -> None:
-        self.state = state
-        self.view = view
-        self.wager_index: dict[tuple[str, str, bool], Wager] = {}
-        self.seats_reported: set[str] = set()
-        self.seats = state.config.seats
-        self.counts = state.counts
-        self.hands = view.hands
-        self.seat_digits = _SEAT_DIGITS.get(self.seats) or _seat_digits(self.seats)
+    # Made by replay_round alone, in place (no __init__): state, view, wager_index (a
+    # wager by its target, kind and tip), seats_reported, seats (the table's count),
+    # counts (the state's), hands (the view's), seat_digits (_seat_digits of seats).
+    state: TableState
+    view: RoundView
+    wager_index: dict[tuple[str, str, bool], Wager]
+    seats_reported: set[str]
+    seats: int
+    counts: dict[str, int]
+    hands: dict[str, Hand]
+    seat_digits: frozenset[str]
 
     # ---- helpers ----
     def problem(self, line: int, message: str, target: str | None = None) -> None:
@@ -552,8 +560,12 @@ class _RoundReplay:
         waiting = tuple([h.name for h in self.view.hands.values() if h.main is not None and not (
             h.complete_index is not None or h.total >= 21 or h.misdealt or h.natural
             or (h.split_aces and len(h.cards) >= 2))])
-        card = Card(event.card, event.line, index)
-        dealer.draws.append(DealerDraw(card, before, soft, waiting))
+        card = _new(Card)  # Card(...) and DealerDraw(...), made in place (see _new)
+        card.card, card.line, card.index = event.card, event.line, index
+        draw = _new(DealerDraw)
+        draw.card, draw.total_before, draw.soft_before, draw.incomplete_hands = (
+            card, before, soft, waiting)
+        dealer.draws.append(draw)
         dealer.add(card)
 
     # ---- everything else ----

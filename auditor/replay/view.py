@@ -509,7 +509,13 @@ class RoundView(Fieldwise):
         self.wager_marks = set()
         self.wagers, self.decisions, self.trades, self.lights = [], [], [], []
         self.seat_changes, self.markers, self.card_counts = [], [], []
-        self.dealer = DealerHand()
+        # DealerHand(), made in place (one a round: see make_hand)
+        dealer = self.dealer = _new(DealerHand)
+        dealer.cards, dealer.draws = [], []
+        dealer.dealt = dealer.total = dealer.hard = dealer.changes = 0
+        dealer.first_dealt = dealer.second_dealt = dealer.reveal_line = None
+        dealer.reveal_index = dealer.peek_line = dealer.peek_index = dealer.turn_index = None
+        dealer.soft = dealer.has_ace = False
         self.first_card_index = self.deal_end_index = self.burned_dealer = None
         self.dealer_had_to_play = self.unreadable = self.shuffled_in_round = False
 
