@@ -28,6 +28,7 @@ from auditor.findings import Finding
 from auditor.parser import parse_lines
 from auditor.reader import Problem
 from auditor.replay import switch as facts
+from auditor.replay.outcomes import seat_first_four
 from auditor.replay.view import (
     Decision,
     Hand,
@@ -294,7 +295,17 @@ class SuperMatchBeforeMain(Check):
     needs = frozenset({"supermatch"})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        """The common round, every super match resolved before its seat's mains, told
+        without a generator; any other goes to `_judged`."""
+        last_super, early_main = self._resolved(view)
+        if not early_main:
+            return ()  # the common case: every super match was resolved first
+        return self._judged(view, last_super, early_main)
+
+    @staticmethod
+    def _resolved(view: RoundView) -> tuple[dict[str, Settlement], dict[str, Settlement]]:
+        """Per seat, its last super match resolved, and its first main resolved before that."""
         last_super: dict[str, Settlement] = {}  # seat -> the last of its super matches resolved
         for wager in view.wagers:
             if wager.kind == "supermatch" and wager.settlements:
@@ -303,9 +314,9 @@ class SuperMatchBeforeMain(Check):
                 if settlement.outcome != "void" and (known is None
                                                      or settlement.index > known.index):
                     last_super[wager.seat] = settlement
-        if not last_super:
-            return
         early_main: dict[str, Settlement] = {}  # seat -> its first main resolved before that
+        if not last_super:
+            return last_super, early_main
         for wager in view.wagers:
             super_match = last_super.get(wager.seat)
             if wager.kind != "main" or super_match is None or not wager.settlements:
@@ -315,8 +326,10 @@ class SuperMatchBeforeMain(Check):
             if (settlement.outcome != "void" and settlement.index < super_match.index
                     and (known is None or settlement.index < known.index)):
                 early_main[wager.seat] = settlement
-        if not early_main:
-            return  # the common case: every super match was resolved first
+        return last_super, early_main
+
+    def _judged(self, view: RoundView, last_super: dict[str, Settlement],
+                early_main: dict[str, Settlement]) -> Iterator[Finding]:
         late = {w.seat for w in _mistimed_super_match(view)}
         for seat in sorted(early_main, key=seat_number):
             if seat in late:
@@ -356,7 +369,7 @@ class SuperMatchOutcome(Check):
             if settlement.outcome == expected.outcome and (
                     expected.outcome != "lose" or cents_match(settlement.net, expected.net)):
                 continue  # a win's amount is (18)'s
-            cards = " ".join(view.seat_first_four.get(wager.seat, []))
+            cards = " ".join(seat_first_four(view, wager.seat))
             yield self.finding(view, settlement.line, f"The {wager.label} "
                                f"{recorded_text(settlement)}; the first four cards ({cards}) "
                                f"say it should {net_text(expected.net)}: {expected.why}.",

@@ -68,9 +68,6 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
     seats = state.seats  # (a `sit` or `leave` changes the dict in place, never replaces it)
     counts, card_counts, hands = state.counts, view.card_counts, view.hands
     dealer, seat_digits, wager_index = view.dealer, replay.seat_digits, replay.wager_index
-    # the super match's first four cards, kept where the game has it (Blackjack Switch);
-    # elsewhere outcomes.seat_first_four finds them for the rare such wager
-    first_four = view.seat_first_four if state.config.game == "switch" else None
     value = _VALUE
     for index, event in enumerate(record.events):
         kind = type(event)
@@ -108,18 +105,11 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                 else:
                     hand.total, hand.soft = hard, False
                 dealt = hand.dealt = hand.dealt + 1
-                if dealt <= 2:
+                if dealt <= 2:  # (the super match's four cards, the tally's game math)
                     if dealt == 1:
                         hand.first_dealt = code
                     else:
                         hand.second_dealt = code
-                    # ("dealer"[2:] is "aler")
-                    if first_four is not None and target[2:] in ("h1", "h2"):
-                        seat = hand.seat
-                        if seat in first_four:
-                            first_four[seat].append(code)
-                        else:
-                            first_four[seat] = [code]
         elif kind is bet:
             target, bet_kind, tip = event.target, event.kind, event.tip
             key = (target, bet_kind, tip)

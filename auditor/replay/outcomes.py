@@ -173,12 +173,9 @@ def db21_result(view: RoundView, wager: Wager) -> Expected:
 
 
 def seat_first_four(view: RoundView, seat: str) -> list[str]:
-    """The first two cards dealt to each of the seat's hands h1 and h2, in deal order:
-    `RoundView.seat_first_four`, kept by the replay at Blackjack Switch tables; at others,
-    found in the round's `deal` statements (the replay counts a hand's cards dealt the same
-    way: every `deal` to it)."""
-    if view.config.game == "switch":
-        return view.seat_first_four.get(seat, [])
+    """The first two cards dealt to each of the seat's hands h1 and h2, before any switch,
+    in the order they were dealt (for a finding's words: read from the `deal` statements,
+    counted per hand as the replay counts a hand's cards dealt)."""
     targets, dealt, cards = (seat + "h1", seat + "h2"), {}, []
     for event in view.events:
         if type(event) is Deal and event.target in targets:
@@ -188,8 +185,22 @@ def seat_first_four(view: RoundView, seat: str) -> list[str]:
     return cards
 
 
+def _first_four(view: RoundView, seat: str) -> list[str]:
+    """`seat_first_four` as the replay recorded it (each hand's `first_dealt` and
+    `second_dealt`), in another order: enough for the super match, which reads ranks."""
+    cards = []
+    hands = view.hands
+    for name in (seat + "h1", seat + "h2"):
+        hand = hands.get(name)
+        if hand is not None and hand.first_dealt is not None:
+            cards.append(hand.first_dealt)
+            if hand.second_dealt is not None:
+                cards.append(hand.second_dealt)
+    return cards
+
+
 def super_match_result(view: RoundView, wager: Wager) -> Expected:
-    cards = seat_first_four(view, wager.seat)
+    cards = _first_four(view, wager.seat)
     if len(cards) != 4:
         return Expected("void", ZERO, "the seat was not dealt four cards")
     match = blackjack.super_match(cards)

@@ -264,6 +264,10 @@ def _dealt_two_each(view: RoundView, facts: SwitchFacts) -> bool:
 def _shuffled_and_cut(view: RoundView) -> tuple[bool, bool]:
     """Shuffled, and cut after the last shuffle, since the shoe, up to the first card."""
     shuffled, cut = view.shoe.shuffled, view.shoe.cut_after_shuffle
+    if not view.shuffled_in_round and (cut or not shuffled):
+        # the common round: no shuffle in it, and a cut could change nothing (a cut sets
+        # `cut` to `shuffled`, and the table's cut follows a shuffle: cut implies shuffled)
+        return shuffled, cut
     stop = view.first_card_index if view.first_card_index is not None else len(view.events)
     shuffle, cut_type = ev.Shuffle, ev.Cut  # statements of their exact types (no subclass)
     for event in view.events[:stop]:

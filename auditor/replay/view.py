@@ -470,10 +470,6 @@ class RoundView(Fieldwise):
     decisions: list[Decision] = field(default_factory=list)
     first_card_index: int | None = None
     deal_end_index: int | None = None  # the last `deal` of the initial deal
-    # seat -> the first two cards dealt to each of its hands h1 and h2, in deal order, before
-    # any switch: kept at Blackjack Switch tables (the super match's); elsewhere empty
-    # (`outcomes.seat_first_four` finds them for a super match wager there)
-    seat_first_four: dict[str, list[str]] = field(default_factory=dict)
     switched_seats: dict[str, int] = field(default_factory=dict)  # seat -> line
     trades: list[Trade] = field(default_factory=list)
     lights: list[LightEvent] = field(default_factory=list)
@@ -505,7 +501,7 @@ class RoundView(Fieldwise):
         self.events, self.shoe = events, shoe
         self.problems = [] if problems is None else problems
         self.occupied_before = {} if occupied_before is None else occupied_before
-        self.hands, self.seat_first_four, self.switched_seats, self.derived = {}, {}, {}, {}
+        self.hands, self.switched_seats, self.derived = {}, {}, {}
         self.wager_marks = set()
         self.wagers, self.decisions, self.trades, self.lights = [], [], [], []
         self.seat_changes, self.markers, self.card_counts = [], [], []
