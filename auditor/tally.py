@@ -15,6 +15,7 @@ from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
+from struct import Struct
 from typing import TYPE_CHECKING
 
 from auditor import blackjack
@@ -31,6 +32,15 @@ CARD_EVENTS = frozenset({ev.Deal, ev.Hit, ev.Double, ev.Draw, ev.Trade, ev.Burn}
 _SHUFFLE = frozenset({ev.Shuffle})
 _TALLIED = CARD_EVENTS | _SHUFFLE  # what a round's pass over its events looks at
 _CODE, _LINE = itemgetter(0), itemgetter(2)  # of a `RoundView.card_counts` entry
+_PACKERS: dict[int, Struct] = {}  # by count: that many lines as ShuffledCards.lines holds them
+
+
+def _packer(count: int) -> Struct:
+    packer = _PACKERS[count] = Struct(f"{count}{_LINES_TYPE}")  # native, as the array
+    return packer
+
+
+_LINES_TYPE = "i"  # ShuffledCards.lines' type code (array and struct codes agree on it)
 # The statistics of the game math (auditor/trends/analysis.py says what each tests). Each
 # (dealer, date) keeps a list of counts, trials then hits: player naturals; dealer
 # naturals with an ace up, with a ten up; dealer busts with each up card, ace to ten;
@@ -94,7 +104,7 @@ class ShuffledCards(Fieldwise):
     # Two ASCII characters a card, and a machine integer a line: no Python object per card,
     # so that a file's thousands of cards add nothing for the garbage collector to walk.
     cards: bytearray = field(default_factory=bytearray)
-    lines: array = field(default_factory=lambda: array("i"))
+    lines: array = field(default_factory=lambda: array(_LINES_TYPE))
     # (index of the first card dealt for the round, burns before it included; round ID)
     rounds: list[tuple[int, str]] = field(default_factory=list)
 
@@ -194,9 +204,12 @@ class Tally(Fieldwise):
             shuffled.rounds.append((self._pending, view.round_id))
             shuffled.shoe_id = shuffled.shoe_id or view.shoe.shoe_id
             shuffled.date = shuffled.date or date
-            # in C, no Python step a card (nor a zip's iterator for each of its tuples)
+            # in C, no Python step a card (nor a zip's iterator for each of its tuples); the
+            # lines packed at once (array.extend parses each item on its own)
             shuffled.cards += "".join(map(_CODE, counted)).encode("ascii")
-            shuffled.lines.extend(map(_LINE, counted))
+            count = len(counted)
+            packer = _PACKERS.get(count) or _packer(count)
+            shuffled.lines.frombytes(packer.pack(*map(_LINE, counted)))
             self._pending = len(shuffled.lines)
         if view.problems:
             first_index = view.first_card_index

@@ -40,6 +40,9 @@ _VALUE = blackjack.VALUE
 # dataclasses' own constructors.
 _new = object.__new__
 
+UNRECORDED_KINDS = frozenset({ev.Deal, ev.Bet, ev.Stand, ev.Settle})
+"""The statement types `RoundView.kinds` leaves out (replay_round takes them in its loop)."""
+
 ROUND_EXTENSIONS: dict[str, list[Callable[[RoundView, TableState], None]]] = {}
 """Per game, functions that derive more facts once a round is replayed (registered by games)."""
 
@@ -69,6 +72,7 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
     counts, card_counts, hands = state.counts, view.card_counts, view.hands
     dealer, seat_digits, wager_index = view.dealer, replay.seat_digits, replay.wager_index
     value = _VALUE
+    kinds, hits = view.kinds, False
     for index, event in enumerate(record.events):
         kind = type(event)
         if kind is deal:  # _RoundReplay.on_deal, written out
@@ -156,6 +160,7 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
             else:
                 replay.on_stand(index, event)
         elif kind is hit:
+            hits = True
             hand = hands.get(event.hand)
             if (hand is not None and hand.parent is None and hand.complete_index is None
                     and not hand.split_aces):
@@ -196,11 +201,14 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                 settled.amount, settled.time = event.amount, event.time
                 wager.settlements.append(settled)
         else:
+            kinds.add(kind)
             handler = handlers(kind)
             if handler is not None:
                 handler(replay, index, event)
         if on_step is not None:
             on_step(event, view)
+    if hits:
+        kinds.add(hit)
     replay.finish()
     extensions = ROUND_EXTENSIONS.get(state.config.game)
     if extensions:

@@ -488,6 +488,9 @@ class RoundView(Fieldwise):
     # The kinds of the round's side wagers (insurance, supermatch, db21, ladies) and `tip`
     # if any wager is a tip: the checks that look at such wagers are skipped without them.
     wager_marks: set[str] = field(default_factory=set)
+    # The types of the round's statements but deal, bet, stand and settle (engine's
+    # UNRECORDED_KINDS): what the checks' runner picks checks by, without a pass over them
+    kinds: set[type] = field(default_factory=set)
 
     # Written out rather than generated, as for Hand: one a round, of thirty fields.
     def __init__(self, file: str, config: TableConfig, round_id: str, start_line: int,
@@ -502,7 +505,7 @@ class RoundView(Fieldwise):
         self.problems = [] if problems is None else problems
         self.occupied_before = {} if occupied_before is None else occupied_before
         self.hands, self.switched_seats, self.derived = {}, {}, {}
-        self.wager_marks = set()
+        self.wager_marks, self.kinds = set(), set()
         self.wagers, self.decisions, self.trades, self.lights = [], [], [], []
         self.seat_changes, self.markers, self.card_counts = [], [], []
         # DealerHand(), made in place (one a round: see make_hand)
