@@ -170,17 +170,19 @@ class TipNeedsPersonalWager(Check):
     needs = frozenset({"tip"})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         tips = [w for w in view.wagers if w.tip]
         if not tips:
-            return  # most rounds hold no tip at all
+            return findings  # most rounds hold no tip at all
         for kind, area in (("main", "hand"), ("supermatch", "super match of")):
             personal = {w.target for w in view.wagers if w.kind == kind and not w.tip}
             for tip in tips:
                 if tip.kind == kind and tip.target not in personal:
-                    yield self.finding(view, tip.line, f"A tip was wagered on the {area} "
+                    findings.append(self.finding(view, tip.line, f"A tip was wagered on the {area} "
                                        f"{tip.target}, where the player has no wager of their "
-                                       "own.", seat=tip.seat, hand=tip.hand)
+                                       "own.", seat=tip.seat, hand=tip.hand))
+        return findings
 
 
 @register
@@ -363,18 +365,20 @@ class SuperMatchOutcome(Check):
     needs = frozenset({"supermatch"})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for wager, settlement in facts.of(view).judged_super_matches:
             expected = wager.expected
             if settlement.outcome == expected.outcome and (
                     expected.outcome != "lose" or cents_match(settlement.net, expected.net)):
                 continue  # a win's amount is (18)'s
             cards = " ".join(seat_first_four(view, wager.seat))
-            yield self.finding(view, settlement.line, f"The {wager.label} "
+            findings.append(self.finding(view, settlement.line, f"The {wager.label} "
                                f"{recorded_text(settlement)}; the first four cards ({cards}) "
                                f"say it should {net_text(expected.net)}: {expected.why}.",
                                seat=wager.seat, expected=expected.net, actual=settlement.net,
-                               ).model_copy(update={"subject": _settle_subject(wager)})
+                               ).model_copy(update={"subject": _settle_subject(wager)}))
+        return findings
 
 
 @register
@@ -456,11 +460,14 @@ class SuperMatchTiming(Check):
     needs = frozenset({"supermatch"})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for wager, settlement, when in _super_match_timing(view):
-            yield self.finding(view, settlement.line, f"The {wager.label} was resolved {when}; "
+            findings.append(self.finding(view, settlement.line,
+                               f"The {wager.label} was resolved {when}; "
                                "it is resolved once every player and the dealer hold their "
-                               "cards, before play begins.", seat=wager.seat)
+                               "cards, before play begins.", seat=wager.seat))
+        return findings
 
 
 @register
@@ -575,18 +582,21 @@ class SplitWager(Check):
     needs = frozenset({ev.Split})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for hand in view.hands.values():
             if hand.parent is None or hand.main is None or hand.split_line is None:
                 continue
             root = view.hands.get(hand.root)
             if root is None or root.main is None or hand.main.amount == root.main.amount:
                 continue
-            yield self.finding(view, hand.split_line, f"The split of {hand.parent} placed "
+            findings.append(self.finding(view, hand.split_line,
+                               f"The split of {hand.parent} placed "
                                f"{money_text(hand.main.amount)} on {hand.name}; it must equal "
                                f"the {money_text(root.main.amount)} initial wager on "
                                f"{hand.root}.", hand=hand.name, evidence=[root.main.line]
-                               ).model_copy(update={"subject": f"split-wager:{hand.split_line}"})
+                               ).model_copy(update={"subject": f"split-wager:{hand.split_line}"}))
+        return findings
 
 
 @register
@@ -670,15 +680,17 @@ class CardAfterCompletion(Check):
     needs = frozenset({ev.Hit, ev.Double})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for hand in view.hands.values():
             for late in hand.late_cards:
                 if late.reason == "split ace":
                     continue
-                yield self.finding(view, late.card.line, f"{hand.name} received "
+                findings.append(self.finding(view, late.card.line, f"{hand.name} received "
                                    f"{late.card.card} after it had {_done(late.reason)}; no card "
                                    "is drawn to a completed hand.", hand=hand.name
-                                   ).model_copy(update={"subject": f"late:{late.card.line}"})
+                                   ).model_copy(update={"subject": f"late:{late.card.line}"}))
+        return findings
 
 
 def _done(reason: str) -> str:
@@ -844,16 +856,19 @@ class DealerWaitsForPlayers(Check):
     needs = frozenset({ev.Draw})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for draw in view.dealer.draws:
             if not draw.incomplete_hands:
                 continue
             waiting = ", ".join(draw.incomplete_hands)
-            yield self.finding(view, draw.card.line, f"The dealer drew {draw.card.card} while "
+            findings.append(self.finding(view, draw.card.line,
+                               f"The dealer drew {draw.card.card} while "
                                f"{waiting} still had to be played; the dealer plays only after "
                                "every player hand is complete.",
-                               ).model_copy(update={"subject": f"draw:{draw.card.line}"})
-            return
+                               ).model_copy(update={"subject": f"draw:{draw.card.line}"}))
+            return findings
+        return findings
 
 
 @register
@@ -878,9 +893,10 @@ class SuperMatchPayTable(Check):
     needs = frozenset({"supermatch"})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         if view.config.decks not in DECKS:
-            return
+            return findings
         for wager, settlement in facts.of(view).judged_super_matches:
             expected = wager.expected
             if settlement.outcome != "win" or expected.outcome != "win":
@@ -888,9 +904,10 @@ class SuperMatchPayTable(Check):
             if cents_match(settlement.net, expected.net):
                 continue
             odds = settlement.amount / wager.amount if wager.amount else 0
-            yield self.finding(view, settlement.line, f"The {wager.label} was paid "
+            findings.append(self.finding(view, settlement.line, f"The {wager.label} was paid "
                                f"{money_text(settlement.amount)} ({odds:g} to 1); at "
                                f"{view.config.decks} decks {expected.why}, "
                                f"{money_text(expected.net)}.", seat=wager.seat,
                                expected=expected.net, actual=settlement.net,
-                               ).model_copy(update={"subject": _settle_subject(wager)})
+                               ).model_copy(update={"subject": _settle_subject(wager)}))
+        return findings
