@@ -178,7 +178,8 @@ class MainPayout(Check):
             return self._judged(view)
         return ()
 
-    def _judged(self, view: RoundView) -> Iterator[Finding]:
+    def _judged(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         hands = view.hands
         for wager in view.wagers:
             if wager.kind != "main":
@@ -207,8 +208,9 @@ class MainPayout(Check):
                                 None)
             if dealer_trade is not None and settlement.index < dealer_trade:
                 continue  # right when paid; the dealer's later trade is 30.02(9)'s fault
-            yield payout_finding(self, view, wager, settlement, expected, stake,
-                                 evidence=[c.line for c in hand.cards])
+            findings.append(payout_finding(self, view, wager, settlement, expected, stake,
+                                 evidence=[c.line for c in hand.cards]))
+        return findings
 
 
 @register
@@ -484,19 +486,22 @@ class DealerDrawsOut(Check):
             return ()  # the common stop, told by the total the replay keeps (no generator)
         return self._stopped(view)
 
-    def _stopped(self, view: RoundView) -> Iterator[Finding]:
+    def _stopped(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         dealer = view.dealer
         if not blackjack.dealer_must_draw(dealer.card_codes, view.config.hits_soft_17):
-            return
+            return findings
         if drew_past_a_standing_total(view):
-            return  # the stop follows from a card that should have been burned (:28)
+            return findings  # the stop follows from a card that should have been burned (:28)
         total, soft = blackjack.total(dealer.card_codes)
         line = stop_line(view)
         rule = "hits soft 17" if view.config.hits_soft_17 else "stands on all 17s"
-        yield self.finding(view, line, f"The dealer stopped at {'soft ' if soft else ''}{total} "
+        findings.append(self.finding(view, line,
+                           f"The dealer stopped at {'soft ' if soft else ''}{total} "
                            f"with live wagers on the table; the house {rule}, so the dealer had "
                            "to draw.", evidence=[c.line for c in dealer.cards]
-                           ).model_copy(update={"subject": "dealer-stop"})
+                           ).model_copy(update={"subject": "dealer-stop"}))
+        return findings
 
 
 @register

@@ -544,7 +544,8 @@ class SwitchedBlackjack(Check):
                 return self._switched(view)  # a switched two-card 21 (_switched_blackjack)
         return ()  # none settled: no generator
 
-    def _switched(self, view: RoundView) -> Iterator[Finding]:
+    def _switched(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for wager, hand, settlement in facts.of(view).judged_mains:
             if not hand.switched:
                 continue  # the common case, told before the call
@@ -552,14 +553,15 @@ class SwitchedBlackjack(Check):
             if how is None:
                 continue
             expected = wager.expected
-            yield self.finding(view, settlement.line, f"{hand.name}'s switched 21 "
+            findings.append(self.finding(view, settlement.line, f"{hand.name}'s switched 21 "
                                f"({' '.join(hand.card_codes)}) {how}: after a switch it is a 21, "
                                f"not a blackjack, and the {wager.label} should "
                                f"{net_text(expected.net)}.", hand=hand.name,
                                expected=expected.net, actual=settlement.net,
                                evidence=[view.switched_seats.get(hand.seat, settlement.line),
                                          *(c.line for c in view.dealer.cards)]
-                               ).model_copy(update={"subject": _settle_subject(wager)})
+                               ).model_copy(update={"subject": _settle_subject(wager)}))
+        return findings
 
 
 @register
@@ -643,7 +645,8 @@ class MainPayout(Check):
             return self._judged(view)
         return ()
 
-    def _judged(self, view: RoundView) -> Iterator[Finding]:
+    def _judged(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for wager, hand, settlement in facts.of(view).judged_mains:
             # a push returns the whole stake, a double included (bjh-format.md §5)
             stake = stake_of(wager, hand)
@@ -653,11 +656,12 @@ class MainPayout(Check):
             if _switched_blackjack(view, hand, wager, settlement) is not None:
                 continue
             settlement, expected = wrong
-            yield self.finding(view, settlement.line, payout_sentence(wager, settlement, expected),
-                               hand=hand.name, expected=expected.net,
-                               actual=settled_net(settlement, stake),
+            findings.append(self.finding(view, settlement.line,
+                               payout_sentence(wager, settlement, expected), hand=hand.name,
+                               expected=expected.net, actual=settled_net(settlement, stake),
                                evidence=[c.line for c in hand.cards + view.dealer.cards]
-                               ).model_copy(update={"subject": _settle_subject(wager)})
+                               ).model_copy(update={"subject": _settle_subject(wager)}))
+        return findings
 
 
 @register
@@ -728,7 +732,8 @@ class BustCollectedAtOnce(Check):
                 return self._busted(view)
         return ()  # no settled hand over 21: no generator
 
-    def _busted(self, view: RoundView) -> Iterator[Finding]:
+    def _busted(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         by_hand: dict[str, list[tuple[Wager, Settlement]]] = {}
         for wager, hand, settlement in facts.of(view).judged_mains:
             if hand.total > 21:  # hand.busted, without the call (every main wager)
@@ -753,15 +758,16 @@ class BustCollectedAtOnce(Check):
                 if not problems:
                     continue
                 money = not cents_match(settlement.net, wager.expected.net)
-                yield self.finding(view, settlement.line, f"{name} went over 21 "
+                findings.append(self.finding(view, settlement.line, f"{name} went over 21 "
                                    f"({hand.total}) and its {wager.label} "
                                    f"{' and '.join(problems)}; a hand over 21 is collected at "
                                    "once.", hand=name,
                                    expected=wager.expected.net if money else None,
                                    actual=settlement.net if money else None,
                                    evidence=[view.events[bust].line]
-                                   ).model_copy(update={"subject": _settle_subject(wager)})
+                                   ).model_copy(update={"subject": _settle_subject(wager)}))
                 break  # one finding for the hand
+        return findings
 
 
 def _bust_index(hand: Hand) -> int:
