@@ -172,7 +172,7 @@ class FileAudit:
         if view.dealer_id:
             self.dealers[view.dealer_id] = None
         found = len(result.findings)
-        if self.judge(view, views):
+        if self.judge.judge(view, views):
             texts.attach(result.findings, found)
             citations = frozenset(f.citation for f in result.findings[found:])
             if before is not None and self.picker.wants(citations):
@@ -476,7 +476,7 @@ class _RoundJudge:
             self.in_force[date] = known
         return known
 
-    def __call__(self, view, views: list | None = None) -> bool:
+    def judge(self, view, views: list | None = None) -> bool:
         """Judge one round; True if it has findings. `views`: the round replayed under each
         candidate table, where the header leaves a house rule unknown."""
         result = self.result
@@ -534,6 +534,8 @@ class _RoundJudge:
         found = one_per_statement(most_specific(found))
         result.findings.extend(found)
         return bool(found)
+
+    __call__ = judge  # (FileAudit._round calls `judge` by name: no slot lookup a round)
 
     def count_applied(self) -> None:
         applied = self.result.applied
