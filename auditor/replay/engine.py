@@ -73,6 +73,9 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
     dealer, seat_digits, wager_index = view.dealer, replay.seat_digits, replay.wager_index
     value = _VALUE
     kinds, hits = view.kinds, False
+    # the round's first and last `deal` (view.first_card_index, deal_end_index) in locals:
+    # the first stored on the view as it is found, the last once the loop ends
+    first_card = last_deal = None
     for index, event in enumerate(record.events):
         kind = type(event)
         if kind is deal:  # _RoundReplay.on_deal, written out
@@ -80,9 +83,9 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
             seen = counts.get(code, 0) + 1  # TableState.count_card
             counts[code] = seen
             card_counts.append((code, seen, line))
-            if view.first_card_index is None:
-                view.first_card_index = index
-            view.deal_end_index = index
+            if first_card is None:
+                first_card = view.first_card_index = index
+            last_deal = index
             hand = hands.get(target)  # a hand of the round: its seat was told already
             if hand is not None:
                 pass
@@ -128,7 +131,7 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                 wager.target, wager.kind, wager.tip, wager.amount = (
                     target, bet_kind, tip, event.amount)
                 wager.line, wager.index = event.line, index
-                wager.after_first_card = view.first_card_index is not None
+                wager.after_first_card = first_card is not None
                 wager.initial = True
                 wager.settlements, wager.late_additions = [], ()
                 wager.expected = wager.expected_burned = None
@@ -206,7 +209,9 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
             if handler is not None:
                 handler(replay, index, event)
         if on_step is not None:
+            view.deal_end_index = last_deal  # (each step sees the view as it stands)
             on_step(event, view)
+    view.deal_end_index = last_deal
     if hits:
         kinds.add(hit)
     replay.finish()
