@@ -14,7 +14,6 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
 from struct import Struct
 from typing import TYPE_CHECKING
 
@@ -31,7 +30,6 @@ SHIFTS = (("day", 6, 14), ("swing", 14, 22))  # local hours; anything else is "g
 CARD_EVENTS = frozenset({ev.Deal, ev.Hit, ev.Double, ev.Draw, ev.Trade, ev.Burn})
 _SHUFFLE = frozenset({ev.Shuffle})
 _TALLIED = CARD_EVENTS | _SHUFFLE  # what a round's pass over its events looks at
-_CODE, _LINE = itemgetter(0), itemgetter(2)  # of a `RoundView.card_counts` entry
 _PACKERS: dict[int, Struct] = {}  # by count: that many lines as ShuffledCards.lines holds them
 
 
@@ -191,12 +189,12 @@ class Tally(Fieldwise):
                           ) -> None:
         """`_cards_and_game` for a round with no shuffle in it (nearly every round), fed by
         what the replay already knows: its cards in the order they came out of the shoe
-        (`RoundView.card_counts`: every deal, hit, double, trade, draw and burn) and the
-        first two cards dealt to each hand and the dealer (`first_dealt`, `second_dealt`),
-        rather than a pass over the round's statements. A round with a problem may hold a
+        (`RoundView.card_codes` and `card_lines`: every deal, hit, double, trade, draw and
+        burn) and the first two cards dealt to each hand and the dealer (`first_dealt`,
+        `second_dealt`), rather than a pass over the round's statements. A round with a problem may hold a
         `deal` to a seat, which makes no hand: its deals are read from the statements."""
-        counted = view.card_counts
-        if counted:
+        codes = view.card_codes
+        if codes:
             shuffled = self._open
             if shuffled is None:
                 shuffled = self._open = ShuffledCards(view.shoe.shoe_id)
@@ -204,12 +202,12 @@ class Tally(Fieldwise):
             shuffled.rounds.append((self._pending, view.round_id))
             shuffled.shoe_id = shuffled.shoe_id or view.shoe.shoe_id
             shuffled.date = shuffled.date or date
-            # in C, no Python step a card (nor a zip's iterator for each of its tuples); the
-            # lines packed at once (array.extend parses each item on its own)
-            shuffled.cards += "".join(map(_CODE, counted)).encode("ascii")
-            count = len(counted)
+            # in C, no Python step a card; the lines packed at once (array.extend parses
+            # each item on its own)
+            shuffled.cards += "".join(codes).encode("ascii")
+            count = len(codes)
             packer = _PACKERS.get(count) or _packer(count)
-            shuffled.lines.frombytes(packer.pack(*map(_LINE, counted)))
+            shuffled.lines.frombytes(packer.pack(*view.card_lines))
             self._pending = len(shuffled.lines)
         if view.problems:
             first_index = view.first_card_index

@@ -69,7 +69,8 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
     deal, settle, bet, stand, hit = ev.Deal, ev.Settle, ev.Bet, ev.Stand, ev.Hit
     decisions = view.decisions
     seats = state.seats  # (a `sit` or `leave` changes the dict in place, never replaces it)
-    counts, card_counts, hands = state.counts, view.card_counts, view.hands
+    counts, hands = state.counts, view.hands
+    card_codes, card_seen, card_lines = view.card_codes, view.card_seen, view.card_lines
     dealer, seat_digits, wager_index = view.dealer, replay.seat_digits, replay.wager_index
     value = _VALUE
     kinds, hits = view.kinds, False
@@ -82,7 +83,9 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
             code, target, line = event.card, event.target, event.line
             seen = counts.get(code, 0) + 1  # TableState.count_card
             counts[code] = seen
-            card_counts.append((code, seen, line))
+            card_codes.append(code)
+            card_seen.append(seen)
+            card_lines.append(line)
             if first_card is None:
                 first_card = view.first_card_index = index
             last_deal = index
@@ -172,7 +175,9 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                 code, line = event.card, event.line
                 seen = counts.get(code, 0) + 1  # TableState.count_card
                 counts[code] = seen
-                card_counts.append((code, seen, line))
+                card_codes.append(code)
+                card_seen.append(seen)
+                card_lines.append(line)
                 decision = _new(Decision)
                 decision.kind, decision.target, decision.line, decision.index = (
                     "hit", event.hand, line, index)
@@ -267,7 +272,10 @@ class _RoundReplay:
         counts = self.counts
         seen = counts.get(card, 0) + 1  # TableState.count_card
         counts[card] = seen
-        self.view.card_counts.append((card, seen, line))
+        view = self.view
+        view.card_codes.append(card)
+        view.card_seen.append(seen)
+        view.card_lines.append(line)
 
     def note_seat(self, target: str, line: int) -> None:
         """A seat beyond the table's count is reported once a round; its statements are
@@ -418,7 +426,10 @@ class _RoundReplay:
         counts = self.counts
         seen = counts.get(code, 0) + 1  # self.count, written out
         counts[code] = seen
-        self.view.card_counts.append((code, seen, line))
+        view = self.view
+        view.card_codes.append(code)
+        view.card_seen.append(seen)
+        view.card_lines.append(line)
         hand = self.hands.get(event.hand) or self.hand(event.hand, line, "hit")
         if hand is None:
             return

@@ -475,7 +475,13 @@ class RoundView(Fieldwise):
     lights: list[LightEvent] = field(default_factory=list)
     seat_changes: list[SeatChange] = field(default_factory=list)
     markers: list[Marker] = field(default_factory=list)
-    card_counts: list[tuple[str, int, int]] = field(default_factory=list)  # card, count, line
+    # The round's cards in the order they came out of the shoe (every deal, hit, double,
+    # trade, draw and burn): each card, the times it had then been seen (`TableState.counts`:
+    # since the shoe, or the last shuffle) and its line. Three lists, not a tuple a card:
+    # their readers (the card-count check, the tally) take each whole, in C.
+    card_codes: list[str] = field(default_factory=list)
+    card_seen: list[int] = field(default_factory=list)
+    card_lines: list[int] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     occupied_before: dict[str, str | None] = field(default_factory=dict)  # seat -> player
     dealer_had_to_play: bool = False
@@ -507,7 +513,8 @@ class RoundView(Fieldwise):
         self.hands, self.switched_seats, self.derived = {}, {}, {}
         self.wager_marks, self.kinds = set(), set()
         self.wagers, self.decisions, self.trades, self.lights = [], [], [], []
-        self.seat_changes, self.markers, self.card_counts = [], [], []
+        self.seat_changes, self.markers = [], []
+        self.card_codes, self.card_seen, self.card_lines = [], [], []
         # DealerHand(), made in place (one a round: see make_hand)
         dealer = self.dealer = _new(DealerHand)
         dealer.cards, dealer.draws = [], []
