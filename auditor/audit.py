@@ -172,7 +172,8 @@ class FileAudit:
         if view.dealer_id:
             self.dealers[view.dealer_id] = None
         found = len(result.findings)
-        if self.judge.judge(view, views):
+        judged = self.judge.judge(view, views)
+        if judged:
             texts.attach(result.findings, found)
             citations = frozenset(f.citation for f in result.findings[found:])
             if before is not None and self.picker.wants(citations):
@@ -185,7 +186,7 @@ class FileAudit:
                 self.evidence_lines.update(texts.shown(item.start.line,
                                                        item.end_line or item.last_line))
         texts.forget(item.start.line, item.end_line or item.last_line)
-        result.tally.add_round(view, result.findings[found:])
+        result.tally.add_round(view, result.findings[found:] if judged else ())
 
     def _between_rounds(self, item: ev.Event) -> None:
         state = self.state

@@ -191,8 +191,9 @@ class Tally(Fieldwise):
         what the replay already knows: its cards in the order they came out of the shoe
         (`RoundView.card_codes` and `card_lines`: every deal, hit, double, trade, draw and
         burn) and the first two cards dealt to each hand and the dealer (`first_dealt`,
-        `second_dealt`), rather than a pass over the round's statements. A round with a problem may hold a
-        `deal` to a seat, which makes no hand: its deals are read from the statements."""
+        `second_dealt`), rather than a pass over the round's statements. A round with a
+        problem may hold a `deal` to a seat, which makes no hand: its deals are read from
+        the statements."""
         codes = view.card_codes
         if codes:
             shuffled = self._open

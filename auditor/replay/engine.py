@@ -39,6 +39,7 @@ _VALUE = blackjack.VALUE
 # Every field is stored at the site; tests/test_replay_inits.py holds them to the
 # dataclasses' own constructors.
 _new = object.__new__
+_VIEW_INIT = RoundView.__init__
 
 UNRECORDED_KINDS = frozenset({ev.Deal, ev.Bet, ev.Stand, ev.Settle})
 """The statement types `RoundView.kinds` leaves out (replay_round takes them in its loop)."""
@@ -51,8 +52,11 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                  on_step: Callable[[ev.Event, RoundView], None] | None = None) -> RoundView:
     """Replay one round against the table; `on_step` sees the view after each statement."""
     start = record.start
-    view = RoundView(
-        file, state.config, start.round_id, start.line, record.end_line, record.last_line,
+    # RoundView(...), its __init__ called as a plain function on an object made in place
+    # (calling the class enters it through C as a second frame: see _new)
+    view = _new(RoundView)
+    _VIEW_INIT(
+        view, file, state.config, start.round_id, start.line, record.end_line, record.last_line,
         start.date or state.shoe_date, start.clock or start.time, start.dealer or state.dealer,
         record.events, state.shoe_status(), list(record.problems),
         {seat: seated.player for seat, seated in state.seats.items()})  # (a third of a zip's)
