@@ -22,7 +22,7 @@ from auditor.findings import Finding
 from auditor.identity import normalise_statement
 from auditor.parser import line_batches, parse_batches
 from auditor.reader import Header, Problem, RoundRecord, read_body, read_structure
-from auditor.replay.engine import replay_round
+from auditor.replay.engine import UNRECORDED_KINDS, replay_round
 from auditor.replay.state import TableState
 from auditor.replay.trace import trace_round
 from auditor.results import FileResult, InputSummary, round_key
@@ -172,7 +172,8 @@ class FileAudit:
         if view.dealer_id:
             self.dealers[view.dealer_id] = None
         found = len(result.findings)
-        if self.judge(view, views):
+        judged = self.judge.judge(view, views)
+        if judged:
             texts.attach(result.findings, found)
             citations = frozenset(f.citation for f in result.findings[found:])
             if before is not None and self.picker.wants(citations):
@@ -185,7 +186,7 @@ class FileAudit:
                 self.evidence_lines.update(texts.shown(item.start.line,
                                                        item.end_line or item.last_line))
         texts.forget(item.start.line, item.end_line or item.last_line)
-        result.tally.add_round(view, result.findings[found:])
+        result.tally.add_round(view, result.findings[found:] if judged else ())
 
     def _between_rounds(self, item: ev.Event) -> None:
         state = self.state
@@ -458,6 +459,10 @@ class _RoundJudge:
         # Every statement type and mark some check `needs`: a round's holdings are taken
         # among these only (a smaller key, and fewer kinds of round to pick checks for)
         self.relevant = frozenset().union(*(c.needs for c in checks if c.needs is not None))
+        # The relevant statement types are among those the replay records in
+        # `RoundView.kinds` (always, unless a check comes to need a deal, bet, stand or
+        # settle): the round's holdings are read there, not from a pass over its statements
+        self.by_kinds = self.relevant.isdisjoint(UNRECORDED_KINDS)
 
     def _in_force(self, date: str | None) -> tuple[list[Check], list[Check], list[Check]]:
         """The checks, the unreadable rounds' checks and the collecting checks in force on a
@@ -472,7 +477,7 @@ class _RoundJudge:
             self.in_force[date] = known
         return known
 
-    def __call__(self, view, views: list | None = None) -> bool:
+    def judge(self, view, views: list | None = None) -> bool:
         """Judge one round; True if it has findings. `views`: the round replayed under each
         candidate table, where the header leaves a house rule unknown."""
         result = self.result
@@ -495,9 +500,12 @@ class _RoundJudge:
         # that can find anything in it (`Check.needs`); the pick is kept per kind of round.
         # round_holds, among the relevant statement types and marks
         relevant = self.relevant
-        holds = relevant.intersection(map(type, view.events))
+        if self.by_kinds:
+            holds = relevant & view.kinds
+        else:
+            holds = relevant.intersection(map(type, view.events))
         if view.wager_marks:
-            holds |= relevant.intersection(view.wager_marks)
+            holds |= relevant & view.wager_marks
         if view.problems:
             holds |= _HAS_PROBLEM
         picked = self.bound.get((id(checks), holds))
@@ -527,6 +535,8 @@ class _RoundJudge:
         found = one_per_statement(most_specific(found))
         result.findings.extend(found)
         return bool(found)
+
+    __call__ = judge  # (FileAudit._round calls `judge` by name: no slot lookup a round)
 
     def count_applied(self) -> None:
         applied = self.result.applied

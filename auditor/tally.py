@@ -12,9 +12,9 @@ parent on `FileResult.tally` and is kept in the run store (auditor/store/tallies
 from __future__ import annotations
 
 from array import array
-from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from struct import Struct
 from typing import TYPE_CHECKING
 
 from auditor import blackjack
@@ -30,6 +30,15 @@ SHIFTS = (("day", 6, 14), ("swing", 14, 22))  # local hours; anything else is "g
 CARD_EVENTS = frozenset({ev.Deal, ev.Hit, ev.Double, ev.Draw, ev.Trade, ev.Burn})
 _SHUFFLE = frozenset({ev.Shuffle})
 _TALLIED = CARD_EVENTS | _SHUFFLE  # what a round's pass over its events looks at
+_PACKERS: dict[int, Struct] = {}  # by count: that many lines as ShuffledCards.lines holds them
+
+
+def _packer(count: int) -> Struct:
+    packer = _PACKERS[count] = Struct(f"{count}{_LINES_TYPE}")  # native, as the array
+    return packer
+
+
+_LINES_TYPE = "i"  # ShuffledCards.lines' type code (array and struct codes agree on it)
 # The statistics of the game math (auditor/trends/analysis.py says what each tests). Each
 # (dealer, date) keeps a list of counts, trials then hits: player naturals; dealer
 # naturals with an ace up, with a ten up; dealer busts with each up card, ace to ten;
@@ -93,7 +102,7 @@ class ShuffledCards(Fieldwise):
     # Two ASCII characters a card, and a machine integer a line: no Python object per card,
     # so that a file's thousands of cards add nothing for the garbage collector to walk.
     cards: bytearray = field(default_factory=bytearray)
-    lines: array = field(default_factory=lambda: array("i"))
+    lines: array = field(default_factory=lambda: array(_LINES_TYPE))
     # (index of the first card dealt for the round, burns before it included; round ID)
     rounds: list[tuple[int, str]] = field(default_factory=list)
 
@@ -108,8 +117,10 @@ class Tally(Fieldwise):
     hits_soft_17: bool = False
     # Dates here are `gaming_day.hour_stamp`s ("2026-03-02 01"): the parent makes them gaming
     # days when the tally is stored (auditor/store/tallies.py).
-    rounds: Counter = field(default_factory=Counter)  # (dealer, date, shift) -> rounds
-    pairs: Counter = field(default_factory=Counter)  # (dealer, player, date) -> rounds played
+    # Plain dicts, counted by `get`: a Counter (a dict subclass with a Python-level
+    # `__delitem__`) stores each item through a slow slot, a few times a round.
+    rounds: dict[tuple, int] = field(default_factory=dict)  # (dealer, date, shift) -> rounds
+    pairs: dict[tuple, int] = field(default_factory=dict)  # (dealer, player, date) -> rounds
     # (finding line, seat, player): who sat at the seat a finding names, to join findings
     # (which carry no player) to dealer–player pairs
     seats: list[tuple[int, str, str]] = field(default_factory=list)
@@ -136,10 +147,14 @@ class Tally(Fieldwise):
             self.hits_soft_17 = config.hits_soft_17
         # The date and hour: the parent makes it a gaming day and shift (auditor/gaming_day.py)
         dealer, (date, shift) = view.dealer_id, _stamp_and_shift(view.date, view.clock)
-        self.rounds[dealer, date, shift] += 1
+        rounds, key = self.rounds, (dealer, date, shift)
+        rounds[key] = rounds.get(key, 0) + 1
         players = players_of(view)
-        for player in set(players.values()):
-            self.pairs[dealer, player, date] += 1
+        if players:
+            pairs = self.pairs
+            for player in set(players.values()):
+                key = (dealer, player, date)
+                pairs[key] = pairs.get(key, 0) + 1
         if findings:
             occupied = view.occupied_before
             for finding in findings:
@@ -152,9 +167,7 @@ class Tally(Fieldwise):
             return
         if view.config.game == "ladies":
             self._ladies(view, dealer, date)
-        # Did the shoe run dry mid-round (rare)? A set tests each type by its hash: half
-        # the time of `in`, which compares each for equality.
-        if not _SHUFFLE.isdisjoint(map(type, view.events)):
+        if view.shuffled_in_round:  # the shoe ran dry mid-round (rare)
             self._cards_and_game(view, dealer, date)
         else:
             self._cards_as_counted(view, dealer, date)
@@ -176,11 +189,13 @@ class Tally(Fieldwise):
                           ) -> None:
         """`_cards_and_game` for a round with no shuffle in it (nearly every round), fed by
         what the replay already knows: its cards in the order they came out of the shoe
-        (`RoundView.card_counts`: every deal, hit, double, trade, draw and burn) and where
-        its `deal` statements are (`first_card_index` to `deal_end_index`), rather than a
-        pass over every statement of the round."""
-        counted = view.card_counts
-        if counted:
+        (`RoundView.card_codes` and `card_lines`: every deal, hit, double, trade, draw and
+        burn) and the first two cards dealt to each hand and the dealer (`first_dealt`,
+        `second_dealt`), rather than a pass over the round's statements. A round with a
+        problem may hold a `deal` to a seat, which makes no hand: its deals are read from
+        the statements."""
+        codes = view.card_codes
+        if codes:
             shuffled = self._open
             if shuffled is None:
                 shuffled = self._open = ShuffledCards(view.shoe.shoe_id)
@@ -188,13 +203,34 @@ class Tally(Fieldwise):
             shuffled.rounds.append((self._pending, view.round_id))
             shuffled.shoe_id = shuffled.shoe_id or view.shoe.shoe_id
             shuffled.date = shuffled.date or date
-            cards, _, lines = zip(*counted, strict=True)  # in C: no Python step a card
-            shuffled.cards += "".join(cards).encode("ascii")
-            shuffled.lines.extend(lines)
+            # in C, no Python step a card; the lines packed at once (array.extend parses
+            # each item on its own)
+            shuffled.cards += "".join(codes).encode("ascii")
+            count = len(codes)
+            packer = _PACKERS.get(count) or _packer(count)
+            shuffled.lines.frombytes(packer.pack(*view.card_lines))
             self._pending = len(shuffled.lines)
-        first_index = view.first_card_index
-        deals = () if first_index is None else view.events[first_index:view.deal_end_index + 1]
-        self._game(view, dealer, date, deals)
+        if view.problems:
+            first_index = view.first_card_index
+            deals = (() if first_index is None
+                     else view.events[first_index:view.deal_end_index + 1])
+            self._game(view, dealer, date, deals)
+            return
+        # _game, from the hands: a hand dealt two cards or more is a trial, a natural if the
+        # two make one (an ace and a ten-value)
+        value = blackjack.VALUE
+        hands = naturals = 0
+        for hand in view.hands.values():
+            if hand.dealt >= 2:
+                hands += 1
+                first, second = value[hand.first_dealt[0]], value[hand.second_dealt[0]]
+                naturals += first + second == 11 and (first == 1 or second == 1)
+        dealt = view.dealer
+        if dealt.dealt >= 2:
+            self._tally_game(view, dealer, date, hands, naturals, (
+                value[dealt.first_dealt[0]], value[dealt.second_dealt[0]]))
+        else:
+            self._tally_game(view, dealer, date, hands, naturals, ())
 
     def _cards_and_game(self, view: RoundView, dealer: str | None, date: str | None) -> None:
         marked = False
@@ -265,7 +301,7 @@ class Tally(Fieldwise):
         self._tally_game(view, dealer, date, hands, naturals, dealer_values)
 
     def _tally_game(self, view: RoundView, dealer: str | None, date: str | None, hands: int,
-                    naturals: int, dealer_values: list[int]) -> None:
+                    naturals: int, dealer_values: Sequence[int]) -> None:
         counts = self.game.get((dealer, date))
         if counts is None:
             counts = self.game[dealer, date] = [0] * GAME_SLOTS
@@ -279,19 +315,23 @@ class Tally(Fieldwise):
             slot = 2 if up == 1 else 4
             counts[slot] += 1
             counts[slot + 1] += natural
+        if natural or not view.dealer_had_to_play:
+            return
         hand = view.dealer
         hits_soft_17 = self.hits_soft_17
-        if natural or not view.dealer_had_to_play or (view.trades and any(
-                t.target == "dealer" for t in view.trades)) or (
-                not hand.busted and blackjack.dealer_must_draw(hand.card_codes, hits_soft_17)
-        ) or any(d.total_before > 17 or (d.total_before == 17 and not (
-                d.soft_before and hits_soft_17)) for d in hand.draws):
-            # The hand did not end by the drawing rule (stopped early, drew on a standing
-            # total, traded): its end says nothing of the cards.
-            return
+        total = hand.total  # the dealer's cards' best total, kept by the replay
+        if (total <= 21 and (total < 17 or (total == 17 and hand.soft and hits_soft_17))) or (
+                view.trades and any(t.target == "dealer" for t in view.trades)):
+            return  # stopped short of the drawing rule, or traded (see below)
+        for draw in hand.draws:
+            before = draw.total_before
+            if before > 17 or (before == 17 and not (draw.soft_before and hits_soft_17)):
+                # The hand did not end by the drawing rule (stopped early, drew on a
+                # standing total, traded): its end says nothing of the cards.
+                return
         slot = 6 + 2 * (up - 1)
         counts[slot] += 1
-        counts[slot + 1] += hand.busted
+        counts[slot + 1] += total > 21
 
     def _ladies(self, view: RoundView, dealer: str | None, date: str | None) -> None:
         """Lucky Ladies wagers placed before the first card and taken or paid once: how
@@ -320,8 +360,9 @@ class Tally(Fieldwise):
         if self.table_id is None:
             self.site, self.table_id = other.site, other.table_id
             self.decks, self.hits_soft_17 = other.decks, other.hits_soft_17
-        self.rounds.update(other.rounds)
-        self.pairs.update(other.pairs)
+        for mine, theirs in ((self.rounds, other.rounds), (self.pairs, other.pairs)):
+            for key, count in theirs.items():
+                mine[key] = mine.get(key, 0) + count
         self.seats.extend(other.seats)
         for key, counts in other.game.items():
             mine = self.game.get(key)

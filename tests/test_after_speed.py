@@ -73,7 +73,7 @@ def _tally_facts(tally) -> tuple:
                                            ("ladies", {})])
 def test_the_tally_from_card_counts_is_the_tally_from_every_statement(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, options: dict) -> None:
-    """Rounds without a shuffle take their cards from `RoundView.card_counts` and their game
+    """Rounds without a shuffle take their cards from `RoundView.card_codes` and their game
     math from the deal statements; the pass over every statement (kept for rounds with a
     shuffle) must give the same tally, faults and all."""
     from auditor.audit import audit_file

@@ -87,15 +87,18 @@ class WagerNeedsMainBet(Check):
     needs = DB21
     games = DB21
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         db21 = [w for w in view.wagers if w.kind == "db21"]
         if not db21:
-            return
+            return findings
         with_main = _seats_with_main(view)
         for wager in db21:
             if wager.seat not in with_main:
-                yield self.finding(view, wager.line, f"The {wager.label} was taken on a seat "
-                                   "with no blackjack wager.", seat=wager.seat)
+                findings.append(self.finding(view, wager.line,
+                                   f"The {wager.label} was taken on a seat "
+                                   "with no blackjack wager.", seat=wager.seat))
+        return findings
 
 
 @register
@@ -120,24 +123,26 @@ class PastPosting(Check):
     needs = DB21
     games = DB21
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         if view.first_card_index is None:
-            return
+            return findings
         first = view.events[view.first_card_index].line
         for wager in view.wagers:
             if wager.kind == "db21" and wager.late_additions:
                 late = late_addition_finding(self, view, wager, wager.amount)
                 if late is not None:
-                    yield late
+                    findings.append(late)
             if (wager.after_first_card and wager.kind == "db21" and wager.settlements
                     and not settled_void_in_full(wager)):
                 settlement = wager.settlements[0]
-                yield self.finding(
+                findings.append(self.finding(
                     view, wager.line, f"The {wager.label} was placed after the first card "
                     f"(line {first}) and {recorded_text(settlement)}; it should have been "
                     f"returned in full ({money_text(wager.amount)}) as no bet.",
                     seat=wager.seat, expected=Decimal(0), actual=kept_net(wager, settlement),
-                    evidence=[first, *(s.line for s in wager.settlements)])
+                    evidence=[first, *(s.line for s in wager.settlements)]))
+        return findings
 
 
 @register
@@ -167,12 +172,13 @@ class Outcome(Check):
     needs = DB21
     games = DB21
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         no_table = view.config.rules.db21_paytable is None and view.dealer.busted
         for wager in _judged_db21(view):
             misdealt = wager.expected is not None and wager.expected.outcome == "void"
             if no_table and not misdealt:  # (a misdeal returns it, pay table or none)
-                yield from self._won_at_unknown_odds(view, wager)
+                findings.extend(self._won_at_unknown_odds(view, wager))
                 continue
             wrong = None if wager.late_additions else wrongly_settled(wager, wager.amount)
             if wrong is None:
@@ -180,8 +186,9 @@ class Outcome(Check):
             settlement, expected = wrong
             if settlement.outcome == "win" and expected.outcome == "win":
                 continue  # the odds are (12)'s
-            yield payout_finding(self, view, wager, settlement, expected, wager.amount,
-                                 evidence=[c.line for c in view.dealer.cards])
+            findings.append(payout_finding(self, view, wager, settlement, expected, wager.amount,
+                                 evidence=[c.line for c in view.dealer.cards]))
+        return findings
 
     def _won_at_unknown_odds(self, view: RoundView, wager: Wager) -> Iterator[Finding]:
         """The dealer busted at a table that declares no pay table: the wager wins, by how
@@ -231,10 +238,11 @@ class TuckBustedHand(Check):
     needs = DB21
     games = DB21
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         seats = {w.seat for w in view.wagers if w.kind == "db21" and not w.after_first_card}
         if not seats:
-            return
+            return findings
         for hand in view.hands.values():
             if hand.seat not in seats or hand.bust_line is None or hand.main is None:
                 continue
@@ -247,18 +255,22 @@ class TuckBustedHand(Check):
             tuck = next((m for m in view.markers_of("tuck") if m.target == hand.name), None)
             deadline = next_action_index(view, bust_index)
             if discard is not None and (tuck is None or discard.index < tuck.index):
-                yield self.finding(view, discard.line, f"{hand.name} busted with a DB21 wager on "
+                findings.append(self.finding(view, discard.line,
+                                   f"{hand.name} busted with a DB21 wager on "
                                    f"{hand.seat}, and its cards went to the discard holder "
                                    "instead of under the DB21 wager.", hand=hand.name,
-                                   evidence=[hand.bust_line])
+                                   evidence=[hand.bust_line]))
             elif tuck is None:
-                yield self.finding(view, hand.bust_line, f"{hand.name} busted with a DB21 wager "
+                findings.append(self.finding(view, hand.bust_line,
+                                   f"{hand.name} busted with a DB21 wager "
                                    f"on {hand.seat}, and its cards were never tucked under the "
-                                   "DB21 wager.", hand=hand.name)
+                                   "DB21 wager.", hand=hand.name))
             elif deadline is not None and tuck.index > deadline:
-                yield self.finding(view, tuck.line, f"{hand.name}'s cards were tucked only after "
+                findings.append(self.finding(view, tuck.line,
+                                   f"{hand.name}'s cards were tucked only after "
                                    f"play went on (line {view.events[deadline].line}).",
-                                   hand=hand.name, evidence=[hand.bust_line])
+                                   hand=hand.name, evidence=[hand.bust_line]))
+        return findings
 
 
 @register
@@ -289,14 +301,16 @@ class LosesBeforeRemainingHands(Check):
     needs = DB21
     games = DB21
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         busts = _busts_in(view)
         if not view.dealer.cards or False not in busts:
-            return
+            return findings
         found = list(self.order(view))
         if found and True in busts and not any(CounterClockwiseResolution().order(view)):
-            return  # right for the bust as recorded ((10)'s order)
-        yield from found
+            return findings  # right for the bust as recorded ((10)'s order)
+        findings.extend(found)
+        return findings
 
     def order(self, view: RoundView) -> Iterator[Finding]:
         """The finding of a DB21 wager settled after a remaining main wager."""
@@ -345,14 +359,16 @@ class CounterClockwiseResolution(Check):
     severity = "medium"
     games = DB21
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         busts = _busts_in(view)
         if True not in busts:
-            return
+            return findings
         found = list(self.order(view))
         if found and False in busts and not any(LosesBeforeRemainingHands().order(view)):
-            return  # right for the dealer's hand without the burned card ((9)'s order)
-        yield from found
+            return findings  # right for the dealer's hand without the burned card ((9)'s order)
+        findings.extend(found)
+        return findings
 
     def order(self, view: RoundView) -> Iterator[Finding]:
         """The finding of the first remaining wager resolved out of counter-clockwise order."""
@@ -398,25 +414,27 @@ class PlayOutForDb21(Check):
     needs = DB21
     games = DB21
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         played = [h for h in view.hands.values() if h.main is not None]
         if not played or not all(h.busted for h in played) or len(view.dealer.cards) < 2:
-            return
+            return findings
         live = [w for w in _judged_db21(view) if not (
             w.settlement is not None and w.settlement.index < (view.dealer.turn_index or 0))]
         if not live:
-            return
+            return findings
         cards = view.dealer.card_codes
         if not blackjack.dealer_must_draw(cards, view.config.hits_soft_17):
-            return
+            return findings
         if drew_past_a_standing_total(view):
-            return  # the stop follows from a draw on a standing total: 20:18:15:28's
+            return findings  # the stop follows from a draw on a standing total: 20:18:15:28's
         total, soft = blackjack.total(cards)
-        yield self.finding(view, stop_line(view), f"Every player hand busted and a "
+        findings.append(self.finding(view, stop_line(view), f"Every player hand busted and a "
                            f"DB21 wager was live, but the dealer stopped at "
                            f"{'soft ' if soft else ''}{total} instead of playing the hand out.",
                            evidence=[w.line for w in live]
-                           ).model_copy(update={"subject": "dealer-stop"})
+                           ).model_copy(update={"subject": "dealer-stop"}))
+        return findings
 
 
 @register
@@ -442,7 +460,8 @@ class PayTable(Check):
     needs = DB21
     games = DB21
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for wager in _judged_db21(view):
             wrong = None if wager.late_additions else wrongly_settled(wager, wager.amount)
             if wrong is None:
@@ -451,9 +470,10 @@ class PayTable(Check):
             if settlement.outcome != "win" or expected.outcome != "win":
                 continue
             odds = settlement.amount / wager.amount if wager.amount else 0
-            yield self.finding(view, settlement.line, f"The {wager.label} was paid "
+            findings.append(self.finding(view, settlement.line, f"The {wager.label} was paid "
                                f"{money_text(settlement.amount)} ({odds:g} to 1); {expected.why}, "
                                f"{money_text(expected.net)}.", seat=wager.seat,
                                expected=expected.net, actual=settlement.net,
                                evidence=[view.dealer.up.line] if view.dealer.up else []
-                               ).model_copy(update={"subject": f"settle:{wager.target}:db21"})
+                               ).model_copy(update={"subject": f"settle:{wager.target}:db21"}))
+        return findings

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from operator import itemgetter
 
 from auditor.checks.base import PROBLEM, Check, FileView, register
 from auditor.events import Shuffle
@@ -136,9 +135,6 @@ class ReferenceCheck(_ProblemCheck):
     kind = "reference"
 
 
-_COUNT = itemgetter(1)  # of a `card_counts` entry (card, count, line)
-
-
 @register
 class CardCountCheck(Check):
     """A card appears more often since the shoe came into play than the decks hold.
@@ -166,7 +162,7 @@ class CardCountCheck(Check):
     judges_unreadable_rounds = True
 
     def round(self, view: RoundView) -> Iterable[Finding]:
-        if max(map(_COUNT, view.card_counts), default=0) <= view.config.decks:
+        if max(view.card_seen, default=0) <= view.config.decks:
             return ()  # the common case, found without a Python-level loop (nor a generator)
         return self._over(view)
 
@@ -175,7 +171,8 @@ class CardCountCheck(Check):
         reported: set[str] = set()
         # a shuffle inside the round starts the counts again (bjh-format.md §5)
         shuffles = [e.line for e in view.events if type(e) is Shuffle]
-        for card, count, line in view.card_counts:
+        for card, count, line in zip(view.card_codes, view.card_seen, view.card_lines,
+                                     strict=True):
             if count > decks and card not in reported:
                 reported.add(card)
                 times = "once" if decks == 1 else f"{decks} times"

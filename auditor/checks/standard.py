@@ -178,7 +178,8 @@ class MainPayout(Check):
             return self._judged(view)
         return ()
 
-    def _judged(self, view: RoundView) -> Iterator[Finding]:
+    def _judged(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         hands = view.hands
         for wager in view.wagers:
             if wager.kind != "main":
@@ -207,8 +208,9 @@ class MainPayout(Check):
                                 None)
             if dealer_trade is not None and settlement.index < dealer_trade:
                 continue  # right when paid; the dealer's later trade is 30.02(9)'s fault
-            yield payout_finding(self, view, wager, settlement, expected, stake,
-                                 evidence=[c.line for c in hand.cards])
+            findings.append(payout_finding(self, view, wager, settlement, expected, stake,
+                                 evidence=[c.line for c in hand.cards]))
+        return findings
 
 
 @register
@@ -403,7 +405,8 @@ class SplitPairs(Check):
     options = frozenset({"splits"})
     needs = frozenset({ev.Split})
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         limit = min(view.config.rules.splits, 3)
         splits_seen: dict[str, int] = {}
         new_hands: list[Hand] = []
@@ -419,32 +422,34 @@ class SplitPairs(Check):
             line = hand.split_line
             pair = hand.split_from_cards
             if len(pair) != 2 or blackjack.value(pair[0]) != blackjack.value(pair[1]):
-                yield self.finding(view, line, f"{hand.parent} was split holding "
+                findings.append(self.finding(view, line, f"{hand.parent} was split holding "
                                    f"{' '.join(pair) or 'no cards'}; only two cards of "
-                                   "identical value may be split.", hand=hand.parent)
+                                   "identical value may be split.", hand=hand.parent))
             parent = view.hands.get(hand.parent or "")
             original = parent.main.amount if parent and parent.main else None
             if hand.main is not None and original is not None and hand.main.amount != original:
-                yield self.finding(
+                findings.append(self.finding(
                     view, line, f"The split of {hand.parent} placed {money_text(hand.main.amount)}"
                     f" on {hand.name}; the wager must equal the original {money_text(original)}.",
-                    hand=hand.parent).model_copy(update={"subject": f"split-wager:{line}"})
+                    hand=hand.parent).model_copy(update={"subject": f"split-wager:{line}"}))
             splits_seen[hand.root] = splits_seen.get(hand.root, 0) + 1
             if splits_seen[hand.root] > limit:
-                yield self.finding(view, line, f"{hand.root} was split "
+                findings.append(self.finding(view, line, f"{hand.root} was split "
                                    f"{splits_seen[hand.root]} times; the house allows {limit}.",
-                                   hand=hand.parent)
+                                   hand=hand.parent))
         for hand in irregular:
             for late in hand.late_cards:
                 if late.reason == "split ace":
-                    yield self.finding(view, late.card.line, f"{hand.name}, a split ace, received "
+                    findings.append(self.finding(view, late.card.line,
+                                       f"{hand.name}, a split ace, received "
                                        f"{late.card.card}: a split ace takes one card only.",
                                        hand=hand.name).model_copy(
-                                           update={"subject": f"late:{late.card.line}"})
+                                           update={"subject": f"late:{late.card.line}"}))
             if hand.played_before_parent_line is not None:
-                yield self.finding(view, hand.played_before_parent_line,
+                findings.append(self.finding(view, hand.played_before_parent_line,
                                    f"{hand.name} was played before {hand.parent}, the first "
-                                   "hand of the split, was complete.", hand=hand.name)
+                                   "hand of the split, was complete.", hand=hand.name))
+        return findings
 
 
 @register
@@ -481,19 +486,22 @@ class DealerDrawsOut(Check):
             return ()  # the common stop, told by the total the replay keeps (no generator)
         return self._stopped(view)
 
-    def _stopped(self, view: RoundView) -> Iterator[Finding]:
+    def _stopped(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         dealer = view.dealer
         if not blackjack.dealer_must_draw(dealer.card_codes, view.config.hits_soft_17):
-            return
+            return findings
         if drew_past_a_standing_total(view):
-            return  # the stop follows from a card that should have been burned (:28)
+            return findings  # the stop follows from a card that should have been burned (:28)
         total, soft = blackjack.total(dealer.card_codes)
         line = stop_line(view)
         rule = "hits soft 17" if view.config.hits_soft_17 else "stands on all 17s"
-        yield self.finding(view, line, f"The dealer stopped at {'soft ' if soft else ''}{total} "
+        findings.append(self.finding(view, line,
+                           f"The dealer stopped at {'soft ' if soft else ''}{total} "
                            f"with live wagers on the table; the house {rule}, so the dealer had "
                            "to draw.", evidence=[c.line for c in dealer.cards]
-                           ).model_copy(update={"subject": "dealer-stop"})
+                           ).model_copy(update={"subject": "dealer-stop"}))
+        return findings
 
 
 @register
@@ -522,15 +530,18 @@ class DealerDrawsOnStandingTotal(Check):
     options = frozenset({"soft17"})
     needs = frozenset({ev.Draw})
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         hits17 = view.config.hits_soft_17
         for draw in view.dealer.draws:
             total, soft = draw.total_before, draw.soft_before
             if on_standing_total(draw, hits17):
-                yield self.finding(view, draw.card.line, f"The dealer drew {draw.card.card} "
+                findings.append(self.finding(view, draw.card.line,
+                                   f"The dealer drew {draw.card.card} "
                                    f"holding {'soft ' if soft else ''}{total}, a total on which "
                                    "the dealer must stand; the card should have been burned."
-                                   ).model_copy(update={"subject": f"draw:{draw.card.line}"})
+                                   ).model_copy(update={"subject": f"draw:{draw.card.line}"}))
+        return findings
 
 
 @register
@@ -557,24 +568,29 @@ class Surrender(Check):
     options = frozenset({"surrender"})
     needs = frozenset({ev.Surrender})
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         offered = view.config.rules.surrender != "no"
         for hand in view.hands.values():
             if hand.surrendered_line is None:
                 continue
             if not offered:
-                yield self.finding(view, hand.surrendered_line, f"{hand.name} surrendered at a "
-                                   "table that does not offer surrender.", hand=hand.name)
+                findings.append(self.finding(view, hand.surrendered_line,
+                                   f"{hand.name} surrendered at a "
+                                   "table that does not offer surrender.", hand=hand.name))
             if hand.surrender_after_decision or hand.parent is not None:
-                yield self.finding(view, hand.surrendered_line, f"{hand.name} surrendered after "
+                findings.append(self.finding(view, hand.surrendered_line,
+                                   f"{hand.name} surrendered after "
                                    f"{'its first decision' if hand.parent is None else 'a split'}"
                                    "; surrender is the first decision on the first two cards.",
-                                   hand=hand.name)
+                                   hand=hand.name))
             for wager in view.wagers_of("main", tip=None):
                 if wager.target != hand.name:
                     continue
                 wrong = wrongly_settled(wager, wager.amount)
                 if wrong is not None:
                     settlement, expected = wrong
-                    yield payout_finding(self, view, wager, settlement, expected, wager.amount,
-                                         evidence=[hand.surrendered_line])
+                    findings.append(payout_finding(self, view, wager, settlement, expected,
+                                         wager.amount,
+                                         evidence=[hand.surrendered_line]))
+        return findings

@@ -28,6 +28,7 @@ from auditor.findings import Finding
 from auditor.parser import parse_lines
 from auditor.reader import Problem
 from auditor.replay import switch as facts
+from auditor.replay.outcomes import seat_first_four
 from auditor.replay.view import (
     Decision,
     Hand,
@@ -169,17 +170,19 @@ class TipNeedsPersonalWager(Check):
     needs = frozenset({"tip"})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         tips = [w for w in view.wagers if w.tip]
         if not tips:
-            return  # most rounds hold no tip at all
+            return findings  # most rounds hold no tip at all
         for kind, area in (("main", "hand"), ("supermatch", "super match of")):
             personal = {w.target for w in view.wagers if w.kind == kind and not w.tip}
             for tip in tips:
                 if tip.kind == kind and tip.target not in personal:
-                    yield self.finding(view, tip.line, f"A tip was wagered on the {area} "
+                    findings.append(self.finding(view, tip.line, f"A tip was wagered on the {area} "
                                        f"{tip.target}, where the player has no wager of their "
-                                       "own.", seat=tip.seat, hand=tip.hand)
+                                       "own.", seat=tip.seat, hand=tip.hand))
+        return findings
 
 
 @register
@@ -294,7 +297,17 @@ class SuperMatchBeforeMain(Check):
     needs = frozenset({"supermatch"})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> Iterable[Finding]:
+        """The common round, every super match resolved before its seat's mains, told
+        without a generator; any other goes to `_judged`."""
+        last_super, early_main = self._resolved(view)
+        if not early_main:
+            return ()  # the common case: every super match was resolved first
+        return self._judged(view, last_super, early_main)
+
+    @staticmethod
+    def _resolved(view: RoundView) -> tuple[dict[str, Settlement], dict[str, Settlement]]:
+        """Per seat, its last super match resolved, and its first main resolved before that."""
         last_super: dict[str, Settlement] = {}  # seat -> the last of its super matches resolved
         for wager in view.wagers:
             if wager.kind == "supermatch" and wager.settlements:
@@ -303,9 +316,9 @@ class SuperMatchBeforeMain(Check):
                 if settlement.outcome != "void" and (known is None
                                                      or settlement.index > known.index):
                     last_super[wager.seat] = settlement
-        if not last_super:
-            return
         early_main: dict[str, Settlement] = {}  # seat -> its first main resolved before that
+        if not last_super:
+            return last_super, early_main
         for wager in view.wagers:
             super_match = last_super.get(wager.seat)
             if wager.kind != "main" or super_match is None or not wager.settlements:
@@ -315,8 +328,10 @@ class SuperMatchBeforeMain(Check):
             if (settlement.outcome != "void" and settlement.index < super_match.index
                     and (known is None or settlement.index < known.index)):
                 early_main[wager.seat] = settlement
-        if not early_main:
-            return  # the common case: every super match was resolved first
+        return last_super, early_main
+
+    def _judged(self, view: RoundView, last_super: dict[str, Settlement],
+                early_main: dict[str, Settlement]) -> Iterator[Finding]:
         late = {w.seat for w in _mistimed_super_match(view)}
         for seat in sorted(early_main, key=seat_number):
             if seat in late:
@@ -350,18 +365,20 @@ class SuperMatchOutcome(Check):
     needs = frozenset({"supermatch"})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for wager, settlement in facts.of(view).judged_super_matches:
             expected = wager.expected
             if settlement.outcome == expected.outcome and (
                     expected.outcome != "lose" or cents_match(settlement.net, expected.net)):
                 continue  # a win's amount is (18)'s
-            cards = " ".join(view.seat_first_four.get(wager.seat, []))
-            yield self.finding(view, settlement.line, f"The {wager.label} "
+            cards = " ".join(seat_first_four(view, wager.seat))
+            findings.append(self.finding(view, settlement.line, f"The {wager.label} "
                                f"{recorded_text(settlement)}; the first four cards ({cards}) "
                                f"say it should {net_text(expected.net)}: {expected.why}.",
                                seat=wager.seat, expected=expected.net, actual=settlement.net,
-                               ).model_copy(update={"subject": _settle_subject(wager)})
+                               ).model_copy(update={"subject": _settle_subject(wager)}))
+        return findings
 
 
 @register
@@ -443,11 +460,14 @@ class SuperMatchTiming(Check):
     needs = frozenset({"supermatch"})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for wager, settlement, when in _super_match_timing(view):
-            yield self.finding(view, settlement.line, f"The {wager.label} was resolved {when}; "
+            findings.append(self.finding(view, settlement.line,
+                               f"The {wager.label} was resolved {when}; "
                                "it is resolved once every player and the dealer hold their "
-                               "cards, before play begins.", seat=wager.seat)
+                               "cards, before play begins.", seat=wager.seat))
+        return findings
 
 
 @register
@@ -524,7 +544,8 @@ class SwitchedBlackjack(Check):
                 return self._switched(view)  # a switched two-card 21 (_switched_blackjack)
         return ()  # none settled: no generator
 
-    def _switched(self, view: RoundView) -> Iterator[Finding]:
+    def _switched(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for wager, hand, settlement in facts.of(view).judged_mains:
             if not hand.switched:
                 continue  # the common case, told before the call
@@ -532,14 +553,15 @@ class SwitchedBlackjack(Check):
             if how is None:
                 continue
             expected = wager.expected
-            yield self.finding(view, settlement.line, f"{hand.name}'s switched 21 "
+            findings.append(self.finding(view, settlement.line, f"{hand.name}'s switched 21 "
                                f"({' '.join(hand.card_codes)}) {how}: after a switch it is a 21, "
                                f"not a blackjack, and the {wager.label} should "
                                f"{net_text(expected.net)}.", hand=hand.name,
                                expected=expected.net, actual=settlement.net,
                                evidence=[view.switched_seats.get(hand.seat, settlement.line),
                                          *(c.line for c in view.dealer.cards)]
-                               ).model_copy(update={"subject": _settle_subject(wager)})
+                               ).model_copy(update={"subject": _settle_subject(wager)}))
+        return findings
 
 
 @register
@@ -562,18 +584,21 @@ class SplitWager(Check):
     needs = frozenset({ev.Split})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for hand in view.hands.values():
             if hand.parent is None or hand.main is None or hand.split_line is None:
                 continue
             root = view.hands.get(hand.root)
             if root is None or root.main is None or hand.main.amount == root.main.amount:
                 continue
-            yield self.finding(view, hand.split_line, f"The split of {hand.parent} placed "
+            findings.append(self.finding(view, hand.split_line,
+                               f"The split of {hand.parent} placed "
                                f"{money_text(hand.main.amount)} on {hand.name}; it must equal "
                                f"the {money_text(root.main.amount)} initial wager on "
                                f"{hand.root}.", hand=hand.name, evidence=[root.main.line]
-                               ).model_copy(update={"subject": f"split-wager:{hand.split_line}"})
+                               ).model_copy(update={"subject": f"split-wager:{hand.split_line}"}))
+        return findings
 
 
 @register
@@ -620,7 +645,8 @@ class MainPayout(Check):
             return self._judged(view)
         return ()
 
-    def _judged(self, view: RoundView) -> Iterator[Finding]:
+    def _judged(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for wager, hand, settlement in facts.of(view).judged_mains:
             # a push returns the whole stake, a double included (bjh-format.md §5)
             stake = stake_of(wager, hand)
@@ -630,11 +656,12 @@ class MainPayout(Check):
             if _switched_blackjack(view, hand, wager, settlement) is not None:
                 continue
             settlement, expected = wrong
-            yield self.finding(view, settlement.line, payout_sentence(wager, settlement, expected),
-                               hand=hand.name, expected=expected.net,
-                               actual=settled_net(settlement, stake),
+            findings.append(self.finding(view, settlement.line,
+                               payout_sentence(wager, settlement, expected), hand=hand.name,
+                               expected=expected.net, actual=settled_net(settlement, stake),
                                evidence=[c.line for c in hand.cards + view.dealer.cards]
-                               ).model_copy(update={"subject": _settle_subject(wager)})
+                               ).model_copy(update={"subject": _settle_subject(wager)}))
+        return findings
 
 
 @register
@@ -657,15 +684,17 @@ class CardAfterCompletion(Check):
     needs = frozenset({ev.Hit, ev.Double})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for hand in view.hands.values():
             for late in hand.late_cards:
                 if late.reason == "split ace":
                     continue
-                yield self.finding(view, late.card.line, f"{hand.name} received "
+                findings.append(self.finding(view, late.card.line, f"{hand.name} received "
                                    f"{late.card.card} after it had {_done(late.reason)}; no card "
                                    "is drawn to a completed hand.", hand=hand.name
-                                   ).model_copy(update={"subject": f"late:{late.card.line}"})
+                                   ).model_copy(update={"subject": f"late:{late.card.line}"}))
+        return findings
 
 
 def _done(reason: str) -> str:
@@ -703,7 +732,8 @@ class BustCollectedAtOnce(Check):
                 return self._busted(view)
         return ()  # no settled hand over 21: no generator
 
-    def _busted(self, view: RoundView) -> Iterator[Finding]:
+    def _busted(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         by_hand: dict[str, list[tuple[Wager, Settlement]]] = {}
         for wager, hand, settlement in facts.of(view).judged_mains:
             if hand.total > 21:  # hand.busted, without the call (every main wager)
@@ -728,15 +758,16 @@ class BustCollectedAtOnce(Check):
                 if not problems:
                     continue
                 money = not cents_match(settlement.net, wager.expected.net)
-                yield self.finding(view, settlement.line, f"{name} went over 21 "
+                findings.append(self.finding(view, settlement.line, f"{name} went over 21 "
                                    f"({hand.total}) and its {wager.label} "
                                    f"{' and '.join(problems)}; a hand over 21 is collected at "
                                    "once.", hand=name,
                                    expected=wager.expected.net if money else None,
                                    actual=settlement.net if money else None,
                                    evidence=[view.events[bust].line]
-                                   ).model_copy(update={"subject": _settle_subject(wager)})
+                                   ).model_copy(update={"subject": _settle_subject(wager)}))
                 break  # one finding for the hand
+        return findings
 
 
 def _bust_index(hand: Hand) -> int:
@@ -831,16 +862,19 @@ class DealerWaitsForPlayers(Check):
     needs = frozenset({ev.Draw})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         for draw in view.dealer.draws:
             if not draw.incomplete_hands:
                 continue
             waiting = ", ".join(draw.incomplete_hands)
-            yield self.finding(view, draw.card.line, f"The dealer drew {draw.card.card} while "
+            findings.append(self.finding(view, draw.card.line,
+                               f"The dealer drew {draw.card.card} while "
                                f"{waiting} still had to be played; the dealer plays only after "
                                "every player hand is complete.",
-                               ).model_copy(update={"subject": f"draw:{draw.card.line}"})
-            return
+                               ).model_copy(update={"subject": f"draw:{draw.card.line}"}))
+            return findings
+        return findings
 
 
 @register
@@ -865,9 +899,10 @@ class SuperMatchPayTable(Check):
     needs = frozenset({"supermatch"})
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterator[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
         if view.config.decks not in DECKS:
-            return
+            return findings
         for wager, settlement in facts.of(view).judged_super_matches:
             expected = wager.expected
             if settlement.outcome != "win" or expected.outcome != "win":
@@ -875,9 +910,10 @@ class SuperMatchPayTable(Check):
             if cents_match(settlement.net, expected.net):
                 continue
             odds = settlement.amount / wager.amount if wager.amount else 0
-            yield self.finding(view, settlement.line, f"The {wager.label} was paid "
+            findings.append(self.finding(view, settlement.line, f"The {wager.label} was paid "
                                f"{money_text(settlement.amount)} ({odds:g} to 1); at "
                                f"{view.config.decks} decks {expected.why}, "
                                f"{money_text(expected.net)}.", seat=wager.seat,
                                expected=expected.net, actual=settlement.net,
-                               ).model_copy(update={"subject": _settle_subject(wager)})
+                               ).model_copy(update={"subject": _settle_subject(wager)}))
+        return findings

@@ -8,7 +8,6 @@ that does not exist) is recorded as a `reference` problem and the replay goes on
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
 
 from auditor import blackjack
 from auditor import events as ev
@@ -34,13 +33,16 @@ from auditor.replay.view import (
 )
 
 _VALUE = blackjack.VALUE
-_PLAYER = attrgetter("player")
 # The round's commonest objects (a card, a settlement, a decision, a wager) are made in
 # place: `_new(Card)` and the fields stored, not `Card(...)`, whose Python `__init__` is
 # a second frame entered from C (in this interpreter about twice the instructions).
 # Every field is stored at the site; tests/test_replay_inits.py holds them to the
 # dataclasses' own constructors.
 _new = object.__new__
+_VIEW_INIT = RoundView.__init__
+
+UNRECORDED_KINDS = frozenset({ev.Deal, ev.Bet, ev.Stand, ev.Settle})
+"""The statement types `RoundView.kinds` leaves out (replay_round takes them in its loop)."""
 
 ROUND_EXTENSIONS: dict[str, list[Callable[[RoundView, TableState], None]]] = {}
 """Per game, functions that derive more facts once a round is replayed (registered by games)."""
@@ -50,32 +52,47 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                  on_step: Callable[[ev.Event, RoundView], None] | None = None) -> RoundView:
     """Replay one round against the table; `on_step` sees the view after each statement."""
     start = record.start
-    view = RoundView(
-        file, state.config, start.round_id, start.line, record.end_line, record.last_line,
+    # RoundView(...), its __init__ called as a plain function on an object made in place
+    # (calling the class enters it through C as a second frame: see _new)
+    view = _new(RoundView)
+    _VIEW_INIT(
+        view, file, state.config, start.round_id, start.line, record.end_line, record.last_line,
         start.date or state.shoe_date, start.clock or start.time, start.dealer or state.dealer,
         record.events, state.shoe_status(), list(record.problems),
-        dict(zip(state.seats, map(_PLAYER, state.seats.values()), strict=True)))
-    replay = _RoundReplay(state, view)
+        {seat: seated.player for seat, seated in state.seats.items()})  # (a third of a zip's)
+    # _RoundReplay(state, view), made in place (see _new): one a round
+    replay = _new(_RoundReplay)
+    replay.state, replay.view, replay.wager_index = state, view, {}
+    replay.seats_reported = set()
+    seat_count = replay.seats = state.config.seats
+    replay.counts, replay.hands = state.counts, view.hands
+    replay.seat_digits = _SEAT_DIGITS.get(seat_count) or _seat_digits(seat_count)
     handlers = _HANDLERS.get
     # The commonest statements (deal, settle) are replayed here, written out: no call, and
     # the round's objects held in locals. Every other statement goes to its handler.
     deal, settle, bet, stand, hit = ev.Deal, ev.Settle, ev.Bet, ev.Stand, ev.Hit
     decisions = view.decisions
     seats = state.seats  # (a `sit` or `leave` changes the dict in place, never replaces it)
-    counts, card_counts, hands = state.counts, view.card_counts, view.hands
+    counts, hands = state.counts, view.hands
+    card_codes, card_seen, card_lines = view.card_codes, view.card_seen, view.card_lines
     dealer, seat_digits, wager_index = view.dealer, replay.seat_digits, replay.wager_index
-    first_four = view.seat_first_four
     value = _VALUE
+    kinds, hits = view.kinds, False
+    # the round's first and last `deal` (view.first_card_index, deal_end_index) in locals:
+    # the first stored on the view as it is found, the last once the loop ends
+    first_card = last_deal = None
     for index, event in enumerate(record.events):
         kind = type(event)
         if kind is deal:  # _RoundReplay.on_deal, written out
             code, target, line = event.card, event.target, event.line
             seen = counts.get(code, 0) + 1  # TableState.count_card
             counts[code] = seen
-            card_counts.append((code, seen, line))
-            if view.first_card_index is None:
-                view.first_card_index = index
-            view.deal_end_index = index
+            card_codes.append(code)
+            card_seen.append(seen)
+            card_lines.append(line)
+            if first_card is None:
+                first_card = view.first_card_index = index
+            last_deal = index
             hand = hands.get(target)  # a hand of the round: its seat was told already
             if hand is not None:
                 pass
@@ -102,18 +119,17 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                 else:
                     hand.total, hand.soft = hard, False
                 dealt = hand.dealt = hand.dealt + 1
-                if dealt <= 2 and target[2:] in ("h1", "h2"):  # ("dealer"[2:] is "aler")
-                    seat = hand.seat
-                    if seat in first_four:
-                        first_four[seat].append(code)
+                if dealt <= 2:  # (the super match's four cards, the tally's game math)
+                    if dealt == 1:
+                        hand.first_dealt = code
                     else:
-                        first_four[seat] = [code]
+                        hand.second_dealt = code
         elif kind is bet:
             target, bet_kind, tip = event.target, event.kind, event.tip
             key = (target, bet_kind, tip)
             if (bet_kind != "insurance" and target != "dealer"
                     and (bet_kind == "main") == (len(target) > 2)
-                    and target[1] in seat_digits and target[:2] in seats
+                    and target[1] in seat_digits and (seat := target[:2]) in seats
                     and key not in wager_index):
                 # _RoundReplay.on_bet, written out for the common bet: a main wager on a
                 # hand or a side wager on a seat, of a seat taken and within the table,
@@ -122,11 +138,11 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                 wager.target, wager.kind, wager.tip, wager.amount = (
                     target, bet_kind, tip, event.amount)
                 wager.line, wager.index = event.line, index
-                wager.after_first_card = view.first_card_index is not None
+                wager.after_first_card = first_card is not None
                 wager.initial = True
                 wager.settlements, wager.late_additions = [], ()
                 wager.expected = wager.expected_burned = None
-                wager.seat = seat = target[:2]
+                wager.seat = seat  # (target[:2], taken above)
                 view.wagers.append(wager)
                 if bet_kind != "main":
                     view.wager_marks.add(bet_kind)
@@ -154,6 +170,7 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
             else:
                 replay.on_stand(index, event)
         elif kind is hit:
+            hits = True
             hand = hands.get(event.hand)
             if (hand is not None and hand.parent is None and hand.complete_index is None
                     and not hand.split_aces):
@@ -162,7 +179,9 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                 code, line = event.card, event.line
                 seen = counts.get(code, 0) + 1  # TableState.count_card
                 counts[code] = seen
-                card_counts.append((code, seen, line))
+                card_codes.append(code)
+                card_seen.append(seen)
+                card_lines.append(line)
                 decision = _new(Decision)
                 decision.kind, decision.target, decision.line, decision.index = (
                     "hit", event.hand, line, index)
@@ -194,11 +213,16 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                 settled.amount, settled.time = event.amount, event.time
                 wager.settlements.append(settled)
         else:
+            kinds.add(kind)
             handler = handlers(kind)
             if handler is not None:
                 handler(replay, index, event)
         if on_step is not None:
+            view.deal_end_index = last_deal  # (each step sees the view as it stands)
             on_step(event, view)
+    view.deal_end_index = last_deal
+    if hits:
+        kinds.add(hit)
     replay.finish()
     extensions = ROUND_EXTENSIONS.get(state.config.game)
     if extensions:
@@ -230,15 +254,17 @@ class _RoundReplay:
         "wager_index",
     )
 
-    def __init__(self, state: TableState, view: RoundView) -> None:
-        self.state = state
-        self.view = view
-        self.wager_index: dict[tuple[str, str, bool], Wager] = {}
-        self.seats_reported: set[str] = set()
-        self.seats = state.config.seats
-        self.counts = state.counts
-        self.hands = view.hands
-        self.seat_digits = _SEAT_DIGITS.get(self.seats) or _seat_digits(self.seats)
+    # Made by replay_round alone, in place (no __init__): state, view, wager_index (a
+    # wager by its target, kind and tip), seats_reported, seats (the table's count),
+    # counts (the state's), hands (the view's), seat_digits (_seat_digits of seats).
+    state: TableState
+    view: RoundView
+    wager_index: dict[tuple[str, str, bool], Wager]
+    seats_reported: set[str]
+    seats: int
+    counts: dict[str, int]
+    hands: dict[str, Hand]
+    seat_digits: frozenset[str]
 
     # ---- helpers ----
     def problem(self, line: int, message: str, target: str | None = None) -> None:
@@ -250,7 +276,10 @@ class _RoundReplay:
         counts = self.counts
         seen = counts.get(card, 0) + 1  # TableState.count_card
         counts[card] = seen
-        self.view.card_counts.append((card, seen, line))
+        view = self.view
+        view.card_codes.append(card)
+        view.card_seen.append(seen)
+        view.card_lines.append(line)
 
     def note_seat(self, target: str, line: int) -> None:
         """A seat beyond the table's count is reported once a round; its statements are
@@ -401,7 +430,10 @@ class _RoundReplay:
         counts = self.counts
         seen = counts.get(code, 0) + 1  # self.count, written out
         counts[code] = seen
-        self.view.card_counts.append((code, seen, line))
+        view = self.view
+        view.card_codes.append(code)
+        view.card_seen.append(seen)
+        view.card_lines.append(line)
         hand = self.hands.get(event.hand) or self.hand(event.hand, line, "hit")
         if hand is None:
             return
@@ -546,8 +578,12 @@ class _RoundReplay:
         waiting = tuple([h.name for h in self.view.hands.values() if h.main is not None and not (
             h.complete_index is not None or h.total >= 21 or h.misdealt or h.natural
             or (h.split_aces and len(h.cards) >= 2))])
-        card = Card(event.card, event.line, index)
-        dealer.draws.append(DealerDraw(card, before, soft, waiting))
+        card = _new(Card)  # Card(...) and DealerDraw(...), made in place (see _new)
+        card.card, card.line, card.index = event.card, event.line, index
+        draw = _new(DealerDraw)
+        draw.card, draw.total_before, draw.soft_before, draw.incomplete_hands = (
+            card, before, soft, waiting)
+        dealer.draws.append(draw)
         dealer.add(card)
 
     # ---- everything else ----
@@ -604,6 +640,7 @@ class _RoundReplay:
     def on_table_event(self, index: int, event: ev.Event) -> None:
         self.state.apply(event)
         if type(event) is ev.Shuffle:
+            self.view.shuffled_in_round = True
             # Running out of cards (bjh-format.md §5): the cards on the layout are not in
             # the shuffled stack, so counting starts again from them.
             for hand in self.view.hands.values():

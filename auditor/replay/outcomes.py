@@ -18,6 +18,14 @@ _new = object.__new__  # an Expected made in place, without its __init__'s frame
 _NONE: frozenset[str] = frozenset()
 
 
+def _expected(outcome: str, net: Decimal, why: str | tuple) -> Expected:
+    """`Expected(outcome, net, why)`, made in place: a plain call, where calling the class
+    enters its `__init__` through C as a second frame (a side wager's result, most rounds)."""
+    expected = _new(Expected)
+    expected.outcome, expected.net, expected._why = outcome, net, why
+    return expected
+
+
 def must_stand(total: int, soft: bool, hits_soft_17: bool) -> bool:
     """A total on which the dealer must stand: 17 to 21, a soft 17 excepted where the
     house hits it (20:18:15:28: a card drawn there "must be burned")."""
@@ -63,6 +71,7 @@ def _without_burned_card(view: RoundView) -> DealerHand | None:
             else [c for c in dealer.cards if c.index < burned_index])
     for card in kept:
         hand.add(card)
+    hand.first_dealt, hand.second_dealt = dealer.first_dealt, dealer.second_dealt
     hand.draws = dealer.draws[:first]
     return hand
 
@@ -154,33 +163,60 @@ def _main_result(view: RoundView, hand: Hand, wager: Wager, dealer_natural: bool
 
 def insurance_result(view: RoundView, wager: Wager) -> Expected:
     if view.dealer.natural:
-        return Expected("win", wager.amount * 2, "insurance pays 2 to 1 on a dealer blackjack")
-    return Expected("lose", -wager.amount, "the dealer has no blackjack: insurance loses")
+        return _expected("win", wager.amount * 2, "insurance pays 2 to 1 on a dealer blackjack")
+    return _expected("lose", -wager.amount, "the dealer has no blackjack: insurance loses")
 
 
 def db21_result(view: RoundView, wager: Wager) -> Expected:
     if wager.after_first_card:
-        return Expected("void", ZERO, "a DB21 wager made after the first card is no bet")
+        return _expected("void", ZERO, "a DB21 wager made after the first card is no bet")
     dealer = view.dealer
     pay_table = view.config.rules.db21_paytable
     if dealer.busted and dealer.up is not None and pay_table:
         odds = blackjack.db21_odds(pay_table, dealer.up.card)
-        return Expected("win", wager.amount * odds,
+        return _expected("win", wager.amount * odds,
                         f"the dealer busted with {dealer.up.card} up: pay table {pay_table} "
                         f"pays {odds} to 1")
-    return Expected("lose", -wager.amount, ("the dealer did not bust ({})", dealer.total))
+    return _expected("lose", -wager.amount, ("the dealer did not bust ({})", dealer.total))
+
+
+def seat_first_four(view: RoundView, seat: str) -> list[str]:
+    """The first two cards dealt to each of the seat's hands h1 and h2, before any switch,
+    in the order they were dealt (for a finding's words: read from the `deal` statements,
+    counted per hand as the replay counts a hand's cards dealt)."""
+    targets, dealt, cards = (seat + "h1", seat + "h2"), {}, []
+    for event in view.events:
+        if type(event) is Deal and event.target in targets:
+            seen = dealt[event.target] = dealt.get(event.target, 0) + 1
+            if seen <= 2:
+                cards.append(event.card)
+    return cards
+
+
+def _first_four(view: RoundView, seat: str) -> list[str]:
+    """`seat_first_four` as the replay recorded it (each hand's `first_dealt` and
+    `second_dealt`), in another order: enough for the super match, which reads ranks."""
+    cards = []
+    hands = view.hands
+    for name in (seat + "h1", seat + "h2"):
+        hand = hands.get(name)
+        if hand is not None and hand.first_dealt is not None:
+            cards.append(hand.first_dealt)
+            if hand.second_dealt is not None:
+                cards.append(hand.second_dealt)
+    return cards
 
 
 def super_match_result(view: RoundView, wager: Wager) -> Expected:
-    cards = view.seat_first_four.get(wager.seat, [])
+    cards = _first_four(view, wager.seat)
     if len(cards) != 4:
-        return Expected("void", ZERO, "the seat was not dealt four cards")
+        return _expected("void", ZERO, "the seat was not dealt four cards")
     match = blackjack.super_match(cards)
     if match is None:
-        return Expected("lose", -wager.amount, "the first four cards hold no pair")
+        return _expected("lose", -wager.amount, "the first four cards hold no pair")
     schedule = blackjack.SUPER_MATCH_SCHEDULE[8 if view.config.decks >= 8 else 6]
     odds = schedule[match]
-    return Expected("win", wager.amount * odds, ("{} pays {} to 1", match, odds))
+    return _expected("win", wager.amount * odds, ("{} pays {} to 1", match, odds))
 
 
 def first_two_cards(view: RoundView, seat: str) -> list[tuple[str, int]]:
@@ -201,23 +237,23 @@ def ladies_result(view: RoundView, wager: Wager) -> Expected:
     highest category only (30.04(4)); the top award needs the dealer's blackjack. With no
     usable pay table a 20 wins an amount no record can say (net 0 here; the checks know)."""
     if wager.after_first_card:
-        return Expected("void", ZERO, "a Lucky Ladies wager made after the first card is no "
+        return _expected("void", ZERO, "a Lucky Ladies wager made after the first card is no "
                                       "bet")
     cards = [card for card, _ in first_two_cards(view, wager.seat)]
     if len(cards) != 2:
-        return Expected("void", ZERO, "the seat was not dealt two cards")
+        return _expected("void", ZERO, "the seat was not dealt two cards")
     config = view.config
     single = config.decks == 1
     category = blackjack.ladies_category(cards, single, view.dealer.natural)
     shown = " ".join(cards)
     if category is None:
-        return Expected("lose", -wager.amount, f"the first two cards ({shown}) do not total 20")
+        return _expected("lose", -wager.amount, f"the first two cards ({shown}) do not total 20")
     name = blackjack.ladies_category_name(category, single)
     declared = config.rules.ladies_paytable
     table = blackjack.ladies_pay_table(declared, config.decks) if declared else None
     if table is None:
-        return Expected("win", ZERO, f"{shown} is {name} (the amount owed is not known: the "
+        return _expected("win", ZERO, f"{shown} is {name} (the amount owed is not known: the "
                                      "table declares no usable pay table)")
     odds = blackjack.LADIES_PAY_TABLES[table][category]
-    return Expected("win", wager.amount * odds,
+    return _expected("win", wager.amount * odds,
                     f"{shown} is {name}, which pay table {table} pays {odds:,} to 1")

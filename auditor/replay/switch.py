@@ -57,7 +57,10 @@ def derive(view: RoundView, state: TableState | None = None) -> None:
     for wager in view.wagers:
         if (wager.kind == "main" and not wager.tip and wager.initial
                 and wager.target[2:] in INITIAL_HANDS):  # is_initial_hand
-            seat_wagers.setdefault(wager.seat, {})[wager.target] = wager
+            wagers = seat_wagers.get(wager.seat)  # (setdefault made a dict each time)
+            if wagers is None:
+                wagers = seat_wagers[wager.seat] = {}
+            wagers[wager.target] = wager
     if len(seat_wagers) > 1:  # first base first: a seat is `s` and one digit (seat_of),
         seat_wagers = dict(sorted(seat_wagers.items(), key=_SEAT_ORDER))  # so in text order
     first = _first_decision_index(view)
@@ -74,9 +77,11 @@ _SEAT_ORDER = itemgetter(0)  # seat_number's order: `s1` to `s9` (grammar SEAT),
 
 
 def of(view: RoundView) -> SwitchFacts:
-    if KEY not in view.derived:
+    found = view.derived.get(KEY)
+    if found is None:
         derive(view)
-    return view.derived[KEY]
+        found = view.derived[KEY]
+    return found
 
 
 if derive not in ROUND_EXTENSIONS.setdefault(KEY, []):
@@ -264,6 +269,10 @@ def _dealt_two_each(view: RoundView, facts: SwitchFacts) -> bool:
 def _shuffled_and_cut(view: RoundView) -> tuple[bool, bool]:
     """Shuffled, and cut after the last shuffle, since the shoe, up to the first card."""
     shuffled, cut = view.shoe.shuffled, view.shoe.cut_after_shuffle
+    if not view.shuffled_in_round and (cut or not shuffled):
+        # the common round: no shuffle in it, and a cut could change nothing (a cut sets
+        # `cut` to `shuffled`, and the table's cut follows a shuffle: cut implies shuffled)
+        return shuffled, cut
     stop = view.first_card_index if view.first_card_index is not None else len(view.events)
     shuffle, cut_type = ev.Shuffle, ev.Cut  # statements of their exact types (no subclass)
     for event in view.events[:stop]:

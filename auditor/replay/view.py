@@ -204,6 +204,10 @@ class Hand(CountedCards, Fieldwise):
     seat: str
     cards: list[Card] = field(default_factory=list)
     dealt: int = 0  # cards from `deal` statements
+    # The first two of them as dealt (the tally's game math reads them; a split, switch or
+    # trade may have changed `cards` since)
+    first_dealt: str | None = None
+    second_dealt: str | None = None
     main: Wager | None = None
     parent: str | None = None  # the hand this one was split from
     root: str = ""  # the original hand of a line of splits
@@ -241,6 +245,7 @@ class Hand(CountedCards, Fieldwise):
         self.cards, self.late_cards = [], ()
         self.dealt = self.splits_of_root = self.double_cards_before = 0
         self.main = self.parent = self.split_line = self.double_line = None
+        self.first_dealt = self.second_dealt = None
         self.stood_line = self.surrendered_line = self.bust_line = None
         self.complete_index = self.complete_reason = self.played_before_parent_line = None
         self.split_aces = self.was_split = self.surrender_after_decision = False
@@ -278,6 +283,7 @@ def make_hand(name: str, seat: str, root: str = "") -> Hand:
     hand.cards, hand.late_cards = [], ()
     hand.dealt = hand.splits_of_root = hand.double_cards_before = 0
     hand.main = hand.parent = hand.split_line = hand.double_line = None
+    hand.first_dealt = hand.second_dealt = None
     hand.stood_line = hand.surrendered_line = hand.bust_line = None
     hand.complete_index = hand.complete_reason = hand.played_before_parent_line = None
     hand.split_aces = hand.was_split = hand.surrender_after_decision = False
@@ -308,6 +314,8 @@ class DealerHand(CountedCards, Fieldwise):
 
     cards: list[Card] = field(default_factory=list)
     dealt: int = 0
+    first_dealt: str | None = None  # the up card as dealt (as for a player's hand)
+    second_dealt: str | None = None  # the hole card as dealt
     draws: list[DealerDraw] = field(default_factory=list)
     reveal_line: int | None = None
     reveal_index: int | None = None
@@ -337,6 +345,7 @@ class DealerHand(CountedCards, Fieldwise):
         self.peek_line, self.peek_index, self.turn_index = peek_line, peek_index, turn_index
         self.total, self.soft, self.hard, self.has_ace = total, soft, hard, has_ace
         self.changes = changes
+        self.first_dealt = self.second_dealt = None
 
     @property
     def up(self) -> Card | None:
@@ -461,13 +470,18 @@ class RoundView(Fieldwise):
     decisions: list[Decision] = field(default_factory=list)
     first_card_index: int | None = None
     deal_end_index: int | None = None  # the last `deal` of the initial deal
-    seat_first_four: dict[str, list[str]] = field(default_factory=dict)  # before any switch
     switched_seats: dict[str, int] = field(default_factory=dict)  # seat -> line
     trades: list[Trade] = field(default_factory=list)
     lights: list[LightEvent] = field(default_factory=list)
     seat_changes: list[SeatChange] = field(default_factory=list)
     markers: list[Marker] = field(default_factory=list)
-    card_counts: list[tuple[str, int, int]] = field(default_factory=list)  # card, count, line
+    # The round's cards in the order they came out of the shoe (every deal, hit, double,
+    # trade, draw and burn): each card, the times it had then been seen (`TableState.counts`:
+    # since the shoe, or the last shuffle) and its line. Three lists, not a tuple a card:
+    # their readers (the card-count check, the tally) take each whole, in C.
+    card_codes: list[str] = field(default_factory=list)
+    card_seen: list[int] = field(default_factory=list)
+    card_lines: list[int] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     occupied_before: dict[str, str | None] = field(default_factory=dict)  # seat -> player
     dealer_had_to_play: bool = False
@@ -475,10 +489,14 @@ class RoundView(Fieldwise):
     # card "must be burned", so settlements against this hand are right too. None: no such draw.
     burned_dealer: DealerHand | None = None
     unreadable: bool = False  # a line of the round could not be read: rules are not judged
+    shuffled_in_round: bool = False  # a `shuffle` inside it (the cards ran out, bjh-format.md §5)
     derived: dict[str, Any] = field(default_factory=dict)  # facts of ROUND_EXTENSIONS, by game
     # The kinds of the round's side wagers (insurance, supermatch, db21, ladies) and `tip`
     # if any wager is a tip: the checks that look at such wagers are skipped without them.
     wager_marks: set[str] = field(default_factory=set)
+    # The types of the round's statements but deal, bet, stand and settle (engine's
+    # UNRECORDED_KINDS): what the checks' runner picks checks by, without a pass over them
+    kinds: set[type] = field(default_factory=set)
 
     # Written out rather than generated, as for Hand: one a round, of thirty fields.
     def __init__(self, file: str, config: TableConfig, round_id: str, start_line: int,
@@ -492,13 +510,20 @@ class RoundView(Fieldwise):
         self.events, self.shoe = events, shoe
         self.problems = [] if problems is None else problems
         self.occupied_before = {} if occupied_before is None else occupied_before
-        self.hands, self.seat_first_four, self.switched_seats, self.derived = {}, {}, {}, {}
-        self.wager_marks = set()
+        self.hands, self.switched_seats, self.derived = {}, {}, {}
+        self.wager_marks, self.kinds = set(), set()
         self.wagers, self.decisions, self.trades, self.lights = [], [], [], []
-        self.seat_changes, self.markers, self.card_counts = [], [], []
-        self.dealer = DealerHand()
+        self.seat_changes, self.markers = [], []
+        self.card_codes, self.card_seen, self.card_lines = [], [], []
+        # DealerHand(), made in place (one a round: see make_hand)
+        dealer = self.dealer = _new(DealerHand)
+        dealer.cards, dealer.draws = [], []
+        dealer.dealt = dealer.total = dealer.hard = dealer.changes = 0
+        dealer.first_dealt = dealer.second_dealt = dealer.reveal_line = None
+        dealer.reveal_index = dealer.peek_line = dealer.peek_index = dealer.turn_index = None
+        dealer.soft = dealer.has_ace = False
         self.first_card_index = self.deal_end_index = self.burned_dealer = None
-        self.dealer_had_to_play = self.unreadable = False
+        self.dealer_had_to_play = self.unreadable = self.shuffled_in_round = False
 
     @property
     def game(self) -> str:
