@@ -14,7 +14,7 @@ from auditor.audit import REPLAYS_PER_CITATION
 from auditor.checks.base import GAMES
 from auditor.money import UNDECLARED, MoneyTotals, grouped_text, with_currency
 from auditor.report.model import CoverageRow, NoReplay
-from auditor.report.replays import REPLAYS_PER_CITATION_IN_RUN
+from auditor.run import REPLAYS_PER_CITATION_IN_RUN
 
 
 def money(amount: Decimal | float | int | None) -> str:
@@ -124,6 +124,11 @@ def no_replay_text(reason: NoReplay | None, finding: Any, in_report: int) -> str
         return (f"This round is not replayed: the audit replays the first "
                 f"{REPLAYS_PER_CITATION} rounds of each citation in a file. The file's "
                 f"record holds it at line {finding.line}.")
+    if reason.kind == "beyond_run_cap":
+        return (f"This round's replay was made and not kept: a run keeps the replays of at "
+                f"most {REPLAYS_PER_CITATION_IN_RUN} rounds of each citation, its first in "
+                f"input and record order ({reason.recorded:,} kept in all). "
+                f"To replay it, audit its file alone: auditor audit {finding.file}")
     if reason.kind == "not_recorded":
         return "No replay of this round was recorded."
     return "This finding concerns the file, not one round."

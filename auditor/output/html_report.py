@@ -61,9 +61,10 @@ from auditor.output.template_cache import use_template_cache
 from auditor.report.build import LAZY_OVER, build_report
 from auditor.report.groups import table_keys
 from auditor.report.model import FindingItem, Report
-from auditor.report.replays import REPLAYS_IN_REPORT, REPLAYS_PER_CITATION_IN_RUN
+from auditor.report.replays import REPLAYS_IN_REPORT
 from auditor.resources import templates_dir
 from auditor.results import AuditResult
+from auditor.run import REPLAYS_PER_CITATION_IN_RUN
 from auditor.shown import neutral
 
 __all__ = ["_script_text", "display_entity", "environment", "html_parts", "load_templates",

@@ -65,6 +65,8 @@ def no_replay(finding: Finding, number: int, replays: Replays) -> NoReplay | Non
         return NoReplay("cut", replays.recorded)
     if finding.round and (finding.file, finding.citation) in replays.full:
         return NoReplay("beyond_file_cap")
+    if finding.round and finding.citation in replays.run_full:
+        return NoReplay("beyond_run_cap", replays.recorded)
     if finding.round:
         return NoReplay("not_recorded")
     return NoReplay("file")

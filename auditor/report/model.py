@@ -98,11 +98,12 @@ class SummaryRow:
 @dataclass(frozen=True)
 class NoReplay:
     """Why a finding's round is not replayed in the report: `cut` (the report's caps),
-    `beyond_file_cap` (the audit's per-file cap), `not_recorded`, or `file` (the finding
-    is of the file, not a round)."""
+    `beyond_file_cap` (the audit's per-file cap), `beyond_run_cap` (the run's cap per
+    citation, auditor/run.py: its replay was made and not kept), `not_recorded`, or `file`
+    (the finding is of the file, not a round)."""
 
     kind: str
-    recorded: int = 0  # rounds whose replay the audit recorded (`cut`)
+    recorded: int = 0  # rounds whose replay the audit recorded (`cut`, `beyond_run_cap`)
 
 
 @dataclass(frozen=True)
@@ -162,14 +163,16 @@ class Replay:
 @dataclass
 class Replays:
     """The replays the report shows, and what it left out: how many rounds had a recorded
-    replay, the findings whose round lost its replay to the report's caps (`cut`), and the
-    (file, citation) pairs that reached the audit's per-file cap (`full`)."""
+    replay, the findings whose round lost its replay to the report's caps (`cut`), the
+    (file, citation) pairs that reached the audit's per-file cap (`full`), and the citations
+    of which the run kept as many replays as it keeps (`run_full`)."""
 
     shown: list[Replay]
     of_finding: dict[int, Replay]  # by the finding's number
     recorded: int
     cut: set[int]
     full: set[tuple[str, str]]
+    run_full: set[str] = field(default_factory=set)
 
 
 @dataclass

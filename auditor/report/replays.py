@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from auditor.audit import REPLAYS_PER_CITATION
 from auditor.replay.changes import TIME
 from auditor.report.model import FaultRef, Replay, ReplayLine, Replays, TableEntity
+from auditor.run import REPLAYS_PER_CITATION_IN_RUN
 
 if TYPE_CHECKING:
     from auditor.findings import Finding
@@ -16,10 +17,11 @@ if TYPE_CHECKING:
     from auditor.report.totals import FindingsTotals
     from auditor.results import AuditResult
 
-# The report replays at most this many rounds of one citation across the run, and this many
-# in all (audit.py already keeps REPLAYS_PER_CITATION per file): every other round is named
-# with the command that replays it.
-REPLAYS_PER_CITATION_IN_RUN = 25
+# The report replays at most REPLAYS_PER_CITATION_IN_RUN rounds of one citation across the
+# run (the rounds the run keeps: auditor/run.py), and this many in all (audit.py already keeps
+# REPLAYS_PER_CITATION per file): every other round is named with the command that replays
+# it. The report once had a limit of its own, 25, above the run's 20: it said "25 rounds of
+# each citation" of a run that kept 20.
 REPLAYS_IN_REPORT = 400
 
 
@@ -36,10 +38,14 @@ def build_replays(result: AuditResult, totals: FindingsTotals,
     rounds = sorted(totals.replayable.values(),
                     key=lambda e: (order.get(e.file, len(order)), e.start_line))
     per_file: Counter = Counter()
+    per_citation: Counter = Counter()
     for evidence in rounds:
         for citation in {f.citation for _, f in members[id(evidence)]}:
             per_file[(evidence.file, citation)] += 1
+            per_citation[citation] += 1
     full = {key for key, number in per_file.items() if number >= REPLAYS_PER_CITATION}
+    run_full = {citation for citation, number in per_citation.items()
+                if number >= REPLAYS_PER_CITATION_IN_RUN}
     in_run: Counter = Counter()
     kept, cut = [], set()
     for evidence in rounds:
@@ -57,7 +63,7 @@ def build_replays(result: AuditResult, totals: FindingsTotals,
         shown.append(replay)
         for number, _ in members[id(evidence)]:
             of_finding[number] = replay
-    return Replays(shown, of_finding, len(rounds), cut, full)
+    return Replays(shown, of_finding, len(rounds), cut, full, run_full)
 
 
 def build_replay(evidence: RoundEvidence, findings: list[tuple[int, Finding]],
