@@ -301,9 +301,8 @@ def test_runs_read_as_lark_reads_each_line(order: int) -> None:
     assert list(parse_lines(alone)) == list(parse_lines_lark(alone))
 
 
-def test_sound_round_statements_are_read_by_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only the lines off the run patterns (words parted by one space, no comment, sound
-    values) are read one by one (`_line_reader`)."""
+def _lines_read_one_by_one(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The numbers of the lines the parser reads one by one (`_line_reader`), as it reads."""
     one_by_one: list[int] = []
     reader = parser._line_reader
 
@@ -317,6 +316,13 @@ def test_sound_round_statements_are_read_by_runs(monkeypatch: pytest.MonkeyPatch
         return read
 
     monkeypatch.setattr(parser, "_line_reader", spy)
+    return one_by_one
+
+
+def test_sound_round_statements_are_read_by_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the lines off the run patterns (words parted by one space, no comment, sound
+    values) are read one by one (`_line_reader`)."""
+    one_by_one = _lines_read_one_by_one(monkeypatch)
     numbered = [(n, text, None) for n, text in enumerate(_RUN_LINES, 1)]
     assert list(parse_lines(numbered)) == list(parse_lines_lark(numbered))
     off = {"18:00:05\tsettle s1h1 main win 37.50", "  peek", "18:00:09 hit s1h2 9c  ",
@@ -331,19 +337,7 @@ def test_a_batch_the_runs_do_not_read_goes_back_to_the_round_pattern(
     """Past `_RUNS_GIVEN_UP` lines of a batch read one by one (a record written with tabs),
     the rest of the batch is matched line by line by the round pattern, which reads them
     in one step: the same events as Lark's, and no more lines read one by one."""
-    one_by_one: list[int] = []
-    reader = parser._line_reader
-
-    def spy(problems):
-        read_line = reader(problems)
-
-        def read(number, text, problem):
-            one_by_one.append(number)
-            return read_line(number, text, problem)
-
-        return read
-
-    monkeypatch.setattr(parser, "_line_reader", spy)
+    one_by_one = _lines_read_one_by_one(monkeypatch)
     lines = [f"18:00:{n % 60:02}\tdeal\ts{n % 9 + 1}h1\tKh" for n in range(60)]
     lines[40] = "18:00:40 sit s1 player=P-1"  # off the round pattern too: one by one
     numbered = [(n, text, None) for n, text in enumerate(lines, 1)]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hostile_entities import hostile_entities
+from plain_changes import changes_made_plainly
 
 from auditor.output.html_report import environment, html_parts, to_html
 from auditor.output.replay_view import Entity, entity_spans
@@ -134,40 +135,6 @@ def test_outputs_made_within_other_outputs_leave_their_sharing_in_place() -> Non
     assert shared_frames._shared.get() is None
 
 
-def _changes_made_plainly(evidence) -> dict:
-    """`changes.round_changes` with nothing kept between steps: every entity of every step
-    made again from the step itself."""
-    from auditor.replay.changes import seated_before
-
-    previous = seated_before(evidence)
-    seated, lines = list(previous.items()), []
-    for line, _ in evidence.lines:
-        step = evidence.steps.get(line)
-        if step is None:
-            continue
-        current: dict = {}
-        dealer = step["dealer"]
-        if dealer["cards"]:
-            current["dealer"] = (tuple(dealer["cards"]), dealer["total"], dealer["revealed"])
-        by_target: dict = {}
-        for wager in step["wagers"]:
-            by_target.setdefault(wager["target"], []).append(
-                (wager["kind"], wager["tip"], wager["amount"], wager["settled"]))
-        for hand in step["hands"]:
-            current["hand:" + hand["hand"]] = (
-                tuple(hand["cards"]), hand["total"], hand["soft"], hand["status"],
-                tuple(by_target.pop(hand["hand"], ())), hand.get("doubled", ""))
-        for target, items in by_target.items():
-            current["hand:" + target] = ((), None, False, "", tuple(items), "")
-        for seat, player in step.get("players", {}).items():
-            current["seat:" + seat] = (player,)
-        lines.append((line, [(key, state) for key, state in current.items()
-                             if previous.get(key) != state],
-                      sorted(previous.keys() - current.keys())))
-        previous = current
-    return {"seated": seated, "lines": lines}
-
-
 def test_a_rounds_changes_are_those_made_afresh_at_every_step() -> None:
     """round_changes keeps each hand's state while a step's wagers are the step before's:
     what it gives must be what making every step's entities again gives."""
@@ -177,7 +144,7 @@ def test_a_rounds_changes_are_those_made_afresh_at_every_step() -> None:
     result = audit_paths(sorted(str(path) for path in folder.glob("*.bjh")), jobs=1)
     kept = 0
     for evidence in result.evidence.values():
-        assert round_changes(evidence) == _changes_made_plainly(evidence), evidence.round_id
+        assert round_changes(evidence) == changes_made_plainly(evidence), evidence.round_id
         steps = [evidence.steps[line] for line in sorted(evidence.steps)]
         kept += sum(all(map(lambda a, b: a is b, before["wagers"], after["wagers"]))
                     and before["hands"] != after["hands"] for before, after in pairwise(steps))

@@ -8,6 +8,7 @@ import zlib
 from pathlib import Path
 from types import SimpleNamespace
 
+from plain_changes import changes_made_plainly
 from sqlalchemy import insert
 
 from auditor import api
@@ -121,44 +122,11 @@ def test_a_stored_replay_is_smaller(tmp_path: Path) -> None:
         assert len(kept) < len(whole) / 2
 
 
-def _changes_step_by_step(evidence) -> dict:
-    """`replay.changes.round_changes` as its docstring defines it, every entity of every
-    step made and compared: what the shortcuts of `_Entities` must give."""
-    from auditor.replay.changes import seated_before
-
-    previous = seated_before(evidence)
-    seated, lines = list(previous.items()), []
-    for line, _ in evidence.lines:
-        step = evidence.steps.get(line)
-        if step is None:
-            continue
-        current, grouped = {}, {}
-        dealer = step["dealer"]
-        if dealer["cards"]:
-            current["dealer"] = (tuple(dealer["cards"]), dealer["total"], dealer["revealed"])
-        for wager in step["wagers"]:
-            grouped.setdefault(wager["target"], []).append(
-                (wager["kind"], wager["tip"], wager["amount"], wager["settled"]))
-        for hand in step["hands"]:
-            current["hand:" + hand["hand"]] = (
-                tuple(hand["cards"]), hand["total"], hand["soft"], hand["status"],
-                tuple(grouped.get(hand["hand"], ())), hand.get("doubled", ""))
-        for target, items in grouped.items():
-            current.setdefault("hand:" + target, ((), None, False, "", tuple(items), ""))
-        current.update(("seat:" + seat, (player,))
-                       for seat, player in step.get("players", {}).items())
-        lines.append((line, [(key, state) for key, state in current.items()
-                             if previous.get(key) != state],
-                       sorted(previous.keys() - current.keys())))
-        previous = current
-    return {"seated": seated, "lines": lines}
-
-
 def test_the_changes_are_those_of_every_entity_compared() -> None:
     compared = 0
     for path in sorted(SAMPLES.glob("*.bjh")):
         for evidence in api.audit_input(str(path)).evidence.values():
-            assert evidence.changes() == _changes_step_by_step(evidence)
+            assert evidence.changes() == changes_made_plainly(evidence)
             compared += 1
     assert compared >= 20
 
