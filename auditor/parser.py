@@ -538,62 +538,79 @@ def _round_builder(name: str, at: list[int], tipped: bool = False
             return e
 
         return settle
+    return _indexed_builder(name, at, 1)
+
+
+def _indexed_builder(name: str, at: Sequence[int], time_at: int | None
+                     ) -> Callable[[int, Any], ev.Event]:
+    """Build `name`'s event (any round statement but bet, settle and round, whose `tip` or
+    fields each source reads its own way) from what holds its fields by integer index: a
+    match's groups (`_round_builder`: the time stamp is group 1) or a checked line's words
+    (`_words_builder`: word 0, or no time stamp). `at` holds its fields' indices in the
+    order the round pattern reads them; `time_at` the time stamp's, or None.
+
+    The event is made by `object.__new__` and every field of its class set here, in one
+    frame (see `_round_builder`)."""
+    cls = _EVENT_CLASSES[name]
+    new = object.__new__
+    known = _AMOUNT_CACHE.get  # `or`: a miss (or a zero) builds it
+    t = time_at
     if name == "DOUBLE":
         a, b, c = at
 
-        def double(n: int, m: re.Match[str]) -> ev.Event:
+        def double(n: int, x: Any) -> ev.Event:
             e = new(cls)
             e.line = n
-            e.time = m[1]
-            e.hand = m[a]
-            e.card = m[c]
-            e.amount = known(m[b]) or _amount(m[b])
+            e.time = x[t] if t is not None else None
+            e.hand = x[a]
+            e.amount = known(x[b]) or _amount(x[b])
+            e.card = x[c]
             return e
 
         return double
     if name == "SPLIT":
         a, b, c = at
 
-        def split(n: int, m: re.Match[str]) -> ev.Event:
+        def split(n: int, x: Any) -> ev.Event:
             e = new(cls)
             e.line = n
-            e.time = m[1]
-            e.hand = m[a]
-            e.new_hand = m[b]
-            e.amount = known(m[c]) or _amount(m[c])
+            e.time = x[t] if t is not None else None
+            e.hand = x[a]
+            e.new_hand = x[b]
+            e.amount = known(x[c]) or _amount(x[c])
             return e
 
         return split
     fields = [f.name for f in dataclass_fields(cls)][2:]
     if not at:
-        def bare(n: int, m: re.Match[str]) -> ev.Event:
+        def bare(n: int, x: Any) -> ev.Event:
             e = new(cls)
             e.line = n
-            e.time = m[1]
+            e.time = x[t] if t is not None else None
             return e
 
         return bare
     if fields == ["target", "card"]:
         a, b = at
 
-        def target_card(n: int, m: re.Match[str]) -> ev.Event:
+        def target_card(n: int, x: Any) -> ev.Event:
             e = new(cls)
             e.line = n
-            e.time = m[1]
-            e.target = m[a]
-            e.card = m[b]
+            e.time = x[t] if t is not None else None
+            e.target = x[a]
+            e.card = x[b]
             return e
 
         return target_card
     if fields == ["hand", "card"]:
         a, b = at
 
-        def hand_card(n: int, m: re.Match[str]) -> ev.Event:
+        def hand_card(n: int, x: Any) -> ev.Event:
             e = new(cls)
             e.line = n
-            e.time = m[1]
-            e.hand = m[a]
-            e.card = m[b]
+            e.time = x[t] if t is not None else None
+            e.hand = x[a]
+            e.card = x[b]
             return e
 
         return hand_card
@@ -601,34 +618,34 @@ def _round_builder(name: str, at: list[int], tipped: bool = False
     a, = at
     field_name, = fields
     if field_name == "hand":
-        def hand(n: int, m: re.Match[str]) -> ev.Event:
+        def hand(n: int, x: Any) -> ev.Event:
             e = new(cls)
             e.line = n
-            e.time = m[1]
-            e.hand = m[a]
+            e.time = x[t] if t is not None else None
+            e.hand = x[a]
             return e
 
         return hand
     if field_name == "card":
-        def card(n: int, m: re.Match[str]) -> ev.Event:
+        def card(n: int, x: Any) -> ev.Event:
             e = new(cls)
             e.line = n
-            e.time = m[1]
-            e.card = m[a]
+            e.time = x[t] if t is not None else None
+            e.card = x[a]
             return e
 
         return card
     if field_name == "seat":
-        def seat(n: int, m: re.Match[str]) -> ev.Event:
+        def seat(n: int, x: Any) -> ev.Event:
             e = new(cls)
             e.line = n
-            e.time = m[1]
-            e.seat = m[a]
+            e.time = x[t] if t is not None else None
+            e.seat = x[a]
             return e
 
         return seat
     assert field_name == "target", name
-    return lambda n, m: cls(n, m[1], m[a])  # misdeal: rare
+    return lambda n, x: cls(n, x[t] if t is not None else None, x[a])  # misdeal: rare
 
 
 _EVENT_CLASSES: dict[str, type] = {
@@ -799,28 +816,6 @@ def _words_builder(name: str, timed: bool) -> Callable[[int, list[str]], ev.Even
             return e
 
         return settle
-    if name == "DOUBLE":
-        def double(n: int, w: list[str]) -> ev.Event:
-            e = new(cls)
-            e.line = n
-            e.time = w[0] if timed else None
-            e.hand = w[a]
-            e.amount = known(w[b]) or _amount(w[b])
-            e.card = w[c]
-            return e
-
-        return double
-    if name == "SPLIT":
-        def split(n: int, w: list[str]) -> ev.Event:
-            e = new(cls)
-            e.line = n
-            e.time = w[0] if timed else None
-            e.hand = w[a]
-            e.new_hand = w[b]
-            e.amount = known(w[c]) or _amount(w[c])
-            return e
-
-        return split
     if name == "ROUND":
         def round_start(n: int, w: list[str]) -> ev.Event:
             # round ID [time=HH:MM:SS] [dealer=ID], in that order (an ID holds no `=`)
@@ -833,65 +828,8 @@ def _words_builder(name: str, timed: bool) -> Callable[[int, list[str]], ev.Even
             return ev.RoundStart(n, w[0] if timed else None, w[a], None, clock, dealer)
 
         return round_start
-    fields = [f.name for f in dataclass_fields(cls)][2:]
-    if not fields:
-        def bare(n: int, w: list[str]) -> ev.Event:
-            e = new(cls)
-            e.line = n
-            e.time = w[0] if timed else None
-            return e
-
-        return bare
-    if fields == ["target", "card"]:
-        def target_card(n: int, w: list[str]) -> ev.Event:
-            e = new(cls)
-            e.line = n
-            e.time = w[0] if timed else None
-            e.target = w[a]
-            e.card = w[b]
-            return e
-
-        return target_card
-    if fields == ["hand", "card"]:
-        def hand_card(n: int, w: list[str]) -> ev.Event:
-            e = new(cls)
-            e.line = n
-            e.time = w[0] if timed else None
-            e.hand = w[a]
-            e.card = w[b]
-            return e
-
-        return hand_card
-    field_name, = fields
-    if field_name == "hand":
-        def hand(n: int, w: list[str]) -> ev.Event:
-            e = new(cls)
-            e.line = n
-            e.time = w[0] if timed else None
-            e.hand = w[a]
-            return e
-
-        return hand
-    if field_name == "card":
-        def card(n: int, w: list[str]) -> ev.Event:
-            e = new(cls)
-            e.line = n
-            e.time = w[0] if timed else None
-            e.card = w[a]
-            return e
-
-        return card
-    if field_name == "seat":
-        def seat(n: int, w: list[str]) -> ev.Event:
-            e = new(cls)
-            e.line = n
-            e.time = w[0] if timed else None
-            e.seat = w[a]
-            return e
-
-        return seat
-    assert field_name == "target", name
-    return lambda n, w: cls(n, w[0] if timed else None, w[a])  # misdeal: rare
+    fields = ROUND_STATEMENTS[name][1]  # in the order the line holds them
+    return _indexed_builder(name, range(a, a + len(fields)), 0 if timed else None)
 
 
 @cache
