@@ -1081,6 +1081,18 @@ def _line_reader(problems: dict[int, str] | None
 
     return read_line
 
+def line_events(number: int, text: str) -> list[ev.Event]:
+    """The events of one line read alone, as a record's line read one by one is (a few
+    lines picked out of a file: auditor/split.py's plan). `parse_lines` of one line says
+    the same, through the batch machinery, at several times the cost."""
+    return _lone_line_reader()(number, text, None)
+
+
+@cache
+def _lone_line_reader() -> Callable[[int, str | None, str | None], list[ev.Event]]:
+    return _line_reader(None)
+
+
 def parse_lines_lark(numbered: Iterable[tuple[int, str | None, str | None]]
                      ) -> Iterator[ev.Event]:
     """The same events through Lark alone, in chunks of lines (the reference path)."""

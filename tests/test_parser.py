@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from auditor import events as ev
-from auditor.parser import STATEMENT_USAGE, parse_lines
+from auditor.parser import STATEMENT_USAGE, line_events, parse_lines
 
 
 def parse(text: str) -> list[ev.Event]:
@@ -91,6 +91,19 @@ STATEMENTS = [
 @pytest.mark.parametrize(("text", "expected"), STATEMENTS, ids=[t for t, _ in STATEMENTS])
 def test_statement(text: str, expected: ev.Event) -> None:
     assert one(text) == expected
+
+
+LONE_LINES = [text for text, _ in STATEMENTS] + [
+    "18:03:07 sit s3 player=P-850001", "18:00:50.250\tdealer D-2", "  leave s4  # gone",
+    "bet s9h1 main 10", "18:00:00 bet s1 main 1e9999", "sit", "what is this", "", "# note",
+    "25:61:00 shoe S1 date=2026-13-40"]
+
+
+@pytest.mark.parametrize("text", LONE_LINES)
+def test_a_line_read_alone_reads_as_in_a_record(text: str) -> None:
+    """The split plan reads the few lines it picks out one at a time (`line_events`): each
+    must give the events, problems included, that reading it in a record gives."""
+    assert line_events(7, text) == list(parse_lines([(7, text, None)]))
 
 
 def test_every_statement_of_the_format_is_tested() -> None:
