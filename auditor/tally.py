@@ -11,9 +11,11 @@ parent on `FileResult.tally` and is kept in the run store (auditor/store/tallies
 
 from __future__ import annotations
 
+import json
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import sub
 from struct import Struct
 from typing import TYPE_CHECKING
 
@@ -106,6 +108,33 @@ class ShuffledCards(Fieldwise):
     # (index of the first card dealt for the round, burns before it included; round ID)
     rounds: list[tuple[int, str]] = field(default_factory=list)
 
+    def closed(self) -> ClosedShuffle:
+        """The shuffle as the run store keeps it, made as it closes (in the worker: the
+        parent storing a file's thousands of shuffles only writes them)."""
+        return ClosedShuffle(self.shoe_id, self.date, self.cards.decode("ascii"),
+                             line_steps(self.lines),
+                             json.dumps(self.rounds, separators=(",", ":")))
+
+
+@dataclass(slots=True, repr=False, eq=False)
+class ClosedShuffle(Fieldwise):
+    """A shuffle dealt out, in the run store's `tally_shuffles` columns: the cards as ASCII
+    text, two characters a card; their lines as a JSON list of steps (`line_steps`); and
+    where each round's cards begin, as JSON [[first card's index, round ID], ...]."""
+
+    shoe_id: str | None
+    date: str | None
+    cards: str
+    lines: str
+    rounds: str
+
+
+def line_steps(lines: array) -> str:
+    """Line numbers as a JSON list of steps from the previous one: short, and exact
+    (`store.tallies.lines_of` reads it)."""
+    steps = map(sub, lines, [0, *lines[:-1]])  # (a list's map: no Python loop per card)
+    return "[" + ",".join(map(str, steps)) + "]"  # json.dumps of integers, at C speed
+
 
 @dataclass(repr=False, eq=False)
 class Tally(Fieldwise):
@@ -126,7 +155,7 @@ class Tally(Fieldwise):
     seats: list[tuple[int, str, str]] = field(default_factory=list)
     # (dealer, date) -> trials and hits of each statistic, in GAME_SLOTS places (see there)
     game: dict[tuple, list[int]] = field(default_factory=dict)
-    shuffles: list[ShuffledCards] = field(default_factory=list)
+    shuffles: list[ClosedShuffle] = field(default_factory=list)
     _open: ShuffledCards | None = None  # the shuffle being dealt
     _pending: int = 0  # its first card not yet given to a round
 
@@ -175,7 +204,7 @@ class Tally(Fieldwise):
     # ---- one pass over the round's events: cards in shoe order, and the game math ----
     def _close(self) -> None:
         if self._open is not None and len(self._open.lines) >= 2:
-            self.shuffles.append(self._open)
+            self.shuffles.append(self._open.closed())
         self._open = None
 
     def _card(self, card: str, line: int, view: RoundView | None) -> None:

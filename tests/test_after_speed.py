@@ -64,7 +64,7 @@ def test_a_key_that_is_not_text_is_left_to_json_dumps() -> None:
 def _tally_facts(tally) -> tuple:
     return (tally.site, tally.table_id, tally.decks, tally.hits_soft_17, dict(tally.rounds),
             dict(tally.pairs), tally.seats, tally.game,
-            [(s.shoe_id, s.date, bytes(s.cards), s.lines.tolist(), s.rounds)
+            [(s.shoe_id, s.date, s.cards, s.lines, s.rounds)
              for s in tally.shuffles])
 
 

@@ -23,6 +23,7 @@ from auditor.cli import exit_code, main
 from auditor.identity import apply_identity
 from auditor.run import audit_paths, collect_paths
 from auditor.store import begin_run, finish_run, open_store, record_result
+from auditor.store.tallies import lines_of
 from auditor.trends.analysis import FLAGGED, TOO_FEW, Settings, flags, trends_document
 
 SLOW = os.environ.get("BJH_SLOW_TESTS") == "1"
@@ -422,9 +423,10 @@ def test_the_tally_of_a_small_record(tmp_path) -> None:
         ("D-2", "2026-11-22 14", "dealer natural", 1, 1, 1),
         ("D-2", "2026-11-22 14", "player natural", None, 1, 0)]
     [shuffled] = tally.shuffles
-    assert shuffled.cards.decode() == "4hAc9c6dKd7sTd9h2s5cAd5dKh"
-    assert list(shuffled.lines) == [7, 13, 14, 15, 16, 17, 18, 22, 26, 30, 31, 32, 33]
-    assert shuffled.rounds == [(0, "1"), (8, "2")]  # each with the burn before it
+    assert shuffled.cards == "4hAc9c6dKd7sTd9h2s5cAd5dKh"
+    assert lines_of(shuffled.lines) == [7, 13, 14, 15, 16, 17, 18, 22, 26, 30, 31, 32, 33]
+    assert shuffled.lines == "[7,6,1,1,1,1,1,4,4,4,1,1,1]"  # as the store keeps them
+    assert shuffled.rounds == '[[0,"1"],[8,"2"]]'  # each with the burn before it
     assert (shuffled.shoe_id, shuffled.date) == ("S1", "2026-11-22 13")
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from operator import sub
 from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, or_, select
@@ -26,34 +25,29 @@ from auditor.tally import Tally
 _BATCH = 1000
 
 
-def insert_rows(connection: Connection, table, rows: list[dict[str, Any]]) -> None:
-    """Rows (dicts with the same keys) added to `table` in the caller's transaction. On
-    SQLite they go straight to the driver's executemany: SQLAlchemy's work per row (its
-    parameters processed one by one) cost more than SQLite's insert (issue 27). The
-    values must be what the driver stores as they are: numbers, text, bytes, booleans."""
+def insert_rows(connection: Connection, table, columns: tuple[str, ...],
+                rows: list[tuple]) -> None:
+    """Rows (tuples of the values of `columns`, in that order) added to `table` in the
+    caller's transaction. On SQLite they go straight to the driver's executemany as they
+    are: SQLAlchemy's work per row (its parameters processed one by one), and before it a
+    dict built per row, cost more than SQLite's insert (issue 27). The values must be what
+    the driver stores as they are: numbers, text, bytes, booleans."""
     if not rows:
         return
     if connection.dialect.name == "sqlite":
-        keys = list(rows[0])
-        compiled = insert(table).values({key: bindparam(key) for key in keys}).compile(
+        compiled = insert(table).values({key: bindparam(key) for key in columns}).compile(
             dialect=connection.dialect)
         order = compiled.positiontup
-        if compiled.positional and order is not None and sorted(order) == sorted(keys):
-            connection.exec_driver_sql(str(compiled),
-                                       [tuple([row[key] for key in order]) for row in rows])
+        if compiled.positional and order is not None and tuple(order) == columns:
+            connection.exec_driver_sql(str(compiled), rows)
             return
     for start in range(0, len(rows), _BATCH):
-        connection.execute(insert(table), rows[start:start + _BATCH])
-
-
-def _steps(lines: Iterable[int]) -> str:
-    """Line numbers as steps from the previous one: short, and exact."""
-    lines = list(lines)
-    steps = map(sub, lines, [0, *lines[:-1]])  # (a list's map: no Python loop per card)
-    return "[" + ",".join(map(str, steps)) + "]"  # json.dumps of integers, at C speed
+        connection.execute(insert(table), [dict(zip(columns, row, strict=True))
+                                           for row in rows[start:start + _BATCH]])
 
 
 def lines_of(steps: str) -> list[int]:
+    """A shuffle's line numbers from their stored steps (`tally.line_steps`)."""
     lines, line = [], 0
     for step in json.loads(steps):
         line += step
@@ -87,33 +81,35 @@ def _in_gaming_days(tally: Tally, calendar: Calendar) -> tuple[Counter, Counter,
     return rounds, pairs, game, of_stamp
 
 
+# A row's values in its table's column order (the tables are in store/schema.py)
+_COLUMNS = {table: tuple(table.columns.keys()) for table in (
+    schema.tally_rounds, schema.tally_pairs, schema.tally_seats, schema.tally_game,
+    schema.tally_shuffles)}
+
+
 def _rows(run_id: int, position: int, tally: Tally,
-          calendar: Calendar = DEFAULT_CALENDAR) -> dict[Any, list[dict[str, Any]]]:
-    key = {"run_id": run_id, "position": position}
-    rows: dict[Any, list[dict[str, Any]]] = {}
+          calendar: Calendar = DEFAULT_CALENDAR) -> dict[Any, list[tuple]]:
+    """Each tally table's rows, as tuples of its `_COLUMNS` (a file's thousands of rows:
+    no dict per row)."""
+    rows: dict[Any, list[tuple]] = {}
     rounds, pairs, game, of_stamp = _in_gaming_days(tally, calendar)
+    site, table_id, decks = tally.site, tally.table_id, tally.decks
     rows[schema.tally_rounds] = [
-        {**key, "item": item, "site": tally.site, "table_id": tally.table_id,
-         "dealer": dealer, "date": date, "shift": shift, "rounds": rounds}
-        for item, ((dealer, date, shift), rounds) in enumerate(rounds.items())]
+        (run_id, position, item, site, table_id, dealer, date, shift, count)
+        for item, ((dealer, date, shift), count) in enumerate(rounds.items())]
     rows[schema.tally_pairs] = [
-        {**key, "item": item, "dealer": dealer, "player": player, "date": date,
-         "rounds": rounds}
-        for item, ((dealer, player, date), rounds) in enumerate(pairs.items())]
+        (run_id, position, item, dealer, player, date, count)
+        for item, ((dealer, player, date), count) in enumerate(pairs.items())]
     rows[schema.tally_seats] = [
-        {**key, "item": item, "line": line, "seat": seat, "player": player}
+        (run_id, position, item, line, seat, player)
         for item, (line, seat, player) in enumerate(tally.seats)]
+    soft = tally.hits_soft_17
     rows[schema.tally_game] = [
-        {**key, "item": item, "dealer": dealer, "date": date, "decks": tally.decks,
-         "hits_soft_17": tally.hits_soft_17, "statistic": statistic, "up": up,
-         "trials": counts[0], "hits": counts[1]}
-        for item, ((dealer, date, statistic, up), counts) in enumerate(game.items())]
-    rows[schema.tally_shuffles] = [
-        {**key, "item": item, "site": tally.site, "table_id": tally.table_id,
-         "shoe_id": shuffled.shoe_id, "date": of_stamp(shuffled.date)[0],
-         "decks": tally.decks,
-         "cards": shuffled.cards.decode("ascii"), "lines": _steps(shuffled.lines),
-         "rounds": json.dumps(shuffled.rounds, separators=(",", ":"))}
+        (run_id, position, item, dealer, date, decks, soft, statistic, up, trials, hits)
+        for item, ((dealer, date, statistic, up), (trials, hits)) in enumerate(game.items())]
+    rows[schema.tally_shuffles] = [  # (their texts made in the worker: `ClosedShuffle`)
+        (run_id, position, item, site, table_id, shuffled.shoe_id,
+         of_stamp(shuffled.date)[0], decks, shuffled.cards, shuffled.lines, shuffled.rounds)
         for item, shuffled in enumerate(tally.shuffles)]
     return rows
 
@@ -124,7 +120,7 @@ def record_tally(connection: Connection, run_id: int, position: int, tally: Tall
     (`record_tallies`) or as each file of the run is recorded; dates as `calendar`'s
     gaming days."""
     for table, rows in _rows(run_id, position, tally, calendar).items():
-        insert_rows(connection, table, rows)
+        insert_rows(connection, table, _COLUMNS[table], rows)
 
 
 def record_tallies(connection: Connection, run_id: int, tallies: list[Tally],
