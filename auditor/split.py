@@ -165,7 +165,8 @@ def _pieces(plan: FilePlan, header: Header, piece_bytes: int) -> Iterator[Piece]
     digest = hashlib.sha256()
     lines_before = 0  # newlines before the block
     offset = 0  # the block's first byte in the file
-    start, first_line, next_cut = 0, 1, piece_bytes
+    size = os.path.getsize(plan.path)
+    start, first_line, next_cut = 0, 1, _next_size(piece_bytes, size)
     guess: TableState | None = None  # the state where the piece being found begins
     pending = b""
     with open(plan.path, "rb") as handle:
@@ -198,7 +199,7 @@ def _pieces(plan: FilePlan, header: Header, piece_bytes: int) -> Iterator[Piece]
                             yield _made(plan, Piece(plan.path, plan.count, start, at,
                                                     first_line,
                                                     None if plan.count == 0 else config, guess))
-                            start, next_cut = at, at + piece_bytes
+                            start, next_cut = at, at + _next_size(piece_bytes, size - at)
                             first_line = lines_before + complete.count(b"\n", 0, at_line) + 1
                             guess = follower.state.clone()
                         follower.follow(event)
@@ -216,6 +217,15 @@ def _pieces(plan: FilePlan, header: Header, piece_bytes: int) -> Iterator[Piece]
     yield _made(plan, Piece(plan.path, plan.count, start, None, first_line,
                             None if plan.count == 0 else config,
                             None if plan.count == 0 else guess))
+
+
+def _next_size(piece_bytes: int, left: int) -> int:
+    """The size of the piece beginning with `left` bytes of the file left: `piece_bytes`,
+    down to a quarter of it over the file's last pieces. While the last pieces are audited
+    the workers run out of pieces one by one; the smaller those are, the less time one
+    worker waits for another at the end (with two workers, the end of one 2 MiB piece:
+    about 0.3 s of a 40,000-round record's 7 s)."""
+    return max(piece_bytes // 4, min(piece_bytes, left // 4))
 
 
 def _ends_line(path: str) -> bool:
