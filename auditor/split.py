@@ -8,11 +8,17 @@ the table's state where it begins, and the pieces joined into the whole file's r
   rest of the state is all a piece needs.
 - **Audit** (the workers): each piece from its guessed state, returning its result and the
   state it ended in.
-- **Join** (the parent): each piece's guess is compared with the state the piece before it
-  ended in; where they differ (a record the plan's short reading got wrong), the piece is
-  audited again from that state. The result is the whole file's whatever the guess: the
-  guess decides only the speed. The pieces' replays are picked again as the whole file picks
-  them, and the file's own checks run once, on the joined file.
+- **Join** (the parent, as the pieces come back): each piece's guess is compared with the
+  state the pieces before it ended in, and the piece joined to them if they agree; where
+  they differ (a record the plan's short reading got wrong), the piece is audited again
+  from that state. The result is the whole file's whatever the guess: the guess decides
+  only the speed. Once every piece is joined, the pieces' replays are picked again as the
+  whole file picks them, and the file's own checks run once, on the joined file.
+
+The parent's own work (the plan, the join, then the store and the outputs) is what two
+cores cannot share: it is kept small (a plan that searches the bytes, a join done while
+the last pieces are still audited, the file's last pieces smaller so that neither worker
+waits long for the other).
 """
 
 from __future__ import annotations

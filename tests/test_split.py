@@ -71,6 +71,30 @@ def test_a_file_in_pieces_gives_the_whole_files_result(records: dict[str, Path],
     assert_same(whole, audit_split(path, PIECE_BYTES))
 
 
+def test_the_last_pieces_of_a_file_are_smaller(records: dict[str, Path],
+                                               tmp_path: Path) -> None:
+    """A piece ends at the first `shoe` past its size: the piece size, and over the file's
+    last pieces a quarter of what is left, down to a quarter of the piece size, so that at
+    the end neither worker waits long for the other's last piece. (A record of 400 shoes of
+    one round each: a `shoe` every kilobyte.)"""
+    text = records["standard"].read_text()
+    first_shoe = re.search(r"^[0-9:.]+ +shoe .*\n", text, re.M)
+    round_block = re.search(r"^round .*?^end\n", text, re.M | re.S).group(0)
+    path = tmp_path / "many-shoes.bjh"
+    path.write_text(text[:first_shoe.start()] + "".join(
+        f"shoe S{number} date=2026-11-20\n{round_block}" for number in range(400)))
+    size = path.stat().st_size
+    _, pieces = plan_pieces(str(path), PIECE_BYTES)
+    found = list(pieces)
+    lengths = [(piece.end or size) - piece.start for piece in found]
+    assert len(found) >= 8 and lengths[0] >= PIECE_BYTES
+    spacing = len(round_block) + 40
+    for piece, length in zip(found[:-1], lengths, strict=False):
+        wanted = max(PIECE_BYTES // 4, min(PIECE_BYTES, (size - piece.start) // 4))
+        assert wanted <= length <= wanted + spacing
+    assert min(lengths[:-1]) < PIECE_BYTES // 2
+
+
 def test_the_guess_handed_to_each_piece_is_the_state_the_piece_before_ended_in(
         records: dict[str, Path]) -> None:
     """On a simulated record the plan's short reading guesses every piece's state right
