@@ -181,7 +181,9 @@ class Tally(Fieldwise):
         players = players_of(view)
         if players:
             pairs = self.pairs
-            for player in set(players.values()):
+            # each player once, in the order of their wagers: the store numbers the pairs in
+            # this order, which a set's would make follow the process's string hashing
+            for player in dict.fromkeys(players.values()):
                 key = (dealer, player, date)
                 pairs[key] = pairs.get(key, 0) + 1
         if findings:

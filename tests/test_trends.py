@@ -430,6 +430,26 @@ def test_the_tally_of_a_small_record(tmp_path) -> None:
     assert (shuffled.shoe_id, shuffled.date) == ("S1", "2026-11-22 13")
 
 
+def test_a_tally_is_in_the_same_order_whatever_the_hash_seed(tmp_path) -> None:
+    """The store numbers a tally's rows in the tally's order: the same record must give the
+    same rows in every process, whose string hashing differs (PYTHONHASHSEED)."""
+    import subprocess
+    import sys
+
+    from auditor.simulate import simulate, table_spec
+
+    simulate(tmp_path, table_spec("standard", table_id="T1"), rounds=300, seed="seeded",
+             faults=0.05)
+    (path,) = sorted(tmp_path.glob("*.bjh"))
+    script = ("import sys; from auditor.audit import audit_file; t = audit_file(sys.argv[1])"
+              ".tally; print(list(t.pairs), list(t.rounds), list(t.game))")
+    orders = {subprocess.run([sys.executable, "-c", script, str(path)], check=True,
+                             capture_output=True, text=True,
+                             env=dict(os.environ, PYTHONHASHSEED=seed)).stdout
+              for seed in ("1", "2", "3")}
+    assert len(orders) == 1 and "P-" in orders.pop()
+
+
 def test_floor_options_that_cannot_be_planted_are_refused(tmp_path, capsys) -> None:
     base = ["simulate", "--rounds", "10", "--tables", "2", "--out", str(tmp_path),
             "--quiet", "--faults", "0.1"]
