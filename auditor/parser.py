@@ -1081,6 +1081,7 @@ def _line_reader(problems: dict[int, str] | None
 
     return read_line
 
+
 def line_events(number: int, text: str) -> list[ev.Event]:
     """The events of one line read alone, as a record's line read one by one is (a few
     lines picked out of a file: auditor/split.py's plan). `parse_lines` of one line says
