@@ -324,9 +324,9 @@ class SplitFile:
     def add(self, result: PieceResult) -> Piece | None:
         """Take a piece's result; the piece to audit again, if a guess was wrong."""
         self.results[result.number] = result
-        return self.redo()
+        return self._join_ready()
 
-    def redo(self) -> Piece | None:
+    def _join_ready(self) -> Piece | None:
         """Join each piece, in order, that has come back and whose guessed state is the
         state the pieces before it ended in; the first whose guess was wrong is returned,
         to be audited again from that state (the pieces after it wait for it)."""

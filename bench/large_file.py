@@ -84,11 +84,10 @@ def main() -> int:
     folder, rounds = workload(args.rounds, True)
     base = Path(tempfile.mkdtemp(prefix="bjh-large-"))
     trees = {"this tree": compiled(ROOT)}
-    runs = {name: {1: [], 2: []} for name in trees}
     try:
         if args.against:
             trees = {args.against: checkout(args.against, base), **trees}
-            runs = {name: {1: [], 2: []} for name in trees}
+        runs: dict[str, dict[int, list]] = {name: {1: [], 2: []} for name in trees}
         for turn in range(args.runs):
             for name, tree in trees.items():
                 # each turn in the other order: a machine growing slower or faster over
