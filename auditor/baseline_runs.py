@@ -94,6 +94,7 @@ def latest_run_over_tables(store: Any, run_id: int) -> int | None:
     from sqlalchemy import select
 
     from auditor.store import schema
+    from auditor.store.engine import reading
     from auditor.store.runs import FINISHED
 
     runs, links, inputs = schema.runs, schema.run_inputs, schema.inputs
@@ -101,7 +102,7 @@ def latest_run_over_tables(store: Any, run_id: int) -> int | None:
                     inputs.c.table_id)
              .join(inputs, links.c.input_id == inputs.c.id)
              .join(runs, runs.c.id == links.c.run_id))
-    with store.connect() as connection:
+    with reading(store).connect() as connection:
         wanted: dict[str, str | None] = {}  # each table of this run: its earliest first day
         for row in connection.execute(query.where(links.c.run_id == run_id)):
             table = _table(*row[2:])

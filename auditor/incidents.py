@@ -41,10 +41,11 @@ def chosen_run(engine: Engine, run_id: int | None) -> int:
     from sqlalchemy import select
 
     from auditor.store import schema
+    from auditor.store.engine import reading
     from auditor.store.runs import FINISHED
 
     runs = schema.runs
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         if run_id is None:
             latest = connection.execute(select(runs.c.id).where(runs.c.status == FINISHED)
                                         .order_by(runs.c.id.desc()).limit(1)).scalar()
@@ -125,8 +126,9 @@ def _report_of(engine: Engine, run_id: int) -> str | None:
     from sqlalchemy import select
 
     from auditor.store import schema
+    from auditor.store.engine import reading
 
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         text = connection.execute(select(schema.runs.c.settings)
                                   .where(schema.runs.c.id == run_id)).scalar()
     out = json.loads(text or "{}").get("out")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import weakref
 from pathlib import Path
 from urllib.parse import quote
 
@@ -52,6 +53,30 @@ SQLITE_BUSY_MILLISECONDS = 60_000  # how long a writer waits for another one to 
 # the readers select each finding's currency, a column those stores lack.
 READABLE_WITHOUT_UPGRADE = frozenset({"0004"})
 _STORE_TABLES = frozenset({"runs", "inputs", "run_inputs", "findings", "coverage", "replays"})
+
+
+# Every engine this process opened: a process forked from it (a pool's worker, the second
+# process writing an output) must never use the connections it inherits.
+_ENGINES: weakref.WeakSet[Engine] = weakref.WeakSet()
+_READS = "store_reads"
+
+
+def reading(engine: Engine) -> Engine:
+    """`engine` for a read: on SQLite its transaction is a plain BEGIN, which under
+    write-ahead logging neither waits for a writer nor holds one (or another reader) up.
+    Writes (`engine.begin()`) take the write lock at their start (`_sqlite_for_many_writers`)."""
+    return engine.execution_options(**{_READS: True})
+
+
+def _forget_inherited_connections() -> None:
+    """In a forked child: each engine's pool is replaced, its connections left unclosed,
+    so the child opens its own and never uses (or closes) a socket or an SQLite handle of
+    its parent (SQLAlchemy's advice for os.fork: `Engine.dispose(close=False)`)."""
+    for engine in list(_ENGINES):
+        engine.dispose(close=False)
+
+
+os.register_at_fork(after_in_child=_forget_inherited_connections)
 
 
 class StoreError(Exception):
@@ -135,7 +160,7 @@ def open_store(location: str, read_only: bool = False, new_store: bool = False) 
                 return engine
             engine.dispose()
     try:
-        engine = create_engine(url)
+        engine = _opened(create_engine(url))
     except Exception as error:  # a driver that is not installed, a bad option
         raise StoreError(f"store {name}: cannot be used ({cause_of(error)}); "
                          f"{SUPPORTED}") from error
@@ -192,14 +217,19 @@ def _read_only_sqlite(path: Path) -> Engine:
 
     # A pool of its own connections, as for any SQLite file (not the one-connection pool
     # SQLAlchemy gives a URL without a file): a report reads replays while it walks findings.
-    return create_engine("sqlite://", creator=connect, poolclass=QueuePool)
+    return _opened(create_engine("sqlite://", creator=connect, poolclass=QueuePool))
+
+
+def _opened(engine: Engine) -> Engine:
+    _ENGINES.add(engine)
+    return engine
 
 
 def _readable_as_is(engine: Engine, name: str) -> bool:
     """Whether a reader can use the store without changing it: its schema is this
     auditor's, or an older one read unchanged. A newer schema is refused."""
     try:
-        with engine.connect() as connection:
+        with reading(engine).connect() as connection:
             current = stored_revisions(connection)
     except Exception as error:
         engine.dispose()
@@ -227,8 +257,9 @@ def _refuse_newer(current: set[str]) -> None:
 
 def _sqlite_for_many_writers(engine: Engine) -> None:
     """Several audits may write one SQLite file at once: write-ahead logging lets readers go on
-    while one writes, and each transaction takes the write lock at its start (BEGIN
-    IMMEDIATE), waiting up to a minute for another writer, so none fails half-way."""
+    while one writes, and each transaction that may write takes the write lock at its start
+    (BEGIN IMMEDIATE), waiting up to a minute for another writer, so none fails half-way. A
+    read (`reading`) begins plainly: it never waits for the lock, nor holds it."""
 
     @event.listens_for(engine, "connect")
     def _connect(connection, _record) -> None:
@@ -241,7 +272,8 @@ def _sqlite_for_many_writers(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        reads = connection.get_execution_options().get(_READS, False)
+        connection.exec_driver_sql("BEGIN" if reads else "BEGIN IMMEDIATE")
 
 
 def _migrate(engine: Engine, name: str = "") -> None:
@@ -284,6 +316,6 @@ def _upgrade(connection: Connection) -> None:
 
 
 def schema_revision(engine: Engine) -> str | None:
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         heads = sorted(stored_revisions(connection))
     return heads[0] if heads else None

@@ -31,6 +31,7 @@ from auditor.replay.changes import read_back
 from auditor.replay.trace import RoundEvidence
 from auditor.results import AuditResult, FileResult, InputSummary
 from auditor.run import ReplaySelection, RunTotals
+from auditor.store.engine import reading
 from auditor.store.tallies import record_tallies, record_tally
 from auditor.tally import shift_of
 from auditor.waivers import WaiverStatus
@@ -442,7 +443,7 @@ class _ReplayReader:
             replays.c.run_id == run_id, replays.c.round_key == bindparam("key"))
 
     def document(self, key: str) -> bytes:
-        with self.engine.connect() as connection:
+        with reading(self.engine).connect() as connection:
             return connection.execute(self.select, {"key": key}).scalar_one()
 
 
@@ -506,14 +507,14 @@ def list_runs(engine: Engine, run_ids: Iterable[int] | None = None) -> list[RunR
              .order_by(runs.c.id))
     if run_ids is not None:
         query = query.where(runs.c.id.in_(list(run_ids)))
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         return [RunRow(*(int(v) if isinstance(v, Decimal) else v for v in row))
                 for row in connection.execute(query)]
 
 
 def run_document(engine: Engine, run_id: int) -> dict[str, Any]:
     """The run as findings.json's "auditor" object; KeyError if there is no such run."""
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         row = connection.execute(select(schema.runs.c.document, schema.runs.c.extras)
                                  .where(schema.runs.c.id == run_id)).one_or_none()
     if row is None:
@@ -523,14 +524,14 @@ def run_document(engine: Engine, run_id: int) -> dict[str, Any]:
 
 def run_inputs_documents(engine: Engine, run_id: int) -> list[dict[str, Any]]:
     """The run's inputs in their order, as findings.json shows them."""
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         return [json.loads(text) for text in connection.execute(
             select(schema.run_inputs.c.document).where(schema.run_inputs.c.run_id == run_id)
             .order_by(schema.run_inputs.c.position)).scalars()]
 
 
 def run_extras(engine: Engine, run_id: int) -> dict[str, Any]:
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         text = connection.execute(select(schema.runs.c.extras)
                                   .where(schema.runs.c.id == run_id)).scalar_one()
     return json.loads(text)
@@ -541,7 +542,7 @@ def finding_documents(engine: Engine, run_id: int) -> Iterator[dict[str, Any]]:
     table = schema.findings
     query = _in_run_order(select(table.c.document).where(table.c.run_id == run_id)
                           ).execution_options(yield_per=_BATCH)
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         for document in connection.execute(query).scalars():
             yield json.loads(document)
 
@@ -556,7 +557,7 @@ def load_result(engine: Engine, run_id: int,
     run = run_document(engine, run_id)
     inputs = [InputSummary.model_validate(document)
               for document in run_inputs_documents(engine, run_id)]
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         applied = Counter({row.citation: row.rounds for row in connection.execute(
             select(schema.coverage).where(schema.coverage.c.run_id == run_id))})
         replays = schema.replays
@@ -606,7 +607,7 @@ class StoredFindings(Sequence):
         self.engine, self.run_id = engine, run_id
         self.currencies = currencies  # by file: the currency of a finding stored without
         table = schema.findings
-        with engine.connect() as connection:
+        with reading(engine).connect() as connection:
             self.count = connection.execute(
                 select(func.count()).select_from(table).where(table.c.run_id == run_id)
             ).scalar_one()
@@ -619,7 +620,7 @@ class StoredFindings(Sequence):
         query = _in_run_order(select(table.c.document, table.c.statement)
                               .where(table.c.run_id == self.run_id)
                               ).execution_options(yield_per=_BATCH)
-        with self.engine.connect() as connection:
+        with reading(self.engine).connect() as connection:
             for row in connection.execute(query):
                 yield _finding_of(row, self.currencies)
 
@@ -665,7 +666,7 @@ def missing_statements(engine: Engine, run_id: int) -> dict[str, set[int]]:
     across files, in the parent): what their IDs need read from the records."""
     table = schema.findings
     wanted: dict[str, set[int]] = {}
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         for row in connection.execute(select(table.c.file, table.c.line).where(
                 table.c.run_id == run_id, table.c.statement.is_(None),
                 table.c.line.is_not(None))):
@@ -681,7 +682,7 @@ def run_extras_of(result: AuditResult) -> dict[str, Any]:
 
 
 def run_inputs_sha256(engine: Engine, run_id: int) -> frozenset[str]:
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         return frozenset(connection.execute(
             select(schema.inputs.c.sha256).join(
                 schema.run_inputs, schema.run_inputs.c.input_id == schema.inputs.c.id)
@@ -697,7 +698,7 @@ def latest_run_over(engine: Engine, sha256s: Iterable[str],
     query = select(runs.c.id).where(runs.c.status == FINISHED).order_by(runs.c.id.desc())
     if before is not None:
         query = query.where(runs.c.id < before)
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         candidates = list(connection.execute(query).scalars())
     for run_id in candidates:
         if run_inputs_sha256(engine, run_id) == wanted:
@@ -765,7 +766,7 @@ def _with_currency(engine: Engine, run_id: int, documents: Iterable[dict[str, An
 def unaudited_inputs(engine: Engine, run_id: int) -> list[str] | None:
     """The inputs a run was given and never recorded (a killed or failed run), in their
     order; None for a run recorded before the run's inputs were kept with its settings."""
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         settings = connection.execute(select(schema.runs.c.settings)
                                       .where(schema.runs.c.id == run_id)).scalar_one()
         recorded = set(connection.execute(select(schema.run_inputs.c.position).where(

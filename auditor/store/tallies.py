@@ -19,6 +19,7 @@ import auditor.store.schema as schema
 from auditor.fieldwise import Fieldwise
 from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
 from auditor.gaming_day import Calendar
+from auditor.store.engine import reading
 from auditor.tally import Tally
 
 _BATCH = 1000
@@ -157,7 +158,7 @@ def latest_tallied_inputs(engine: Engine) -> list[TalliedInput]:
              .where(runs.c.status == "finished", places.c.input_id.is_not(None))
              .order_by(places.c.input_id, places.c.run_id.desc(), places.c.position))
     chosen: dict[int, TalliedInput] = {}
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         for row in connection.execute(query):
             chosen.setdefault(row.input_id, TalliedInput(row.run_id, row.position, row.path))
     return sorted(chosen.values(), key=lambda i: (i.run_id, i.position))
@@ -175,7 +176,7 @@ def tally_rows(engine: Engine, table, inputs: list[TalliedInput], since: str | N
         if dated and until:
             query = query.where(table.c.date <= until)
         query = query.order_by(table.c.position, table.c.item)
-        with engine.connect() as connection:
+        with reading(engine).connect() as connection:
             for row in connection.execute(query.execution_options(yield_per=_BATCH)):
                 if (row.run_id, row.position) in wanted:
                     yield row
@@ -197,7 +198,7 @@ def finding_rows(engine: Engine, inputs: list[TalliedInput], since: str | None,
             query = query.where(findings.c.date >= since)
         if until:
             query = query.where(findings.c.date <= until)
-        with engine.connect() as connection:
+        with reading(engine).connect() as connection:
             for row in connection.execute(query.execution_options(yield_per=_BATCH)):
                 place = by_place.get((run_id, row.file))
                 if place is not None:
@@ -205,7 +206,7 @@ def finding_rows(engine: Engine, inputs: list[TalliedInput], since: str | None,
 
 
 def run_count(engine: Engine) -> int:
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         return connection.execute(select(func.count()).select_from(schema.runs)).scalar_one()
 
 
@@ -217,6 +218,6 @@ def seated_players(engine: Engine, run_id: int) -> dict[tuple[str, int, str], st
              .join(places, and_(places.c.run_id == seats.c.run_id,
                                 places.c.position == seats.c.position))
              .where(seats.c.run_id == run_id))
-    with engine.connect() as connection:
+    with reading(engine).connect() as connection:
         return {(path, line, seat): player
                 for path, line, seat, player in connection.execute(query)}

@@ -29,6 +29,7 @@ from sqlalchemy import Engine, select
 
 from auditor.results import table_key
 from auditor.store import schema
+from auditor.store.engine import reading
 from auditor.store.tallies import latest_tallied_inputs, tally_rows
 from auditor.trends.analysis import FLAGGED, NO_DEALER, UNDATED, table_name
 
@@ -86,7 +87,7 @@ class Reports:
 
     def of(self, run_id: int) -> Path | None:
         if run_id not in self.known:
-            with self.engine.connect() as connection:
+            with reading(self.engine).connect() as connection:
                 text = connection.execute(select(schema.runs.c.settings)
                                           .where(schema.runs.c.id == run_id)).scalar()
             try:
