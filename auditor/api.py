@@ -165,8 +165,10 @@ def _seating(store: Any, run_id: int) -> Callable[[Finding], Finding]:
     return seat
 
 
-def render(result: AuditResult, run: dict[str, Any], out: str | Path) -> None:
-    """Write findings.json, findings.csv, summary.csv and report.html to `out`."""
+def render(result: AuditResult, run: dict[str, Any], out: str | Path,
+           processes: int = 1) -> None:
+    """Write findings.json, findings.csv, summary.csv and report.html to `out`; with
+    `processes` above 1, the report by a second process meanwhile."""
     from auditor.output.render import write_outputs
 
-    write_outputs(result, run, Path(out))
+    write_outputs(result, run, Path(out), processes)

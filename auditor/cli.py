@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -501,7 +502,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         run["patterns_run"] = compared.patterns_run  # the run the patterns are counted in
         result.patterns = patterns_against(store, compared.patterns_run, run_id)
     run["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
-    write_outputs(result, run, out)
+    # on a cluster, or with one job, the outputs are written by this process alone
+    write_outputs(result, run, out, processes=1 if cluster else jobs or os.cpu_count() or 1)
     code = exit_code(result, fail_on, fail_on_new)
     finish_run(store, run_id, run, code, run_extras_of(result))
     arguments.exit_code = code  # kept if the reader of what follows goes away (`main`)

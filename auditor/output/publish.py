@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from auditor.output.aside import Aside, can_fork
 from auditor.output.files import write_atomic
 
 RUNS = ".runs"
@@ -25,18 +26,29 @@ KEEP = 3
 
 
 def publish(out: Path, files: dict[str, Callable[[], str | Iterable[str]]],
-            sealed: tuple[str, Callable[[Path], str]] | None = None) -> Path:
+            sealed: tuple[str, Callable[[Path], str]] | None = None,
+            aside: Iterable[str] = ()) -> Path:
     """Write each named file (its text, or its parts, made by the callable, one file at a
     time, so only one is in memory) into a fresh run folder, then make it the current set;
     the folder. `sealed` (a name, and what makes its text from the folder) is written last,
-    once the others are whole: the manifest that hashes them."""
+    once the others are whole: the manifest that hashes them. The files named in `aside`
+    are written by a second process meanwhile, where one can be forked (`aside.py`)."""
     runs = out / RUNS
     runs.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
     folder = runs / f"{stamp}-{secrets.token_hex(4)}"
     folder.mkdir()
-    for name, text in files.items():
-        write_atomic(folder / name, text())
+    children = [Aside(folder / name, files[name]) for name in aside] if can_fork() else []
+    try:
+        beside = {child.path.name for child in children}
+        for name, text in files.items():
+            if name not in beside:
+                write_atomic(folder / name, text())
+        for child in children:
+            child.finish()
+    finally:
+        for child in children:
+            child.stop()
     names = list(files)
     if sealed is not None:
         write_atomic(folder / sealed[0], sealed[1](folder))

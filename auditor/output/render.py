@@ -13,7 +13,10 @@ from auditor.results import AuditResult
 OUTPUT_NAMES = ("findings.json", "findings.csv", "summary.csv", "report.html")
 
 
-def write_outputs(result: AuditResult, run: dict[str, Any], out: Path) -> None:
+def write_outputs(result: AuditResult, run: dict[str, Any], out: Path,
+                  processes: int = 1) -> None:
+    """The four outputs and the manifest, published as one set in `out`. With `processes`
+    above 1, report.html is rendered by a second process while this one writes the rest."""
     from auditor.output.html_report import html_parts
     from auditor.output.json_report import json_parts
     from auditor.output.tables import summary_csv, to_csv
@@ -27,7 +30,8 @@ def write_outputs(result: AuditResult, run: dict[str, Any], out: Path) -> None:
             "findings.csv": lambda: to_csv(result.findings, result.inputs),
             "summary.csv": lambda: summary_csv(summary_frame(result.findings, result.inputs)),
             "report.html": lambda: html_parts(result, run),
-        }, sealed=(MANIFEST, lambda folder: run_manifest(result, run, folder)))
+        }, sealed=(MANIFEST, lambda folder: run_manifest(result, run, folder)),
+            aside=("report.html",) if processes > 1 else ())
 
 
 def run_manifest(result: AuditResult, run: dict[str, Any], folder: Path) -> str:
