@@ -114,3 +114,30 @@ def test_a_report_past_the_lazy_size_holds_the_records_of_a_small_one(monkeypatc
     # Each record's text of why it has no replay is the one its finding has.
     said = {f["n"]: lazy["texts"][f["nr"]] for f in lazy["findings"] if "nr" in f}
     assert said and all(text.startswith(("This", "No replay")) for text in said.values())
+
+
+def test_a_finding_read_back_is_the_finding_stored_whatever_its_statement():
+    """A stored finding is read as its JSON text with its statement put in (one validation
+    of text, `runs._finding_of`): quotes, backslashes, a line break, a `"statement":` in its
+    message, text that is not UTF-8, no statement at all, a store from before currencies."""
+    from types import SimpleNamespace
+
+    from auditor.findings import Finding
+
+    base = Finding(citation="20:18:15:26", rule="standard.payouts", severity="high",
+                   file="T1.bjh", line=12, round="4", message='paid "3:2"\\ "statement": x',
+                   expected="15.00", actual="10.00", difference="-5.00", currency="USD",
+                   evidence=[11, 12])
+    for statement in (None, "", 'settle s1h1 win 10 "quoted" \\ back', "line\nbreak",
+                      "naïve ♠", "lone \udc80 surrogate"):
+        finding = base.model_copy(update={"statement": statement})
+        row = stored_runs._finding_row(1, 0, finding, 0)
+        read = stored_runs._finding_of(SimpleNamespace(document=row["document"],
+                                                       statement=row["statement"]))
+        assert read == finding, statement
+        assert read.model_dump() == finding.model_dump()
+    old = json.loads(stored_runs._finding_row(1, 0, base, 0)["document"])
+    del old["currency"]  # a finding stored before findings carried their currency
+    read = stored_runs._finding_of(SimpleNamespace(document=json.dumps(old), statement="s"),
+                                   {"T1.bjh": "EUR"})
+    assert (read.currency, read.statement, read.expected) == ("EUR", "s", base.expected)

@@ -13,6 +13,7 @@ import zlib
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from decimal import Decimal
 from json.encoder import c_make_encoder, encode_basestring
@@ -591,7 +592,16 @@ def _in_run_order(query, table=schema.findings):
 
 
 def _finding_of(row, currencies: dict[str, str | None] | None = None) -> Finding:
-    document = json.loads(row.document)
+    text = row.document
+    # A finding's JSON, its statement put in as the first key, validated as JSON text in
+    # one step (a third of the time of decoding it, then validating the dict; the outputs
+    # walk the run's findings seven times). `"key":` is found only as a key: in a string it
+    # would be written `\"key\":`.
+    if '"currency":' in text and '"statement":' not in text:
+        statement = "null" if row.statement is None else encode_basestring(row.statement)
+        with suppress(ValueError):  # text that is not UTF-8 (a lone surrogate): as below
+            return Finding.model_validate_json(f'{{"statement":{statement},{text[1:]}')
+    document = json.loads(text)
     if currencies and "currency" not in document:  # stored before findings carried it
         document["currency"] = currencies.get(document.get("file"))
     return Finding.model_validate({**document, "statement": row.statement})
