@@ -105,6 +105,7 @@ class FileAudit:
         # (round key, citations) of each round replayed, in record order (see _ReplayPicker)
         self.picks: list[tuple[str, frozenset[str]]] = []
         self.picker = _ReplayPicker()
+        self.file_picker: _ReplayPicker | None = None  # the whole file's, as pieces join
         self.texts = _LineTexts(first_line)
         # Rounds read since the summary was last brought up to date (`close_piece`): a plain
         # counter a round, not the summary's validating `__setattr__` (about 1 µs).
@@ -212,12 +213,16 @@ class FileAudit:
         if trace:
             self._trace()
 
-    def _trace(self) -> None:
+    def _trace(self) -> list[str]:
+        """The rounds picked traced; their keys."""
+        keys = []
         for record, before, faults in self.evidence_rounds:
             key = round_key(self.path, record.round_id, record.start.line)
             self.result.evidence[key] = trace_round(before, record, self.path,
                                                     self.evidence_lines, faults)
+            keys.append(key)
         self.evidence_rounds, self.evidence_lines = [], {}
+        return keys
 
     def absorb(self, piece: FileAudit) -> None:
         """The next piece of the same file, audited from the state this one ended in."""
@@ -247,8 +252,13 @@ class FileAudit:
         self.state = piece.state
 
     def pick_replays(self) -> None:
-        """Of the pieces' replays, the ones the whole file's picker takes (_ReplayPicker)."""
-        picker = _ReplayPicker()
+        """Of the replays of the pieces joined so far, the ones the whole file's picker takes
+        (_ReplayPicker), traced, with what each line changed. Called again as each piece is
+        joined (auditor/split.py), while the last pieces are still audited: the picker
+        takes rounds in record order, so the picks of the pieces joined are final."""
+        if self.file_picker is None:
+            self.file_picker = _ReplayPicker()
+        picker = self.file_picker
         evidence = self.result.evidence
         wanted = set()
         for key, citations in self.picks:
@@ -256,10 +266,13 @@ class FileAudit:
                 wanted.add(key)
             else:
                 evidence.pop(key, None)
+        self.picks = []
         self.evidence_rounds = [
             (record, before, faults) for record, before, faults in self.evidence_rounds
             if round_key(self.path, record.round_id, record.start.line) in wanted]
-        self._trace()
+        traced = self._trace()
+        for key in traced:
+            evidence[key].changes()  # made now, not in the store's serial end
 
     def finish(self, sha256: str, lines: int) -> FileResult:
         """The file's own checks, its dates and dealers: the result is complete."""

@@ -12,8 +12,9 @@ the table's state where it begins, and the pieces joined into the whole file's r
   state the pieces before it ended in, and the piece joined to them if they agree; where
   they differ (a record the plan's short reading got wrong), the piece is audited again
   from that state. The result is the whole file's whatever the guess: the guess decides
-  only the speed. Once every piece is joined, the pieces' replays are picked again as the
-  whole file picks them, and the file's own checks run once, on the joined file.
+  only the speed. As each piece is joined, its replays are picked again as the whole file
+  picks them (in record order, so a joined piece's picks are final) and traced; once
+  every piece is joined, the file's own checks run once, on the joined file.
 
 The parent's own work (the plan, the join, then the store and the outputs) is what two
 cores cannot share: it is kept small (a plan that searches the bytes, a join done while
@@ -341,9 +342,10 @@ class SplitFile:
                              piece.data)
             del self.results[self.count]
             if joined is None:
-                self.joined = this.audit
+                self.joined = joined = this.audit
             else:
                 joined.absorb(this.audit)
+            joined.pick_replays()  # its picks final: traced while later pieces are audited
             self.began_with_shoe = self.began_with_shoe and this.began_with_shoe
             self.count += 1
         return None
@@ -356,9 +358,7 @@ class SplitFile:
         return self.began_with_shoe
 
     def join(self) -> FileResult:
-        joined = self.joined
-        joined.pick_replays()
-        return joined.finish(self.plan.sha256, self.plan.lines)
+        return self.joined.finish(self.plan.sha256, self.plan.lines)
 
 
 def audit_split(path: str, piece_bytes: int = PIECE_BYTES) -> FileResult:

@@ -51,6 +51,10 @@ def assert_same(whole: FileResult, split: FileResult) -> None:
     assert split.facts == whole.facts
     assert list(split.evidence) == list(whole.evidence)
     for key, evidence in whole.evidence.items():
+        # the join makes each replay's changes as it traces it; the whole file's are made
+        # when they are first asked for: the same, and then the same replay
+        assert split.evidence[key].recorded_changes is not None
+        assert split.evidence[key].recorded_changes == evidence.changes()
         assert pickle.dumps(split.evidence[key]) == pickle.dumps(evidence)
     for name in TALLY_FIELDS:
         assert getattr(split.tally, name) == getattr(whole.tally, name), name
@@ -69,6 +73,30 @@ def test_a_file_in_pieces_gives_the_whole_files_result(records: dict[str, Path],
     whole = audit_file(path)
     assert whole.findings, "the record carries faults"
     assert_same(whole, audit_split(path, PIECE_BYTES))
+
+
+def test_each_pieces_replays_are_traced_as_it_is_joined(records: dict[str, Path]) -> None:
+    """Joined in order, a piece's picks are final: its replays are traced, with their
+    changes, at its join, while the pieces after it are still to come (not all at the end,
+    in the parent's serial part), and they are the whole file's replays of its lines."""
+    path = str(records["standard"])
+    whole = audit_file(path)
+    plan, pieces = plan_pieces(path, PIECE_BYTES)
+    joined = SplitFile(plan)
+    found = list(pieces)
+    traced_at_joins = []
+    for number, piece in enumerate(found):
+        assert joined.add(audit_piece(piece)) is None
+        ends = found[number + 1].first_line if number + 1 < len(found) else None
+        expected = [key for key, evidence in whole.evidence.items()
+                    if ends is None or evidence.start_line < ends]
+        evidence = joined.joined.result.evidence
+        assert list(evidence) == expected, f"after piece {number}"
+        assert all(e.recorded_changes is not None for e in evidence.values())
+        traced_at_joins.append(len(evidence))
+    assert 0 < traced_at_joins[0] < traced_at_joins[-1]  # some traced before the last join
+    joined.planned = True
+    assert_same(whole, joined.join())
 
 
 def test_the_last_pieces_of_a_file_are_smaller(records: dict[str, Path],

@@ -21,7 +21,8 @@ class RoundEvidence:
     start_line: int
     lines: list[tuple[int, str]]  # the record's lines of the round, as written
     steps: dict[int, dict[str, Any]] = field(default_factory=dict)  # line -> table after it
-    # What each line changed (`changes.py`), when read back from a store without the steps
+    # What each line changed (`changes.py`): made once from the steps, or read back from a
+    # store without them
     recorded_changes: dict[str, Any] | None = None
 
     @property
@@ -34,9 +35,9 @@ class RoundEvidence:
 
     def changes(self) -> dict[str, Any]:
         """What each line changed on the table, as the report shows it (`changes.py`)."""
-        if self.recorded_changes is not None:
-            return self.recorded_changes
-        return round_changes(self)
+        if self.recorded_changes is None:
+            self.recorded_changes = round_changes(self)
+        return self.recorded_changes
 
     def shown(self) -> RoundEvidence:
         """What the report reads of the replay: its lines and `changes` (a stored one reads
