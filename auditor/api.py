@@ -45,7 +45,9 @@ def audit_inputs(paths: list[str], jobs: int | None = None, cluster: Any = None,
     """Audit every record; yield (its place in `paths`, its result) as each one is whole.
 
     On this machine with `jobs` processes (default: its cores; a large file is split among
-    them), or on a Dask cluster given as a connected `cluster` client (`connect_cluster`)."""
+    them), or on a Dask cluster given as a connected `cluster` client (`connect_cluster`).
+    On this machine's processes the work begins at this call: close what it returns if
+    it is not walked to its end (`record_run` does)."""
     if cluster is not None:
         from auditor.cluster import audit_on_cluster
 

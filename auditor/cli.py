@@ -397,71 +397,81 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         return EXIT_ERROR
     from auditor import api
     from auditor.cluster import ClusterError
-    from auditor.rulebase import rule_base_version
-    from auditor.store import (
-        StoreError,
-        finish_run,
-        run_extras_of,
-    )
-    from auditor.store.urls import command_line, shown
-    from auditor.store_location import choose_store, in_folder, old_store_note
 
-    out = Path(out_folder)
-    run = {
-        "version": __version__,
-        "rule_base": rule_base_version(),
-        # a store URL's password is never recorded (findings.json, report.html, the store)
-        "command": command_line(argv if argv is not None else sys.argv[1:]),
-        "started": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
     scheduler = arguments.scheduler or settings.scheduler
-    calendar = settings.calendar()  # gaming day and shifts (auditor/gaming_day.py)
-    run["calendar"] = calendar.described()  # the report says which shifts it counts by
-    try:
-        # One floor history (auditor/store_location.py): the default's folder is made on
-        # first use, as is --out's (the audit makes it anyway); a store named elsewhere only
-        # in a folder that exists, or --new-store.
-        choice = choose_store(arguments.store, settings.store)
-        location = arguments.store_location = choice.location  # named if the store fails
-        store = api.open_store(location, new_store=arguments.new_store or choice.is_default
-                               or in_folder(location, out))
-        if run_number(baseline_path) is not None:  # a run named: it must be whole
-            problem = baseline_run_problem(store, run_number(baseline_path))
-            if problem:
-                raise StoreError(problem)
-        # before the run is recorded: a cluster that cannot be used costs nothing
-        if scheduler:
-            from auditor.cluster import quiet_logs
-
-            quiet_logs()
-        cluster = api.connect_cluster(scheduler) if scheduler else None
-    except (ClusterError, StoreError) as error:
-        errors.print(f"auditor: {error}")
-        return EXIT_ERROR
-    note = old_store_note(choice, out)
-    if note:  # even with --quiet: the history no longer goes where it went
-        errors.print(note)
-    if waivers_path:
-        run["waivers"] = str(waivers_path)
-    if baseline_path:
-        run["baseline"] = str(baseline_path)
-    run["fail_on"] = fail_on + (" (new findings only)" if fail_on_new else "")
-    if judged:
-        run["judging"] = judged
     # The audit makes millions of small objects and next to no cycles: the modules loaded
     # so far are kept out of the collector's walks, and its youngest generation is
     # collected every 20,000 allocations rather than 700 (issue 27: 0.55 -> 0.2 CPU s).
+    # Set before any worker is forked, so that the workers run so too.
     recorded: dict = {}  # the replays kept, as the report shows them (`api.record_run`)
     threshold = gc.get_threshold()
     gc.freeze()
     gc.set_threshold(20_000, 20, 10)
+    results = cluster = None
     try:
+        if not scheduler:
+            # On this machine's processes the audit begins here: its first pieces are
+            # audited while the store is loaded and opened (about 0.3 s), and the output
+            # modules (pandas, Jinja) load in the parent meanwhile. A store that cannot be
+            # used stops it (`finally`).
+            results = api.audit_inputs(paths, jobs=jobs, meanwhile=_load_outputs,
+                                       judging=judging)
+        from auditor.rulebase import rule_base_version
+        from auditor.store import (
+            StoreError,
+            finish_run,
+            run_extras_of,
+        )
+        from auditor.store.urls import command_line, shown
+        from auditor.store_location import choose_store, in_folder, old_store_note
+
+        out = Path(out_folder)
+        run = {
+            "version": __version__,
+            "rule_base": rule_base_version(),
+            # a store URL's password is never recorded (findings.json, report.html, the store)
+            "command": command_line(argv if argv is not None else sys.argv[1:]),
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        calendar = settings.calendar()  # gaming day and shifts (auditor/gaming_day.py)
+        run["calendar"] = calendar.described()  # the report says which shifts it counts by
+        try:
+            # One floor history (auditor/store_location.py): the default's folder is made on
+            # first use, as is --out's (the audit makes it anyway); a store named elsewhere
+            # only in a folder that exists, or --new-store.
+            choice = choose_store(arguments.store, settings.store)
+            location = arguments.store_location = choice.location  # named if the store fails
+            store = api.open_store(location, new_store=arguments.new_store
+                                   or choice.is_default or in_folder(location, out))
+            if run_number(baseline_path) is not None:  # a run named: it must be whole
+                problem = baseline_run_problem(store, run_number(baseline_path))
+                if problem:
+                    raise StoreError(problem)
+            # before the run is recorded: a cluster that cannot be used costs nothing
+            if scheduler:
+                from auditor.cluster import quiet_logs
+
+                quiet_logs()
+                cluster = api.connect_cluster(scheduler)
+                results = api.audit_inputs(paths, cluster=cluster, meanwhile=_load_outputs,
+                                           judging=judging)
+        except (ClusterError, StoreError) as error:
+            errors.print(f"auditor: {error}")
+            return EXIT_ERROR
+        gc.freeze()  # and the modules loaded since (the store's, the outputs')
+        note = old_store_note(choice, out)
+        if note:  # even with --quiet: the history no longer goes where it went
+            errors.print(note)
+        if waivers_path:
+            run["waivers"] = str(waivers_path)
+        if baseline_path:
+            run["baseline"] = str(baseline_path)
+        run["fail_on"] = fail_on + (" (new findings only)" if fail_on_new else "")
+        if judged:
+            run["judging"] = judged
         with progress_bar(console, len(paths), enabled=not arguments.quiet) as advance:
             # Each file's results go to the store as the file is done: the parent keeps
-            # none. The output modules (pandas, Jinja) load in the parent meanwhile.
-            results = api.audit_inputs(paths, jobs=jobs, cluster=cluster,
-                                       meanwhile=_load_outputs, judging=judging)
-            # `inputs`: what a run killed half-way never audited (`auditor runs show`)
+            # none. `inputs`: what a run killed half-way never audited (`auditor runs show`)
             run_id = api.record_run(store, run, {"paths": arguments.paths, "jobs": jobs,
                                                  "inputs": paths, **judged,
                                                  # where report.html is, for incidents' links
@@ -473,6 +483,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         errors.print(f"auditor: {error}")
         return EXIT_ERROR
     finally:
+        if results is not None:
+            results.close()  # stopped, if the store or the cluster failed before it was walked
         gc.set_threshold(*threshold)
         gc.unfreeze()
         if cluster is not None:

@@ -116,6 +116,10 @@ def audit_each(paths: list[str], jobs: int | None = None,
     results come in the order they finish; `meanwhile` is work the parent does while its
     workers audit (loading the output modules, say). A caller that needs input order
     (every output does) sorts by place: `RunTotals` and the run store do.
+
+    With several jobs the workers begin at this call, not at the first result asked for:
+    what the caller does meanwhile overlaps them. Close what it returns if it is not
+    walked to its end (`record_run` does).
     """
     jobs = max(1, jobs or os.cpu_count() or 1)
     if jobs > 1:  # the pools (and the pieces of a large file) loaded only when they may serve
@@ -123,8 +127,12 @@ def audit_each(paths: list[str], jobs: int | None = None,
         from auditor.tasks import audit_in_pools, file_size
 
         if len(paths) > 1 or file_size(paths[0]) > SPLIT_BYTES:
-            yield from audit_in_pools(paths, jobs, meanwhile, judging=judging)
-            return
+            return audit_in_pools(paths, jobs, meanwhile, judging=judging)
+    return _audit_here(paths, meanwhile, judging)
+
+
+def _audit_here(paths: list[str], meanwhile: Callable[[], None] | None,
+                judging: Judging | None) -> Iterator[tuple[int, FileResult]]:
     for index, path in enumerate(paths):
         try:
             result = audit_file(path, judging=judging)

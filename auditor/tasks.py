@@ -178,6 +178,16 @@ def _cancelled_on_exit(pool: ProcessPoolExecutor) -> Iterator[ProcessPoolExecuto
             raise
 
 
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers at once, the tasks they hold with them: an audit stopped
+    before any result was asked for (its store could not be used) waits for none of the
+    tasks already handed to the workers (Python 3.14 has `terminate_workers` for this)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+
+
 def _submit(pool: ProcessPoolExecutor, todo: Iterator[Task], pending: dict,
             retry: list[Task], window: int) -> None:
     """Submit tasks of `todo` until `window` are in flight. At most a window: `wait` looks
@@ -197,41 +207,81 @@ def _submit(pool: ProcessPoolExecutor, todo: Iterator[Task], pending: dict,
 def audit_in_pools(paths: list[str], jobs: int,
                    meanwhile: Callable[[], None] | None = None,
                    tasks: AuditTasks | None = None, judging: Judging | None = None
-                   ) -> Iterator[tuple[int, FileResult]]:
-    """The files in worker processes on this machine, each result yielded as its file is
-    whole. A worker that dies breaks its pool: what was unfinished goes to a fresh pool."""
-    tasks = tasks or AuditTasks(paths, split=jobs > 1, judging=judging)
-    todo: Iterator[Task] = tasks.first()
-    window = jobs * IN_FLIGHT_PER_JOB
-    while True:
-        retry: list[Task] = []
-        with _cancelled_on_exit(ProcessPoolExecutor(max_workers=jobs)) as pool:
-            pending: dict = {}
-            _submit(pool, todo, pending, retry, window)
+                   ) -> PoolAudit:
+    """The files in worker processes on this machine, begun now (`PoolAudit`); each result
+    yielded as its file is whole."""
+    return PoolAudit(paths, jobs, meanwhile, tasks, judging)
+
+
+class PoolAudit(Iterator[tuple[int, FileResult]]):
+    """The files being audited in worker processes on this machine from the moment it is
+    made: the pool started and the first tasks sent, so that what the caller does next
+    (open the store, say) overlaps the first tasks. Iterate it for (place, result) as each
+    file is whole; `close` stops the work under way, whether iterated or not. A worker that
+    dies breaks its pool: what was unfinished goes to a fresh pool."""
+
+    def __init__(self, paths: list[str], jobs: int,
+                 meanwhile: Callable[[], None] | None = None,
+                 tasks: AuditTasks | None = None, judging: Judging | None = None) -> None:
+        self.tasks = tasks or AuditTasks(paths, split=jobs > 1, judging=judging)
+        self.jobs = jobs
+        self.window = jobs * IN_FLIGHT_PER_JOB
+        self.todo: Iterator[Task] = self.tasks.first()
+        self.pool = ProcessPoolExecutor(max_workers=jobs)
+        self.pending: dict = {}
+        self.retry: list[Task] = []
+        self.iterated = False
+        try:
+            _submit(self.pool, self.todo, self.pending, self.retry, self.window)
             if meanwhile:
                 meanwhile()
-                meanwhile = None
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    # Forgotten once handed over: a finished future holds its whole result.
-                    task = pending.pop(future)
-                    try:
-                        outcome = future.result()
-                    except BrokenProcessPool:
-                        more, whole = tasks.lost(task)
-                        retry.extend(more)
-                    except Exception as error:
-                        raise AuditFailure(task.path) from error
-                    else:
-                        more, whole = tasks.done(task, outcome)
-                        for extra in more:
-                            try:
-                                pending[pool.submit(run_task, extra)] = extra
-                            except BrokenProcessPool:
-                                retry.append(extra)
-                    yield from whole
-                _submit(pool, todo, pending, retry, window)
-        if not retry:
-            return
-        todo = iter([replace(task) for task in retry])
+        except BaseException:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        self._results = self._collected()
+
+    def __next__(self) -> tuple[int, FileResult]:
+        self.iterated = True
+        return next(self._results)
+
+    def close(self) -> None:
+        """Stop: the queued tasks are dropped, only those being audited are waited for."""
+        if not self.iterated:  # the collector never ran (the store failed): ended here
+            self.iterated = True
+            _stop_now(self.pool)
+        self._results.close()
+
+    def _collected(self) -> Iterator[tuple[int, FileResult]]:
+        tasks, pool = self.tasks, self.pool
+        pending, retry = self.pending, self.retry
+        fresh = False  # the first pool's first tasks were sent when it was made
+        while True:
+            with _cancelled_on_exit(pool):
+                if fresh:
+                    _submit(pool, self.todo, pending, retry, self.window)
+                while pending:
+                    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        # Forgotten once handed over: a finished future holds its whole result.
+                        task = pending.pop(future)
+                        try:
+                            outcome = future.result()
+                        except BrokenProcessPool:
+                            more, whole = tasks.lost(task)
+                            retry.extend(more)
+                        except Exception as error:
+                            raise AuditFailure(task.path) from error
+                        else:
+                            more, whole = tasks.done(task, outcome)
+                            for extra in more:
+                                try:
+                                    pending[pool.submit(run_task, extra)] = extra
+                                except BrokenProcessPool:
+                                    retry.append(extra)
+                        yield from whole
+                    _submit(pool, self.todo, pending, retry, self.window)
+            if not retry:
+                return
+            self.todo = iter([replace(task) for task in retry])
+            pool, pending, retry = ProcessPoolExecutor(max_workers=self.jobs), {}, []
+            fresh = True

@@ -280,6 +280,36 @@ def test_store_paths_that_cannot_be_used_are_one_line_and_exit_2(tmp_path, capsy
     assert audit(str(tmp_path / "fresh-out"), tmp_path / "fresh-out", T32) == 2  # a folder
 
 
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux's /proc")
+def test_a_store_that_cannot_be_used_stops_workers_already_begun(tmp_path):
+    """With several jobs the workers begin before the store is opened (their first pieces
+    overlap its loading): a store that cannot be used ends them with the run, the tasks
+    they were handed unfinished, and says so in one line."""
+    from auditor.simulate import simulate, table_spec
+
+    for number in range(1, 7):
+        simulate(tmp_path / "records", table_spec("standard", table_id=f"W{number}"),
+                 rounds=1500, seed="stopped-workers")
+    missing = tmp_path / "nonexistent" / "h.sqlite"
+    out = tmp_path / "stopped-out"
+    done = subprocess.run([sys.executable, "-m", "auditor", "audit", str(tmp_path / "records"),
+                           "--out", str(out), "--quiet", "--jobs", "2", "--store",
+                           str(missing)], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, check=False)
+    assert done.returncode == 2
+    assert one_line(done.stderr).startswith(f"auditor: store {missing}: the folder ")
+    time.sleep(0.5)
+    left = []  # any process of this run still alive: the workers share its command line
+    for entry in Path("/proc").iterdir():
+        try:
+            if str(out).encode() in (entry / "cmdline").read_bytes():
+                left.append(entry.name)
+        except OSError:
+            continue
+    assert left == []
+    assert not out.joinpath(".runs").exists()
+
+
 def test_a_closed_pipe_ends_a_command_quietly(tmp_path):
     store = tmp_path / "h.sqlite"
     assert audit(str(store), tmp_path / "o", T32) == 1
