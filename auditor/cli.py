@@ -306,10 +306,6 @@ def audit_store_guarded(arguments: argparse.Namespace, console: Console,
     file) told in one line naming it and the cause, exit 2: the run stays unfinished, and
     --out keeps the outputs it had (they are published as one set). A reader of the
     summary that goes away (`| head`) ends it quietly, with the audit's own exit code."""
-    from auditor.store import StoreFailure
-    from auditor.store.engine import cause_of, is_store_fault
-    from auditor.store.urls import shown
-
     try:
         return run_audit(arguments, console, argv)
     except BrokenPipeError:
@@ -318,6 +314,12 @@ def audit_store_guarded(arguments: argparse.Namespace, console: Console,
         quiet_stdout()  # an audit the closed pipe cut short never passes for a clean one
         return getattr(arguments, "exit_code", EXIT_ERROR)
     except Exception as error:
+        # The store's modules (SQLAlchemy) loaded here, not before the audit: the workers
+        # begin before the store is loaded (`run_audit`).
+        from auditor.store import StoreFailure
+        from auditor.store.engine import cause_of, is_store_fault
+        from auditor.store.urls import shown
+
         if not (isinstance(error, StoreFailure) or is_store_fault(error)):
             raise  # the auditor's own failure (`audit_guarded`)
         run_id = getattr(error, "run_id", None) or getattr(arguments, "run_id", None)
