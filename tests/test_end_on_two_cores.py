@@ -173,3 +173,33 @@ def test_a_process_with_another_thread_writes_every_file_itself():
     finally:
         stop.set()
         thread.join()
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_a_run_on_two_processes_writes_the_report_aside_and_the_same_outputs(
+        store_url, tmp_path):
+    """`auditor audit --jobs 2`, on SQLite and PostgreSQL: a child is forked for the report
+    once the outputs begin (seen among the run's processes after its run folder is made),
+    and the four outputs are those of `--jobs 1`, byte for byte but for the run's clock."""
+    from test_jobs import OUTPUTS, RUN_CLOCK, _children
+
+    from auditor.simulate import simulate, table_spec
+
+    for number in range(1, 4):
+        simulate(tmp_path / "records", table_spec("standard", table_id=f"A{number}"),
+                 rounds=2500, seed="aside", faults=0.05)
+    outputs, forked = {}, set()
+    for jobs in (1, 2):
+        out = tmp_path / f"out-{jobs}"
+        audit = subprocess.Popen([sys.executable, "-m", "auditor", "audit",
+                                  str(tmp_path / "records"), "--out", str(out), "--quiet",
+                                  "--jobs", str(jobs), "--store", store_url], cwd=ROOT)
+        while audit.poll() is None:
+            if jobs == 2 and (out / ".runs").exists():
+                forked.update(_children(audit.pid))
+            time.sleep(0.002)
+        assert audit.returncode == 1
+        outputs[jobs] = {name: RUN_CLOCK.sub("", (out / name).read_text(encoding="utf-8"))
+                         for name in OUTPUTS}
+    assert forked, "no child was seen writing the report"
+    assert outputs[2] == outputs[1]
