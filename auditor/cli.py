@@ -414,8 +414,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         if not scheduler:
             # On this machine's processes the audit begins here: its first pieces are
             # audited while the store is loaded and opened (about 0.3 s), and the output
-            # modules (pandas, Jinja) load in the parent meanwhile. A store that cannot be
-            # used stops it (`finally`).
+            # modules (the report's templates) load in the parent meanwhile. A store that
+            # cannot be used stops it (`finally`).
             results = api.audit_inputs(paths, jobs=jobs, meanwhile=_load_outputs,
                                        judging=judging)
         from auditor.rulebase import rule_base_version

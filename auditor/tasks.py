@@ -245,7 +245,9 @@ class PoolAudit(Iterator[tuple[int, FileResult]]):
         return next(self._results)
 
     def close(self) -> None:
-        """Stop: the queued tasks are dropped, only those being audited are waited for."""
+        """Stop. The queued tasks are dropped; if no result was asked for yet (the store
+        failed before the run began), the workers are ended at once, else the tasks being
+        audited are waited for."""
         if not self.iterated:  # the collector never ran (the store failed): ended here
             self.iterated = True
             _stop_now(self.pool)
