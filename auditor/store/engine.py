@@ -12,6 +12,7 @@ password hidden, `urls.shown`) and the cause."""
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import weakref
@@ -77,6 +78,13 @@ def _forget_inherited_connections() -> None:
 
 
 os.register_at_fork(after_in_child=_forget_inherited_connections)
+
+# psycopg logs a warning when a pipeline cannot be ended on a connection already lost
+# ("error ignored terminating <psycopg.Pipeline [BAD]>"): with no logging set up, Python
+# prints it on standard error, beside the one line that says the store failed and why
+# (`StoreFailure`). A handler that drops it keeps it from there; a program that sets up
+# logging still receives it through its own handlers.
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
 
 
 class StoreError(Exception):
