@@ -105,7 +105,7 @@ class FileAudit:
         # (round key, citations) of each round replayed, in record order (see _ReplayPicker)
         self.picks: list[tuple[str, frozenset[str]]] = []
         self.picker = _ReplayPicker()
-        self.file_picker: _ReplayPicker | None = None  # the whole file's, as pieces join
+        self.file_picker = _ReplayPicker()  # the whole file's, as pieces are joined
         self.texts = _LineTexts(first_line)
         # Rounds read since the summary was last brought up to date (`close_piece`): a plain
         # counter a round, not the summary's validating `__setattr__` (about 1 µs).
@@ -256,8 +256,6 @@ class FileAudit:
         (_ReplayPicker), traced, with what each line changed. Called again as each piece is
         joined (auditor/split.py), while the last pieces are still audited: the picker
         takes rounds in record order, so the picks of the pieces joined are final."""
-        if self.file_picker is None:
-            self.file_picker = _ReplayPicker()
         picker = self.file_picker
         evidence = self.result.evidence
         wanted = set()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import sys
 import time
 from collections.abc import Iterator
@@ -344,7 +343,7 @@ def exit_code(result, fail_on: str = "low", new_only: bool = False) -> int:
 def run_audit(arguments: argparse.Namespace, console: Console,
               argv: list[str] | None) -> int:
     from auditor.baseline_runs import baseline_run_problem, run_number
-    from auditor.run import collect_paths
+    from auditor.run import collect_paths, job_count
     from auditor.settings import SettingsError, find_settings
     from auditor.waivers import WaiverFileError, load_waivers
 
@@ -517,7 +516,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         result.patterns = patterns_against(store, compared.patterns_run, run_id)
     run["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     # on a cluster, or with one job, the outputs are written by this process alone
-    write_outputs(result, run, out, processes=1 if cluster else jobs or os.cpu_count() or 1)
+    write_outputs(result, run, out, processes=1 if cluster else job_count(jobs))
     code = exit_code(result, fail_on, fail_on_new)
     finish_run(store, run_id, run, code, run_extras_of(result))
     arguments.exit_code = code  # kept if the reader of what follows goes away (`main`)

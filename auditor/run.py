@@ -106,6 +106,11 @@ def _citations_by_replay(result: FileResult) -> dict[str, set[str]]:
     return citations
 
 
+def job_count(jobs: int | None) -> int:
+    """The processes `--jobs` asks for: None is the machine's cores."""
+    return max(1, jobs or os.cpu_count() or 1)
+
+
 def audit_each(paths: list[str], jobs: int | None = None,
                meanwhile: Callable[[], None] | None = None, judging: Judging | None = None
                ) -> Iterator[tuple[int, FileResult]]:
@@ -121,7 +126,7 @@ def audit_each(paths: list[str], jobs: int | None = None,
     what the caller does meanwhile overlaps them. Close what it returns if it is not
     walked to its end (`record_run` does).
     """
-    jobs = max(1, jobs or os.cpu_count() or 1)
+    jobs = job_count(jobs)
     if jobs > 1:  # the pools (and the pieces of a large file) loaded only when they may serve
         from auditor.split import SPLIT_BYTES
         from auditor.tasks import audit_in_pools, file_size

@@ -235,8 +235,8 @@ class PoolAudit(Iterator[tuple[int, FileResult]]):
             _submit(self.pool, self.todo, self.pending, self.retry, self.window)
             if meanwhile:
                 meanwhile()
-        except BaseException:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+        except BaseException:  # (the plan, say): stopped before any result was asked for
+            _stop_now(self.pool)
             raise
         self._results = self._collected()
 
