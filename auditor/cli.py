@@ -417,6 +417,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
             # cannot be used stops it (`finally`).
             results = api.audit_inputs(paths, jobs=jobs, meanwhile=_load_outputs,
                                        judging=judging)
+        from auditor.build import build_fingerprint
+        from auditor.reproduce import run_conditions
         from auditor.rulebase import rule_base_version
         from auditor.store import (
             StoreError,
@@ -429,6 +431,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         out = Path(out_folder)
         run = {
             "version": __version__,
+            "build": build_fingerprint(),  # the SHA-256 of the auditor's files (build.py)
             "rule_base": rule_base_version(),
             # a store URL's password is never recorded (findings.json, report.html, the store)
             "command": command_line(argv if argv is not None else sys.argv[1:]),
@@ -436,6 +439,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         }
         calendar = settings.calendar()  # gaming day and shifts (auditor/gaming_day.py)
         run["calendar"] = calendar.described()  # the report says which shifts it counts by
+        # What the findings were judged under, so that `case` and `verify` judge alike.
+        run["conditions"] = run_conditions(judging, judged, calendar, approvals_sha256(judged))
         try:
             # One floor history (auditor/store_location.py): the default's folder is made on
             # first use, as is --out's (the audit makes it anyway); a store named elsewhere
@@ -537,6 +542,13 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         print_summary(console, result, out, fail_on, fail_on_new, arguments.verbose)
     store.dispose()
     return code
+
+
+def approvals_sha256(judged: dict) -> str | None:
+    """The SHA-256 of the approval file the run holds the headers to, if any."""
+    from auditor.manifest import sha256_of
+
+    return sha256_of(judged["approved"]) if judged.get("approved") else None
 
 
 def _judging(arguments: argparse.Namespace, settings, errors: Console):

@@ -63,14 +63,20 @@ def finding_signature(document: dict[str, Any], sha256_by_file: dict[str, str]) 
 
 def build_manifest(kind: str, folder: Path, inputs: list[dict[str, Any]],
                    outputs: Iterable[str], scope: dict[str, Any] | None = None,
-                   extra: dict[str, Any] | None = None) -> dict[str, Any]:
+                   extra: dict[str, Any] | None = None,
+                   conditions: dict[str, Any] | None = None) -> dict[str, Any]:
     """The manifest of `folder`: `inputs` are {"name", "sha256", and "copy" (a path in the
-    folder) or "path" (where it lies)}; `outputs` are file names in the folder, hashed now."""
+    folder) or "path" (where it lies)}; `outputs` are file names in the folder, hashed now;
+    `conditions` what the findings were judged under (auditor/reproduce.py)."""
+    from auditor.build import build_document
+
     return {
         "format": FORMAT,
         "kind": kind,
         "auditor": __version__,
+        "build": build_document(),
         "rule_base": {"sha256": rule_base_sha256()},
+        "conditions": conditions or {},
         "scope": scope or {},
         "inputs": inputs,
         "outputs": {name: sha256_of(folder / name) for name in outputs},
@@ -151,23 +157,35 @@ def sign_manifest(folder: Path, key_path: str | Path) -> None:
                                     encoding="ascii")
 
 
-def check_signature(folder: Path, public_path: str | Path) -> str | None:
-    """None when manifest.sig is a good signature of manifest.json by the key at
-    `public_path`; else what is wrong."""
+def key_fingerprint(public_path: str | Path) -> str:
+    """The fingerprint of the Ed25519 public key at `public_path` (as `signer_of` gives a
+    private key's): the SHA-256 of its raw 32 bytes."""
+    return public_key_sha256(_load_public(public_path))
+
+
+def signature_status(folder: Path, public_path: str | Path, signer: Any
+                     ) -> tuple[str, str]:
+    """Whether manifest.sig signs manifest.json with the key at `public_path`, and that
+    key's fingerprint. "good"; "unsigned" (no manifest.sig); "unreadable" (not base64);
+    "other key": it does not verify and the manifest names another signer, so the folder
+    was signed by a key other than the one given; "bad": it does not verify under the key
+    the manifest names as its signer (or names none), so the manifest or its signature was
+    changed."""
     from cryptography.exceptions import InvalidSignature
 
     key = _load_public(public_path)
+    given = public_key_sha256(key)
     signature_path = folder / SIGNATURE
-    if not signature_path.is_file():
-        return f"{SIGNATURE}: missing (the folder is not signed)"
+    if not signature_path.is_file() or signature_path.is_symlink():
+        return "unsigned", given
     try:
         signature = base64.b64decode(signature_path.read_text(encoding="ascii").strip(),
                                      validate=True)
     except (ValueError, UnicodeDecodeError):
-        return f"{SIGNATURE}: not a base64 signature"
+        return "unreadable", given
     try:
         key.verify(signature, (folder / MANIFEST).read_bytes())
     except InvalidSignature:
-        return (f"{SIGNATURE}: the signature does not match {MANIFEST} and the key "
-                f"{public_path} (the manifest was changed, or signed by another key)")
-    return None
+        named_other = isinstance(signer, str) and signer != given
+        return ("other key" if named_other else "bad"), given
+    return "good", given

@@ -1,11 +1,27 @@
-"""`auditor verify DIR`: a run folder or a case file checked against its manifest. Every
-input and output hashed again, the rule base compared, the inputs audited again and their
-findings compared with the folder's findings.json, the signature checked with the signer's
-public key. Above the library API (it audits), apart from the manifest that outputs write."""
+"""`auditor verify DIR`: a run folder or a case file checked against its manifest.
+
+Four questions, each answered on its own lines, none assumed:
+
+- **Whose is it?** With `--key`, the signature over manifest.json is checked with that key;
+  the fingerprints of the key that signed (as the manifest names it) and of the key given
+  are printed, so a folder signed again by someone else is told as such. Without a key,
+  nothing proves who made the folder: whoever changes a file can change the manifest too.
+- **Is it as made?** Every input, output and the manifest's own list: a file the manifest
+  does not name, a link where a file was made, a missing or edited file, each named.
+- **Which auditor?** The build that made it (version, and the SHA-256 of each of its files)
+  against this one: each file that differs is named, a rule file apart.
+- **Does it reproduce?** The inputs audited again, under the conditions recorded in the
+  manifest (the selection, the approvals, the calendar), must give the findings of the
+  folder's findings.json.
+
+Above the library API (it audits), apart from the manifest that outputs write.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,22 +31,32 @@ from auditor.manifest import (
     MANIFEST,
     SIGNATURE,
     ManifestError,
-    check_signature,
     finding_signature,
     rule_base_sha256,
     sha256_of,
+    signature_status,
 )
+
+# What each kind of folder must hold for its findings to be checked at all.
+REQUIRED_OUTPUTS = {"run": ("findings.json", "findings.csv", "summary.csv", "report.html"),
+                    "case": ("case.html", "findings.json")}
 
 
 @dataclass
 class Verdict:
-    """What `verify` found: every difference, one line each; none means the folder holds."""
+    """What `verify` found. `differences` are of the folder (it was changed since it was
+    made), `auditor` of this auditor against the one that made it; `signature` says whose
+    the folder is: "good", "unchecked" (no key given), "other key" or "bad"."""
 
     differences: list[str] = field(default_factory=list)
+    auditor: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what was checked, for the reader
+    signature: str = "unchecked"
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:
+    """The folder's manifest, refused (ManifestError) when it is not one this auditor can
+    check: not its format, or naming no input or not the outputs its kind must have."""
     path = folder / MANIFEST
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
@@ -44,28 +70,43 @@ def read_manifest(folder: Path) -> dict[str, Any]:
                       ("scope", dict)):
         if not isinstance(manifest.get(key), kind):
             raise ManifestError(f"{path}: '{key}' is missing or not a {kind.__name__}")
+    kind = manifest.get("kind")
+    if kind not in REQUIRED_OUTPUTS:
+        raise ManifestError(f"{path}: 'kind' is neither a run nor a case")
     scope = manifest["scope"]
     if not (all(isinstance(scope.get(k), str | None) for k in ("licensee", "from", "until"))
             and all(isinstance(scope.get(k) or [], list)
                     and all(isinstance(v, str) for v in scope.get(k) or [])
                     for k in ("tables", "citations"))):
         raise ManifestError(f"{path}: 'scope' is not a scope of a case")
+    if not manifest["inputs"]:
+        raise ManifestError(f"{path} names no input: there is nothing to check the findings "
+                            "against")
     for entry in manifest["inputs"]:
         if not (isinstance(entry, dict) and all(
                 isinstance(entry.get(k), str | None) for k in ("path", "located", "copy",
                                                                "sha256", "name"))):
             raise ManifestError(f"{path}: an input is not a set of texts")
-        if entry.get("copy") and not _inside(folder, entry["copy"]):
+        if kind == "case" and not entry.get("copy"):
+            raise ManifestError(f"{path}: an input of a case is not a copy in the case")
+        if entry.get("copy") and not _inside(entry["copy"]):
             raise ManifestError(f"{path}: an input's copy lies outside the folder")
     for name, digest in manifest["outputs"].items():
-        if not isinstance(digest, str) or not _inside(folder, name):
+        if not isinstance(digest, str) or not _inside(name) or name in (MANIFEST, SIGNATURE):
             raise ManifestError(f"{path}: an output is not a file of the folder with its "
                                 "SHA-256")
+    missing = [name for name in REQUIRED_OUTPUTS[kind] if name not in manifest["outputs"]]
+    if missing:
+        raise ManifestError(f"{path} does not name {', '.join(missing)}: a {kind} folder's "
+                            "findings cannot be checked without")
+    for key in ("conditions", "build"):
+        if not isinstance(manifest.get(key, {}), dict):
+            raise ManifestError(f"{path}: '{key}' is not a set of fields")
     return manifest
 
 
-def _inside(folder: Path, name: str) -> bool:
-    """Whether `name` is a path in `folder` (no absolute path, no way up)."""
+def _inside(name: str) -> bool:
+    """Whether `name` is a path in the folder (no absolute path, no way up)."""
     relative = Path(name)
     return bool(name) and not relative.is_absolute() and ".." not in relative.parts
 
@@ -84,31 +125,154 @@ def input_location(folder: Path, entry: dict[str, Any]) -> Path:
 
 
 def verify_folder(folder: Path, public_key: str | Path | None = None) -> Verdict:
-    """Hash every input, output and the rule base again, check the signature (with
-    `public_key`), audit the inputs again and compare the findings with findings.json."""
-    manifest = read_manifest(folder)
+    """Answer the four questions (the module's docstring) of `folder`, with `public_key`
+    for the signature."""
     verdict = Verdict()
-    differences = verdict.differences
-    if public_key is not None:
-        problem = check_signature(folder, public_key)
-        if problem:
-            differences.append(problem)
-        else:
-            verdict.notes.append(f"signature: good ({SIGNATURE}, key {public_key})")
-    elif (folder / SIGNATURE).is_file():
-        verdict.notes.append(f"signature: not checked (give --key PUB; signer key SHA-256 "
-                             f"{shown(manifest.get('signer', 'unknown'))})")
+    try:
+        manifest = read_manifest(folder)
+    except ManifestError as refused:
+        # A manifest refused as unusable may still be a signed one that was changed: with a
+        # key, that is told as the change it is, not as a folder that cannot be checked.
+        if public_key is None or not (folder / MANIFEST).is_file():
+            raise
+        _check_signature(folder, _signer_named(folder), public_key, verdict)
+        if verdict.signature == "good":
+            raise
+        verdict.differences.append(f"{MANIFEST}: {shown(refused)}")
+        return verdict
+    _check_signature(folder, manifest.get("signer"), public_key, verdict)
+    _check_auditor(manifest, verdict)
+    _check_outputs(folder, manifest, verdict)
+    _check_unlisted(folder, manifest, verdict)
+    paths, sha256_by_path = _check_inputs(folder, manifest, verdict)
+    if paths:
+        _reaudit(folder, manifest, paths, sha256_by_path, verdict)
+    return verdict
+
+
+def _signer_named(folder: Path) -> Any:
+    """The signer a manifest names, read as plainly as can be (it may be refused)."""
+    try:
+        document = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return document.get("signer") if isinstance(document, dict) else None
+
+
+def _check_signature(folder: Path, signer: Any, public_key: str | Path | None,
+                     verdict: Verdict) -> None:
+    named = f"key {shown(signer)}" if isinstance(signer, str) else "no key"
+    if public_key is None:
+        signed = (folder / SIGNATURE).is_file()
+        verdict.notes.append(
+            "signature: not checked (no --key given): nothing shows who made this folder; "
+            "anyone who changes a file can write its manifest again"
+            + (f"; the manifest names the signer's key {named}" if signed else
+               "; the folder is not signed"))
+        return
+    status, given = signature_status(folder, public_key, signer)
+    verdict.signature = status
+    if status == "good":
+        verdict.notes.append(f"signature: good, made by the key given ({public_key}, "
+                             f"fingerprint {given})")
+    elif status == "unsigned":
+        verdict.differences.append(f"{SIGNATURE}: missing (the folder is not signed, or its "
+                                   "signature was removed)")
+    elif status == "unreadable":
+        verdict.differences.append(f"{SIGNATURE}: not a base64 signature")
+    elif status == "other key":
+        verdict.notes.append(
+            f"signature: made by another key: the manifest names the signer's key {named}; "
+            f"the key given ({public_key}) has fingerprint {given}. This folder is not "
+            "shown to be signed by the key you hold (ask its signer for theirs, or it was "
+            "signed again by someone else)")
+    else:
+        verdict.differences.append(
+            f"{SIGNATURE}: the signature does not match {MANIFEST} under the key given "
+            f"(fingerprint {given}), the key the manifest names as its signer: the manifest "
+            "or its signature was changed since it was signed")
+
+
+def _check_auditor(manifest: dict[str, Any], verdict: Verdict) -> None:
+    from auditor import __version__
+    from auditor.build import build_differences, build_fingerprint
+
     recorded_rules = manifest["rule_base"].get("sha256")
+    build = manifest.get("build") or {}
+    files = build.get("files") if isinstance(build.get("files"), dict) else None
+    differing = build_differences(files) if files is not None else []
+    rule_files = [d for d in differing if d.startswith("rules/")]
+    other_files = [d for d in differing if not d.startswith("rules/")]
     if recorded_rules != rule_base_sha256():
-        differences.append(f"rule base: made under rule base {shown(recorded_rules)[:12]}, this "
-                           f"auditor's is {rule_base_sha256()[:12]} (another rule base)")
+        said = f" ({'; '.join(rule_files)})" if rule_files else ""
+        verdict.auditor.append(
+            f"rule base: made under rule base {shown(recorded_rules)[:12]}, this auditor's is "
+            f"{rule_base_sha256()[:12]} (another rule base{said})")
+    if files is None:
+        verdict.notes.append("auditor: the manifest does not name the build that made it (an "
+                             "auditor before builds were recorded); its rule base is compared")
+    elif other_files:
+        listed = "; ".join(other_files[:10]) + (
+            f"; and {len(other_files) - 10} more" if len(other_files) > 10 else "")
+        verdict.auditor.append(
+            f"auditor build: made by version {shown(build.get('version'))} (build "
+            f"{shown(build.get('sha256'))[:16]}), this is version {__version__} (build "
+            f"{build_fingerprint()[:16]}): {shown(listed)}")
+    else:
+        verdict.notes.append(f"auditor: the same build that made the folder (version "
+                             f"{shown(build.get('version'))}, build {build_fingerprint()[:16]})")
+
+
+def _check_outputs(folder: Path, manifest: dict[str, Any], verdict: Verdict) -> None:
     for name, recorded in manifest["outputs"].items():
         path = folder / name
         if not path.is_file():
-            differences.append(f"output {shown(name)}: missing")
+            verdict.differences.append(f"output {shown(name)}: missing")
         elif sha256_of(path) != recorded:
-            differences.append(f"output {shown(name)}: SHA-256 differs (edited since it was "
-                               "made)")
+            verdict.differences.append(f"output {shown(name)}: SHA-256 differs (edited since "
+                                       "it was made)")
+
+
+def _check_unlisted(folder: Path, manifest: dict[str, Any], verdict: Verdict) -> None:
+    """A case folder holds its manifest's files and nothing else; a run's outputs lie in a
+    set folder of their own (`output/publish.py`), which holds them and nothing else. A link
+    where the case made a file is named: the case would not hold if it were moved."""
+    listed = {MANIFEST, SIGNATURE, *manifest["outputs"],
+              *(str(e["copy"]) for e in manifest["inputs"] if e.get("copy"))}
+    if manifest["kind"] == "run":
+        home = (folder / MANIFEST).resolve().parent
+        links_allowed = True  # the stable names of an --out folder are links into its set
+        if home == folder.resolve():
+            verdict.notes.append("files beside the run's outputs not checked (they do not lie "
+                                 "in a set folder of their own)")
+            return
+    else:
+        home, links_allowed = folder, False
+    found: list[str] = []
+    for root, folders, files in os.walk(home):
+        base = Path(root)
+        for name in sorted(files) + [f for f in sorted(folders) if (base / f).is_symlink()]:
+            relative = (base / name).relative_to(home).as_posix()
+            if relative not in listed:
+                found.append(f"unlisted file {shown(relative)}: not part of the folder as "
+                             "made (the manifest does not name it)")
+            elif (base / name).is_symlink() and not links_allowed:
+                found.append(f"{shown(relative)}: a link to "
+                             f"{shown(os.readlink(base / name))}, not the folder's own file "
+                             "(the folder would not hold if moved)")
+        for name in sorted(folders):
+            if not (base / name).is_symlink() and not any((base / name).iterdir()):
+                relative = (base / name).relative_to(home).as_posix()
+                found.append(f"unlisted folder {shown(relative)}: not part of the folder "
+                             "as made")
+    verdict.differences.extend(found[:20])
+    if len(found) > 20:
+        verdict.differences.append(f"and {len(found) - 20} more file(s) the manifest does "
+                                   "not name")
+
+
+def _check_inputs(folder: Path, manifest: dict[str, Any], verdict: Verdict
+                  ) -> tuple[list[str], dict[str, str]]:
     paths: list[str] = []
     sha256_by_path: dict[str, str] = {}
     for entry in manifest["inputs"]:
@@ -118,25 +282,23 @@ def verify_folder(folder: Path, public_key: str | Path | None = None) -> Verdict
             continue
         path = input_location(folder, entry)
         if not path.is_file():
-            differences.append(f"input {name}: missing")
+            verdict.differences.append(f"input {name}: missing")
             continue
-        actual = sha256_of(path)
-        if actual != entry.get("sha256"):
-            differences.append(f"input {name}: SHA-256 differs (the record was edited)")
+        if sha256_of(path) != entry.get("sha256"):
+            verdict.differences.append(f"input {name}: SHA-256 differs (the record was "
+                                       "edited)")
         paths.append(str(path))
         sha256_by_path[str(path)] = str(entry.get("sha256"))
-    if paths and "findings.json" in manifest["outputs"]:
-        differences.extend(_reaudit(folder, manifest, paths, sha256_by_path))
-        verdict.notes.append(f"re-audited {len(paths)} input(s)")
-    return verdict
+    return paths, sha256_by_path
 
 
 def _reaudit(folder: Path, manifest: dict[str, Any], paths: list[str],
-             sha256_by_path: dict[str, str]) -> list[str]:
-    """The findings of the inputs audited again, in the manifest's scope, against those of
-    findings.json (by input SHA-256, line, round, citation, seat, hand, money)."""
-    from auditor.api import audit_inputs, merge
+             sha256_by_path: dict[str, str], verdict: Verdict) -> None:
+    """The findings of the inputs audited again, under the manifest's conditions and in its
+    scope, against those of findings.json (by input SHA-256, line, round, citation, seat,
+    hand, money)."""
     from auditor.case.scope import Scope
+    from auditor.reproduce import UnknownConditions, audit_again, conditions_of_run
 
     try:
         recorded_document = json.loads((folder / "findings.json").read_text(encoding="utf-8"))
@@ -145,32 +307,54 @@ def _reaudit(folder: Path, manifest: dict[str, Any], paths: list[str],
                     for f in recorded_document["findings"]]
     except (OSError, ValueError, KeyError, TypeError, AttributeError,
             RecursionError) as error:
-        return [f"output findings.json: cannot be read ({type(error).__name__})"]
-    results = [result for _, result in sorted(audit_inputs(paths),
-                                              key=lambda pair: pair[0])]
-    found = merge(results)
+        verdict.differences.append(f"output findings.json: cannot be read "
+                                   f"({type(error).__name__})")
+        return
+    try:
+        conditions = conditions_of_run({"conditions": manifest["conditions"]}
+                                       if "conditions" in manifest else {})
+        found = audit_again(paths, conditions)
+    except UnknownConditions as error:
+        verdict.differences.append(f"conditions: {shown(error)}")
+        return
     scope = Scope.of_document(manifest["scope"])
     # Each input is known by the SHA-256 the manifest gives it (an edited record is named
     # above): only the findings that its edit changed are then told apart.
     again = [finding_signature(f.as_dict(), sha256_by_path) for f in found.findings
              if scope.holds(f)]
-    missing = _counted(recorded) - _counted(again)
-    new = _counted(again) - _counted(recorded)
-    lines = []
-    if missing or new:
-        lines.append(f"findings: audited again, {sum(new.values())} finding(s) not in "
-                     f"findings.json and {sum(missing.values())} of findings.json not found")
-        for signature in list(new)[:10]:
-            lines.append(f"  found now: {_said(signature)}")
-        for signature in list(missing)[:10]:
-            lines.append(f"  not found now: {_said(signature)}")
-    return lines
+    verdict.notes.append(f"audited {len(paths)} input(s) again under {_conditions_said(conditions)}"
+                         f": {len(again)} finding(s) in scope")
+    missing = Counter(recorded) - Counter(again)
+    new = Counter(again) - Counter(recorded)
+    if not (missing or new):
+        return
+    lines = [f"findings: audited again, {sum(new.values())} finding(s) not in findings.json "
+             f"and {sum(missing.values())} of findings.json not found"]
+    lines.extend(f"  found now: {_said(signature)}" for signature in list(new)[:10])
+    lines.extend(f"  not found now: {_said(signature)}" for signature in list(missing)[:10])
+    # Another auditor finding otherwise is this auditor's doing, not the folder's.
+    (verdict.auditor if verdict.auditor and not verdict.differences
+     else verdict.differences).extend(lines)
 
 
-def _counted(signatures: list[tuple]):
-    from collections import Counter
-
-    return Counter(signatures)
+def _conditions_said(conditions: dict[str, Any]) -> str:
+    parts = []
+    if conditions.get("citations") is not None:
+        chosen = "; ".join(part for part in (
+            "select " + ", ".join(conditions.get("select") or []) if conditions.get("select")
+            else "", "ignore " + ", ".join(conditions.get("ignore") or [])
+            if conditions.get("ignore") else "") if part)
+        parts.append(f"the run's selection ({shown(chosen)}: "
+                     f"{len(conditions['citations'])} citation(s))")
+    else:
+        parts.append("every rule")
+    approvals = conditions.get("approvals")
+    if approvals:
+        parts.append(f"{len(approvals.get('entries') or [])} approval(s) of "
+                     f"{shown(approvals.get('path'))}")
+    calendar = conditions.get("calendar") or {}
+    parts.append(f"gaming days from {shown(calendar.get('gaming_day_starts', '06:00'))}")
+    return ", ".join(parts)
 
 
 def _said(signature: tuple) -> str:

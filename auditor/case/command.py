@@ -55,10 +55,15 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 
     verify = commands.add_parser(
         "verify", help="check a case or run folder against its manifest",
-        description="Hash every input, output and the rule base again, audit the inputs again "
-                    "and compare the findings with the folder's findings.json. Exit 0: all "
-                    "hold; 1: something differs (each difference named); 2: the folder, "
-                    "manifest or key cannot be read.")
+        description="Check the signature with --key, hash every input and output again, "
+                    "name every file the manifest does not, compare this auditor's build with "
+                    "the one that made the folder, audit the inputs again under the run's "
+                    "conditions and compare the findings with the folder's findings.json. "
+                    "Exit 0: all hold and the folder is signed by the key given; 1: something "
+                    "differs (each difference named); 2: the folder, manifest or key cannot "
+                    "be read, or the manifest names nothing to check; 4: all hold, but no "
+                    "--key was given (who made the folder is not proven); 5: all hold, but "
+                    "the folder was signed by another key than the one given.")
     verify.add_argument("folder", metavar="DIR", help="a case folder or an audit's --out folder")
     verify.add_argument("--key", default=None, metavar="PUB",
                         help="the signer's Ed25519 public key (PEM): check manifest.sig")
@@ -120,20 +125,39 @@ def _keygen(path: Path, console, errors) -> int:
     return 0
 
 
+# `auditor verify`'s exit codes beyond 0 (holds), 1 (differs) and 2 (cannot be checked).
+EXIT_NOT_AUTHENTICATED = 4
+EXIT_OTHER_KEY = 5
+
+
 def _verify(folder: Path, key: str | None, console, errors) -> int:
     from auditor.verify import verify_folder
 
     verdict = verify_folder(folder, key)
     for note in verdict.notes:
         console.print(note, markup=False)
+    for difference in verdict.differences + verdict.auditor:
+        console.print(f"DIFFERS {difference}", markup=False)
     if verdict.differences:
-        for difference in verdict.differences:
-            console.print(f"DIFFERS {difference}", markup=False)
-        console.print(f"{folder}: {len(verdict.differences)} difference(s); the folder does "
-                      "not hold as made", markup=False)
+        console.print(f"{folder}: {len(verdict.differences)} difference(s): the folder was "
+                      "changed since it was made", markup=False)
         return 1
-    console.print(f"{folder}: every input, output and the rule base hash as in the manifest, "
-                  "and the inputs audited again give the same findings", markup=False)
+    if verdict.auditor:
+        console.print(f"{folder}: every file is as its manifest says, but this auditor is not "
+                      "the one that made it: verify it with the build the manifest names",
+                      markup=False)
+        return 1
+    held = (f"{folder}: every input and output hashes as in the manifest, no other file is "
+            "there, and the inputs audited again give the same findings")
+    if verdict.signature == "other key":
+        console.print(f"{held}; but it was signed by another key than the one given",
+                      markup=False)
+        return EXIT_OTHER_KEY
+    if verdict.signature != "good":
+        console.print(f"{held}; who made it is not proven (give --key with the signer's "
+                      "public key)", markup=False)
+        return EXIT_NOT_AUTHENTICATED
+    console.print(f"{held}, and it is signed by the key given", markup=False)
     return 0
 
 
@@ -193,7 +217,6 @@ def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
                limit: int = EXHIBITS_AT_MOST):
     """Check the run against this auditor and its inputs, audit the inputs in scope again
     for their replays, and write the case folder; the case's model."""
-    from auditor.api import audit_inputs, merge
     from auditor.case.model import build_case
     from auditor.case.render import case_html, print_pdf
     from auditor.findings import Finding
@@ -208,6 +231,12 @@ def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
         signer_of,
     )
     from auditor.output.files import write_atomic
+    from auditor.reproduce import (
+        UnknownConditions,
+        audit_again,
+        conditions_of_run,
+        for_licences,
+    )
     from auditor.rulebase import rule_base_version
 
     run = source.run
@@ -242,8 +271,14 @@ def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
                             "is of the citations asked for")
     # The inputs in scope audited again: the rounds' replays for the exhibits, and the proof
     # that this auditor finds what the run found (what `verify` will check).
-    again = merge([result for _, result in sorted(audit_inputs([s.path for s in inputs]),
-                                                  key=lambda pair: pair[0])])
+    # Under the run's conditions (its selection, approvals and calendar), those of other
+    # licensees left out: what `verify` will audit again with.
+    try:
+        conditions = for_licences(conditions_of_run(run),
+                                  {s.licence for s in inputs if s.licence})
+        again = audit_again([s.path for s in inputs], conditions)
+    except UnknownConditions as error:
+        raise CaseError(str(error)) from None
     sha256_by_path = {s.path: s.sha256 or "" for s in inputs}
     recorded = sorted(finding_signature(f.as_dict(), sha256_by_path) for f in findings)
     found = sorted(finding_signature(f.as_dict(), sha256_by_path) for f in again.findings
@@ -274,7 +309,7 @@ def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
         extra["signer"] = signer_of(key)
     manifest = build_manifest(
         "case", folder, [{"name": s.path, "copy": copies[s.path], "sha256": s.sha256}
-                         for s in inputs], outputs, scope.as_document(), extra)
+                         for s in inputs], outputs, scope.as_document(), extra, conditions)
     write_atomic(folder / MANIFEST, manifest_text(manifest))
     if key:
         sign_manifest(folder, key)

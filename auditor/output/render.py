@@ -41,9 +41,11 @@ def run_manifest(result: AuditResult, run: dict[str, Any], folder: Path) -> str:
     import os
 
     from auditor.manifest import build_manifest, manifest_text
+    from auditor.reproduce import conditions_of_run
 
     inputs = [{"path": summary.path, "located": os.path.abspath(summary.path),
                "sha256": summary.sha256} for summary in result.inputs]
     return manifest_text(build_manifest(
         "run", folder, inputs, OUTPUT_NAMES,
-        extra={"run": {key: run.get(key) for key in ("rule_base", "started", "finished")}}))
+        extra={"run": {key: run.get(key) for key in ("rule_base", "started", "finished")}},
+        conditions=run.get("conditions") or conditions_of_run(run)))
