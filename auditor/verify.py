@@ -167,7 +167,7 @@ def _check_signature(folder: Path, signer: Any, public_key: str | Path | None,
         verdict.notes.append(
             "signature: not checked (no --key given): nothing shows who made this folder; "
             "anyone who changes a file can write its manifest again"
-            + (f"; the manifest names the signer's key {named}" if signed else
+            + (f"; the manifest names the signer's {named}" if signed else
                "; the folder is not signed"))
         return
     status, given = signature_status(folder, public_key, signer)
@@ -182,7 +182,7 @@ def _check_signature(folder: Path, signer: Any, public_key: str | Path | None,
         verdict.differences.append(f"{SIGNATURE}: not a base64 signature")
     elif status == "other key":
         verdict.notes.append(
-            f"signature: made by another key: the manifest names the signer's key {named}; "
+            f"signature: made by another key: the manifest names the signer's {named}; "
             f"the key given ({public_key}) has fingerprint {given}. This folder is not "
             "shown to be signed by the key you hold (ask its signer for theirs, or it was "
             "signed again by someone else)")
@@ -204,10 +204,10 @@ def _check_auditor(manifest: dict[str, Any], verdict: Verdict) -> None:
     rule_files = [d for d in differing if d.startswith("rules/")]
     other_files = [d for d in differing if not d.startswith("rules/")]
     if recorded_rules != rule_base_sha256():
-        said = f" ({'; '.join(rule_files)})" if rule_files else ""
+        said = f": {'; '.join(rule_files)}" if rule_files else ""
         verdict.auditor.append(
             f"rule base: made under rule base {shown(recorded_rules)[:12]}, this auditor's is "
-            f"{rule_base_sha256()[:12]} (another rule base{said})")
+            f"{rule_base_sha256()[:12]} (another rule base){shown(said)}")
     if files is None:
         verdict.notes.append("auditor: the manifest does not name the build that made it (an "
                              "auditor before builds were recorded); its rule base is compared")
