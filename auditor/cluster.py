@@ -97,8 +97,11 @@ def _worker_facts(checks: list[tuple[str, int, str | None]], pause_profiler: boo
     paused = False
     if pause_profiler and dask_worker is not None:
         paused = _profiler(dask_worker, run=False)
+    from auditor.build import build_fingerprint
+
     return {"version": __version__, "rule_base": rule_base_version(),
-            "unreadable": unreadable, "profiler_paused": paused}
+            "build": build_fingerprint(), "unreadable": unreadable,
+            "profiler_paused": paused}
 
 
 def _profiler(dask_worker, run: bool) -> bool:
@@ -183,6 +186,7 @@ def shipped_inputs(client, paths: list[str], paused: list[str] | None = None,
     workers run another auditor or have none. With `paused` (a list), the workers' profilers
     are paused in the same round trip and the workers paused are added to it."""
     from auditor import __version__
+    from auditor.build import build_fingerprint
     from auditor.rulebase import rule_base_version
 
     prints = prints if prints is not None else fingerprints(paths)
@@ -195,11 +199,13 @@ def shipped_inputs(client, paths: list[str], paused: list[str] | None = None,
         raise ClusterError("the Dask cluster has no workers")
     unreadable: set[str] = set()
     for worker, fact in sorted(facts.items()):
-        if (fact["version"], fact["rule_base"]) != (__version__, rule_base_version()):
+        if (fact["version"], fact["rule_base"], fact.get("build")) != (
+                __version__, rule_base_version(), build_fingerprint()):
             raise ClusterError(
                 f"worker {worker} runs auditor {fact['version']} (rule base "
-                f"{fact['rule_base']}), not {__version__} ({rule_base_version()}): install "
-                "the same auditor on every worker")
+                f"{fact['rule_base']}, build {str(fact.get('build'))[:16]}), not "
+                f"{__version__} ({rule_base_version()}, build {build_fingerprint()[:16]}): "
+                "install the same auditor on every worker")
         unreadable.update(fact["unreadable"])
     return unreadable
 

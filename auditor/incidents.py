@@ -16,6 +16,9 @@ writes the files: a failed write exports nothing and remembers nothing.
 from __future__ import annotations
 
 import json
+import os
+import secrets
+import shutil
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -147,37 +150,98 @@ def _exported_before(connection, ids: Iterable[str]) -> set[str]:
     return seen
 
 
+PENDING = ".incidents-pending"  # an export written, not yet published (see export_incidents)
+FILES = ("incidents.csv", "incidents.json")
+EXPORT = "export.json"  # in PENDING: the export's run, its mark in the store, rows remembered
+
+
 def export_incidents(engine: Engine, run_id: int, out: Path, cameras: dict[str, str],
-                     store_name: str) -> tuple[int, int]:
+                     store_name: str, again: bool = False) -> tuple[int, int]:
     """Write out/incidents.csv and out/incidents.json with the run's findings not exported
-    before, and remember them; (incidents written, findings exported before)."""
+    before (with `again`: all of them, those exported before too), and remember them;
+    (incidents written, findings exported before).
+
+    Each incident leaves once: both files are written whole, beside the folder's others,
+    before the store remembers them, and are published after it has, by two renames. A
+    full disk or a kill before the store's commit leaves nothing published and nothing
+    remembered; a kill after it leaves the pending files, which the next export to the same
+    folder publishes before anything else."""
     from sqlalchemy import insert
 
+    from auditor.output.files import write_atomic
     from auditor.store import schema
     from auditor.store.runs import finding_documents, run_inputs_documents
 
+    publish_pending(engine, out)
     inputs = run_inputs_documents(engine, run_id)
     places = {summary["path"]: summary for summary in inputs}
     keys = table_keys(inputs)
     report = _report_of(engine, run_id)
     findings = list(finding_documents(engine, run_id))
     now = datetime.now(UTC).isoformat(timespec="seconds")
+    # The export's own mark in the store (the time to the microsecond, and a random tail):
+    # what tells a pending export the store remembered from one it never did.
+    mark = f"{datetime.now(UTC).isoformat(timespec='microseconds')}/{secrets.token_hex(2)}"
+    pending = out / PENDING
     with engine.begin() as connection:
         before = _exported_before(connection, {f["id"] for f in findings if f.get("id")})
         fresh, taken = [], set()
         for finding in findings:
             finding_id = finding.get("id")
-            if finding_id in before or finding_id in taken:
+            if (finding_id in before and not again) or finding_id in taken:
                 continue  # exported before (or, an ID twice in one run, just now)
             if finding_id:
                 taken.add(finding_id)
             fresh.append(incident(finding, places.get(finding["file"], {}),
                                   keys.get(finding["file"]), cameras, report))
-        rows = [{"finding_id": i, "run_id": run_id, "exported": now} for i in sorted(taken)]
+        rows = [{"finding_id": i, "run_id": run_id, "exported": mark}
+                for i in sorted(taken - before)]
         for start in range(0, len(rows), 1000):
             connection.execute(insert(schema.incident_exports), rows[start:start + 1000])
-        _write(out, fresh, {"run": run_id, "store": store_name, "exported": now})
+        try:
+            shutil.rmtree(pending, ignore_errors=True)
+            _write(pending, fresh, {"run": run_id, "store": store_name, "exported": now,
+                                    "again": again})
+            write_atomic(pending / EXPORT, json.dumps({"run": run_id, "mark": mark,
+                                                       "remembered": len(rows)}))
+        except BaseException:
+            shutil.rmtree(pending, ignore_errors=True)
+            raise
+    publish_pending(engine, out)
     return len(fresh), len(before)
+
+
+def publish_pending(engine: Engine, out: Path) -> None:
+    """Publish an export left pending in out/PENDING if the store remembers it (its rows
+    bear its mark), else drop it: it never left. Nothing there: nothing to do."""
+    pending = out / PENDING
+    if not pending.is_dir():
+        return
+    if all((pending / name).is_file() for name in (*FILES, EXPORT)) and _remembered(
+            engine, pending / EXPORT):
+        for name in FILES:
+            os.replace(pending / name, out / name)
+    shutil.rmtree(pending, ignore_errors=True)
+
+
+def _remembered(engine: Engine, about: Path) -> bool:
+    from sqlalchemy import func, select
+
+    from auditor.store import schema
+    from auditor.store.engine import reading
+
+    try:
+        export = json.loads(about.read_text(encoding="utf-8"))
+        mark, rows = str(export["mark"]), int(export["remembered"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    if rows == 0:  # nothing new in it: publishing it repeats nothing
+        return True
+    table = schema.incident_exports
+    with reading(engine).connect() as connection:
+        found = connection.execute(select(func.count()).select_from(table).where(
+            table.c.exported == mark)).scalar_one()
+    return found == rows
 
 
 def _write(out: Path, incidents: list[dict[str, Any]], about: dict[str, Any]) -> None:
@@ -210,6 +274,9 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--run", type=int, default=None, metavar="N",
                         help="the run to export (default: the latest finished run)")
     parser.add_argument("--out", required=True, metavar="DIR")
+    parser.add_argument("--again", action="store_true",
+                        help="export every finding of the run, those exported before too "
+                             "(a folder that was lost); the store's memory is unchanged")
     parser.add_argument("--config", metavar="FILE",
                         help="the settings file (for its [cameras]; default: as `audit`)")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
@@ -242,15 +309,25 @@ def run(arguments: Any, console: Any, errors: Any) -> int:
     try:
         run_id = chosen_run(engine, arguments.run)
         written, before = export_incidents(engine, run_id, Path(arguments.out),
-                                           settings.cameras or {}, shown(arguments.store))
+                                           settings.cameras or {}, shown(arguments.store),
+                                           again=arguments.again)
     except IncidentError as error:
         errors.print(f"auditor: {error}", markup=False)
+        return 2
+    except OSError as error:  # a full disk, a folder that cannot be written
+        from auditor.patterns import printable
+
+        errors.print(f"auditor: {printable(str(error.filename or arguments.out))}: "
+                     f"{error.strerror}: no incident was exported or remembered",
+                     markup=False)
         return 2
     finally:
         engine.dispose()
     if not arguments.quiet:
         from auditor.patterns import printable
 
+        again = " (--again: those exported before included)" if arguments.again else ""
         console.print(f"run {run_id}: {written} incident(s) written to "
-                      f"{printable(arguments.out)} ({before} exported before)", markup=False)
+                      f"{printable(arguments.out)} ({before} exported before){again}",
+                      markup=False)
     return 0

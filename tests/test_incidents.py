@@ -146,3 +146,103 @@ def test_migration_0006_down_and_up_keeps_the_exports_table_and_long_shift_names
     assert main(["incidents", "--store", store_url, "--out", str(tmp_path / "x"),
                  "--quiet"]) == 0
     assert [r["shift"] for r in rows(tmp_path / "x")] == ["graveyard", "graveyard", "daylight"]
+
+
+def _audited(tmp_path: Path) -> tuple[str, list[str]]:
+    """RECORD audited into a SQLite store: the store and its finding IDs."""
+    record = tmp_path / "records" / "t4-1122.bjh"
+    record.parent.mkdir()
+    record.write_text(RECORD, encoding="utf-8")
+    store, out = str(tmp_path / "history.sqlite"), tmp_path / "out"
+    assert main(["audit", str(record), "--out", str(out), "--store", store, "--quiet",
+                 "--jobs", "1"]) == 1
+    return store, audited_ids(out)
+
+
+def test_a_full_disk_exports_nothing_and_remembers_nothing(tmp_path, capsys) -> None:
+    """The out folder on a tmpfs too small for incidents.json: nothing is published, the
+    store remembers nothing, and the next export, with room, sends each incident once."""
+    import os
+    import subprocess
+
+    import pytest
+
+    store, ids = _audited(tmp_path)
+    small = tmp_path / "small"
+    small.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("a full disk is made with a tmpfs, which needs root")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", str(small)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"no tmpfs can be mounted here: {mounted.stderr.strip()}")
+    try:
+        (small / "filler").write_bytes(b"x" * 3000)  # the CSV fits, the JSON does not
+        capsys.readouterr()
+        assert main(["incidents", "--store", store, "--out", str(small / "inc")]) == 2
+        said = capsys.readouterr().err
+        assert "No space left on device: no incident was exported or remembered" in said
+        assert sorted(p.name for p in (small / "inc").iterdir()) == []
+    finally:
+        subprocess.run(["umount", str(small)], check=True)
+    assert main(["incidents", "--store", store, "--out", str(tmp_path / "room"),
+                 "--quiet"]) == 0
+    assert [r["finding_id"] for r in rows(tmp_path / "room")] == ids
+
+
+def _left_pending(folder: Path, mark: str, remembered: int) -> None:
+    """The state an export killed after the store's commit leaves: its files whole in the
+    pending folder, not yet renamed into place."""
+    from auditor.incidents import EXPORT, FILES, PENDING
+
+    pending = folder / PENDING
+    pending.mkdir()
+    for name in FILES:
+        (folder / name).rename(pending / name)
+    (pending / EXPORT).write_text(json.dumps({"run": 1, "mark": mark,
+                                              "remembered": remembered}), encoding="utf-8")
+
+
+def test_an_export_killed_after_the_store_remembered_it_is_published_next(tmp_path) -> None:
+    from sqlalchemy import create_engine, text
+
+    store, ids = _audited(tmp_path)
+    folder = tmp_path / "inc"
+    assert main(["incidents", "--store", store, "--out", str(folder), "--quiet"]) == 0
+    engine = create_engine(f"sqlite:///{store}")
+    with engine.connect() as connection:
+        marks = set(connection.execute(text("select exported from incident_exports")).scalars())
+    engine.dispose()
+    assert len(marks) == 1
+    _left_pending(folder, marks.pop(), len(ids))
+    assert not (folder / "incidents.csv").exists()
+    # the next export to the folder publishes the pending one first, then writes its own
+    assert main(["incidents", "--store", store, "--out", str(folder), "--quiet"]) == 0
+    assert rows(folder) == []  # the new export: nothing new
+    assert not (folder / ".incidents-pending").exists()
+
+
+def test_an_export_killed_before_the_store_remembered_it_never_leaves(tmp_path) -> None:
+    store, ids = _audited(tmp_path)
+    folder = tmp_path / "inc"
+    assert main(["incidents", "--store", store, "--out", str(folder), "--quiet"]) == 0
+    _left_pending(folder, "2026-11-28T00:00:00.000000+00:00/dead", len(ids))
+    # ... and a fresh store that never exported them: the pending files are dropped
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    store2, _ = _audited(fresh)
+    assert main(["incidents", "--store", store2, "--out", str(folder), "--quiet"]) == 0
+    assert [r["finding_id"] for r in rows(folder)] == ids  # exactly once, by this export
+
+
+def test_again_exports_a_lost_folder_and_remembers_nothing_more(tmp_path, capsys) -> None:
+    store, ids = _audited(tmp_path)
+    assert main(["incidents", "--store", store, "--out", str(tmp_path / "a"), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["incidents", "--store", store, "--out", str(tmp_path / "b"), "--again"]) == 0
+    assert "3 incident(s) written" in capsys.readouterr().out
+    assert [r["finding_id"] for r in rows(tmp_path / "b")] == ids
+    document = json.loads((tmp_path / "b" / "incidents.json").read_text(encoding="utf-8"))
+    assert document["again"] is True
+    assert main(["incidents", "--store", store, "--out", str(tmp_path / "c"), "--quiet"]) == 0
+    assert rows(tmp_path / "c") == []
