@@ -288,3 +288,70 @@ def test_another_rule_file_is_named(signed_case: Path, tmp_path: Path) -> None:
     assert done.returncode == 1, done.stdout + done.stderr
     assert ("(another rule base): rules/20-18-15-standard.toml differs" in done.stdout)
     assert done.stdout.count("DIFFERS") == 1
+
+
+def test_a_signature_that_is_not_base64(signed_case: Path, keys: dict, tmp_path: Path,
+                                        capsys) -> None:
+    folder = copy_of(signed_case, tmp_path)
+    (folder / "manifest.sig").write_text("not a signature at all!\n", encoding="ascii")
+    status, said = verify(folder, "--key", f"{keys['inspector']}.pub", capsys=capsys)
+    assert status == 1 and "DIFFERS manifest.sig: not a base64 signature" in said
+
+
+@pytest.mark.parametrize("copy", ["../../etc/passwd", "/etc/passwd", "inputs/../../x.bjh"])
+def test_an_input_copy_outside_the_folder_is_refused(signed_case: Path, copy: str,
+                                                     tmp_path: Path, capsys) -> None:
+    folder = copy_of(signed_case, tmp_path)
+    rewrite_manifest(folder, lambda m: m["inputs"][0].update(copy=copy))
+    status, said = verify(folder, capsys=capsys)
+    assert status == 2 and "an input's copy lies outside the folder" in said
+
+
+@pytest.mark.parametrize("name", ["../report.html", "/tmp/report.html"])
+def test_an_output_outside_the_folder_is_refused(signed_case: Path, name: str,
+                                                 tmp_path: Path, capsys) -> None:
+    folder = copy_of(signed_case, tmp_path)
+    rewrite_manifest(folder, lambda m: m["outputs"].update({name: "0" * 64}))
+    status, said = verify(folder, capsys=capsys)
+    assert status == 2 and "an output is not a file of the folder" in said
+
+
+def test_a_deleted_input_with_no_finding_is_named(run: Path, tmp_path: Path, capsys) -> None:
+    """A run whose second input has no finding of its own: the input deleted is named, though
+    the findings audited again are the same."""
+    record = tmp_path / "records" / "clean.bjh"
+    record.parent.mkdir()
+    text = (SAMPLES / "standard-t11-2026-11-20.bjh").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    last_end = max(i for i, line in enumerate(lines[:80]) if line.endswith(" end"))
+    clean = "\n".join(lines[:last_end + 1]) + "\n"  # the header and the first rounds: no fault
+    record.write_text(clean, encoding="utf-8")
+    out = tmp_path / "out"
+    main(["audit", str(record), T22, "--out", str(out), "--quiet", "--store",
+          str(tmp_path / "h.sqlite")])
+    document = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    assert not [f for f in document["findings"] if f["file"] == str(record)]
+    record.unlink()
+    status, said = verify(out, capsys=capsys)
+    assert status == 1 and f"DIFFERS input {record}: missing" in said
+
+
+@pytest.mark.parametrize("field, value", [("expected", "999.00"), ("actual", "0.00"),
+                                          ("seat", "s7"), ("line", 1), ("citation", "20:18:15:07")])
+def test_a_finding_changed_in_findings_json_is_named(signed_case: Path, field: str, value,
+                                                     tmp_path: Path, capsys) -> None:
+    """A finding's amount (or place) changed and findings.json hashed into the manifest
+    again: without a key the hashes hold, the findings audited again do not."""
+    from auditor.manifest import sha256_of
+
+    folder = copy_of(signed_case, tmp_path)
+    path = folder / "findings.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    target = next(f for f in document["findings"] if f.get("expected"))
+    target[field] = value
+    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    rewrite_manifest(folder, lambda m: m["outputs"].update({"findings.json": sha256_of(path)}))
+    status, said = verify(folder, capsys=capsys)
+    assert status == 1, said
+    assert "DIFFERS findings: audited again, 1 finding(s) not in findings.json and 1 of " \
+           "findings.json not found" in said
