@@ -211,6 +211,10 @@ def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
     from auditor.rulebase import rule_base_version
 
     run = source.run
+    try:  # the gaming days the run gave its findings, for those audited again below
+        scope = scope.under_calendar_of(run)
+    except ValueError as error:
+        raise CaseError(f"the run's calendar cannot be read: {error}") from None
     if run.get("rule_base") != rule_base_version():
         raise CaseError(f"the run was audited under rule base {run.get('rule_base')}; this "
                         f"auditor's is {rule_base_version()}: audit the inputs again")
