@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from auditor.case import EXHIBITS_AT_MOST
+from auditor.case.building import building, out_problem
 from auditor.case.scope import Scope
 from auditor.case.source import CaseError, open_run
 
@@ -163,9 +164,16 @@ def make_case(arguments: argparse.Namespace, console) -> int:
     if arguments.max_exhibits < 0:
         raise CaseError("--max-exhibits must be 0 or more")
     folder = Path(arguments.out)
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise CaseError(f"--out {folder} exists and is not an empty folder: a case is "
-                        "never written over another")
+    problem = out_problem(folder)  # before any work; checked again as the case is built
+    if problem:
+        raise CaseError(problem)
+    if arguments.pdf:  # no Chromium is said before any work, as a bad key is
+        from auditor.case.render import find_chromium
+
+        try:
+            find_chromium()
+        except PrintError as error:
+            raise CaseError(str(error)) from None
     if arguments.sign:  # the key is read before any work: a bad key costs nothing
         from auditor.manifest import signer_of
 
@@ -192,7 +200,15 @@ def make_case(arguments: argparse.Namespace, console) -> int:
 def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
                limit: int = EXHIBITS_AT_MOST):
     """Check the run against this auditor and its inputs, audit the inputs in scope again
-    for their replays, and write the case folder; the case's model."""
+    for their replays, and write the case folder; the case's model. The case is built
+    beside `folder` and renamed to it whole (auditor/case/building.py): a failure, a PDF
+    not printed included, leaves nothing at `folder`."""
+    with building(folder) as made:
+        return _write_case_in(source, scope, made, pdf, key, limit)
+
+
+def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
+                   limit: int):
     from auditor.api import audit_inputs, merge
     from auditor.case.model import build_case
     from auditor.case.render import case_html, print_pdf
@@ -256,7 +272,6 @@ def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
         raise CaseError(f"the inputs in scope audited again give {len(found)} finding(s), the "
                         f"run {len(recorded)}: widen the case (a finding may depend on "
                         "another record of the run) or audit again")
-    folder.mkdir(parents=True, exist_ok=True)
     copies = _copy_inputs(inputs, folder)
     sources = {s.path: _lines(folder / copies[s.path]) for s in inputs}
     made = datetime.now(UTC).isoformat(timespec="seconds")
