@@ -110,14 +110,17 @@ def _keygen(path: Path, console, errors) -> int:
 
     try:
         public = generate_key(path)
-    except FileExistsError:
-        errors.print(f"auditor: {path} exists: a key is never overwritten", markup=False)
+    except FileExistsError as error:
+        errors.print(f"auditor: {error.filename} exists: a key is never overwritten (nor "
+                     "either half of a pair, nor a link)", markup=False)
         return 2
     except OSError as error:
-        errors.print(f"auditor: {path} cannot be written ({error.strerror})", markup=False)
+        errors.print(f"auditor: {error.filename or path} cannot be written "
+                     f"({error.strerror}): no key was made", markup=False)
         return 2
-    console.print(f"Private key: {path} (keep it secret)\nPublic key: {public} (give it to "
-                  "whoever verifies)", markup=False)
+    # two prints: the console shows a line break within one print as \n
+    console.print(f"Private key: {path} (keep it secret)", markup=False)
+    console.print(f"Public key: {public} (give it to whoever verifies)", markup=False)
     return 0
 
 
