@@ -14,6 +14,7 @@ are whole hours, so that an hour of counted rounds never straddles two days or t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
@@ -119,6 +120,13 @@ class Calendar(Fieldwise):
             return stamp, None
         day, _, hour = stamp.partition(" ")
         return self._day(day, int(hour)), self._shift(int(hour))
+
+    def span(self, stamps: Iterable[str | None]) -> tuple[str | None, str | None]:
+        """The first and last gaming days of rounds given by their `hour_stamp`s (a file's
+        tally keys): what `auditor case --from/--until` picks a file's inputs by."""
+        days = [day for day in (self.of_stamp(stamp)[0] for stamp in stamps if stamp)
+                if day]
+        return (min(days), max(days)) if days else (None, None)
 
     def stamp(self, finding: Finding) -> Finding:
         """`finding` with its gaming day and shift, from its round's date and time."""

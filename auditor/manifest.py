@@ -14,9 +14,11 @@ A key pair: `auditor keygen KEY` (KEY and KEY.pub, PEM), or with OpenSSL
 from __future__ import annotations
 
 import base64
+import errno
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -92,26 +94,64 @@ def manifest_text(manifest: dict[str, Any]) -> str:
 
 def generate_key(path: Path) -> Path:
     """A new Ed25519 key at `path` (PEM, readable by its owner only) and its public key at
-    `path`.pub; the public key's path."""
+    `path`.pub; the public key's path. Neither half is ever written over, nor written
+    through a link: both are checked before anything is written, and each is made new
+    (O_EXCL, O_NOFOLLOW). FileExistsError names the half that exists; any other OSError
+    names the half that could not be written, and leaves neither."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    public = Path(f"{path}.pub")
+    for half in (path, public):
+        if os.path.lexists(half):  # a link counts, even one to nothing
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(half))
     key = Ed25519PrivateKey.generate()
     private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                 serialization.NoEncryption())
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "wb") as stream:
-        stream.write(private)
-    public = Path(f"{path}.pub")
-    public.write_bytes(key.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    _create(path, private, 0o600)
+    try:
+        _create(public, key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo),
+            0o644)
+    except BaseException:
+        path.unlink(missing_ok=True)  # made just now: a private key without its public one
+        raise
     return public
 
 
+def _create(path: Path, data: bytes, mode: int) -> None:
+    """`data` in a new file at `path` (never an existing file, never through a link);
+    removed again if it cannot be written whole. An OSError names `path`."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    descriptor = os.open(path, flags, mode)  # an OSError of its own names the path
+    try:
+        with os.fdopen(descriptor, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+    except OSError as error:
+        path.unlink(missing_ok=True)
+        raise OSError(error.errno, error.strerror, str(path)) from None
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+
+
 def _load_private(path: str | Path):
+    """The Ed25519 private key at `path`. Refused, like ssh does, when its file may be read
+    by anyone but its owner (a key others can read is no longer the signer's alone)."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:
+        raise ManifestError(f"the signing key {path} cannot be read ({error.strerror})"
+                            ) from None
+    if stat.S_ISREG(mode) and mode & 0o077:
+        raise ManifestError(f"the signing key {path} may be read or written by others "
+                            f"(mode {stat.S_IMODE(mode):04o}): it is not used; make it the "
+                            f"owner's alone (chmod 600 {path})")
     try:
         key = serialization.load_pem_private_key(Path(path).read_bytes(), password=None)
     except (OSError, ValueError, TypeError) as error:

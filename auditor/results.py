@@ -29,6 +29,10 @@ class InputSummary(BaseModel):
     game: str | None = None
     first_date: str | None = None
     last_date: str | None = None
+    # The first and last gaming days of its rounds (auditor/gaming_day.py), by the run's
+    # calendar: set in the parent as the file is recorded; None in runs made before them.
+    first_gaming_day: str | None = None
+    last_gaming_day: str | None = None
     dealers: list[str] = []
     error: str | None = None  # why the file could not be audited at all
     # The rest of the table's identity, as its header declared it (None: no header read).

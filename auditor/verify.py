@@ -234,20 +234,24 @@ def _check_outputs(folder: Path, manifest: dict[str, Any], verdict: Verdict) -> 
 
 
 def _check_unlisted(folder: Path, manifest: dict[str, Any], verdict: Verdict) -> None:
-    """A case folder holds its manifest's files and nothing else; a run's outputs lie in a
-    set folder of their own (`output/publish.py`), which holds them and nothing else. A link
-    where the case made a file is named: the case would not hold if it were moved."""
+    """A case folder holds its manifest's files and nothing else, each its own plain file;
+    a run's outputs lie in a set folder of their own (`output/publish.py`), which holds them
+    and nothing else."""
     listed = {MANIFEST, SIGNATURE, *manifest["outputs"],
               *(str(e["copy"]) for e in manifest["inputs"] if e.get("copy"))}
     if manifest["kind"] == "run":
         home = (folder / MANIFEST).resolve().parent
-        links_allowed = True  # the stable names of an --out folder are links into its set
         if home == folder.resolve():
             verdict.notes.append("files beside the run's outputs not checked (they do not lie "
                                  "in a set folder of their own)")
             return
     else:
-        home, links_allowed = folder, False
+        # A case's files are its own plain files, none a link (auditor/case/copies.py); a
+        # run's stable names are links into its set folder by design.
+        from auditor.case.copies import copy_problems
+
+        verdict.differences.extend(copy_problems(folder, manifest))
+        home = folder
     found: list[str] = []
     for root, folders, files in os.walk(home):
         base = Path(root)
@@ -256,10 +260,6 @@ def _check_unlisted(folder: Path, manifest: dict[str, Any], verdict: Verdict) ->
             if relative not in listed:
                 found.append(f"unlisted file {shown(relative)}: not part of the folder as "
                              "made (the manifest does not name it)")
-            elif (base / name).is_symlink() and not links_allowed:
-                found.append(f"{shown(relative)}: a link to "
-                             f"{shown(os.readlink(base / name))}, not the folder's own file "
-                             "(the folder would not hold if moved)")
         for name in sorted(folders):
             if not (base / name).is_symlink() and not any((base / name).iterdir()):
                 relative = (base / name).relative_to(home).as_posix()

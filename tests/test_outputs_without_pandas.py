@@ -112,7 +112,10 @@ def pandas_summary_csv(columns: SummaryColumns) -> str:
             table = table.rename(columns={dimension: "key"}).assign(dimension=dimension)
         parts.append(table)
     from auditor import shown
-    return shown.neutral(pd.concat(parts, ignore_index=True)[names].to_csv(
+    from auditor.output.tables import spreadsheet_safe
+
+    # the key and currency are text: neutralised as findings.csv's cells (the probe R02)
+    return shown.neutral(spreadsheet_safe(pd.concat(parts, ignore_index=True)[names]).to_csv(
         index=False, lineterminator="\n"))
 
 

@@ -159,8 +159,8 @@ def test_an_input_copy_that_is_a_link_fails(signed_case: Path, keys: dict, tmp_p
     copy.symlink_to(outside)
     status, said = verify(folder, "--key", f"{keys['inspector']}.pub", capsys=capsys)
     assert status == 1
-    assert (f"DIFFERS inputs/standard-t11-2026-11-20.bjh: a link to {outside}, not the "
-            "folder's own file") in said
+    assert (f"DIFFERS input inputs/standard-t11-2026-11-20.bjh: a link to {outside}, not "
+            "the folder's own file") in said
 
 
 @pytest.mark.parametrize("change, refusal", [

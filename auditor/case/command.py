@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from auditor.case import EXHIBITS_AT_MOST
+from auditor.case.building import building, out_problem
 from auditor.case.scope import Scope
 from auditor.case.source import CaseError, open_run
 
@@ -114,14 +115,17 @@ def _keygen(path: Path, console, errors) -> int:
 
     try:
         public = generate_key(path)
-    except FileExistsError:
-        errors.print(f"auditor: {path} exists: a key is never overwritten", markup=False)
+    except FileExistsError as error:
+        errors.print(f"auditor: {error.filename} exists: a key is never overwritten (nor "
+                     "either half of a pair, nor a link)", markup=False)
         return 2
     except OSError as error:
-        errors.print(f"auditor: {path} cannot be written ({error.strerror})", markup=False)
+        errors.print(f"auditor: {error.filename or path} cannot be written "
+                     f"({error.strerror}): no key was made", markup=False)
         return 2
-    console.print(f"Private key: {path} (keep it secret)\nPublic key: {public} (give it to "
-                  "whoever verifies)", markup=False)
+    # two prints: the console shows a line break within one print as \n
+    console.print(f"Private key: {path} (keep it secret)", markup=False)
+    console.print(f"Public key: {public} (give it to whoever verifies)", markup=False)
     return 0
 
 
@@ -187,9 +191,16 @@ def make_case(arguments: argparse.Namespace, console) -> int:
     if arguments.max_exhibits < 0:
         raise CaseError("--max-exhibits must be 0 or more")
     folder = Path(arguments.out)
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise CaseError(f"--out {folder} exists and is not an empty folder: a case is "
-                        "never written over another")
+    problem = out_problem(folder)  # before any work; checked again as the case is built
+    if problem:
+        raise CaseError(problem)
+    if arguments.pdf:  # no Chromium is said before any work, as a bad key is
+        from auditor.case.render import find_chromium
+
+        try:
+            find_chromium()
+        except PrintError as error:
+            raise CaseError(str(error)) from None
     if arguments.sign:  # the key is read before any work: a bad key costs nothing
         from auditor.manifest import signer_of
 
@@ -216,7 +227,15 @@ def make_case(arguments: argparse.Namespace, console) -> int:
 def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
                limit: int = EXHIBITS_AT_MOST):
     """Check the run against this auditor and its inputs, audit the inputs in scope again
-    for their replays, and write the case folder; the case's model."""
+    for their replays, and write the case folder; the case's model. The case is built
+    beside `folder` and renamed to it whole (auditor/case/building.py): a failure, a PDF
+    not printed included, leaves nothing at `folder`."""
+    with building(folder) as made:
+        return _write_case_in(source, scope, made, pdf, key, limit)
+
+
+def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
+                   limit: int):
     from auditor.case.model import build_case
     from auditor.case.render import case_html, print_pdf
     from auditor.findings import Finding
@@ -240,6 +259,10 @@ def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
     from auditor.rulebase import rule_base_version
 
     run = source.run
+    try:  # the gaming days the run gave its findings, for those audited again below
+        scope = scope.under_calendar_of(run)
+    except ValueError as error:
+        raise CaseError(f"the run's calendar cannot be read: {error}") from None
     if run.get("rule_base") != rule_base_version():
         raise CaseError(f"the run was audited under rule base {run.get('rule_base')}; this "
                         f"auditor's is {rule_base_version()}: audit the inputs again")
@@ -287,7 +310,6 @@ def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
         raise CaseError(f"the inputs in scope audited again give {len(found)} finding(s), the "
                         f"run {len(recorded)}: widen the case (a finding may depend on "
                         "another record of the run) or audit again")
-    folder.mkdir(parents=True, exist_ok=True)
     copies = _copy_inputs(inputs, folder)
     sources = {s.path: _lines(folder / copies[s.path]) for s in inputs}
     made = datetime.now(UTC).isoformat(timespec="seconds")

@@ -19,7 +19,7 @@ from auditor.case.model import CaseModel
 from auditor.money import grouped_text
 from auditor.resources import templates_dir
 
-CHROMIUM = os.environ.get("BJH_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = "/usr/bin/chromium"  # unless BJH_CHROMIUM names another (read as it prints)
 PRINT_SECONDS = 300
 
 
@@ -65,13 +65,26 @@ def case_html(model: CaseModel) -> str:
     return environment().get_template("case.html.jinja").render(case=model, css=css)
 
 
+def find_chromium() -> str:
+    """The Chromium program to print with (BJH_CHROMIUM, else /usr/bin/chromium), or
+    PrintError saying why there is none: checked before a case is made, and again as it
+    is printed."""
+    chromium = os.environ.get("BJH_CHROMIUM") or CHROMIUM  # read now, not at import
+    if os.path.isdir(chromium):
+        raise PrintError(f"--pdf: BJH_CHROMIUM names {chromium}, a folder, not Chromium's "
+                         "program")
+    browser = shutil.which(chromium) or (
+        chromium if os.path.isfile(chromium) and os.access(chromium, os.X_OK) else None)
+    if browser is None:
+        raise PrintError(f"--pdf needs Chromium at {chromium} (scripts/install-browser.sh "
+                         "installs it; BJH_CHROMIUM names another)")
+    return browser
+
+
 def print_pdf(html: Path, pdf: Path) -> None:
     """Print `html` to `pdf` with headless Chromium: the page's own footer (page numbers,
     the case's fingerprint) and no browser header or footer (no date, no file path)."""
-    browser = shutil.which(CHROMIUM) or (CHROMIUM if os.access(CHROMIUM, os.X_OK) else None)
-    if browser is None:
-        raise PrintError(f"--pdf needs Chromium at {CHROMIUM} (scripts/install-browser.sh "
-                         "installs it; BJH_CHROMIUM names another)")
+    browser = find_chromium()
     with tempfile.TemporaryDirectory(prefix="bjh-case-chromium-") as profile:
         command = [browser, "--headless", "--no-sandbox", "--disable-gpu",
                    "--disable-background-networking", "--disable-component-update",
@@ -84,5 +97,22 @@ def print_pdf(html: Path, pdf: Path) -> None:
         except (OSError, subprocess.TimeoutExpired) as error:
             raise PrintError(f"Chromium could not print the case ({type(error).__name__})"
                              ) from None
-    if done.returncode != 0 or not pdf.is_file() or pdf.stat().st_size == 0:
+    if done.returncode != 0:
         raise PrintError(f"Chromium could not print the case (exit {done.returncode})")
+    if not _whole_pdf(pdf):
+        raise PrintError("Chromium exited without printing the whole case (no PDF, or one "
+                         "without its end)")
+
+
+def _whole_pdf(pdf: Path) -> bool:
+    """A PDF that begins as one and ends with its end-of-file marker (a printer stopped
+    half-way leaves neither end)."""
+    try:
+        with open(pdf, "rb") as stream:
+            head = stream.read(5)
+            stream.seek(0, os.SEEK_END)
+            stream.seek(max(0, stream.tell() - 1024))
+            tail = stream.read()
+    except OSError:
+        return False
+    return head == b"%PDF-" and b"%%EOF" in tail

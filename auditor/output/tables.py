@@ -138,7 +138,10 @@ def summary_csv(frame: SummaryColumns) -> str:
     for dimension in SUMMARY_DIMENSIONS:
         for row in summary_by(frame, dimension):
             key = currency_label(row["currency"]) if dimension == "currency" else row[dimension]
-            rows.append([dimension, key, "" if row["currency"] is None else row["currency"],
+            # the key is record text (a casino's name, a dealer's ID): neutral, as in
+            # findings.csv; counts and amounts stay numbers
+            rows.append([dimension, _neutral(key),
+                         "" if row["currency"] is None else _neutral(row["currency"]),
                          row["findings"], row["high"], row["medium"], row["low"],
                          row["under_paid"], row["over_paid"]])
     return shown.neutral(_csv_text(rows))

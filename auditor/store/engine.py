@@ -162,6 +162,8 @@ def open_store(location: str, read_only: bool = False, new_store: bool = False) 
         if path is None:
             raise StoreError(f"store {name}: names no file; {SUPPORTED}")
         _check_sqlite_path(path, name, read_only, new_store)
+        if not read_only:
+            _private_file(path)
         if read_only:
             engine = _read_only_sqlite(path)
             if _readable_as_is(engine, name):
@@ -204,10 +206,45 @@ def _check_sqlite_path(path: Path, name: str, read_only: bool, new_store: bool) 
         raise StoreError(f"store {name}: the folder {folder} does not exist (give --new-store "
                          "to start a new store there)")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        _private_folders(folder)
     except OSError as error:
         raise StoreError(f"store {name}: its folder {folder} cannot be made "
                          f"({error.strerror or error})") from error
+
+
+def _private_folders(folder: Path) -> None:
+    """`folder` and its missing parents made the owner's alone (0700, whatever the umask),
+    as the XDG base directory specification asks of a data folder it makes: a store holds
+    every night's findings, dealers and players. Folders that exist are left as they are."""
+    missing = []
+    for level in (folder, *folder.parents):
+        if level.is_dir():
+            break
+        missing.append(level)
+    for level in reversed(missing):
+        try:
+            os.mkdir(level, 0o700)
+        except FileExistsError:  # made meanwhile by another audit: theirs, left as it is
+            if not level.is_dir():
+                raise
+            continue
+        os.chmod(level, 0o700)  # a umask such as 0o177 takes more than it should
+
+
+def _private_file(path: Path) -> None:
+    """A new SQLite store's file made, empty, the owner's alone (0600) before SQLite opens
+    it: SQLite would make it 0644 less the umask, and makes its -wal and -shm files with the
+    database file's mode. An existing file is left as it is; a file that cannot be made
+    here is left for SQLite to make, or to say why it cannot."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        descriptor = os.open(path, flags, 0o600)
+    except OSError:  # there already (another audit made it meanwhile), or not allowed
+        return
+    try:
+        os.fchmod(descriptor, 0o600)
+    finally:
+        os.close(descriptor)
 
 
 def _read_only_sqlite(path: Path) -> Engine:

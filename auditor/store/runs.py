@@ -90,6 +90,11 @@ class RunRecorder:
         self.recorded = 0  # findings so far: the next one's position
 
     def add(self, place: int, result: FileResult) -> None:
+        # The file's first and last gaming days, by this run's calendar, from the hours its
+        # rounds were dealt in (`auditor case --from/--until` picks inputs by them).
+        summary = result.summary
+        summary.first_gaming_day, summary.last_gaming_day = self.calendar.span(
+            stamp for _, stamp, _ in result.tally.rounds)
         self.totals.add(place, result)
         kept, dropped = self.replays.offer(place, result)
         findings = sorted(result.findings, key=Finding.sort_key)

@@ -1,0 +1,177 @@
+"""`auditor case --from/--until` picks inputs and findings by gaming day, not calendar date.
+
+Each record here is a night of rounds that each pay a blackjack even money (one finding of
+20:18:15:06 a round), so the rounds a case holds are the findings it holds. A night that
+crosses midnight, and the night of the fall-back change (2026-11-01, 02:00 CDT -> 01:00 CST:
+a round at 01:10 after one at 01:30, records without a time zone), must each be filed under
+one gaming day: every finding in exactly one of the cases of its dates.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from auditor.case.scope import Scope
+from auditor.cli import main
+from auditor.findings import Finding
+from auditor.manifest import ManifestError
+from auditor.results import InputSummary
+
+HEADER = """bjh 1
+casino "Deadwood Example Casino" licence=RL-0412
+table T11 game=standard decks=6 seats=7 min=10 max=500 currency=USD
+option soft17=hit
+option surrender=late
+dealer D-2207
+shoe 611 date={date}
+{time} shuffle
+"""
+
+ROUND = """
+round {number} date={date} time={hh}:{mm}:00 dealer=D-2207
+{hh}:{mm}:10 sit s3 player=P-{number}
+{hh}:{mm}:11 bet s3h1 main 20
+{hh}:{mm}:12 deal s3h1 A{suit}
+{hh}:{mm}:13 deal dealer 5{suit}
+{hh}:{mm}:14 deal s3h1 {ten}{suit}
+{hh}:{mm}:15 deal dealer 3{suit}
+{hh}:{mm}:16 settle s3h1 main win 20
+{hh}:{mm}:17 reveal
+{hh}:{mm}:18 draw T{suit}
+{hh}:{mm}:19 leave s3
+{hh}:{mm}:20 end
+"""
+
+# The fall-back night of the probe G01 (inputs/dst-night.bjh): round 5 at 01:10 comes after
+# round 4 at 01:30, in the repeated hour.
+FALL_BACK = [("2026-10-31", "22:30"), ("2026-10-31", "23:50"), ("2026-11-01", "00:30"),
+             ("2026-11-01", "01:30"), ("2026-11-01", "01:10"), ("2026-11-01", "05:30"),
+             ("2026-11-01", "06:30")]
+# Two nights across midnight: gaming day 2026-03-01 is rounds 1-4, 2026-03-02 rounds 5-7.
+TWO_NIGHTS = [("2026-03-01", "22:30"), ("2026-03-01", "23:50"), ("2026-03-02", "00:30"),
+              ("2026-03-02", "05:00"), ("2026-03-02", "06:00"), ("2026-03-02", "22:10"),
+              ("2026-03-03", "01:00")]
+
+
+def record(rounds: list[tuple[str, str]]) -> str:
+    first_date, first_time = rounds[0]
+    text = HEADER.format(date=first_date, time=f"{first_time}:00")
+    for number, (day, clock) in enumerate(rounds, start=1):
+        hh, mm = clock.split(":")
+        text += ROUND.format(number=number, date=day, hh=hh, mm=mm,  # no card 3 times
+                             suit="hsdc"[number % 4], ten="JQK"[number % 3])
+    return text
+
+
+def audited(tmp_path: Path, rounds: list[tuple[str, str]], *more: str) -> Path:
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "night.bjh").write_text(record(rounds), encoding="utf-8")
+    out = tmp_path / "run"
+    assert main(["audit", str(records), "--out", str(out), "--quiet", *more]) == 1
+    return out
+
+
+def case_rounds(run: Path, folder: Path, *dates: str) -> list[str]:
+    """The rounds of the findings in the case of RL-0412 narrowed by `dates` (flags)."""
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(folder),
+                 *dates]) == 0
+    document = json.loads((folder / "findings.json").read_text(encoding="utf-8"))
+    assert {f["citation"] for f in document["findings"]} == {"20:18:15:06"}
+    return [f["round"] for f in document["findings"]]
+
+
+def one_day(day: str) -> tuple[str, ...]:
+    return ("--from", day, "--until", day)
+
+
+def test_a_night_across_midnight_is_one_gaming_date(tmp_path: Path) -> None:
+    run = audited(tmp_path, TWO_NIGHTS)
+    first = case_rounds(run, tmp_path / "c1", *one_day("2026-03-01"))
+    second = case_rounds(run, tmp_path / "c2", *one_day("2026-03-02"))
+    assert first == ["1", "2", "3", "4"]
+    assert second == ["5", "6", "7"]
+    assert case_rounds(run, tmp_path / "c3", "--until", "2026-03-01") == first
+    assert case_rounds(run, tmp_path / "c4", "--from", "2026-03-02") == second
+    # the calendar date 2026-03-03 holds a round, but no gaming day of that date does
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(tmp_path / "c5"),
+                 *one_day("2026-03-03")]) == 2
+    assert not (tmp_path / "c5").exists()
+    for folder in ("c1", "c2"):  # verify picks the same findings by the same gaming days
+        assert main(["verify", str(tmp_path / folder)]) == 0
+
+
+def test_the_fall_back_night_is_one_gaming_date(tmp_path: Path) -> None:
+    run = audited(tmp_path, FALL_BACK)
+    inputs = json.loads((run / "findings.json").read_text(encoding="utf-8"))["inputs"]
+    assert (inputs[0]["first_date"], inputs[0]["last_date"]) == ("2026-10-31", "2026-11-01")
+    assert (inputs[0]["first_gaming_day"], inputs[0]["last_gaming_day"]) == (
+        "2026-10-31", "2026-11-01")
+    assert case_rounds(run, tmp_path / "c1", *one_day("2026-10-31")) == [
+        "1", "2", "3", "4", "5", "6"]
+    assert case_rounds(run, tmp_path / "c2", *one_day("2026-11-01")) == ["7"]
+    assert main(["verify", str(tmp_path / "c1")]) == 0
+    # the same run read from the floor history (the store keeps the inputs' gaming days)
+    assert case_rounds(Path("1"), tmp_path / "c3", *one_day("2026-11-01")) == ["7"]
+
+
+def test_a_night_after_midnight_only_is_of_the_date_before(tmp_path: Path) -> None:
+    """Every round on calendar date 2026-11-01 before 06:00: the input is of gaming day
+    2026-10-31 alone, so a case of 2026-11-01 has no input at all."""
+    run = audited(tmp_path, FALL_BACK[2:6])
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(tmp_path / "c1"),
+                 *one_day("2026-11-01")]) == 2
+    assert case_rounds(run, tmp_path / "c2", *one_day("2026-10-31")) == ["1", "2", "3", "4"]
+
+
+def test_the_runs_own_gaming_day_start_is_kept(tmp_path: Path) -> None:
+    """A run whose gaming day begins at 04:00: round 6 (05:30) is of gaming day
+    2026-11-01; the case says so, keeps the hour in its scope, and verify agrees."""
+    settings = tmp_path / "bjh-auditor.toml"
+    settings.write_text('gaming_day_starts = "04:00"\n', encoding="utf-8")
+    run = audited(tmp_path, FALL_BACK, "--config", str(settings))
+    assert case_rounds(run, tmp_path / "c1", *one_day("2026-10-31")) == [
+        "1", "2", "3", "4", "5"]
+    assert case_rounds(run, tmp_path / "c2", *one_day("2026-11-01")) == ["6", "7"]
+    manifest = json.loads((tmp_path / "c2" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["scope"]["gaming_day_starts"] == "04:00"
+    assert main(["verify", str(tmp_path / "c2")]) == 0
+
+
+def test_a_run_from_before_gaming_days_were_kept(tmp_path: Path) -> None:
+    """findings.json of an older auditor: inputs without gaming days, findings without a
+    gaming day. The findings are still filed by the gaming day of their round's start."""
+    run = audited(tmp_path, FALL_BACK)
+    path = run / "findings.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    for summary in document["inputs"]:
+        del summary["first_gaming_day"], summary["last_gaming_day"]
+    for finding in document["findings"]:
+        finding["gaming_day"] = finding["shift"] = None
+    path.write_text(json.dumps(document), encoding="utf-8")
+    assert case_rounds(run, tmp_path / "c1", *one_day("2026-10-31")) == [
+        "1", "2", "3", "4", "5", "6"]
+    assert case_rounds(run, tmp_path / "c2", *one_day("2026-11-01")) == ["7"]
+
+
+def test_scope_of_a_manifest_checks_its_hour() -> None:
+    assert Scope.of_document({"from": "2026-11-01"}).gaming_day_starts == "06:00"
+    assert Scope.of_document({"gaming_day_starts": "04:00"}).gaming_day_starts == "04:00"
+    for bad in ("4:00", "04:30", 4, None):
+        with pytest.raises(ManifestError, match="the scope's gaming_day_starts"):
+            Scope.of_document({"gaming_day_starts": bad})
+
+
+def test_scope_without_dates_takes_undated_inputs_and_findings() -> None:
+    """No --from/--until: an input with no dated round and a finding with no date (about
+    the whole record) are in scope; with dates, the undated input is not, the finding
+    stays with its record."""
+    summary = InputSummary(path="x.bjh", table="T11", licence="RL-0412")
+    finding = Finding(citation="20:18:15:06", rule="r", severity="high", file="x.bjh",
+                      line=None, message="m")
+    assert Scope(licensee="RL-0412").takes_input(summary)
+    assert not Scope(licensee="RL-0412", date_from="2026-11-01").takes_input(summary)
+    assert Scope(licensee="RL-0412", date_from="2026-11-01").holds(finding)
