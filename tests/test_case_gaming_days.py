@@ -101,7 +101,7 @@ def test_a_night_across_midnight_is_one_gaming_date(tmp_path: Path) -> None:
                  *one_day("2026-03-03")]) == 2
     assert not (tmp_path / "c5").exists()
     for folder in ("c1", "c2"):  # verify picks the same findings by the same gaming days
-        assert main(["verify", str(tmp_path / folder)]) == 0
+        assert main(["verify", str(tmp_path / folder)]) == 4  # holds; unsigned
 
 
 def test_the_fall_back_night_is_one_gaming_date(tmp_path: Path) -> None:
@@ -113,7 +113,7 @@ def test_the_fall_back_night_is_one_gaming_date(tmp_path: Path) -> None:
     assert case_rounds(run, tmp_path / "c1", *one_day("2026-10-31")) == [
         "1", "2", "3", "4", "5", "6"]
     assert case_rounds(run, tmp_path / "c2", *one_day("2026-11-01")) == ["7"]
-    assert main(["verify", str(tmp_path / "c1")]) == 0
+    assert main(["verify", str(tmp_path / "c1")]) == 4  # holds; unsigned
     # the same run read from the floor history (the store keeps the inputs' gaming days)
     assert case_rounds(Path("1"), tmp_path / "c3", *one_day("2026-11-01")) == ["7"]
 
@@ -138,7 +138,7 @@ def test_the_runs_own_gaming_day_start_is_kept(tmp_path: Path) -> None:
     assert case_rounds(run, tmp_path / "c2", *one_day("2026-11-01")) == ["6", "7"]
     manifest = json.loads((tmp_path / "c2" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["scope"]["gaming_day_starts"] == "04:00"
-    assert main(["verify", str(tmp_path / "c2")]) == 0
+    assert main(["verify", str(tmp_path / "c2")]) == 4  # holds; unsigned
 
 
 def test_a_run_from_before_gaming_days_were_kept(tmp_path: Path) -> None:
