@@ -57,7 +57,8 @@ class Area:
 
 
 AREAS = {
-    "identity": Area(("auditor/identity.py",), ("tests/test_finding_ids.py",), 40),
+    "identity": Area(("auditor/identity.py",),
+                     ("tests/test_golden_ids.py", "tests/test_finding_ids.py"), 40),
     "verify": Area(("auditor/verify.py", "auditor/manifest.py", "auditor/build.py",
                     "auditor/reproduce.py"),
                    ("tests/test_verify.py", "tests/test_case.py"), 40),
