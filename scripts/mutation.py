@@ -175,7 +175,8 @@ def _describe(data: bytes, edits: tuple[tuple[int, int, bytes], ...], low: int,
         tail = text[len(text) - suffix:len(text) - suffix + 30]
         shown = (b"\xe2\x80\xa6" if prefix > 30 else b"") + head + body + tail + (
             b"\xe2\x80\xa6" if suffix > 30 else b"")
-        return " ".join(shown.decode("utf-8", "replace").split())
+        words = " ".join(shown.decode("utf-8", "replace").split())
+        return words.replace("( ", "(").replace(" )", ")")  # a padded `(None\n)` as `(None)`
 
     return f"`{cut(old)}` → `{cut(new)}`"
 
@@ -209,9 +210,10 @@ def _skipped_nodes(tree: ast.AST) -> set[int]:
     return skipped
 
 
-def mutants_of(relative: str) -> list[Mutant]:
-    """Every mutant of one module, in text order (not yet checked to parse)."""
-    data = (ROOT / relative).read_bytes()
+def mutants_of(relative: str, data: bytes | None = None) -> list[Mutant]:
+    """Every mutant of one module (its text `data`, else read), in text order (not yet
+    checked to parse)."""
+    data = (ROOT / relative).read_bytes() if data is None else data
     text = _Text(data)
     tree = ast.parse(data)
     skipped = _skipped_nodes(tree)
@@ -223,7 +225,8 @@ def mutants_of(relative: str) -> list[Mutant]:
             ) -> None:
         shown = shown or node
         low, high = text.start(shown), text.end(shown)
-        found.append(Mutant(relative, node.lineno, _describe(data, tuple(edits), low, high),
+        line = text.line_of(min(start for start, _, _ in edits))  # where the change is
+        found.append(Mutant(relative, line, _describe(data, tuple(edits), low, high),
                             tuple(edits)))
 
     def swap(node: ast.AST, before: ast.AST, after: ast.AST, op: type, new: type) -> None:
@@ -393,10 +396,25 @@ class Copy:
                 (self.top / "shared").symlink_to(shared)
                 break
 
-    def run(self, tests: tuple[str, ...], timeout: float) -> tuple[str, float, str]:
-        """The tests once: ("passed" | "failed" | "timeout", seconds, first failure)."""
+    def environment(self) -> dict[str, str]:
+        """The copy first on the path, and no bytecode written: a mutant of the same size
+        written within a second of the last would otherwise be run from a stale .pyc."""
         environment = dict(os.environ, PYTHONPATH=str(self.root), PYTHONDONTWRITEBYTECODE="1")
         environment.pop("PYTEST_ADDOPTS", None)
+        return environment
+
+    def check_imported(self) -> None:
+        """The package the tests import is the copy's (not an installed or editable one):
+        else every mutant would survive, unseen."""
+        found = subprocess.run([sys.executable, "-c", "import auditor; print(auditor.__file__)"],
+                               cwd=self.root, env=self.environment(), capture_output=True,
+                               text=True, check=True).stdout.strip()
+        if Path(found).resolve() != (self.root / "auditor" / "__init__.py").resolve():
+            raise SystemExit(f"the tests would import {found}, not the copy's auditor")
+
+    def run(self, tests: tuple[str, ...], timeout: float) -> tuple[str, float, str]:
+        """The tests once: ("passed" | "failed" | "timeout", seconds, first failure)."""
+        environment = self.environment()
         began = time.monotonic()
         process = subprocess.Popen(
             [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
@@ -503,6 +521,8 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     copy = None if options.list else Copy()
     try:
+        if copy is not None:
+            copy.check_imported()
         for name in options.areas:
             area = AREAS[name]
             every = area_mutants(name)

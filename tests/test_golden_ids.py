@@ -20,7 +20,9 @@ from auditor.identity import (
     apply_identity,
     canonical_text,
     identity_key,
+    lines_without_statement,
     normalise_statement,
+    read_statements,
     table_identity,
 )
 from auditor.results import AuditResult
@@ -180,3 +182,27 @@ def test_a_finding_with_no_statement_and_none_read_again_is_known_by_its_message
     bare = BASE.model_copy(update={"statement": None})
     assert Identifier({})(bare).id == Identifier({}, {("b.bjh", 15): "x"})(bare).id == \
         Identifier({})(BASE.model_copy(update={"statement": "", "line": None})).id
+
+
+def test_only_the_lines_asked_for_are_read_again(tmp_path: Path) -> None:
+    """The parent reads again the lines of the findings that came without a statement, and
+    keeps those lines only: normalised, and none for a line that cannot be read (a NUL
+    byte) or a file that cannot be read."""
+    path = tmp_path / "t.bjh"
+    padding = b"# " + b"-" * 98 + b"\n"  # 100 comment lines: line 104 is past the sniff
+    path.write_bytes(b'bjh 1\ncasino "X"\n20:01:00   sit s1 player=P-1  # seated\n'
+                     + padding * 100 + b"bad\x00line\nend\n")
+    assert read_statements({str(path): {3, 104}}) == {
+        (str(path), 3): "20:01:00 sit s1 player=P-1"}
+    assert read_statements({str(path): {1}, str(tmp_path / "gone.bjh"): {1}}) == {
+        (str(path), 1): "bjh 1"}
+    assert read_statements({}) == {}
+
+
+def test_the_lines_wanted_are_those_of_findings_with_no_statement() -> None:
+    findings = [BASE, BASE.model_copy(update={"statement": None}),
+                BASE.model_copy(update={"statement": None, "line": 20}),
+                BASE.model_copy(update={"statement": None, "line": None}),
+                BASE.model_copy(update={"statement": None, "file": "b.bjh", "line": 3})]
+    assert lines_without_statement(findings) == {"a.bjh": {15, 20}, "b.bjh": {3}}
+    assert lines_without_statement([BASE]) == {}
