@@ -206,3 +206,18 @@ def test_the_lines_wanted_are_those_of_findings_with_no_statement() -> None:
                 BASE.model_copy(update={"statement": None, "file": "b.bjh", "line": 3})]
     assert lines_without_statement(findings) == {"a.bjh": {15, 20}, "b.bjh": {3}}
     assert lines_without_statement([BASE]) == {}
+
+
+def test_a_result_without_tallies_gets_its_ids_and_no_players() -> None:
+    """A result put together from its parts (no tallies, so no players known): every
+    finding still gets its ID and gaming day, and no player."""
+    whole = audit_paths([str(T11)], jobs=1)
+    parts = AuditResult(inputs=whole.inputs, findings=list(whole.findings),
+                        applied=whole.applied, evidence=whole.evidence)
+    apply_identity(parts)
+    assert [(f.line, f.id, f.player, f.gaming_day) for f in parts.findings] == [
+        (424, "BJH-D0567F3116BA849D", None, "2026-11-20"),
+        (455, "BJH-39A8A8B6D909A440", None, "2026-11-20"),
+        (524, "BJH-E0EC130B2D5D214E", None, "2026-11-20"),
+        (567, "BJH-72CC1CE3317448F1", None, "2026-11-20"),
+        (720, "BJH-FA8908671456ADDB", None, None)]
