@@ -119,3 +119,29 @@ def test_the_checked_in_equivalents_are_current(mutation) -> None:
             known.setdefault(mutant.file, []).append(mutant)
     assert listed.stale(known) == []
     assert all(entry["reason"].strip() for entry in listed.entries)
+
+
+def test_the_doc_table_keeps_the_rows_of_areas_not_run(mutation, tmp_path, monkeypatch) -> None:
+    doc = tmp_path / "development.md"
+    doc.write_text("# Dev\n\n<!-- mutation: begin -->\nold\n<!-- mutation: end -->\nafter\n",
+                   encoding="utf-8")
+    monkeypatch.setattr(mutation, "DOC", doc)
+    one = mutation.Mutant("auditor/identity.py", 7, "`a | b` → `a`", ((0, 1, b""),))
+    two = mutation.Mutant("auditor/identity.py", 9, "`x` → `y`", ((0, 1, b""),))
+    three = mutation.Mutant("auditor/identity.py", 11, "`1` → `2`", ((0, 1, b""),))
+    outcomes = [mutation.Outcome(one, "survived"), mutation.Outcome(two, "timeout"),
+                mutation.Outcome(three, "equivalent"), mutation.Outcome(two, "killed")]
+    equivalents = mutation.Equivalents([{"file": "auditor/identity.py", "line": 11,
+                                         "change": "`1` → `2`", "code": "n = 1",
+                                         "reason": "why"}])
+    mutation.write_doc([mutation.Report("identity", 4, "45", outcomes)], equivalents)
+    mutation.write_doc([mutation.Report("verify", 2, "45", outcomes[1:2])], equivalents)
+    text = doc.read_text(encoding="utf-8")
+    assert text == (
+        "# Dev\n\n<!-- mutation: begin -->\n" + mutation.HEADER
+        + "| `identity` | 4 (seed 45) | 4 | 2 | 1 | 1 | 1 | 67% | auditor/identity.py:7 "
+          "`a \\| b` → `a` |\n"
+          "| `verify` | 2 (seed 45) | 1 | 1 | 1 | 0 | 0 | 100% | none |\n\n"
+          "Equivalent mutants (scripts/mutation-equivalents.toml), not run:\n\n"
+          "- `auditor/identity.py:11` `1` → `2`: why\n"
+          "<!-- mutation: end -->\nafter\n")
