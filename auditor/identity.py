@@ -100,14 +100,6 @@ def finding_id(key: tuple[str | None, ...], occurrence: int) -> str:
     return "BJH-" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16].upper()
 
 
-def assign_ids(findings: Iterable[Finding], sites: dict[str, Site]) -> list[Finding]:
-    """Every finding with its ID; `sites` maps a file to its licence (or casino) and table
-    ID. Each file's findings must be in record order (as `run.merge` sorts them) for the
-    occurrence numbers."""
-    identify = Identifier(sites)
-    return [identify(finding) for finding in findings]
-
-
 class Identifier:
     """Gives findings their IDs one at a time, each file's in record order. What it keeps
     of each key it has seen is a digest with the file's name, for the occurrence numbers

@@ -6,6 +6,11 @@ tables, each with `citation`, `name`, `kind` ("violating" or "compliant"), an op
 with a marker comment `#! CITATION` (several are separated by spaces). The test audits the
 header followed by the record and requires exactly the marked (citation, round, line)
 findings: nothing more, nothing less. A compliant case has no markers.
+
+A citation of a marker may be followed by what its finding must also hold, as `field=value`
+words: its `seat`, `hand` and money (`expected`, `actual`, `difference`; `none` for no
+amount), e.g. `#! 20:18:15:06 seat=s3 hand=s3h1 expected=30 actual=20`. A finding that
+carries money must have its `expected` and `actual` stated.
 """
 
 from __future__ import annotations
@@ -20,6 +25,39 @@ CASES = Path(__file__).parent / "cases"
 _MARKER = re.compile(r"#!\s*(.+?)\s*$")
 _ROUND = re.compile(r"^\s*(?:\d\d:\d\d:\d\d(?:\.\d+)?\s+)?round\s+(\S+)")
 _END = re.compile(r"^\s*(?:\d\d:\d\d:\d\d(?:\.\d+)?\s+)?end\b")
+STATED_FIELDS = ("seat", "hand", "expected", "actual", "difference")
+
+
+@dataclass(frozen=True)
+class Marked:
+    """One finding a marker asks for, with the fields it states (field, value or None)."""
+    citation: str
+    round: str | None
+    line: int
+    stated: tuple[tuple[str, str | None], ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str | None, int]:
+        return (self.citation, self.round, self.line)
+
+
+def parse_marker(words: list[str], round_id: str | None, line: int) -> list[Marked]:
+    """The findings of one marker: each citation with the `field=value` words after it."""
+    marked: list[Marked] = []
+    for word in words:
+        if "=" not in word:
+            marked.append(Marked(word, round_id, line))
+            continue
+        name, _, value = word.partition("=")
+        if not marked or name not in STATED_FIELDS or not value:
+            raise ValueError(f"line {line}: {word!r} is not a field of a finding after its "
+                             f"citation ({', '.join(STATED_FIELDS)})")
+        last = marked[-1]
+        if name in dict(last.stated):
+            raise ValueError(f"line {line}: {name} stated twice for {last.citation}")
+        marked[-1] = Marked(last.citation, round_id, line,
+                            (*last.stated, (name, None if value == "none" else value)))
+    return marked
 
 
 @dataclass(frozen=True)
@@ -34,20 +72,23 @@ class Case:
     def test_id(self) -> str:
         return f"{self.citation}-{self.kind}-{self.name}"
 
-    def expected(self) -> Counter:
-        """The marked findings, counted: a citation marked twice on a line is two findings."""
-        found: Counter = Counter()
+    def marked(self) -> list[Marked]:
+        """Every marked finding, in line order: a citation marked twice on a line is two."""
+        found: list[Marked] = []
         current = None
         for number, line in enumerate(self.text.splitlines(), start=1):
             if match := _ROUND.match(line):
                 current = match.group(1)
             marker = _MARKER.search(line)
             if marker:
-                for citation in marker.group(1).split():
-                    found[(citation, current, number)] += 1
+                found.extend(parse_marker(marker.group(1).split(), current, number))
             if _END.match(line):
                 current = None
         return found
+
+    def expected(self) -> Counter:
+        """The marked findings' (citation, round, line), counted."""
+        return Counter(marked.key for marked in self.marked())
 
 
 def load_cases() -> list[Case]:
