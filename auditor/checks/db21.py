@@ -83,6 +83,7 @@ class WagerNeedsMainBet(Check):
 
     citation = "20:18:15:30.10(2)"
     name = "db21.wager_needs_main_bet"
+    options = frozenset()
     severity = "high"
     needs = DB21
     games = DB21
@@ -119,6 +120,7 @@ class PastPosting(Check):
 
     citation = "20:18:15:30.10(4)"
     name = "db21.past_posting"
+    options = frozenset({"db21_paytable", "soft17"})  # late chips: the payout owed
     severity = "high"
     needs = DB21
     games = DB21
@@ -234,6 +236,7 @@ class TuckBustedHand(Check):
 
     citation = "20:18:15:30.10(8)"
     name = "db21.tuck_busted_hand"
+    options = frozenset()
     severity = "medium"
     needs = DB21
     games = DB21
@@ -297,6 +300,7 @@ class LosesBeforeRemainingHands(Check):
 
     citation = "20:18:15:30.10(9)"
     name = "db21.collect_before_remaining_hands"
+    options = frozenset({"soft17"})  # the bust without a burned card
     severity = "medium"
     needs = DB21
     games = DB21
@@ -356,6 +360,7 @@ class CounterClockwiseResolution(Check):
 
     citation = "20:18:15:30.10(10)"
     name = "db21.counter_clockwise_resolution"
+    options = frozenset({"soft17"})  # the bust without a burned card
     severity = "medium"
     games = DB21
 

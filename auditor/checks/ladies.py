@@ -81,6 +81,7 @@ class WagerBeforeCards(Check):
 
     citation = "20:18:15:30.04(2)"
     name = "ladies.wager_before_cards"
+    options = frozenset({"ladies_paytable", "decks"})  # late chips: the payout
     severity = "high"
     needs = frozenset({"ladies"})
     games = LADIES
@@ -136,6 +137,7 @@ class Outcome(Check):
 
     citation = "20:18:15:30.04(3)"
     name = "ladies.outcome"
+    options = frozenset({"ladies_paytable", "decks", "peek"})
     severity = "high"
     needs = frozenset({"ladies"})
     games = LADIES
@@ -192,6 +194,7 @@ class PayTable(Check):
 
     citation = "20:18:15:30.04(4)"
     name = "ladies.pay_table"
+    options = frozenset({"ladies_paytable", "decks", "peek"})
     severity = "high"
     needs = frozenset({"ladies"})
     games = LADIES
@@ -238,6 +241,7 @@ class TakeOrPayBeforeMoreCards(Check):
 
     citation = "20:18:15:30.04(5)"
     name = "ladies.take_or_pay_before_more_cards"
+    options = frozenset({"decks", "peek"})  # the top award waits
     severity = "medium"
     games = LADIES
 

@@ -97,10 +97,16 @@ class HeaderCheck(_ProblemCheck):
     is judged under each value it could hold (the values given; for a value it cannot
     take, every value: an amount limit as none, a count with no most as the least and
     past any count; `decks` as one, six, eight and the most the game allows, Blackjack
-    Switch eight, the others none): a finding only where every value gives it, its
-    message naming the unknown house rule and what the header said of it, and, where the
-    values word it differently, under which value the words hold (the one that claims
-    least). Thus with `das` unknown a double after a split is never flagged. The table's
+    Switch eight, the others none). With several house rules unknown, a finding stands
+    only where every combination of their values gives it; a rule is judged under every
+    combination of the unknown house rules it reads (each check declares them), which is
+    the same verdict, so a house rule it does not read never hides its finding. Its
+    message names those house rules and what the header said of each, and, where the
+    combinations word it differently, under which values the words hold (the ones that
+    claim least). Thus with `das` unknown a double after a split is never flagged, and
+    with `soft17` and `surrender` unknown a dealer's stand on a hard 16 still is. A rule
+    whose unknown house rules make more than 64 combinations is not judged in that file:
+    one finding here names it and them, and its subsection counts no round. The table's
     `house_rules` and `decks` in the outputs leave out what is unknown. An unknown option
     key is reported once and otherwise ignored. A house rule that the regulation forbids
     (such as 6 to 5 at a six-deck table) is no header problem: the payouts are judged

@@ -121,6 +121,7 @@ class EqualWagers(Check):
 
     citation = "20:18:15:30.09(2)"
     name = "switch.equal_wagers"
+    options = frozenset()
     severity = "high"
     games = SWITCH
 
@@ -166,6 +167,7 @@ class TipNeedsPersonalWager(Check):
 
     citation = "20:18:15:30.09(3)"
     name = "switch.tip_needs_personal_wager"
+    options = frozenset()
     severity = "high"
     needs = frozenset({"tip"})
     games = SWITCH
@@ -210,6 +212,7 @@ class Misdeal(Check):
 
     citation = "20:18:15:30.09(4)"
     name = "switch.misdeal"
+    options = frozenset({"decks"})  # a super match owed back: its schedule
     severity = "high"
     games = SWITCH
 
@@ -293,6 +296,7 @@ class SuperMatchBeforeMain(Check):
 
     citation = "20:18:15:30.09(5)"
     name = "switch.super_match_before_main"
+    options = frozenset()
     severity = "medium"
     needs = frozenset({"supermatch"})
     games = SWITCH
@@ -399,6 +403,7 @@ class ShuffleAndCut(Check):
 
     citation = "20:18:15:30.09(7)"
     name = "switch.shuffle_and_cut"
+    options = frozenset()
     severity = "medium"
     games = SWITCH
 
@@ -456,6 +461,7 @@ class SuperMatchTiming(Check):
 
     citation = "20:18:15:30.09(8)"
     name = "switch.super_match_timing"
+    options = frozenset()
     severity = "medium"
     needs = frozenset({"supermatch"})
     games = SWITCH
@@ -485,6 +491,7 @@ class InsuranceOnAce(Check):
 
     citation = "20:18:15:30.09(9)"
     name = "switch.insurance_on_ace"
+    options = frozenset()
     severity = "high"
     needs = frozenset({"insurance"})
     games = SWITCH
@@ -535,6 +542,7 @@ class SwitchedBlackjack(Check):
 
     citation = "20:18:15:30.09(10)"
     name = "switch.switched_blackjack"
+    options = frozenset()
     severity = "high"
     games = SWITCH
 
@@ -580,6 +588,7 @@ class SplitWager(Check):
 
     citation = "20:18:15:30.09(11)"
     name = "switch.split_wager"
+    options = frozenset()
     severity = "high"
     needs = frozenset({ev.Split})
     games = SWITCH
@@ -680,6 +689,7 @@ class CardAfterCompletion(Check):
 
     citation = "20:18:15:30.09(14)"
     name = "switch.card_after_completion"
+    options = frozenset()
     severity = "medium"
     needs = frozenset({ev.Hit, ev.Double})
     games = SWITCH
@@ -723,6 +733,7 @@ class BustCollectedAtOnce(Check):
 
     citation = "20:18:15:30.09(15)"
     name = "switch.bust_collected_at_once"
+    options = frozenset()
     severity = "high"
     games = SWITCH
 
@@ -811,6 +822,7 @@ class Rotation(Check):
 
     citation = "20:18:15:30.09(16)"
     name = "switch.rotation"
+    options = frozenset()
     severity = "medium"
     games = SWITCH
 
@@ -858,6 +870,7 @@ class DealerWaitsForPlayers(Check):
 
     citation = "20:18:15:30.09(17)"
     name = "switch.dealer_waits_for_players"
+    options = frozenset()
     severity = "high"
     needs = frozenset({ev.Draw})
     games = SWITCH

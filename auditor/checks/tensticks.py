@@ -148,6 +148,7 @@ class BustingBonusCard(Check):
 
     citation = "20:18:15:30.02(3)"
     name = "tensticks.busting_bonus_card"
+    options = frozenset()
     severity = "high"
     games = TENSTICKS
 
@@ -200,6 +201,7 @@ class TradeOfBonusCardOnly(Check):
 
     citation = "20:18:15:30.02(4)"
     name = "tensticks.trade_bonus_card_only"
+    options = frozenset()
     severity = "medium"
     needs = frozenset({ev.Trade})
     games = TENSTICKS
@@ -363,6 +365,7 @@ class PrizeRestartsCount(Check):
 
     citation = "20:18:15:30.02(7)"
     name = "tensticks.prize_restarts_count"
+    options = frozenset()
     severity = "medium"
     games = TENSTICKS
 
@@ -395,6 +398,7 @@ class NewPlayerStartsAtZero(Check):
 
     citation = "20:18:15:30.02(8)"
     name = "tensticks.new_player_starts_at_zero"
+    options = frozenset()
     severity = "medium"
     games = TENSTICKS
 
@@ -582,6 +586,7 @@ class PunchedPlayersCard(Check):
 
     citation = "20:18:15:30.02(¶11)"
     name = "tensticks.punched_players_card"
+    options = frozenset()
     severity = "medium"
     needs = frozenset({ev.Leave})
     games = TENSTICKS
