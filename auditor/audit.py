@@ -131,7 +131,12 @@ class FileAudit:
             if state is None:
                 self.file_view.problems.extend(unknown.problem(c) for c in left_out)
             checks = [c for c in checks if c not in left_out]
-        self.judge = _RoundJudge(checks, self.result, judging=config.game is not None)
+        # A round counts as audited where a rule of the regulation judged it: a known game,
+        # and a rule of it selected (`--select record`, or a selection of another game's
+        # rules, judges the record alone: no round of this file is audited then).
+        regulation = any(not c.citation.startswith("record:") for c in checks)
+        self.judge = _RoundJudge(checks, self.result,
+                                 judging=config.game is not None and regulation)
         self.judge.unknown = unknown
 
     def read(self, lines: SourceFile | Iterable[tuple[int, str | None, str | None]],

@@ -106,6 +106,60 @@ def test_an_unknown_selection_is_exit_2_naming_the_nearest(
     assert not out.exists()
 
 
+STANDARD = SAMPLES / "standard-t12-2026-11-21.bjh"
+
+
+@pytest.mark.parametrize(("flags", "why"), [
+    (["--ignore", "20:18:15"], "--ignore 20:18:15 takes out every rule of the regulation"),
+    (["--select", "20:18:15:30.04(1)"], "--select 20:18:15:30.04(1) names only subsections "
+     "that no record can show (not checkable, see `auditor rules`)"),
+    (["--select", "ladies", "--ignore", "ladies"],
+     "--ignore ladies takes out every rule that --select ladies chooses")])
+def test_a_selection_that_judges_nothing_of_the_regulation_is_exit_2(
+        tmp_path: Path, capsys, flags: list[str], why: str) -> None:
+    """Only the record checks would run: a clean result would pass for a compliant night
+    (probe S01). Refused in one line, even under --quiet, and nothing is written."""
+    out = tmp_path / "out"
+    assert main(["audit", str(STANDARD), "--out", str(out), "--quiet", *flags]) == EXIT_ERROR
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (f"auditor: --select/--ignore: {why}: no subsection of the "
+                            "regulation would be judged (to judge the record alone, --select "
+                            "record)\n")
+    assert not out.exists()
+
+
+def test_a_selection_of_no_audited_game_says_so_and_audits_no_round(
+        tmp_path: Path, capsys) -> None:
+    """`--select ladies` over a standard table judges its record alone: the run says so on
+    standard error even under --quiet, counts no round audited, and its report's banner
+    is never "No findings."."""
+    out = tmp_path / "out"
+    assert main(["audit", str(STANDARD), "--out", str(out), "--quiet", "--select",
+                 "ladies"]) == 0
+    assert capsys.readouterr().err == (
+        "auditor: --select ladies judged no round by a rule of the regulation: no rule it "
+        "selects applies to the games audited (standard); only the record was judged\n")
+    document = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    assert [(i["rounds"], i["rounds_audited"]) for i in document["inputs"]] == [(34, 0)]
+    html = (out / "report.html").read_text(encoding="utf-8")
+    verdict = html.split('id="summary"')[1].split("</div>")[0]
+    assert "No findings." not in verdict and "Nothing was audited." in verdict
+
+
+def test_the_record_alone_is_judged_when_asked_for(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "out"
+    assert main(["audit", str(STANDARD), "--out", str(out), "--quiet", "--select",
+                 "record"]) == 0
+    assert capsys.readouterr().err == (
+        "auditor: --select record judged no round by a rule of the regulation: the record "
+        "alone was asked for; only the record was judged\n")
+    judging = json.loads((out / "findings.json").read_text(encoding="utf-8"))["auditor"][
+        "judging"]
+    assert judging["judged"] == ["record:approval", "record:card-count", "record:header",
+                                 "record:reference", "record:syntax", "record:unsettled"]
+
+
 APPROVAL = """\
 [[approval]]
 licence = "RL-0412"
