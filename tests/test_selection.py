@@ -223,6 +223,44 @@ def test_an_invalid_approval_file_is_exit_2_naming_field_and_line(
     assert message in error
 
 
+def _approvals(count: int, last: str = "") -> str:
+    """`count` approvals, one per table of as many licences (probe S02's file), and a
+    licence-wide approval last, with `last` added to it."""
+    parts = [f'[[approval]]\nlicence = "RL-{n}"\ntable = "T{n}"\nreference = "R{n}"\n'
+             f'date = 2026-09-01\nsoft17 = "hit"\n\n' for n in range(count)]
+    parts.append(f'[[approval]]\nlicence = "RL-0412"\nreference = "WIDE"\ndate = 2026-09-01\n'
+                 f'db21.paytable = 2\n{last}')
+    return "".join(parts)
+
+
+def test_sixty_thousand_approvals_are_read_whole(tmp_path: Path) -> None:
+    """Probe S02: the file is read in linear time (each approval's lines found once), and
+    a table's approval found by a lookup, not a walk of every approval per file."""
+    from auditor.approvals import load_approvals
+
+    approved = tmp_path / "approved.toml"
+    approved.write_text(_approvals(60_000), encoding="utf-8")
+    approvals = load_approvals(approved)
+    assert len(approvals.entries) == 60_001
+    last = approvals.for_table("RL-59999", "T59999")
+    assert (last.reference, last.line, last.rules) == ("R59999", 419_994, (("soft17", "hit"),))
+    wide = approvals.for_table("RL-0412", "T07")  # no approval of its own: its licence's
+    assert (wide.reference, wide.line, wide.table) == ("WIDE", 420_001, None)
+    assert approvals.for_table("RL-7", "T8") is None
+    assert approvals.for_table(None, "T7") is None
+
+
+def test_a_fault_in_the_last_of_many_approvals_names_its_line(tmp_path: Path) -> None:
+    from auditor.approvals import ApprovalFileError, load_approvals
+
+    approved = tmp_path / "approved.toml"
+    approved.write_text(_approvals(5_000, 'max = -3\n'), encoding="utf-8")
+    with pytest.raises(ApprovalFileError) as raised:
+        load_approvals(approved)
+    assert str(raised.value) == (f"{approved}: line 35006: `max`: must be an amount (a "
+                                 "number, 0 or more)")
+
+
 def _dated(tmp_path: Path, round_date: str) -> Path:
     """The Lucky Ladies sample with round 9 (a 30.04(4) fault at line 280) dated."""
     lines = LADIES.read_text(encoding="utf-8").splitlines(keepends=True)
