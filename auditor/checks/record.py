@@ -126,12 +126,15 @@ class ReferenceCheck(_ProblemCheck):
 
     Regulation: none; bjh-format.md §5 ("Seats") and §7.
     Violating: `hit s4h1 7c` in a round where s4h1 was neither dealt nor wagered on; a round
-    with no `end`.
+    with no `end`; `sit s2 player=P-2` where a wager with no `sit` seated a player on s2 in
+    an earlier round, and no `leave s2` followed.
     Compliant: `bet s4h1 main 10` and `deal s4h1 9d` before the `hit`.
     Reading: an unclosed round ends at the next `round`, `shoe`, `dealer` or `close`
     statement, or at the end of the file, and is still audited; the finding stands on its
     `round` line. Round statements outside a round, and a `sit` on an occupied seat, are
-    reference problems too.
+    reference problems too: occupied by a named player, or by the unnamed player a wager
+    seated there (a wager on a seat with no `sit`), until a `leave`; the new player then
+    replaces the old.
     """
 
     citation = "record:reference"
