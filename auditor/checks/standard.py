@@ -521,7 +521,14 @@ class DealerDrawsOnStandingTotal(Check):
     (9), (10) and (12)). The dealer's later drawing is judged on the hand as recorded
     (20:18:15:26). A draw after the dealer has gone over 21 is outside the section's words
     (17 to 21) and the catalog's, and changes no result; it is not reported. With `soft17`
-    unknown (record:header) a draw on a soft 17 is not a finding.
+    unknown (record:header) a draw on a soft 17 is not a finding. The text on file is the
+    section as amended in 2021, and no earlier text is on file; the amendment's day is not
+    either, so the section is judged on rounds dated from 2022-01-01, the first day it was
+    surely in force (`auditor rules --as-of`): an earlier round's draw on a standing total
+    is not judged, never held to words that may postdate it. The payout rules still accept,
+    on any date, a settlement right for the dealer's hand without that card (it only takes
+    findings away), and a stop below 17 after such a draw is not reported under
+    20:18:15:26 either (it follows from the draw).
     """
 
     citation = "20:18:15:28"
