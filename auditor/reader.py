@@ -300,8 +300,14 @@ def _with_unknown_rules(config: TableConfig, settings: dict[str, list[tuple[str,
     decks = settings.get("decks", [])
     if not decks or len({text for text, _, _ in decks}) > 1 or not all(ok for *_, ok in decks):
         why = _unknown_why(decks) if decks else "not given"
-        unknown.append(UnknownRule(key="decks", field="decks",
-                                   values=_decks_values(config.game, decks), why=why,
+        values = _decks_values(config.game, decks)
+        paytable = settings.get("ladies_paytable", [])
+        if config.game == "ladies" and len({t for t, _, _ in paytable}) == 1 and paytable[0][2]:
+            # only the counts the declared pay table is dealt with (A, B: more than one
+            # deck; C: one): a table the header would call contradictory is not a candidate
+            declared = config.rules.ladies_paytable
+            values = tuple(v for v in values if ladies_pay_table(declared, v)) or values
+        unknown.append(UnknownRule(key="decks", field="decks", values=values, why=why,
                                    line=max((line for _, line, _ in decks), default=table_line)))
     else:
         config = config.model_copy(update={"decks": int(decks[0][0])})

@@ -190,6 +190,11 @@ class PayTable(Check):
     20 two of the same rank; a queen of hearts pair is also matched and suited, and is paid
     as the queen of hearts pair only. The dealer's blackjack is the dealer's first two
     cards totalling 21 (a dealer who drew holds none). A tip is paid as the player's wager.
+    With `decks` unknown (record:header) the table could be any count the declared pay
+    table is dealt with (A or B: more than one deck; C: one), so its odds are still judged;
+    a count the pay table is not dealt with is no candidate (such a header would be a
+    contradiction). With the pay table unknown, a payout is wrong only where it is wrong
+    under every pay table it could be.
     """
 
     citation = "20:18:15:30.04(4)"

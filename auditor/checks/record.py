@@ -97,10 +97,14 @@ class HeaderCheck(_ProblemCheck):
     is judged under each value it could hold (the values given; for a value it cannot
     take, every value: an amount limit as none, a count with no most as the least and
     past any count; `decks` as one, six, eight and the most the game allows, Blackjack
-    Switch eight, the others none). An option given twice with the same value contradicts
-    nothing: the house rule is known and there is no finding. An option given one value it
-    can take and one it cannot is unknown, and every value it can take remains possible,
-    not the readable one alone: the unreadable statement might have meant any of them.
+    Switch eight, the others none, so that there no card count is ever over it; at a Lucky
+    Ladies table only the counts its declared pay table is dealt with, A or B more than
+    one deck, C one). `decks=0` is a count `decks` cannot take (a shoe holds one deck at
+    least): unknown, as if not given, never a shoe of no cards. An option given twice with
+    the same value contradicts nothing: the house rule is known and there is no finding. An
+    option given one value it can take and one it cannot is unknown, and every value it
+    can take remains possible, not the readable one alone: the unreadable statement might
+    have meant any of them.
     With several house rules unknown, a finding stands
     only where every combination of their values gives it; a rule is judged under every
     combination of the unknown house rules it reads (each check declares them), which is
