@@ -104,11 +104,10 @@ class HeaderCheck(_ProblemCheck):
     the same value contradicts nothing: the house rule is known and there is no finding. An
     option given one value it can take and one it cannot is unknown, and every value it
     can take remains possible, not the readable one alone: the unreadable statement might
-    have meant any of them.
-    With several house rules unknown, a finding stands
-    only where every combination of their values gives it; a rule is judged under every
-    combination of the unknown house rules it reads (each check declares them), which is
-    the same verdict, so a house rule it does not read never hides its finding. Its
+    have meant any of them. With several house rules unknown, a finding stands only where
+    every combination of their values gives it; a rule is judged under every combination
+    of the unknown house rules it reads (each check declares them), which is the same
+    verdict, so a house rule it does not read never hides its finding. Its
     message names those house rules and what the header said of each, and, where the
     combinations word it differently, under which values the words hold (the ones that
     claim least). Thus with `das` unknown a double after a split is never flagged, and
