@@ -300,14 +300,17 @@ class DoubleDown(Check):
     Violating: `bet s1h1 main 10`, `double s1h1 20 5c`; or `hit s1h1 4d` then `double`.
     Compliant: `double s1h1 10 5c` on the first two cards, nothing drawn after it.
     Reading: the `double` option names the two-card totals allowed, counted as the hand
-    plays (a soft hand at its soft total); `das=no` forbids doubling a hand that was split
-    or made by a split. The amount doubled may be less than the original wager, never more.
-    A split ace that doubles after receiving its one card draws a second card: that is
-    20:18:15:25 alone; a split ace that doubles holding the ace alone has not two cards.
-    A second double of one hand is one fault, on its card. A card after a double in
-    Blackjack Switch is 20:18:15:30.09(14). With `double` or `das` unknown (record:header)
-    a double is judged under each value: with `das` unknown a double after a split is never
-    flagged; with `double` unknown a total is flagged only where no value allows it.
+    plays (a soft hand at its soft total): `A 8` is a soft 19, not a 9, so with `9-11` or
+    `10-11` no soft hand may double (every soft two-card total is 12 or more), as the
+    restricted rule is dealt; with `any` every two-card hand may; `das=no` forbids doubling
+    a hand that was split or made by a split. The amount doubled may be less than the
+    original wager, never more. A split ace that doubles after receiving its one card draws
+    a second card: that is 20:18:15:25 alone; a split ace that doubles holding the ace alone
+    has not two cards. A second double of one hand is one fault, on its card. A card after a
+    double in Blackjack Switch is 20:18:15:30.09(14). With `double` or `das` unknown
+    (record:header) a double is judged under each value: with `das` unknown a double after a
+    split is never flagged; with `double` unknown a total is flagged only where no value
+    allows it.
     """
 
     citation = "20:18:15:24"
