@@ -356,7 +356,9 @@ class SuperMatchOutcome(Check):
     Violating: s2 is dealt `9h 4c` and `9d Kc` and `settle s2 supermatch lose 5`.
     Compliant: `settle s2 supermatch win 5` (a pair, 1 to 1).
     Reading: the four cards are the two first cards of h1 and h2 as dealt, before any
-    switch; a match is by rank (a king and a queen are no pair). A push or void where the
+    switch; a match is by rank (a king and a queen are no pair): the regulation's hands,
+    four of a kind down to pair, are poker hands, which match by rank, where a split asks
+    only cards "identical in value" (20:18:15:25). A push or void where the
     wager wins or loses is a wrong outcome too, and so is a loss collected for more or less
     than the whole wager (bjh-format.md §5: a smaller `lose` returned the rest). A win paid
     at the wrong odds is 20:18:15:30.09(18); a misdealt seat's wager is (4).
