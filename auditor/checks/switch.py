@@ -361,7 +361,10 @@ class SuperMatchOutcome(Check):
     only cards "identical in value" (20:18:15:25). A push or void where the
     wager wins or loses is a wrong outcome too, and so is a loss collected for more or less
     than the whole wager (bjh-format.md §5: a smaller `lose` returned the rest). A win paid
-    at the wrong odds is 20:18:15:30.09(18); a misdealt seat's wager is (4).
+    at the wrong odds is 20:18:15:30.09(18); a misdealt seat's wager is (4). At a table
+    declared with a deck count neither schedule is for (a 30.09(1) finding), the hands
+    still win or lose as (6) says, but the schedule in use is not known: a win withheld
+    owes the least either schedule pays (four of a kind 40 to 1, two pair 7 to 1).
     """
 
     citation = "20:18:15:30.09(6)"
