@@ -515,23 +515,26 @@ class DealerDrawsOnStandingTotal(Check):
     the dealer, the card must be burned" (20:18:15:28, as summarised on file).
     Violating: the dealer holds `Th 8c` (18) and `draw 3d` follows.
     Compliant: `burn 3d` in its place, or no card at all.
-    Reading: a `draw` records a card counted into the dealer's hand, so a draw on a
-    standing total (17 to 21; a soft 17 only where `soft17=stand`) is the fault, one
-    finding per such draw. The card "must be burned": a settlement right for the dealer's
-    hand without it (the hand as it stood at the first such draw) is what the rule
-    requires and is no finding, and neither is a settlement right for the cards as
-    recorded (bjh-format.md §5, "Judging settlements"; 20:18:15:06, 30.09(13), 30.10(5),
-    (9), (10) and (12)). The dealer's later drawing is judged on the hand as recorded
-    (20:18:15:26). A draw after the dealer has gone over 21 is outside the section's words
-    (17 to 21) and the catalog's, and changes no result; it is not reported. With `soft17`
-    unknown (record:header) a draw on a soft 17 is not a finding. The text on file is the
-    section as amended in 2021, and no earlier text is on file; the amendment's day is not
-    either, so the section is judged on rounds dated from 2022-01-01, the first day it was
-    surely in force (`auditor rules --as-of`): an earlier round's draw on a standing total
-    is not judged, never held to words that may postdate it. The payout rules still accept,
-    on any date, a settlement right for the dealer's hand without that card (it only takes
-    findings away), and a stop below 17 after such a draw is not reported under
-    20:18:15:26 either (it follows from the draw).
+    Reading: a `draw` records a card counted into the dealer's hand, so a draw on a standing
+    total (17 to 21; a soft 17 only where `soft17=stand`) is the fault, one finding per such
+    draw. The card "must be burned": a settlement right for the dealer's hand without it
+    (the hand as it stood at the first such draw) is what the rule requires and is no
+    finding, and neither is a settlement right for the cards as recorded (bjh-format.md §5,
+    "Judging settlements"; 20:18:15:06, 30.09(13), 30.10(5), (9), (10) and (12)). The
+    dealer's later drawing is judged on the hand as recorded (20:18:15:26). A draw after the
+    dealer has gone over 21 is outside the section's words (17 to 21) and the catalog's, and
+    changes no result; it is not reported. With `soft17` unknown (record:header) a draw on a
+    soft 17 is not a finding. The text on file is the section as amended in 2021, and no
+    earlier text is on file; the amendment's day is not either, so the section is judged on
+    rounds dated from 2022-01-01, the first day it was surely in force (`auditor rules
+    --as-of`): an earlier round's draw on a standing total is not judged, never held to
+    words that may postdate it. The payout rules still accept, on any date, a settlement
+    right for the dealer's hand without that card (it only takes findings away), and a stop
+    below 17 after such a draw is not reported under 20:18:15:26 either (it follows from the
+    draw). A settlement wrong under both readings (for the cards as recorded and for the
+    hand without the card) is one finding of the payout rule, never two: on the settlement,
+    naming both results, its amounts those of the cards as recorded; the draw is this
+    section's own finding beside it.
     """
 
     citation = "20:18:15:28"
