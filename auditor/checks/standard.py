@@ -16,7 +16,7 @@ from auditor.checks.judging import (
     on_standing_total,
     payout_finding,
     recorded_text,
-    settled_void_in_full,
+    returned_in_full,
     stake_of,
     stop_line,
     wrongly_settled,
@@ -38,11 +38,11 @@ class WagerTiming(Check):
     Reading: the posted limits are `min`/`max` of the `table` for main wagers and
     `sidebet.min`/`sidebet.max` for super match, DB21 and Lucky Ladies wagers; tips are the
     dealer's wagers and are not held to them. A late DB21 wager is 20:18:15:30.10(4), a late
-    Lucky Ladies wager 20:18:15:30.04(2). A split's new
-    wager is not an initial wager. A late wager is returned when it is settled `void` for
-    its full amount; a late wager never settled is record:unsettled's alone. Chips added
-    to a wager after the first card are no bet too: the wager is judged on what was placed
-    in time, and a settlement wrong for that is one finding on the added chips. The wager's
+    Lucky Ladies wager 20:18:15:30.04(2). A split's new wager is not an initial wager. A
+    late wager is returned when it is settled `void`, or `push`, for its full amount (the
+    same money); a late wager never settled is record:unsettled's alone. Chips added to a
+    wager after the first card are no bet too: the wager is judged on what was placed in
+    time, and a settlement wrong for that is one finding on the added chips. The wager's
     result is not judged again under 20:18:15:06 (one fault, one finding). With a posted
     side-bet limit unknown (record:header) a wager is outside it only where it is outside
     every value given; with a limit that cannot be read, never.
@@ -92,7 +92,7 @@ class WagerTiming(Check):
                 if late is not None:
                     yield late
             if (wager.after_first_card and wager.kind in ("main", "supermatch")
-                    and wager.settlements and not settled_void_in_full(wager)):
+                    and wager.settlements and not returned_in_full(wager)):
                 settlement = wager.settlements[0]
                 yield self.finding(
                     view, wager.line, f"The {wager.label} was placed after the first card of "

@@ -19,8 +19,8 @@ from auditor.checks.judging import (
     net_text,
     payout_sentence,
     recorded_text,
+    returned_in_full,
     settled_net,
-    settled_void_in_full,
     stake_of,
     wrongly_settled,
 )
@@ -203,11 +203,11 @@ class Misdeal(Check):
     Compliant: `misdeal s3`, every wager of s3 settled `void` for its full amount and the
     other seats played out; `misdeal dealer` and every wager of the round returned.
     Reading: the right number is two cards to each wagered hand of a seat (h1, h2; none to
-    any other hand) and two to the dealer. Play went on when no `misdeal` names the seat
-    (or the dealer) and not every wager concerned was returned as void; that finding
-    stands on the extra card, or on the last card of the initial deal when cards are
-    missing. Retaining a wager means its settlement is `void` for the full amount; each
-    wager wrongly settled is one finding, on its `settle` line.
+    any other hand) and two to the dealer. Play went on when no `misdeal` names the seat (or
+    the dealer) and not every wager concerned was returned as void; that finding stands on
+    the extra card, or on the last card of the initial deal when cards are missing.
+    Retaining a wager means its settlement is `void`, or `push`, for the full amount (the
+    same money); each wager wrongly settled is one finding, on its `settle` line.
     """
 
     citation = "20:18:15:30.09(4)"
@@ -232,7 +232,7 @@ class Misdeal(Check):
                 continue  # record:unsettled
             settlement = wager.settlements[0]
             if facts.voided_by_misdeal(view, wager):
-                if settled_void_in_full(wager):
+                if returned_in_full(wager):
                     continue
                 declared = misdeals.get("dealer") or misdeals[wager.seat]
                 whose = "the dealer" if "dealer" in misdeals else wager.seat
@@ -264,7 +264,7 @@ class Misdeal(Check):
                 continue
             concerned = (view.wagers if fault.target == "dealer"
                          else [w for w in view.wagers if w.seat == fault.target])
-            if concerned and all(settled_void_in_full(w) for w in concerned):
+            if concerned and all(returned_in_full(w) for w in concerned):
                 continue  # returned as in a misdeal: play did not go on
             dealt = ", ".join(f"{count} card{'' if count == 1 else 's'} to {name}"
                               for name, count in sorted(fault.counts.items()))
