@@ -403,7 +403,12 @@ class ShuffleAndCut(Check):
     Reading: since the shoe came into play there must have been a shuffle, and the last
     shuffle before the round's first card must be followed by a cut. Each round dealt
     otherwise is a finding, on its first `deal`. A round before any `shoe` is a record
-    problem only; a round dealt after the cutting card with no reshuffle is 20:18:15:10.
+    problem only; a round dealt after the cutting card with no reshuffle is 20:18:15:10. A
+    `cut` with no `shuffle` since the shoe came into play cuts cards never shuffled: it
+    prepares nothing, and every round dealt is a finding until a shuffle and a cut follow. A
+    cut after the last shuffle makes the shoe ready from then on, even one that comes after
+    a round dealt uncut (that round is the finding; the floor's late cut is how the record
+    shows the fault put right), and a further cut with no shuffle before it undoes nothing.
     """
 
     citation = "20:18:15:30.09(7)"
