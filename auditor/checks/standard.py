@@ -126,27 +126,31 @@ class MainPayout(Check):
     wager at 3:2 (expected 37.50).
     Compliant: `settle s2h1 main win 37.50`.
     Reading: the declared `blackjack` option is the odds owed, raised to the floor of this
-    section where it is lower: 3 to 2, or 6 to 5 at a one-deck table (so `blackjack=6:5`
-    at a six-deck table owes 3 to 2 on every blackjack, and a payout at a declared rate
-    above the floor is held to the declared rate). Against a dealer blackjack a doubled
-    hand loses only its original wager and the new hand of a split is returned, its double
-    included (20:18:15:24, :25; bjh-format.md §5). A split hand's 21 is not a blackjack.
-    A busted hand loses everything it wagered, a double included, even where the dealer
-    later shows a blackjack: it was collected when it went over 21. A payout that cannot be
-    made in whole cents is right rounded either way; a push and a void are the same money,
-    and are judged by what they return: `push 20` on a hand that doubled 20 (40 at stake)
-    kept 20 from the player.
-    Tip wagers on a hand ride its result without its double. A wager on a hand dealt no
-    cards is dead and owed back as void ("a hand dealt no cards is dead", 20:18:15:28). A
+    section where it is lower: 3 to 2, or 6 to 5 at a one-deck table (so `blackjack=6:5` at
+    a six-deck table owes 3 to 2 on every blackjack, and a payout at a declared rate above
+    the floor is held to the declared rate). Against a dealer blackjack a doubled hand loses
+    only its original wager and the new hand of a split is returned, its double included
+    (20:18:15:24, :25; bjh-format.md §5). A split hand's 21 is not a blackjack. A busted
+    hand loses everything it wagered, a double included, even where the dealer later shows a
+    blackjack: it was collected when it went over 21. A payout that cannot be made in whole
+    cents is right rounded either way; a push and a void are the same money, and are judged
+    by what they return: `push 20` on a hand that doubled 20 (40 at stake) kept 20 from the
+    player. Tip wagers on a hand ride its result without its double. A wager on a hand dealt
+    no cards is dead and owed back as void ("a hand dealt no cards is dead", 20:18:15:28). A
     wager placed after the first card is judged under 20:18:15:03 only. Surrenders are
     20:18:15:30; Blackjack Switch has its own rule, 20:18:15:30.09(13). In Ten sticks 21 a
     settlement made before the dealer traded a card is not judged on the cards the trade
     made: the trade is the fault (20:18:15:30.02(9)), the rest follows from it. Where the
-    dealer drew on a standing total, a settlement right for the dealer's hand without
-    that card (which "must be burned", 20:18:15:28) is right too, as is one right for the
-    cards as recorded; a settlement wrong for both names both results. With `blackjack`,
-    `decks` or `soft17` unknown (record:header), a payout is wrong only where it is wrong
-    under every value, and the finding owes the least of them.
+    dealer drew on a standing total, a settlement right for the dealer's hand without that
+    card (which "must be burned", 20:18:15:28) is right too, as is one right for the cards
+    as recorded; a settlement wrong for both names both results. With `blackjack`, `decks`
+    or `soft17` unknown (record:header), a payout is wrong only where it is wrong under
+    every value, and the finding owes the least of them. A `misdeal` outside Blackjack
+    Switch (whose 30.09(4) is the only misdeal rule on file) is read as the format defines
+    it: declared for one seat, every wager of that seat is owed back in full, and declared
+    for the dealer, every wager of the round; a settlement other than `void` or `push` for
+    the whole wager is this section's finding, the other seats' hands are settled as usual.
+    How many cards a seat is dealt outside Switch is not judged: no rule on file says.
     """
 
     citation = "20:18:15:06"
