@@ -99,6 +99,13 @@ def kept_net(wager: Wager, settlement: Settlement) -> Decimal:
     return settlement.net
 
 
+def settled_void_in_full(wager: Wager) -> bool:
+    """Settled `void` for its whole amount: returned as no bet, in the record's own word
+    (what shows that play stopped for a misdeal, where a push is play's own outcome)."""
+    return (len(wager.settlements) == 1 and wager.settlements[0].outcome == "void"
+            and wager.settlements[0].amount == wager.amount)
+
+
 def returned_in_full(wager: Wager) -> bool:
     """The wager was given back whole, as a wager that is no bet must be: settled `void`,
     or `push`, for its full amount. The two are the same money (bjh-format.md §5: each

@@ -21,6 +21,7 @@ from auditor.checks.judging import (
     recorded_text,
     returned_in_full,
     settled_net,
+    settled_void_in_full,
     stake_of,
     wrongly_settled,
 )
@@ -264,8 +265,8 @@ class Misdeal(Check):
                 continue
             concerned = (view.wagers if fault.target == "dealer"
                          else [w for w in view.wagers if w.seat == fault.target])
-            if concerned and all(returned_in_full(w) for w in concerned):
-                continue  # returned as in a misdeal: play did not go on
+            if concerned and all(settled_void_in_full(w) for w in concerned):
+                continue  # voided as in a misdeal: play did not go on (a push is play's)
             dealt = ", ".join(f"{count} card{'' if count == 1 else 's'} to {name}"
                               for name, count in sorted(fault.counts.items()))
             if fault.target == "dealer":
