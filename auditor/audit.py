@@ -17,7 +17,7 @@ from typing import Any
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
 from auditor.checks.base import PROBLEM, Check, FileView, registry
-from auditor.config import TableConfig, UnknownRule
+from auditor.config import TableConfig
 from auditor.findings import Finding
 from auditor.identity import normalise_statement
 from auditor.parser import line_batches, parse_batches
@@ -29,7 +29,7 @@ from auditor.results import FileResult, InputSummary, round_key
 from auditor.rulebase import effective_dates
 from auditor.selection import Judging
 from auditor.source import SourceFile, UnreadableFile
-from auditor.unknown_rules import agreed, candidate_configs, depends
+from auditor.unknown_rules import UnknownRules
 
 
 def house_rules(config: TableConfig) -> dict[str, str]:
@@ -96,7 +96,6 @@ class FileAudit:
         self.state: TableState | None = None
         self.file_view: FileView | None = None
         self.judge = _RoundJudge([], self.result)
-        self.candidates: list[TableConfig] | None = None
         self.first_date: str | None = None
         self.last_date: str | None = None
         self.dealers: dict[str, None] = {}
@@ -121,12 +120,24 @@ class FileAudit:
         describe_table(self.summary, config)
         self.file_view.house_rules = self.summary.house_rules
         self.summary.rounds_audited += self.judge.judged  # any judged before a new judge
-        self.judge = _RoundJudge(checks_for(config.game, registry().values(), self.judging),
-                                 self.result, judging=config.game is not None)
-        # Where the header leaves a house rule unknown, each round is replayed once per
-        # table the header could describe (auditor/unknown_rules.py); None nearly always.
-        self.candidates = candidate_configs(config) if config.unknown else None
-        self.judge.unknown, self.judge.candidates = config.unknown, self.candidates
+        checks = checks_for(config.game, registry().values(), self.judging)
+        # Where the header leaves a house rule unknown, each check is judged under every
+        # table of the unknown rules it depends on (auditor/unknown_rules.py); None nearly
+        # always. A check with too many such tables is not judged, and the header says so
+        # (once per file: a piece of a file, begun with a state, leaves that to the first).
+        unknown = UnknownRules(config) if config.unknown else None
+        if unknown is not None:
+            left_out = unknown.not_judged(checks)
+            if state is None:
+                self.file_view.problems.extend(unknown.problem(c) for c in left_out)
+            checks = [c for c in checks if c not in left_out]
+        # A round counts as audited where a rule of the regulation judged it: a known game,
+        # and a rule of it selected (`--select record`, or a selection of another game's
+        # rules, judges the record alone: no round of this file is audited then).
+        regulation = any(not c.citation.startswith("record:") for c in checks)
+        self.judge = _RoundJudge(checks, self.result,
+                                 judging=config.game is not None and regulation)
+        self.judge.unknown = unknown
 
     def read(self, lines: SourceFile | Iterable[tuple[int, str | None, str | None]],
              config: TableConfig | None = None) -> None:
@@ -154,15 +165,8 @@ class FileAudit:
 
     def _round(self, item: RoundRecord) -> None:
         state, result, texts = self.state, self.result, self.texts
-        before = state.clone() if self.keep_evidence or self.candidates else None
+        before = state.clone() if self.keep_evidence else None
         view = replay_round(state, item, self.path)
-        views = None
-        if self.candidates:
-            views = [replay_round(before.clone(config=candidate), item, self.path)
-                     for candidate in self.candidates[:-1]]
-            views.append(view)  # the last candidate is the table as configured
-            if not self.keep_evidence:
-                before = None
         self.rounds += 1
         date = view.date
         if date:
@@ -173,7 +177,7 @@ class FileAudit:
         if view.dealer_id:
             self.dealers[view.dealer_id] = None
         found = len(result.findings)
-        judged = self.judge.judge(view, views)
+        judged = self.judge.judge(view)
         if judged:
             texts.attach(result.findings, found)
             citations = frozenset(f.citation for f in result.findings[found:])
@@ -451,8 +455,7 @@ class _RoundJudge:
         self.result = result
         self.judging = judging  # False: no game's rules apply, so no round counts as audited
         self.unreadable_checks = [c for c in checks if c.judges_unreadable_rounds]
-        self.unknown: tuple[UnknownRule, ...] = ()  # set by FileAudit.begin
-        self.candidates: list[TableConfig] | None = None
+        self.unknown: UnknownRules | None = None  # set by FileAudit.begin
         self.collecting = [c for c in checks if type(c).collect is not Check.collect]
         self.audited = 0
         self.judged = 0  # readable rounds judged by a game's checks, not yet in the summary
@@ -488,9 +491,8 @@ class _RoundJudge:
             self.in_force[date] = known
         return known
 
-    def judge(self, view, views: list | None = None) -> bool:
-        """Judge one round; True if it has findings. `views`: the round replayed under each
-        candidate table, where the header leaves a house rule unknown."""
+    def judge(self, view) -> bool:
+        """Judge one round; True if it has findings."""
         result = self.result
         if self.effective and view.date:
             every, unreadable, collecting = self._in_force(view.date)
@@ -523,20 +525,15 @@ class _RoundJudge:
         if picked is None:
             judged = [c for c in checks if c.needs is None or not c.needs.isdisjoint(holds)]
             picked = self.bound[(id(checks), holds)] = (judged, [c.round for c in judged])
-        if views is None:
+        unknown = self.unknown
+        if unknown is None:
             for judge in picked[1]:
                 judged = judge(view)
                 if judged:  # most checks return () for a compliant round: nothing to extend
                     found.extend(judged)
-        else:
+        else:  # the header leaves a house rule unknown (auditor/unknown_rules.py)
             for check in picked[0]:
-                rules = depends(check.options, self.unknown)
-                if not rules:
-                    found.extend(check.round(view))
-                    continue
-                versions = [list(check.round(each)) for each in views]
-                found.extend(agreed(versions, self.candidates, rules,
-                                    declared=check.options is not None))
+                found.extend(unknown.judge(check, view))
         for check in collecting:  # every round, readable or not (`Check.collect`)
             facts = check.collect(view)
             if facts:

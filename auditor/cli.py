@@ -534,6 +534,8 @@ def run_audit(arguments: argparse.Namespace, console: Console,
             errors.print(f"auditor: waiver {waiver.index} ({waivers_path}, line {waiver.line}) "
                          f"expired at the end of {waiver.expires} UTC and was not applied; it "
                          f"would cover {waiver.matches} finding(s)")
+    if judged and (unjudged := _regulation_unjudged(result, judged)):
+        errors.print(unjudged, markup=False)  # even with --quiet: a run that judged nothing
     if not arguments.quiet:
         if judged:
             from auditor.selection import judged_text
@@ -549,6 +551,26 @@ def approvals_sha256(judged: dict) -> str | None:
     from auditor.manifest import sha256_of
 
     return sha256_of(judged["approved"]) if judged.get("approved") else None
+
+
+def _regulation_unjudged(result, judged: dict) -> str | None:
+    """The line that says a selection judged no round by a rule of the regulation, where the
+    records held rounds of a known game (the rules selected are of other games, or the
+    record alone was asked for): its clean result is no audit of the regulation."""
+    from auditor.selection import printable
+
+    readable = [i for i in result.inputs if not i.error and i.game and i.rounds]
+    if not readable or any(i.rounds_audited for i in result.inputs):
+        return None
+    games = ", ".join(sorted({i.game for i in readable}))
+    terms = " ".join([*(f"--select {t}" for t in judged.get("select", [])),
+                      *(f"--ignore {t}" for t in judged.get("ignore", []))])
+    if all(c.startswith("record:") for c in judged.get("judged", [])):
+        why = "the record alone was asked for"
+    else:
+        why = f"no rule it selects applies to the games audited ({games})"
+    return printable(f"auditor: {terms} judged no round by a rule of the regulation: {why}; "
+                     "only the record was judged")
 
 
 def _judging(arguments: argparse.Namespace, settings, errors: Console):

@@ -53,6 +53,7 @@ class UnknownRule(BaseModel):
     field: str  # the HouseRules field, or `decks`
     values: tuple  # what it could hold (for a bad value, one of each kind that judges alike)
     why: str  # `set to yes at line 4 and to no at line 5`
+    line: int  # the last line that gives it (the `table` line for `decks` not given)
 
     def describe(self) -> str:
         return f"{self.key} ({self.why})"

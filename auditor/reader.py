@@ -287,21 +287,28 @@ def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str,
         config = TableConfig(rules=rules, game=None, **safe)
     if config.game is not None and "game" not in fields:
         config = config.model_copy(update={"game": None})
-    config = _with_unknown_rules(config, settings)
+    config = _with_unknown_rules(config, settings, table_line)
     problems.extend(_contradictions(config, lines, given, table_line))
     return config, problems
 
 
-def _with_unknown_rules(config: TableConfig,
-                        settings: dict[str, list[tuple[str, int, bool]]]) -> TableConfig:
+def _with_unknown_rules(config: TableConfig, settings: dict[str, list[tuple[str, int, bool]]],
+                        table_line: int) -> TableConfig:
     """The table with each house rule that cannot be known named, and set to one of the
     values it could hold (`decks` to the most: the card counts between rounds)."""
     unknown: list[UnknownRule] = []
     decks = settings.get("decks", [])
     if not decks or len({text for text, _, _ in decks}) > 1 or not all(ok for *_, ok in decks):
         why = _unknown_why(decks) if decks else "not given"
-        unknown.append(UnknownRule(key="decks", field="decks",
-                                   values=_decks_values(config.game, decks), why=why))
+        values = _decks_values(config.game, decks)
+        paytable = settings.get("ladies_paytable", [])
+        if config.game == "ladies" and len({t for t, _, _ in paytable}) == 1 and paytable[0][2]:
+            # only the counts the declared pay table is dealt with (A, B: more than one
+            # deck; C: one): a table the header would call contradictory is not a candidate
+            declared = config.rules.ladies_paytable
+            values = tuple(v for v in values if ladies_pay_table(declared, v)) or values
+        unknown.append(UnknownRule(key="decks", field="decks", values=values, why=why,
+                                   line=max((line for _, line, _ in decks), default=table_line)))
     else:
         config = config.model_copy(update={"decks": int(decks[0][0])})
     for name, given in settings.items():
@@ -309,7 +316,7 @@ def _with_unknown_rules(config: TableConfig,
             continue
         key = next(k for k in OPTION_KEYS if option_field(k) == name)
         unknown.append(UnknownRule(key=key, field=name, values=_option_values(name, given),
-                                   why=_unknown_why(given)))
+                                   why=_unknown_why(given), line=max(line for _, line, _ in given)))
     if not unknown:
         return config
     rules = config.rules.model_copy(update={u.field: u.values[-1] for u in unknown

@@ -44,7 +44,14 @@ class Judging(Fieldwise):
                 or check.citation.startswith("record:"))
 
 
+RECORD = "record"
+"""The term that selects the record checks alone: a run that judges the record and asks for
+nothing of the regulation says so (`--select record`)."""
+
+
 def _matches(term: str, check: Check) -> bool:
+    if term == RECORD:
+        return check.citation.startswith("record:")
     if term in GAMES:
         return check.name.startswith(f"{term}.")
     if term == check.name:
@@ -57,7 +64,7 @@ def _matches(term: str, check: Check) -> bool:
 
 
 def _known_terms(citations: Iterable[str], checks: Iterable[Check]) -> list[str]:
-    terms = set(GAMES) | {c.name for c in checks}
+    terms = set(GAMES) | {c.name for c in checks} | {RECORD}
     for citation in citations:
         terms.add(citation)
         terms.add(plain(citation))
@@ -77,7 +84,7 @@ def resolve_terms(terms: Iterable[str], checks: dict[str, Check],
         term = term.strip()
         hits = {c for c, check in checks.items() if _matches(term, check)}
         prefix = plain(term)
-        named = (term in GAMES or prefix in known or prefix == "20:18:15"
+        named = (term in GAMES or term == RECORD or prefix in known or prefix == "20:18:15"
                  or any(plain(c).startswith(prefix + "(") for c in citations))
         if not hits and not named:
             near = difflib.get_close_matches(term, _known_terms(citations, checks.values()),
@@ -105,10 +112,35 @@ def judging_for(select: Iterable[str], ignore: Iterable[str], approvals: Any = N
                                  "whether the rest of the record could be)")
     if not select and not ignore:
         return Judging(None, approvals)
-    chosen = resolve_terms(select, checks, citations) if select else set(checks)
-    chosen -= resolve_terms(ignore, checks, citations)
+    selected = resolve_terms(select, checks, citations) if select else set(checks)
+    chosen = selected - resolve_terms(ignore, checks, citations)
+    if (all(c.startswith("record:") for c in chosen)
+            and not any(_names_the_record(term, checks, citations) for term in select)):
+        raise SelectionError(_judges_nothing(select, ignore, selected))
     chosen |= {c for c in checks if c.startswith("record:")}
     return Judging(frozenset(chosen), approvals)
+
+
+def _names_the_record(term: str, checks: dict[str, Check], citations: list[str]) -> bool:
+    """A term that asks for record checks alone (`record`, `record:header`)."""
+    hits = resolve_terms([term], checks, citations)
+    return bool(hits) and all(c.startswith("record:") for c in hits)
+
+
+def _judges_nothing(select: list[str], ignore: list[str], selected: set[str]) -> str:
+    """Why a selection judges no subsection of the regulation (a run that judged nothing
+    would pass as one that found nothing: refused, unless the record alone is asked for)."""
+    named = " ".join(f"--select {t}" for t in select)
+    dropped = " ".join(f"--ignore {t}" for t in ignore)
+    if select and not any(not c.startswith("record:") for c in selected):
+        why = (f"{named} names only subsections that no record can show (not checkable, "
+               "see `auditor rules`)")
+    elif select:
+        why = f"{dropped} takes out every rule that {named} chooses"
+    else:
+        why = f"{dropped} takes out every rule of the regulation"
+    return (f"{why}: no subsection of the regulation would be judged (to judge the record "
+            f"alone, --select {RECORD})")
 
 
 def printable(text: str) -> str:

@@ -1,10 +1,22 @@
 """Judging under house rules that cannot be known (the rule catalog's record:header).
 
 Where the header leaves a house rule unknown (an option given two values, an option or
-`decks` with a value it cannot take), every rule is still judged, and a rule whose verdict
-depends on that house rule is judged under each value it could hold: the round is replayed
-once per candidate table, the check runs on each replay, and a finding stands only where
-every candidate gives it. A file whose header is fully known never comes here.
+`decks` with a value it cannot take), every rule is still judged. A finding stands where
+every table the header could describe gives it: every combination of the values the
+unknown rules could hold. A check's verdict depends only on the house rules it declares
+(`Check.options`, held to that by tests/test_check_options.py), so each check is judged
+under every combination of the unknown rules *it* declares, the others at any one value:
+that is the same verdict as under every combination of them all, at the cost of the
+largest such product rather than the product over the header. A check that declares none
+of the unknown rules is judged once, as in a fully known table.
+
+The round is replayed once, under the table as configured (each unknown rule at its last
+value); the round as each other table sees it is derived from that replay (replay/under.py),
+only for a check that found something under the configured table (a finding must stand
+under every table, so one table that finds nothing ends the judgement), and only up to the
+first table under which it finds nothing. A check whose combinations number more than
+MAX_COMBINATIONS is not judged in that file, and a record:header finding says so, naming
+the check and the house rules. A file whose header is fully known never comes here.
 """
 
 from __future__ import annotations
@@ -12,45 +24,133 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from itertools import product
+from typing import Any
 
 from auditor.config import TableConfig, UnknownRule
 from auditor.findings import Finding
-from auditor.reader import NO_MOST
+from auditor.reader import NO_MOST, Problem
+from auditor.replay.under import option_value, same_view, view_under
 
-MAX_CANDIDATES = 64
-"""Candidate tables judged at most: beyond (a header that doubts most of its options), the
-unknown rules are reduced to their first and last values, which still tell apart what
-most rules depend on."""
-
-
-def candidate_configs(config: TableConfig) -> list[TableConfig]:
-    """Every table the header could describe, one per combination of the unknown rules'
-    values; the table as configured (each at its last value) comes last."""
-    unknown = config.unknown
-    choices = [u.values for u in unknown]
-    total = 1
-    for values in choices:
-        total *= len(values)
-    if total > MAX_CANDIDATES:
-        choices = [tuple(dict.fromkeys((v[0], v[-1]))) for v in choices]
-    candidates = []
-    for combination in product(*choices):
-        rules = {u.field: value for u, value in zip(unknown, combination, strict=True)
-                 if u.field != "decks"}
-        update: dict = {"rules": config.rules.model_copy(update=rules)}
-        for rule, value in zip(unknown, combination, strict=True):
-            if rule.field == "decks":
-                update["decks"] = value
-        candidates.append(config.model_copy(update=update))
-    return candidates
+MAX_COMBINATIONS = 64
+"""The most tables one check is judged under in a file: past this (a header that doubts
+most of the house rules one check reads), the check is not judged in that file, and a
+record:header finding names it. Every check's own product stays under it for a header that
+gives each option two values; only values that cannot be read, on several of the rules of
+one check, go past it."""
 
 
-def depends(options: frozenset[str] | None, unknown: Sequence[UnknownRule]) -> list[UnknownRule]:
-    """The unknown rules a check's verdict may depend on: those it declares, or (a check that
-    declares none) every one."""
-    if options is None:
-        return list(unknown)
-    return [u for u in unknown if u.field in options]
+class UnknownRules:
+    """One file's unknown house rules and the tables each check is judged under."""
+
+    def __init__(self, config: TableConfig) -> None:
+        self.config = config
+        self.unknown = config.unknown
+        self._tables: dict[tuple, TableConfig] = {}  # by each unknown rule's value, in order
+        self._plans: dict[frozenset[str] | None, _Plan | None] = {}
+        self._round: Any = None  # the view of the round the views below are of
+        self._views: dict[int, Any] = {}  # id(table) -> the round as it sees it
+        self._bases: list[Any] = []  # views with their own expected results
+
+    def depends(self, options: frozenset[str] | None) -> list[UnknownRule]:
+        """The unknown rules a check's verdict may depend on: those it declares (a check
+        that declares nothing is taken to depend on every one)."""
+        if options is None:
+            return list(self.unknown)
+        return [rule for rule in self.unknown if rule.field in options]
+
+    def combinations(self, options: frozenset[str] | None) -> int:
+        """How many tables a check declaring `options` is judged under."""
+        total = 1
+        for rule in self.depends(options):
+            total *= len(rule.values)
+        return total
+
+    def not_judged(self, checks: Iterable[Any]) -> list[Any]:
+        """The checks judged under more tables than MAX_COMBINATIONS: not judged here."""
+        return [c for c in checks if self.combinations(c.options) > MAX_COMBINATIONS]
+
+    def problem(self, check: Any) -> Problem:
+        """The record:header finding of a check not judged in this file."""
+        rules = self.depends(check.options)
+        names = _and([rule.key for rule in rules])
+        return Problem("header", max(rule.line for rule in rules),
+                       f"{check.citation} ({check.name}) is not judged in this file: it "
+                       f"depends on the house rules {names}, which the header leaves "
+                       f"unknown, and their values make {self.combinations(check.options)} "
+                       f"combinations, more than the {MAX_COMBINATIONS} judged")
+
+    def _plan(self, options: frozenset[str] | None) -> _Plan | None:
+        """The tables a check is judged under, the configured one last (None: one table)."""
+        if options in self._plans:
+            return self._plans[options]
+        rules = self.depends(options)
+        plan = None
+        if rules:
+            tables = [self._table(dict(zip((r.field for r in rules), values, strict=True)))
+                      for values in product(*(rule.values for rule in rules))]
+            plan = _Plan(rules, tables)
+        self._plans[options] = plan
+        return plan
+
+    def _table(self, values: dict[str, object]) -> TableConfig:
+        """The configured table with some unknown rules at other values: one object per
+        combination, shared by the checks (their views are kept per table)."""
+        key = tuple(values.get(rule.field, option_value(self.config, rule.field))
+                    for rule in self.unknown)
+        table = self._tables.get(key)
+        if table is None:
+            if all(value == option_value(self.config, rule.field)
+                   for value, rule in zip(key, self.unknown, strict=True)):
+                table = self.config
+            else:
+                rules = {f: v for f, v in values.items() if f != "decks"}
+                update: dict = {"rules": self.config.rules.model_copy(update=rules)}
+                if "decks" in values:
+                    update["decks"] = values["decks"]
+                table = self.config.model_copy(update=update)
+            self._tables[key] = table
+        return table
+
+    def judge(self, check: Any, view: Any) -> list[Finding]:
+        """The check's findings on a round that every table it depends on gives."""
+        plan = self._plan(check.options)
+        first = list(check.round(view))
+        if plan is None or not first:
+            return first  # judged once; or nothing under one table, so nothing stands
+        versions = []
+        for table in plan.tables[:-1]:  # the last is the table as configured: `first`
+            found = list(check.round(self._view(view, table)))
+            if not found:
+                return []
+            versions.append(found)
+        versions.append(first)
+        return agreed(versions, plan.tables, plan.rules)
+
+    def _view(self, view: Any, table: TableConfig) -> Any:
+        """The round as `table` sees it, derived once per round and table."""
+        if self._round is not view:
+            self._round, self._views, self._bases = view, {}, [view]
+        seen = self._views.get(id(table))
+        if seen is None:
+            base = next((b for b in self._bases if same_view(b.config, table)), None)
+            seen = view_under(base if base is not None else view, table)
+            if base is None:
+                self._bases.append(seen)
+            self._views[id(table)] = seen
+        return seen
+
+
+class _Plan:
+    """The unknown rules one check depends on, and every table of their values."""
+
+    __slots__ = ("rules", "tables")
+
+    def __init__(self, rules: list[UnknownRule], tables: list[TableConfig]) -> None:
+        self.rules, self.tables = rules, tables
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _loose_key(finding: Finding) -> tuple:
@@ -61,35 +161,33 @@ def _key(finding: Finding) -> tuple:
     return (*_loose_key(finding), finding.message, finding.expected, finding.actual)
 
 
-def agreed(versions: list[list[Finding]], configs: Sequence[TableConfig],
-           rules: Sequence[UnknownRule], declared: bool) -> list[Finding]:
-    """Of one check's findings under each candidate table, those every candidate gives.
+def agreed(versions: list[list[Finding]], tables: Sequence[TableConfig],
+           rules: Sequence[UnknownRule]) -> list[Finding]:
+    """Of one check's findings under each table, those every table gives.
 
-    A finding the same under every value is kept as it is (its message names the unknown
-    rules where the check declares that it depends on them); one every candidate gives in
-    other words or amounts (the owed payout differs) is kept as the candidate that claims
-    least gives it, saying under which value."""
-    first, others = versions[0], versions[1:]
-    exact = [_counts(_key(f) for f in version) for version in others]
+    A finding the same under every table is kept as it is, its message naming the unknown
+    rules; one every table gives in other words or amounts (the owed payout differs) is
+    kept as the table that claims least gives it, saying under which values."""
+    counts = [_counts(_key(f) for f in version) for version in versions]
+    common = counts[0]
+    for other in counts[1:]:
+        common = {key: min(n, other.get(key, 0)) for key, n in common.items()
+                  if other.get(key, 0)}
     kept: list[Finding] = []
-    leftovers: list[list[Finding]] = [[] for _ in versions]
-    for finding in first:
-        key = _key(finding)
-        if all(counts.get(key, 0) > 0 for counts in exact):
-            for counts in exact:
-                counts[key] -= 1
-            kept.append(_named(finding, rules) if declared else finding)
-        else:
-            leftovers[0].append(finding)
-    for index, version in enumerate(others, start=1):
-        budget = _counts(_key(f) for f in first)
+    leftovers: list[list[Finding]] = []
+    for index, version in enumerate(versions):
+        budget = dict(common)  # each table's own copies of what every table gives alike
+        rest = []
         for finding in version:
             key = _key(finding)
             if budget.get(key, 0) > 0:
                 budget[key] -= 1
+                if index == 0:
+                    kept.append(_named(finding, rules))
             else:
-                leftovers[index].append(finding)
-    groups = [_grouped(version) for version in leftovers]
+                rest.append(finding)
+        leftovers.append(rest)
+    groups = [_grouped(rest) for rest in leftovers]
     for key in groups[0]:
         matched = min(len(group.get(key, ())) for group in groups)
         for place in range(matched):
@@ -97,7 +195,7 @@ def agreed(versions: list[list[Finding]], configs: Sequence[TableConfig],
             # the least claimed; of equals the last (the table as configured: most decks)
             chosen = min(reversed(range(len(alike))),
                          key=lambda i: abs(alike[i].difference or Decimal(0)))
-            kept.append(_named(alike[chosen], rules, configs[chosen]))
+            kept.append(_named(alike[chosen], rules, tables[chosen]))
     return kept
 
 
@@ -115,10 +213,6 @@ def _grouped(findings: list[Finding]) -> dict[tuple, list[Finding]]:
     return groups
 
 
-def value_of(config: TableConfig, rule: UnknownRule) -> object:
-    return config.decks if rule.field == "decks" else getattr(config.rules, rule.field)
-
-
 def _shown(value: object) -> str:
     if value is None:
         return "none"
@@ -128,14 +222,13 @@ def _shown(value: object) -> str:
 def _named(finding: Finding, rules: Sequence[UnknownRule],
            under: TableConfig | None = None) -> Finding:
     """The finding, its message saying which house rules were unknown (and, where the
-    candidates worded it differently, under which values these words hold)."""
-    if not rules:
-        return finding
+    tables worded it differently, under which values these words hold)."""
     several = len(rules) > 1
     names = " and ".join(rule.describe() for rule in rules)
     lead = (f"With the house rule{'s' if several else ''} {names} unknown, every value "
             f"{'they' if several else 'it'} could hold gives this finding")
     if under is not None:
-        values = ", ".join(f"{rule.key}={_shown(value_of(under, rule))}" for rule in rules)
+        values = ", ".join(f"{rule.key}={_shown(option_value(under, rule.field))}"
+                           for rule in rules)
         lead += f"; under {values}"
     return finding.model_copy(update={"message": f"{lead}: {finding.message}"})

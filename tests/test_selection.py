@@ -106,6 +106,60 @@ def test_an_unknown_selection_is_exit_2_naming_the_nearest(
     assert not out.exists()
 
 
+STANDARD = SAMPLES / "standard-t12-2026-11-21.bjh"
+
+
+@pytest.mark.parametrize(("flags", "why"), [
+    (["--ignore", "20:18:15"], "--ignore 20:18:15 takes out every rule of the regulation"),
+    (["--select", "20:18:15:30.04(1)"], "--select 20:18:15:30.04(1) names only subsections "
+     "that no record can show (not checkable, see `auditor rules`)"),
+    (["--select", "ladies", "--ignore", "ladies"],
+     "--ignore ladies takes out every rule that --select ladies chooses")])
+def test_a_selection_that_judges_nothing_of_the_regulation_is_exit_2(
+        tmp_path: Path, capsys, flags: list[str], why: str) -> None:
+    """Only the record checks would run: a clean result would pass for a compliant night
+    (probe S01). Refused in one line, even under --quiet, and nothing is written."""
+    out = tmp_path / "out"
+    assert main(["audit", str(STANDARD), "--out", str(out), "--quiet", *flags]) == EXIT_ERROR
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (f"auditor: --select/--ignore: {why}: no subsection of the "
+                            "regulation would be judged (to judge the record alone, --select "
+                            "record)\n")
+    assert not out.exists()
+
+
+def test_a_selection_of_no_audited_game_says_so_and_audits_no_round(
+        tmp_path: Path, capsys) -> None:
+    """`--select ladies` over a standard table judges its record alone: the run says so on
+    standard error even under --quiet, counts no round audited, and its report's banner
+    is never "No findings."."""
+    out = tmp_path / "out"
+    assert main(["audit", str(STANDARD), "--out", str(out), "--quiet", "--select",
+                 "ladies"]) == 0
+    assert capsys.readouterr().err == (
+        "auditor: --select ladies judged no round by a rule of the regulation: no rule it "
+        "selects applies to the games audited (standard); only the record was judged\n")
+    document = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    assert [(i["rounds"], i["rounds_audited"]) for i in document["inputs"]] == [(34, 0)]
+    html = (out / "report.html").read_text(encoding="utf-8")
+    verdict = html.split('id="summary"')[1].split("</div>")[0]
+    assert "No findings." not in verdict and "Nothing was audited." in verdict
+
+
+def test_the_record_alone_is_judged_when_asked_for(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "out"
+    assert main(["audit", str(STANDARD), "--out", str(out), "--quiet", "--select",
+                 "record"]) == 0
+    assert capsys.readouterr().err == (
+        "auditor: --select record judged no round by a rule of the regulation: the record "
+        "alone was asked for; only the record was judged\n")
+    judging = json.loads((out / "findings.json").read_text(encoding="utf-8"))["auditor"][
+        "judging"]
+    assert judging["judged"] == ["record:approval", "record:card-count", "record:header",
+                                 "record:reference", "record:syntax", "record:unsettled"]
+
+
 APPROVAL = """\
 [[approval]]
 licence = "RL-0412"
@@ -167,6 +221,44 @@ def test_an_invalid_approval_file_is_exit_2_naming_field_and_line(
     assert error.count("\n") == 1
     assert error.startswith(f"auditor: approved house rules: {approved}: ")
     assert message in error
+
+
+def _approvals(count: int, last: str = "") -> str:
+    """`count` approvals, one per table of as many licences (probe S02's file), and a
+    licence-wide approval last, with `last` added to it."""
+    parts = [f'[[approval]]\nlicence = "RL-{n}"\ntable = "T{n}"\nreference = "R{n}"\n'
+             f'date = 2026-09-01\nsoft17 = "hit"\n\n' for n in range(count)]
+    parts.append(f'[[approval]]\nlicence = "RL-0412"\nreference = "WIDE"\ndate = 2026-09-01\n'
+                 f'db21.paytable = 2\n{last}')
+    return "".join(parts)
+
+
+def test_sixty_thousand_approvals_are_read_whole(tmp_path: Path) -> None:
+    """Probe S02: the file is read in linear time (each approval's lines found once), and
+    a table's approval found by a lookup, not a walk of every approval per file."""
+    from auditor.approvals import load_approvals
+
+    approved = tmp_path / "approved.toml"
+    approved.write_text(_approvals(60_000), encoding="utf-8")
+    approvals = load_approvals(approved)
+    assert len(approvals.entries) == 60_001
+    last = approvals.for_table("RL-59999", "T59999")
+    assert (last.reference, last.line, last.rules) == ("R59999", 419_994, (("soft17", "hit"),))
+    wide = approvals.for_table("RL-0412", "T07")  # no approval of its own: its licence's
+    assert (wide.reference, wide.line, wide.table) == ("WIDE", 420_001, None)
+    assert approvals.for_table("RL-7", "T8") is None
+    assert approvals.for_table(None, "T7") is None
+
+
+def test_a_fault_in_the_last_of_many_approvals_names_its_line(tmp_path: Path) -> None:
+    from auditor.approvals import ApprovalFileError, load_approvals
+
+    approved = tmp_path / "approved.toml"
+    approved.write_text(_approvals(5_000, 'max = -3\n'), encoding="utf-8")
+    with pytest.raises(ApprovalFileError) as raised:
+        load_approvals(approved)
+    assert str(raised.value) == (f"{approved}: line 35006: `max`: must be an amount (a "
+                                 "number, 0 or more)")
 
 
 def _dated(tmp_path: Path, round_date: str) -> Path:

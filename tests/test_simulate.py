@@ -344,6 +344,20 @@ def test_tables_the_simulator_refuses(game: str, decks: int, options: dict[str, 
         table_spec(game, decks=decks, options=options)
 
 
+@pytest.mark.parametrize(("where", "why"), [
+    ("a-file", "exists and is not a folder"),
+    ("a-file/records", "cannot be made (Not a directory)")])
+def test_simulate_out_in_a_files_place_is_one_line_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture, where: str, why: str) -> None:
+    (tmp_path / "a-file").write_text("kept\n", encoding="utf-8")
+    out = tmp_path / where
+    assert main(["simulate", "--game", "standard", "--rounds", "5", "--out", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"auditor: --out {out} {why}\n"
+    assert captured.out == ""
+    assert (tmp_path / "a-file").read_text(encoding="utf-8") == "kept\n"
+
+
 def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "records"
     status = main(["simulate", "--game", "tensticks", "--rounds", "120", "--tables", "2",

@@ -196,3 +196,26 @@ def test_a_damaged_record_in_pieces_still_gives_the_whole_files_result(
     path = tmp_path / "damaged.bjh"
     path.write_text("\n".join(lines))
     assert_same(audit_file(str(path)), audit_split(str(path), PIECE_BYTES))
+
+
+def test_a_file_with_unknown_house_rules_in_pieces_gives_the_whole_files_result(
+        records: dict[str, Path], tmp_path: Path) -> None:
+    """Each piece judges the unknown house rules as the whole file does, and the header's
+    finding of a check not judged (past its combinations) is told once, not per piece."""
+    text = records["standard"].read_text()
+    doubled = ("option soft17=hit\noption soft17=stand\noption surrender=sometimes\n"
+               "option double=9-11\noption double=10-11\noption sidebet.min=1\n"
+               "option sidebet.min=2\noption sidebet.max=50\noption sidebet.max=60\n"
+               "option blackjack=often\n")
+    text = re.sub(r"^(table .*) decks=\d+", r"\1 decks=0", text, count=1, flags=re.M)
+    text = re.sub(r"^(table .*\n)", lambda m: m.group(1) + doubled, text, count=1, flags=re.M)
+    path = tmp_path / "unknown.bjh"
+    path.write_text(text)
+    whole = audit_file(str(path))
+    assert [f.message for f in whole.findings if "is not judged" in f.message] == [
+        "20:18:15:03 (standard.wager_timing_and_limits) is not judged in this file: it "
+        "depends on the house rules decks, soft17, sidebet.min, sidebet.max and blackjack, "
+        "which the header leaves unknown, and their values make 96 combinations, more than "
+        "the 64 judged"]
+    assert any(f.message.startswith("With the house rule") for f in whole.findings)
+    assert_same(whole, audit_split(str(path), PIECE_BYTES))

@@ -3,8 +3,14 @@ files (tests/cases/house_rules.toml) cannot say, the words of the findings and t
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from auditor.audit import FileAudit, audit_file
+from auditor.checks.base import registry
+from auditor.parser import parse_lines
+from auditor.reader import read_structure
 from auditor.source import SourceFile
+from auditor.unknown_rules import UnknownRules
 
 HEADER = """bjh 1
 table T01 game=standard decks=6 min=10 max=500
@@ -98,8 +104,7 @@ def test_a_fully_known_header_is_judged_once(tmp_path) -> None:
     source = SourceFile(str(record))
     source.open_check()
     audit.read(source.lines())
-    assert audit.candidates is None
-    assert audit.judge.candidates is None
+    assert audit.judge.unknown is None
 
 
 def test_a_settlement_wrong_both_ways_names_both_results(tmp_path) -> None:
@@ -187,3 +192,139 @@ end
             if f.citation == "record:card-count"] == [
         (9, "Kh is seen for the 2nd time since the shoe came into play, but the 1-deck shoe "
             "holds it once")]
+
+
+# ---- every combination of several unknown rules (issue 41)
+
+ISSUE_EXAMPLE = """bjh 1
+table T01 game=standard decks=6 min=10 max=500
+option soft17=hit
+option soft17=stand
+option surrender=sometimes
+shoe S1
+shuffle
+cut
+round 1
+bet s1h1 main 20
+deal s1h1 Tc
+20:00:08 deal dealer 9h
+deal s1h1 9d
+20:00:10 deal dealer 7c
+stand s1h1
+20:00:12 reveal
+settle s1h1 main win 20
+end
+"""
+
+
+def test_a_fault_every_value_of_two_unknown_rules_gives_is_found(tmp_path) -> None:
+    """soft17 given two ways and surrender a value it cannot take: the dealer's stand on a
+    hard 16 is wrong under all four tables; the dealer's drawing does not depend on
+    surrender, so its finding names soft17 alone."""
+    result = _audit(tmp_path, ISSUE_EXAMPLE)
+    assert _found(result) == [
+        ("20:18:15:26", "1", 16, "With the house rule soft17 (set to hit at line 3 and to "
+         "stand at line 4) unknown, every value it could hold gives this finding; under "
+         "soft17=stand: The dealer stopped at 16 with live wagers on the table; the house "
+         "stands on all 17s, so the dealer had to draw."),
+        ("record:header", None, 4, "option soft17 is set to hit at line 3 and to stand here"),
+        ("record:header", None, 5, "option surrender=sometimes: input should be 'no' or "
+         "'late'"),
+    ]
+
+
+def test_a_finding_worded_by_two_unknown_rules_names_the_values_it_holds_under(
+        tmp_path) -> None:
+    """blackjack and decks both unknown: even money on a blackjack is short under every
+    table, and the finding owes the least of them (6 to 5 at one deck)."""
+    text = """bjh 1
+table T01 game=standard decks=1 decks=6 min=10 max=500
+option blackjack=6:5
+option blackjack=3:2
+shoe S1
+shuffle
+cut
+round 1
+bet s1h1 main 20
+deal s1h1 Ah
+deal dealer 9c
+deal s1h1 Kd
+deal dealer 8s
+reveal
+settle s1h1 main win 20
+end
+"""
+    result = _audit(tmp_path, text)
+    payouts = [(f.citation, f.line, f.message, f.expected, f.actual)
+               for f in result.findings if f.citation == "20:18:15:06"]
+    assert payouts == [(
+        "20:18:15:06", 15, "With the house rules decks (set to 1 at line 2 and to 6 at line 2) "
+        "and blackjack (set to 6:5 at line 3 and to 3:2 at line 4) unknown, every value "
+        "they could hold gives this finding; under decks=1, blackjack=6:5: The main wager on "
+        "s1h1 was paid 20.00; it should be paid 24.00: blackjack pays 6:5.",
+        Decimal("24.00"), Decimal("20"))]
+
+
+def test_a_check_past_the_bound_is_named_not_judged_and_counts_no_round(tmp_path) -> None:
+    """Five unknown rules that 20:18:15:03 reads make 96 tables: the check is not judged
+    in the file, and the header says so; the other checks still are."""
+    text = """bjh 1
+table T07 game=db21 decks=0 min=5 max=1000
+option db21.paytable=1
+option sidebet.min=1
+option sidebet.min=2
+option sidebet.max=50
+option sidebet.max=100
+option blackjack=often
+option soft17=hit
+option soft17=stand
+shoe S1
+shuffle
+cut
+round 1
+bet s1h1 main 10
+deal s1h1 Th
+deal dealer 9c
+bet s2h1 main 10
+deal s1h1 8d
+deal dealer Ts
+stand s1h1
+reveal
+settle s1h1 main lose 10
+settle s2h1 main lose 10
+end
+"""
+    result = _audit(tmp_path, text)
+    assert ("record:header", None, 10,
+            "20:18:15:03 (standard.wager_timing_and_limits) is not judged in this file: it "
+            "depends on the house rules decks, sidebet.min, sidebet.max, blackjack and "
+            "soft17, which the header leaves unknown, and their values make 96 "
+            "combinations, more than the 64 judged") in _found(result)
+    assert [f.citation for f in result.findings if not f.citation.startswith("record:")] == []
+    assert "20:18:15:03" not in result.applied
+    assert result.applied["20:18:15:06"] == 1
+
+
+def test_eleven_unknown_rules_judge_each_check_under_its_own_few_tables(tmp_path) -> None:
+    """Every option of a Ten sticks table given twice and `decks` two ways: no check is
+    judged under more than the product of the rules it reads (at most 8 here), never
+    the 2 ** 11 tables of the header."""
+
+    options = {"soft17": "hit stand", "peek": "yes no", "blackjack": "3:2 6:5",
+               "double": "any 9-11", "das": "yes no", "splits": "1 3",
+               "surrender": "no late", "tensticks.trade": "yes no",
+               "tensticks.lights": "1 3", "tensticks.prize": "100 250"}
+    lines = ["bjh 1", "table T31 game=tensticks decks=6 decks=2 min=5 max=500"]
+    lines += [f"option {key}={value}" for key, values in options.items()
+              for value in values.split()]
+    header = next(read_structure(parse_lines((n, t, None) for n, t in enumerate(lines, 1))))
+    config = header.config
+    assert len(config.unknown) == 11
+    unknown = UnknownRules(config)
+    products = {c.name: unknown.combinations(c.options) for c in registry().values()
+                if c.applies_to("tensticks")}
+    assert max(products.values()) == 8
+    assert products["standard.main_payout"] == 8  # blackjack, decks, soft17
+    assert products["standard.double_down"] == 4
+    assert products["tensticks.busting_bonus_card"] == 1
+    assert unknown.not_judged(registry().values()) == []

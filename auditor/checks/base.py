@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from auditor.config import TableConfig
+from auditor.config import HouseRules, TableConfig
 from auditor.fieldwise import Fieldwise
 from auditor.findings import SEVERITIES, Finding, Severity
 from auditor.reader import Problem
@@ -32,6 +32,7 @@ CITATION = re.compile(
 NAME = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+")
 DOC_SECTIONS = ("Regulation:", "Violating:", "Compliant:", "Reading:")
 GAMES = frozenset({"standard", "switch", "db21", "tensticks", "ladies"})
+HOUSE_RULES = frozenset({*HouseRules.model_fields, "decks"})
 
 
 PROBLEM = "problem"
@@ -64,8 +65,9 @@ class Check:
     # no simulated record plants the check's faults.
     outside_file: ClassVar[str | None] = None
     # The house rules the check's verdict depends on (HouseRules fields, and `decks`), for
-    # a header that leaves one unknown (auditor/unknown_rules.py); None: not declared, so
-    # judged under every value of every unknown rule.
+    # a header that leaves one unknown (auditor/unknown_rules.py): the check is judged under
+    # every combination of these alone. Every check declares them (frozenset() for none):
+    # tests/test_check_options.py holds each to it, over every test case and sample log.
     options: ClassVar[frozenset[str] | None] = None
     # What a round must hold for `round` to find anything in it: any one of these statement
     # types (event classes), wager marks (`RoundView.wager_marks`: a side wager's kind or
@@ -148,6 +150,10 @@ def register(cls: type[Check]) -> type[Check]:
     missing = [s for s in DOC_SECTIONS if s not in doc]
     if missing:
         raise RegistrationError(f"{cls.__name__}: docstring lacks {', '.join(missing)}")
+    options = getattr(cls, "options", None)
+    if not isinstance(options, frozenset) or not options <= HOUSE_RULES:
+        raise RegistrationError(f"{cls.__name__}: options must be a frozenset of house rules "
+                                f"({', '.join(sorted(HOUSE_RULES))}), frozenset() for none")
     _REGISTRY[citation] = cls()
     _NAMES[name] = citation
     return cls

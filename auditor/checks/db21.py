@@ -15,7 +15,7 @@ from auditor.checks.judging import (
     next_action_index,
     payout_finding,
     recorded_text,
-    settled_void_in_full,
+    returned_in_full,
     stop_line,
     wrongly_settled,
 )
@@ -83,6 +83,7 @@ class WagerNeedsMainBet(Check):
 
     citation = "20:18:15:30.10(2)"
     name = "db21.wager_needs_main_bet"
+    options = frozenset()
     severity = "high"
     needs = DB21
     games = DB21
@@ -110,15 +111,18 @@ class PastPosting(Check):
     made it;" (20:18:15:30.10(4))
     Violating: `deal s1h1 9c` … `bet s1 db21 10`, then `settle s1 db21 win 40`.
     Compliant: the same late wager settled `void 10`.
-    Reading: the first card is the round's first `deal`. Returned means settled `void`
-    for the wager's full amount. A late wager with no settlement at all is record:unsettled
+    Reading: the first card is the round's first `deal`. Returned means settled `void`, or
+    `push`, for the wager's full amount: the two return the same money (bjh-format.md §5),
+    and the rule asks that the wager be returned, which a push in full does; a push or void
+    for less kept the rest. A late wager with no settlement at all is record:unsettled
     alone. Chips added to a DB21 wager after the first card are no bet too: the wager is
-    judged on what was placed in time, and a settlement wrong for that is one finding on
-    the added chips. Its settlement is not judged again under (5) or (12).
+    judged on what was placed in time, and a settlement wrong for that is one finding on the
+    added chips. Its settlement is not judged again under (5) or (12).
     """
 
     citation = "20:18:15:30.10(4)"
     name = "db21.past_posting"
+    options = frozenset({"db21_paytable", "soft17"})  # late chips: the payout owed
     severity = "high"
     needs = DB21
     games = DB21
@@ -134,7 +138,7 @@ class PastPosting(Check):
                 if late is not None:
                     findings.append(late)
             if (wager.after_first_card and wager.kind == "db21" and wager.settlements
-                    and not settled_void_in_full(wager)):
+                    and not returned_in_full(wager)):
                 settlement = wager.settlements[0]
                 findings.append(self.finding(
                     view, wager.line, f"The {wager.label} was placed after the first card "
@@ -234,6 +238,7 @@ class TuckBustedHand(Check):
 
     citation = "20:18:15:30.10(8)"
     name = "db21.tuck_busted_hand"
+    options = frozenset()
     severity = "medium"
     needs = DB21
     games = DB21
@@ -297,6 +302,7 @@ class LosesBeforeRemainingHands(Check):
 
     citation = "20:18:15:30.10(9)"
     name = "db21.collect_before_remaining_hands"
+    options = frozenset({"soft17"})  # the bust without a burned card
     severity = "medium"
     needs = DB21
     games = DB21
@@ -356,6 +362,7 @@ class CounterClockwiseResolution(Check):
 
     citation = "20:18:15:30.10(10)"
     name = "db21.counter_clockwise_resolution"
+    options = frozenset({"soft17"})  # the bust without a burned card
     severity = "medium"
     games = DB21
 

@@ -92,15 +92,26 @@ def payout_sentence(wager: Wager, settlement: Settlement, expected: Expected) ->
 
 
 def kept_net(wager: Wager, settlement: Settlement) -> Decimal:
-    """The player's net on a wager owed back as void: a void for less than the wager
-    returned only that part, so the rest was kept from the player."""
-    if settlement.outcome == "void":
+    """The player's net on a wager owed back as void: a void (or push) for less than the
+    wager returned only that part, so the rest was kept from the player."""
+    if settlement.outcome in ("void", "push"):
         return min(settlement.amount - wager.amount, Decimal(0))
     return settlement.net
 
 
 def settled_void_in_full(wager: Wager) -> bool:
+    """Settled `void` for its whole amount: returned as no bet, in the record's own word
+    (what shows that play stopped for a misdeal, where a push is play's own outcome)."""
     return (len(wager.settlements) == 1 and wager.settlements[0].outcome == "void"
+            and wager.settlements[0].amount == wager.amount)
+
+
+def returned_in_full(wager: Wager) -> bool:
+    """The wager was given back whole, as a wager that is no bet must be: settled `void`,
+    or `push`, for its full amount. The two are the same money (bjh-format.md §5: each
+    returns the amount), and the rules ask that the wager be returned, which both do."""
+    return (len(wager.settlements) == 1
+            and wager.settlements[0].outcome in ("void", "push")
             and wager.settlements[0].amount == wager.amount)
 
 

@@ -17,7 +17,7 @@ from auditor.checks.judging import (
     money_text,
     payout_finding,
     recorded_text,
-    settled_void_in_full,
+    returned_in_full,
     wrongly_settled,
 )
 from auditor.findings import Finding
@@ -70,17 +70,18 @@ class WagerBeforeCards(Check):
     Compliant: `bet s1h1 main 25` and `bet s1 ladies 5` before the first `deal`; a late
     wager settled `void 5`.
     Reading: the first card is the round's first `deal`. A wager placed after it is no bet
-    and is returned: settled `void` for its full amount (as 20:18:15:03 returns a late
-    main wager); a late wager never settled is record:unsettled's alone. "At the same time
-    the player's primary wager is made" asks for a personal main wager on the seat in the
-    same round; a tip Lucky Ladies wager needs one too. Chips added to the wager after the
-    first card are no bet: the wager is judged on what was placed in time, and a
-    settlement wrong for that is one finding on the added chips. Such wagers are not judged
-    again under (3)-(5).
+    and is returned: settled `void`, or `push`, for its full amount (the same money, as
+    20:18:15:03 returns a late main wager); a late wager never settled is record:unsettled's
+    alone. "At the same time the player's primary wager is made" asks for a personal main
+    wager on the seat in the same round; a tip Lucky Ladies wager needs one too. Chips added
+    to the wager after the first card are no bet: the wager is judged on what was placed in
+    time, and a settlement wrong for that is one finding on the added chips. Such wagers are
+    not judged again under (3)-(5).
     """
 
     citation = "20:18:15:30.04(2)"
     name = "ladies.wager_before_cards"
+    options = frozenset({"ladies_paytable", "decks"})  # late chips: the payout
     severity = "high"
     needs = frozenset({"ladies"})
     games = LADIES
@@ -99,7 +100,7 @@ class WagerBeforeCards(Check):
                     yield late
                 continue
             if wager.after_first_card:
-                if wager.settlements and not settled_void_in_full(wager):
+                if wager.settlements and not returned_in_full(wager):
                     settlement = wager.settlements[0]
                     yield self.finding(
                         view, wager.line, f"The {wager.label} was placed after the first card "
@@ -136,6 +137,7 @@ class Outcome(Check):
 
     citation = "20:18:15:30.04(3)"
     name = "ladies.outcome"
+    options = frozenset({"ladies_paytable", "decks", "peek"})
     severity = "high"
     needs = frozenset({"ladies"})
     games = LADIES
@@ -188,10 +190,16 @@ class PayTable(Check):
     20 two of the same rank; a queen of hearts pair is also matched and suited, and is paid
     as the queen of hearts pair only. The dealer's blackjack is the dealer's first two
     cards totalling 21 (a dealer who drew holds none). A tip is paid as the player's wager.
+    With `decks` unknown (record:header) the table could be any count the declared pay
+    table is dealt with (A or B: more than one deck; C: one), so its odds are still judged;
+    a count the pay table is not dealt with is no candidate (such a header would be a
+    contradiction). With the pay table unknown, a payout is wrong only where it is wrong
+    under every pay table it could be.
     """
 
     citation = "20:18:15:30.04(4)"
     name = "ladies.pay_table"
+    options = frozenset({"ladies_paytable", "decks", "peek"})
     severity = "high"
     needs = frozenset({"ladies"})
     games = LADIES
@@ -238,6 +246,7 @@ class TakeOrPayBeforeMoreCards(Check):
 
     citation = "20:18:15:30.04(5)"
     name = "ladies.take_or_pay_before_more_cards"
+    options = frozenset({"decks", "peek"})  # the top award waits
     severity = "medium"
     games = LADIES
 

@@ -97,10 +97,23 @@ class HeaderCheck(_ProblemCheck):
     is judged under each value it could hold (the values given; for a value it cannot
     take, every value: an amount limit as none, a count with no most as the least and
     past any count; `decks` as one, six, eight and the most the game allows, Blackjack
-    Switch eight, the others none): a finding only where every value gives it, its
-    message naming the unknown house rule and what the header said of it, and, where the
-    values word it differently, under which value the words hold (the one that claims
-    least). Thus with `das` unknown a double after a split is never flagged. The table's
+    Switch eight, the others none, so that there no card count is ever over it; at a Lucky
+    Ladies table only the counts its declared pay table is dealt with, A or B more than
+    one deck, C one). `decks=0` is a count `decks` cannot take (a shoe holds one deck at
+    least): unknown, as if not given, never a shoe of no cards. An option given twice with
+    the same value contradicts nothing: the house rule is known and there is no finding. An
+    option given one value it can take and one it cannot is unknown, and every value it
+    can take remains possible, not the readable one alone: the unreadable statement might
+    have meant any of them. With several house rules unknown, a finding stands only where
+    every combination of their values gives it; a rule is judged under every combination
+    of the unknown house rules it reads (each check declares them), which is the same
+    verdict, so a house rule it does not read never hides its finding. Its
+    message names those house rules and what the header said of each, and, where the
+    combinations word it differently, under which values the words hold (the ones that
+    claim least). Thus with `das` unknown a double after a split is never flagged, and
+    with `soft17` and `surrender` unknown a dealer's stand on a hard 16 still is. A rule
+    whose unknown house rules make more than 64 combinations is not judged in that file:
+    one finding here names it and them, and its subsection counts no round. The table's
     `house_rules` and `decks` in the outputs leave out what is unknown. An unknown option
     key is reported once and otherwise ignored. A house rule that the regulation forbids
     (such as 6 to 5 at a six-deck table) is no header problem: the payouts are judged
@@ -120,12 +133,15 @@ class ReferenceCheck(_ProblemCheck):
 
     Regulation: none; bjh-format.md §5 ("Seats") and §7.
     Violating: `hit s4h1 7c` in a round where s4h1 was neither dealt nor wagered on; a round
-    with no `end`.
+    with no `end`; `sit s2 player=P-2` where a wager with no `sit` seated a player on s2 in
+    an earlier round, and no `leave s2` followed.
     Compliant: `bet s4h1 main 10` and `deal s4h1 9d` before the `hit`.
     Reading: an unclosed round ends at the next `round`, `shoe`, `dealer` or `close`
     statement, or at the end of the file, and is still audited; the finding stands on its
     `round` line. Round statements outside a round, and a `sit` on an occupied seat, are
-    reference problems too.
+    reference problems too: occupied by a named player, or by the unnamed player a wager
+    seated there (a wager on a seat with no `sit`), until a `leave`; the new player then
+    replaces the old.
     """
 
     citation = "record:reference"

@@ -16,7 +16,7 @@ from auditor.checks.judging import (
     on_standing_total,
     payout_finding,
     recorded_text,
-    settled_void_in_full,
+    returned_in_full,
     stake_of,
     stop_line,
     wrongly_settled,
@@ -38,11 +38,11 @@ class WagerTiming(Check):
     Reading: the posted limits are `min`/`max` of the `table` for main wagers and
     `sidebet.min`/`sidebet.max` for super match, DB21 and Lucky Ladies wagers; tips are the
     dealer's wagers and are not held to them. A late DB21 wager is 20:18:15:30.10(4), a late
-    Lucky Ladies wager 20:18:15:30.04(2). A split's new
-    wager is not an initial wager. A late wager is returned when it is settled `void` for
-    its full amount; a late wager never settled is record:unsettled's alone. Chips added
-    to a wager after the first card are no bet too: the wager is judged on what was placed
-    in time, and a settlement wrong for that is one finding on the added chips. The wager's
+    Lucky Ladies wager 20:18:15:30.04(2). A split's new wager is not an initial wager. A
+    late wager is returned when it is settled `void`, or `push`, for its full amount (the
+    same money); a late wager never settled is record:unsettled's alone. Chips added to a
+    wager after the first card are no bet too: the wager is judged on what was placed in
+    time, and a settlement wrong for that is one finding on the added chips. The wager's
     result is not judged again under 20:18:15:06 (one fault, one finding). With a posted
     side-bet limit unknown (record:header) a wager is outside it only where it is outside
     every value given; with a limit that cannot be read, never.
@@ -92,7 +92,7 @@ class WagerTiming(Check):
                 if late is not None:
                     yield late
             if (wager.after_first_card and wager.kind in ("main", "supermatch")
-                    and wager.settlements and not settled_void_in_full(wager)):
+                    and wager.settlements and not returned_in_full(wager)):
                 settlement = wager.settlements[0]
                 yield self.finding(
                     view, wager.line, f"The {wager.label} was placed after the first card of "
@@ -126,27 +126,31 @@ class MainPayout(Check):
     wager at 3:2 (expected 37.50).
     Compliant: `settle s2h1 main win 37.50`.
     Reading: the declared `blackjack` option is the odds owed, raised to the floor of this
-    section where it is lower: 3 to 2, or 6 to 5 at a one-deck table (so `blackjack=6:5`
-    at a six-deck table owes 3 to 2 on every blackjack, and a payout at a declared rate
-    above the floor is held to the declared rate). Against a dealer blackjack a doubled
-    hand loses only its original wager and the new hand of a split is returned, its double
-    included (20:18:15:24, :25; bjh-format.md §5). A split hand's 21 is not a blackjack.
-    A busted hand loses everything it wagered, a double included, even where the dealer
-    later shows a blackjack: it was collected when it went over 21. A payout that cannot be
-    made in whole cents is right rounded either way; a push and a void are the same money,
-    and are judged by what they return: `push 20` on a hand that doubled 20 (40 at stake)
-    kept 20 from the player.
-    Tip wagers on a hand ride its result without its double. A wager on a hand dealt no
-    cards is dead and owed back as void ("a hand dealt no cards is dead", 20:18:15:28). A
+    section where it is lower: 3 to 2, or 6 to 5 at a one-deck table (so `blackjack=6:5` at
+    a six-deck table owes 3 to 2 on every blackjack, and a payout at a declared rate above
+    the floor is held to the declared rate). Against a dealer blackjack a doubled hand loses
+    only its original wager and the new hand of a split is returned, its double included
+    (20:18:15:24, :25; bjh-format.md §5). A split hand's 21 is not a blackjack. A busted
+    hand loses everything it wagered, a double included, even where the dealer later shows a
+    blackjack: it was collected when it went over 21. A payout that cannot be made in whole
+    cents is right rounded either way; a push and a void are the same money, and are judged
+    by what they return: `push 20` on a hand that doubled 20 (40 at stake) kept 20 from the
+    player. Tip wagers on a hand ride its result without its double. A wager on a hand dealt
+    no cards is dead and owed back as void ("a hand dealt no cards is dead", 20:18:15:28). A
     wager placed after the first card is judged under 20:18:15:03 only. Surrenders are
     20:18:15:30; Blackjack Switch has its own rule, 20:18:15:30.09(13). In Ten sticks 21 a
     settlement made before the dealer traded a card is not judged on the cards the trade
     made: the trade is the fault (20:18:15:30.02(9)), the rest follows from it. Where the
-    dealer drew on a standing total, a settlement right for the dealer's hand without
-    that card (which "must be burned", 20:18:15:28) is right too, as is one right for the
-    cards as recorded; a settlement wrong for both names both results. With `blackjack`,
-    `decks` or `soft17` unknown (record:header), a payout is wrong only where it is wrong
-    under every value, and the finding owes the least of them.
+    dealer drew on a standing total, a settlement right for the dealer's hand without that
+    card (which "must be burned", 20:18:15:28) is right too, as is one right for the cards
+    as recorded; a settlement wrong for both names both results. With `blackjack`, `decks`
+    or `soft17` unknown (record:header), a payout is wrong only where it is wrong under
+    every value, and the finding owes the least of them. A `misdeal` outside Blackjack
+    Switch (whose 30.09(4) is the only misdeal rule on file) is read as the format defines
+    it: declared for one seat, every wager of that seat is owed back in full, and declared
+    for the dealer, every wager of the round; a settlement other than `void` or `push` for
+    the whole wager is this section's finding, the other seats' hands are settled as usual.
+    How many cards a seat is dealt outside Switch is not judged: no rule on file says.
     """
 
     citation = "20:18:15:06"
@@ -300,14 +304,17 @@ class DoubleDown(Check):
     Violating: `bet s1h1 main 10`, `double s1h1 20 5c`; or `hit s1h1 4d` then `double`.
     Compliant: `double s1h1 10 5c` on the first two cards, nothing drawn after it.
     Reading: the `double` option names the two-card totals allowed, counted as the hand
-    plays (a soft hand at its soft total); `das=no` forbids doubling a hand that was split
-    or made by a split. The amount doubled may be less than the original wager, never more.
-    A split ace that doubles after receiving its one card draws a second card: that is
-    20:18:15:25 alone; a split ace that doubles holding the ace alone has not two cards.
-    A second double of one hand is one fault, on its card. A card after a double in
-    Blackjack Switch is 20:18:15:30.09(14). With `double` or `das` unknown (record:header)
-    a double is judged under each value: with `das` unknown a double after a split is never
-    flagged; with `double` unknown a total is flagged only where no value allows it.
+    plays (a soft hand at its soft total): `A 8` is a soft 19, not a 9, so with `9-11` or
+    `10-11` no soft hand may double (every soft two-card total is 12 or more), as the
+    restricted rule is dealt; with `any` every two-card hand may; `das=no` forbids doubling
+    a hand that was split or made by a split. The amount doubled may be less than the
+    original wager, never more. A split ace that doubles after receiving its one card draws
+    a second card: that is 20:18:15:25 alone; a split ace that doubles holding the ace alone
+    has not two cards. A second double of one hand is one fault, on its card. A card after a
+    double in Blackjack Switch is 20:18:15:30.09(14). With `double` or `das` unknown
+    (record:header) a double is judged under each value: with `das` unknown a double after a
+    split is never flagged; with `double` unknown a total is flagged only where no value
+    allows it.
     """
 
     citation = "20:18:15:24"
@@ -512,16 +519,26 @@ class DealerDrawsOnStandingTotal(Check):
     the dealer, the card must be burned" (20:18:15:28, as summarised on file).
     Violating: the dealer holds `Th 8c` (18) and `draw 3d` follows.
     Compliant: `burn 3d` in its place, or no card at all.
-    Reading: a `draw` records a card counted into the dealer's hand, so a draw on a
-    standing total (17 to 21; a soft 17 only where `soft17=stand`) is the fault, one
-    finding per such draw. The card "must be burned": a settlement right for the dealer's
-    hand without it (the hand as it stood at the first such draw) is what the rule
-    requires and is no finding, and neither is a settlement right for the cards as
-    recorded (bjh-format.md §5, "Judging settlements"; 20:18:15:06, 30.09(13), 30.10(5),
-    (9), (10) and (12)). The dealer's later drawing is judged on the hand as recorded
-    (20:18:15:26). A draw after the dealer has gone over 21 is outside the section's words
-    (17 to 21) and the catalog's, and changes no result; it is not reported. With `soft17`
-    unknown (record:header) a draw on a soft 17 is not a finding.
+    Reading: a `draw` records a card counted into the dealer's hand, so a draw on a standing
+    total (17 to 21; a soft 17 only where `soft17=stand`) is the fault, one finding per such
+    draw. The card "must be burned": a settlement right for the dealer's hand without it
+    (the hand as it stood at the first such draw) is what the rule requires and is no
+    finding, and neither is a settlement right for the cards as recorded (bjh-format.md §5,
+    "Judging settlements"; 20:18:15:06, 30.09(13), 30.10(5), (9), (10) and (12)). The
+    dealer's later drawing is judged on the hand as recorded (20:18:15:26). A draw after the
+    dealer has gone over 21 is outside the section's words (17 to 21) and the catalog's, and
+    changes no result; it is not reported. With `soft17` unknown (record:header) a draw on a
+    soft 17 is not a finding. The text on file is the section as amended in 2021, and no
+    earlier text is on file; the amendment's day is not either, so the section is judged on
+    rounds dated from 2022-01-01, the first day it was surely in force (`auditor rules
+    --as-of`): an earlier round's draw on a standing total is not judged, never held to
+    words that may postdate it. The payout rules still accept, on any date, a settlement
+    right for the dealer's hand without that card (it only takes findings away), and a stop
+    below 17 after such a draw is not reported under 20:18:15:26 either (it follows from the
+    draw). A settlement wrong under both readings (for the cards as recorded and for the
+    hand without the card) is one finding of the payout rule, never two: on the settlement,
+    naming both results, its amounts those of the cards as recorded; the draw is this
+    section's own finding beside it.
     """
 
     citation = "20:18:15:28"

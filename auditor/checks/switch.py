@@ -19,6 +19,7 @@ from auditor.checks.judging import (
     net_text,
     payout_sentence,
     recorded_text,
+    returned_in_full,
     settled_net,
     settled_void_in_full,
     stake_of,
@@ -121,6 +122,7 @@ class EqualWagers(Check):
 
     citation = "20:18:15:30.09(2)"
     name = "switch.equal_wagers"
+    options = frozenset()
     severity = "high"
     games = SWITCH
 
@@ -166,6 +168,7 @@ class TipNeedsPersonalWager(Check):
 
     citation = "20:18:15:30.09(3)"
     name = "switch.tip_needs_personal_wager"
+    options = frozenset()
     severity = "high"
     needs = frozenset({"tip"})
     games = SWITCH
@@ -201,15 +204,16 @@ class Misdeal(Check):
     Compliant: `misdeal s3`, every wager of s3 settled `void` for its full amount and the
     other seats played out; `misdeal dealer` and every wager of the round returned.
     Reading: the right number is two cards to each wagered hand of a seat (h1, h2; none to
-    any other hand) and two to the dealer. Play went on when no `misdeal` names the seat
-    (or the dealer) and not every wager concerned was returned as void; that finding
-    stands on the extra card, or on the last card of the initial deal when cards are
-    missing. Retaining a wager means its settlement is `void` for the full amount; each
-    wager wrongly settled is one finding, on its `settle` line.
+    any other hand) and two to the dealer. Play went on when no `misdeal` names the seat (or
+    the dealer) and not every wager concerned was returned as void; that finding stands on
+    the extra card, or on the last card of the initial deal when cards are missing.
+    Retaining a wager means its settlement is `void`, or `push`, for the full amount (the
+    same money); each wager wrongly settled is one finding, on its `settle` line.
     """
 
     citation = "20:18:15:30.09(4)"
     name = "switch.misdeal"
+    options = frozenset({"decks"})  # a super match owed back: its schedule
     severity = "high"
     games = SWITCH
 
@@ -229,7 +233,7 @@ class Misdeal(Check):
                 continue  # record:unsettled
             settlement = wager.settlements[0]
             if facts.voided_by_misdeal(view, wager):
-                if settled_void_in_full(wager):
+                if returned_in_full(wager):
                     continue
                 declared = misdeals.get("dealer") or misdeals[wager.seat]
                 whose = "the dealer" if "dealer" in misdeals else wager.seat
@@ -262,7 +266,7 @@ class Misdeal(Check):
             concerned = (view.wagers if fault.target == "dealer"
                          else [w for w in view.wagers if w.seat == fault.target])
             if concerned and all(settled_void_in_full(w) for w in concerned):
-                continue  # returned as in a misdeal: play did not go on
+                continue  # voided as in a misdeal: play did not go on (a push is play's)
             dealt = ", ".join(f"{count} card{'' if count == 1 else 's'} to {name}"
                               for name, count in sorted(fault.counts.items()))
             if fault.target == "dealer":
@@ -293,6 +297,7 @@ class SuperMatchBeforeMain(Check):
 
     citation = "20:18:15:30.09(5)"
     name = "switch.super_match_before_main"
+    options = frozenset()
     severity = "medium"
     needs = frozenset({"supermatch"})
     games = SWITCH
@@ -352,10 +357,15 @@ class SuperMatchOutcome(Check):
     Violating: s2 is dealt `9h 4c` and `9d Kc` and `settle s2 supermatch lose 5`.
     Compliant: `settle s2 supermatch win 5` (a pair, 1 to 1).
     Reading: the four cards are the two first cards of h1 and h2 as dealt, before any
-    switch; a match is by rank (a king and a queen are no pair). A push or void where the
+    switch; a match is by rank (a king and a queen are no pair): the regulation's hands,
+    four of a kind down to pair, are poker hands, which match by rank, where a split asks
+    only cards "identical in value" (20:18:15:25). A push or void where the
     wager wins or loses is a wrong outcome too, and so is a loss collected for more or less
     than the whole wager (bjh-format.md §5: a smaller `lose` returned the rest). A win paid
-    at the wrong odds is 20:18:15:30.09(18); a misdealt seat's wager is (4).
+    at the wrong odds is 20:18:15:30.09(18); a misdealt seat's wager is (4). At a table
+    declared with a deck count neither schedule is for (a 30.09(1) finding), the hands
+    still win or lose as (6) says, but the schedule in use is not known: a win withheld
+    owes the least either schedule pays (four of a kind 40 to 1, two pair 7 to 1).
     """
 
     citation = "20:18:15:30.09(6)"
@@ -394,11 +404,17 @@ class ShuffleAndCut(Check):
     Reading: since the shoe came into play there must have been a shuffle, and the last
     shuffle before the round's first card must be followed by a cut. Each round dealt
     otherwise is a finding, on its first `deal`. A round before any `shoe` is a record
-    problem only; a round dealt after the cutting card with no reshuffle is 20:18:15:10.
+    problem only; a round dealt after the cutting card with no reshuffle is 20:18:15:10. A
+    `cut` with no `shuffle` since the shoe came into play cuts cards never shuffled: it
+    prepares nothing, and every round dealt is a finding until a shuffle and a cut follow. A
+    cut after the last shuffle makes the shoe ready from then on, even one that comes after
+    a round dealt uncut (that round is the finding; the floor's late cut is how the record
+    shows the fault put right), and a further cut with no shuffle before it undoes nothing.
     """
 
     citation = "20:18:15:30.09(7)"
     name = "switch.shuffle_and_cut"
+    options = frozenset()
     severity = "medium"
     games = SWITCH
 
@@ -456,6 +472,7 @@ class SuperMatchTiming(Check):
 
     citation = "20:18:15:30.09(8)"
     name = "switch.super_match_timing"
+    options = frozenset()
     severity = "medium"
     needs = frozenset({"supermatch"})
     games = SWITCH
@@ -485,6 +502,7 @@ class InsuranceOnAce(Check):
 
     citation = "20:18:15:30.09(9)"
     name = "switch.insurance_on_ace"
+    options = frozenset()
     severity = "high"
     needs = frozenset({"insurance"})
     games = SWITCH
@@ -535,6 +553,7 @@ class SwitchedBlackjack(Check):
 
     citation = "20:18:15:30.09(10)"
     name = "switch.switched_blackjack"
+    options = frozenset()
     severity = "high"
     games = SWITCH
 
@@ -580,6 +599,7 @@ class SplitWager(Check):
 
     citation = "20:18:15:30.09(11)"
     name = "switch.split_wager"
+    options = frozenset()
     severity = "high"
     needs = frozenset({ev.Split})
     games = SWITCH
@@ -680,6 +700,7 @@ class CardAfterCompletion(Check):
 
     citation = "20:18:15:30.09(14)"
     name = "switch.card_after_completion"
+    options = frozenset()
     severity = "medium"
     needs = frozenset({ev.Hit, ev.Double})
     games = SWITCH
@@ -723,6 +744,7 @@ class BustCollectedAtOnce(Check):
 
     citation = "20:18:15:30.09(15)"
     name = "switch.bust_collected_at_once"
+    options = frozenset()
     severity = "high"
     games = SWITCH
 
@@ -811,6 +833,7 @@ class Rotation(Check):
 
     citation = "20:18:15:30.09(16)"
     name = "switch.rotation"
+    options = frozenset()
     severity = "medium"
     games = SWITCH
 
@@ -858,6 +881,7 @@ class DealerWaitsForPlayers(Check):
 
     citation = "20:18:15:30.09(17)"
     name = "switch.dealer_waits_for_players"
+    options = frozenset()
     severity = "high"
     needs = frozenset({ev.Draw})
     games = SWITCH

@@ -148,6 +148,7 @@ class BustingBonusCard(Check):
 
     citation = "20:18:15:30.02(3)"
     name = "tensticks.busting_bonus_card"
+    options = frozenset()
     severity = "high"
     games = TENSTICKS
 
@@ -200,6 +201,7 @@ class TradeOfBonusCardOnly(Check):
 
     citation = "20:18:15:30.02(4)"
     name = "tensticks.trade_bonus_card_only"
+    options = frozenset()
     severity = "medium"
     needs = frozenset({ev.Trade})
     games = TENSTICKS
@@ -358,11 +360,16 @@ class PrizeRestartsCount(Check):
     Reading: the winner's next light must show 1 (the reset itself is not a statement); a
     player at another seat keeps the lights held before the prize (also the punches of a
     card handed in, if the player has no light yet), seen at that seat's next light, which
-    must show one more. A new player's first light counting lights not theirs stays (8)'s.
+    must show one more. A new player's first light counting lights not theirs stays (8)'s. A
+    seat's first light after a prize at another seat is judged here however many rounds
+    later it comes (it shows what the seat carried through the prize); the seat's later
+    lights are (5)'s. A prize paid with too few lights ((6)'s finding) was still paid: its
+    winner's count starts again at zero, and the next light must show 1.
     """
 
     citation = "20:18:15:30.02(7)"
     name = "tensticks.prize_restarts_count"
+    options = frozenset()
     severity = "medium"
     games = TENSTICKS
 
@@ -390,11 +397,14 @@ class NewPlayerStartsAtZero(Check):
     Reading: judged at the player's first light since sitting (a wager on an empty seat
     seats a new player too). It is this subsection's when the count continues the seat's
     previous count, or when a player with no punched card (or one of no punches) starts
-    above zero; any other wrong first count is (5)'s.
+    above zero; any other wrong first count is (5)'s. A player a wager seated, with no `sit`
+    (an unnamed player), is a new player with no card: a first light that shows 2 started
+    above zero, and is this subsection's, not (5)'s.
     """
 
     citation = "20:18:15:30.02(8)"
     name = "tensticks.new_player_starts_at_zero"
+    options = frozenset()
     severity = "medium"
     games = TENSTICKS
 
@@ -429,7 +439,9 @@ class DealerBonusCardIsTen(Check):
     21), shows the card was not counted as ten: the finding is this subsection's rather than
     20:18:15:28's (subject `draw:<line>`). Settlements are judged on the cards as recorded
     and, where the dealer drew on a standing total, on the hand without that card too
-    (20:18:15:28).
+    (20:18:15:28). The dealer's bonus card is a ten in every respect: with an ace it makes
+    the dealer's first two cards a blackjack (settlements under 20:18:15:06), and it counts
+    ten in every total the dealer draws to or stands on.
     """
 
     citation = "20:18:15:30.02(9)"
@@ -577,11 +589,15 @@ class PunchedPlayersCard(Check):
     round, even one with an unreadable line; a card handed in that was punched outside the
     audited records is not a finding, but a second hand-in of it is. Handing a card in
     surrenders it; a new punch of the same card makes it good again. The prior approval of
-    the card's form is not in a record.
+    the card's form is not in a record. A card handed in with the wrong punches is this
+    subsection's one finding, at the statement that punched it: the player who hands it in
+    starts with the punches as recorded, and the lights count on from them ((5) and (8)
+    judge the count from there).
     """
 
     citation = "20:18:15:30.02(¶11)"
     name = "tensticks.punched_players_card"
+    options = frozenset()
     severity = "medium"
     needs = frozenset({ev.Leave})
     games = TENSTICKS

@@ -341,9 +341,11 @@ class _RoundReplay:
     def on_sit(self, index: int, event: ev.Sit) -> None:
         self.note_seat(event.seat, event.line)
         seats = self.state.seats
-        if event.seat in seats and seats[event.seat].player is not None:
-            self.problem(event.line, f"`sit` on {event.seat}, which {seats[event.seat].player} "
-                                     "still occupies (the new player replaces them)", event.seat)
+        held = seats.get(event.seat)
+        if held is not None:  # a named player, or an unnamed one a wager seated (no `leave`)
+            who = held.player if held.player is not None else "an unnamed player"
+            self.problem(event.line, f"`sit` on {event.seat}, which {who} still occupies (the "
+                                     "new player replaces them)", event.seat)
         self.state.seat_player(event.seat, event.player, event.punches)
         self.view.seat_changes.append(SeatChange("sit", event.seat, event.player, event.line,
                                                  index, event.punchcard, event.punches, None))

@@ -214,9 +214,16 @@ def super_match_result(view: RoundView, wager: Wager) -> Expected:
     match = blackjack.super_match(cards)
     if match is None:
         return _expected("lose", -wager.amount, "the first four cards hold no pair")
-    schedule = blackjack.SUPER_MATCH_SCHEDULE[8 if view.config.decks >= 8 else 6]
-    odds = schedule[match]
-    return _expected("win", wager.amount * odds, ("{} pays {} to 1", match, odds))
+    decks = view.config.decks
+    schedules = blackjack.SUPER_MATCH_SCHEDULE
+    if decks in schedules:
+        odds = schedules[decks][match]
+        return _expected("win", wager.amount * odds, ("{} pays {} to 1", match, odds))
+    # dealt with a count neither schedule is for (30.09(1)): it wins, at the least either pays
+    odds = min(schedule[match] for schedule in schedules.values())
+    return _expected("win", wager.amount * odds,
+                     ("{} pays at least {} to 1 (no schedule is for {} decks)", match, odds,
+                      decks))
 
 
 def first_two_cards(view: RoundView, seat: str) -> list[tuple[str, int]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # Rich is loaded when something is printed (auditor/shown.py)
@@ -59,6 +60,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 def run(arguments: argparse.Namespace, console: Console) -> int:
     from rich.table import Table
 
+    from auditor.output.files import out_folder_problem
     from auditor.shown import TextConsole
     from auditor.simulate import SpecError, simulate, table_spec
 
@@ -82,12 +84,19 @@ def run(arguments: argparse.Namespace, console: Console) -> int:
         start = date.fromisoformat(arguments.date)
         floor = floor_from_arguments(arguments, arguments.game, arguments.tables,
                                      start.toordinal(), arguments.faults)
+        problem = out_folder_problem(Path(arguments.out))
+        if problem:  # a file, or a folder under a file, in --out's place: before any dealing
+            raise SpecError(problem)
         started = time.perf_counter()
         result = simulate(arguments.out, spec, tables=arguments.tables, rounds=arguments.rounds,
                           hours=arguments.hours, seed=arguments.seed, faults=arguments.faults,
                           start=start, floor=floor, header_fault=arguments.header_fault)
     except (SpecError, ValueError) as error:
         errors.print(f"auditor: {error}")
+        return 2
+    except OSError as error:  # the folder went away, or filled up, while records were written
+        errors.print(f"auditor: --out {arguments.out} cannot be written "
+                     f"({error.strerror or error})")
         return 2
     elapsed = time.perf_counter() - started
     if arguments.quiet:

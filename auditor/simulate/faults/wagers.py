@@ -42,7 +42,18 @@ class WagerEdit(Injector):
 
 class PlacedAfterFirstCard(WagerEdit):
     """A wager placed after the first card of the round (a side wager settled all the
-    same, as if it had been in time)."""
+    same, as if it had been in time). Not a wager its own play pushed for its whole amount:
+    that returns it as a wager that is no bet must be returned, so the lateness would show
+    nothing (issue 41: `void` or `push` in full)."""
+
+    def edit(self, builder: RoundBuilder) -> bool:
+        wagers = [w for w in self.wagers(builder)
+                  if not (w.outcome in ("push", "void") and w.paid == w.amount)]
+        if not wagers:
+            return False
+        wager = builder.rng.choice(wagers)
+        builder.mark(self.change(builder, wager), self.describe(builder, wager))
+        return True
 
     def change(self, builder: RoundBuilder, wager: Wager) -> Stmt:
         move_after(builder, wager.bet, builder.first_deal)
