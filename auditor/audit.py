@@ -11,17 +11,25 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from itertools import chain, count
 from typing import Any
 
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
-from auditor.checks.base import PROBLEM, Check, FileView, registry
+from auditor.checks.base import PROBLEM, Check, FileView, registry, round_end
 from auditor.config import TableConfig
 from auditor.findings import Finding
 from auditor.identity import normalise_statement
 from auditor.parser import line_batches, parse_batches
-from auditor.reader import Header, Problem, RoundRecord, read_body, read_structure
+from auditor.reader import (
+    Header,
+    Problem,
+    ProblemContext,
+    RoundRecord,
+    read_body,
+    read_structure,
+)
 from auditor.replay.engine import UNRECORDED_KINDS, replay_round
 from auditor.replay.state import TableState
 from auditor.replay.trace import trace_round
@@ -109,6 +117,10 @@ class FileAudit:
         # Rounds read since the summary was last brought up to date (`close_piece`): a plain
         # counter a round, not the summary's validating `__setattr__` (about 1 µs).
         self.rounds = 0
+        # The last time stamp since the shoe began: a line's between rounds, else the end
+        # of the last round (`last_view`, read only when a problem needs it).
+        self.last_time: str | None = None
+        self.last_view: Any = None
 
     def begin(self, config: TableConfig, problems: Iterable[Problem],
               state: TableState | None = None) -> None:
@@ -159,7 +171,7 @@ class FileAudit:
             elif isinstance(item, Header):
                 self.begin(item.config, item.problems)
             elif isinstance(item, Problem):
-                self.file_view.problems.append(item)
+                self.file_view.problems.append(self._in_context(item))
             elif isinstance(item, ev.Event):
                 self._between_rounds(item)
 
@@ -168,6 +180,7 @@ class FileAudit:
         before = state.clone() if self.keep_evidence else None
         view = replay_round(state, item, self.path)
         self.rounds += 1
+        self.last_view, self.last_time = view, None
         date = view.date
         if date:
             if self.first_date is None or date < self.first_date:
@@ -197,12 +210,27 @@ class FileAudit:
         state = self.state
         state.apply(item)
         self.result.tally.add_event(item)
+        if isinstance(item, ev.Shoe):
+            # a piece of a split file begins here knowing no time
+            self.last_time = self.last_view = None
+        elif item.time:
+            self.last_time = item.time
         if isinstance(item, ev.Burn) and state.counts[item.card] > state.config.decks:
             # a card burned between rounds counts too (record:card-count)
-            self.file_view.problems.append(Problem(
+            self.file_view.problems.append(self._in_context(Problem(
                 "card-count", item.line, f"burned {item.card} is seen "
                 f"{state.counts[item.card]} times {state.counted_since_text()}, more "
-                f"than the {state.config.decks}-deck shoe holds"))
+                f"than the {state.config.decks}-deck shoe holds")))
+
+    def _in_context(self, problem: Problem) -> Problem:
+        """`problem`, met between rounds, with what is in force there: its finding is dated
+        and placed like the rounds around it (its gaming day, shift, shoe and dealer)."""
+        state = self.state
+        if state is None or state.shoe_id is None:
+            return problem  # before the first shoe: the record's, not a shoe's
+        time = self.last_time or (round_end(self.last_view) if self.last_view else None)
+        return replace(problem, context=ProblemContext(
+            state.shoe_date, state.shoe_id, state.dealer, time))
 
     def close_piece(self, trace: bool = True) -> None:
         """The lines are all read: the last shuffle's cards closed, and the replays of the
@@ -254,6 +282,7 @@ class FileAudit:
         self.judge.not_in_force.update(piece.judge.not_in_force)
         self.judge.unreadable += piece.judge.unreadable
         self.state = piece.state
+        self.last_time, self.last_view = piece.last_time, piece.last_view
 
     def pick_replays(self) -> None:
         """Of the replays of the pieces joined so far, the ones the whole file's picker takes

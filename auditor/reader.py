@@ -40,6 +40,17 @@ class Problem(Fieldwise):
     column: int | None = None
     seat: str | None = None
     hand: str | None = None
+    # What was in force at a problem between rounds (set by the audit as it reads): the
+    # shoe's date and ID, the dealer, the last time stamp since the shoe began.
+    context: ProblemContext | None = None
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ProblemContext(Fieldwise):
+    date: str | None
+    shoe: str | None
+    dealer: str | None
+    time: str | None
 
 
 @dataclass(slots=True, repr=False, eq=False)

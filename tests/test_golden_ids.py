@@ -55,7 +55,9 @@ SAMPLE_IDS = [
     ("standard-t11-2026-11-20.bjh", 455, "20:18:15:30", "BJH-39A8A8B6D909A440"),
     ("standard-t11-2026-11-20.bjh", 524, "20:18:15:06", "BJH-E0EC130B2D5D214E"),
     ("standard-t11-2026-11-20.bjh", 567, "20:18:15:23", "BJH-72CC1CE3317448F1"),
-    ("standard-t11-2026-11-20.bjh", 720, "record:syntax", "BJH-FA8908671456ADDB"),
+    # A line between rounds: dated, placed in shoe 612 with dealer D-3140 (the ID changed
+    # when findings outside rounds took the context in force, issue 42).
+    ("standard-t11-2026-11-20.bjh", 720, "record:syntax", "BJH-36C904C2676027C9"),
     ("standard-t12-2026-11-21.bjh", 231, "20:18:15:03", "BJH-9B5692D0289A357D"),
     ("standard-t12-2026-11-21.bjh", 242, "20:18:15:25", "BJH-590B9F34E1A37FD3"),
     ("standard-t12-2026-11-21.bjh", 619, "20:18:15:28", "BJH-C49D4A1AB9F32E13"),
@@ -107,7 +109,7 @@ def test_a_casino_name_not_in_ascii_is_hashed_as_itself(tmp_path: Path) -> None:
         (455, "20:18:15:30", "BJH-90EA19E8384CA742"),
         (524, "20:18:15:06", "BJH-A7F37BB423B5E903"),
         (567, "20:18:15:23", "BJH-DDD27D430B623ED7"),
-        (720, "record:syntax", "BJH-1AAE538E59F405BC")]
+        (720, "record:syntax", "BJH-3313903C7579FF13")]
     key = identity_key(findings[2], ("Café Zürich", "T11"))
     assert canonical_text(key, 1) == (
         '["bjh-finding-id/2","Café Zürich","T11","2026-11-20","611","15","20:22:47","D-2207",'
@@ -141,7 +143,7 @@ def test_the_player_and_the_gaming_day_are_given_with_the_id() -> None:
         (455, "s3", "P-3107", "2026-11-20", "swing"),
         (524, "s3", "P-3107", "2026-11-20", "swing"),
         (567, "s4", "P-3137", "2026-11-20", "swing"),
-        (720, None, None, None, None)]
+        (720, None, None, "2026-11-20", "swing")]  # between rounds: the shoe's day, 20:33:04
 
 
 def test_a_hash_only_inside_quotes_is_no_comment() -> None:
@@ -220,4 +222,4 @@ def test_a_result_without_tallies_gets_its_ids_and_no_players() -> None:
         (455, "BJH-39A8A8B6D909A440", None, "2026-11-20"),
         (524, "BJH-E0EC130B2D5D214E", None, "2026-11-20"),
         (567, "BJH-72CC1CE3317448F1", None, "2026-11-20"),
-        (720, "BJH-FA8908671456ADDB", None, None)]
+        (720, "BJH-36C904C2676027C9", None, "2026-11-20")]

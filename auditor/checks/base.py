@@ -113,11 +113,17 @@ class Check:
             evidence=tuple(sorted(set(evidence) - {line})), **money)
 
     def file_finding(self, view: FileView, problem: Problem) -> Finding:
+        """A finding of the record outside a round: with what was in force at its line (the
+        shoe's date and ID, the dealer, the time), where the problem was met between rounds."""
+        context = problem.context
         return Finding(citation=self.citation, rule=self.name, severity=self.severity,
                        file=view.file, line=problem.line, column=problem.column,
                        table=view.config.table_id, game=view.config.game,
                        seat=problem.seat, hand=problem.hand, message=problem.message,
-                       currency=view.config.currency)
+                       currency=view.config.currency,
+                       **({} if context is None else {
+                           "date": context.date, "shoe": context.shoe,
+                           "dealer": context.dealer, "time": context.time}))
 
     @classmethod
     def documentation(cls) -> str:
