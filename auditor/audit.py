@@ -17,7 +17,7 @@ from typing import Any
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
 from auditor.checks.base import PROBLEM, Check, FileView, registry
-from auditor.config import TableConfig, UnknownRule
+from auditor.config import TableConfig, UnknownRule, option_field
 from auditor.findings import Finding
 from auditor.identity import normalise_statement
 from auditor.parser import line_batches, parse_batches
@@ -314,6 +314,8 @@ def describe_table(summary: InputSummary, config: TableConfig) -> None:
         summary.decks = None  # the header does not say (record:header)
     summary.minimum, summary.maximum = config.minimum, config.maximum
     summary.house_rules = house_rules(config)
+    summary.declared_rules = [key for key in summary.house_rules
+                              if config.declares(option_field(key) or key)]
 class _LineTexts:
     """The texts of the lines findings may stand on, kept while the file streams, so that
     each finding carries its statement (for its ID) without reading the file again.

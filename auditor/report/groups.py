@@ -3,7 +3,6 @@ no replay in the report."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -18,14 +17,10 @@ if TYPE_CHECKING:
 
 
 def check_reading(citation: str) -> str:
-    """The `Reading:` section of the check's docstring: how the auditor reads the rule."""
+    """The `Reading:` section of the check's docstring: how the auditor reads the rule (as
+    `auditor rules show` prints it, and the case's exhibits)."""
     check = registry().get(citation)
-    if check is None:
-        return ""
-    text = check.documentation()
-    match = re.search(r"^\s*Reading:\s*(.*?)(?=^\s*(?:Regulation|Violating|Compliant):|\Z)",
-                      text, re.S | re.M)
-    return " ".join(match.group(1).split()) if match else ""
+    return check.reading() if check is not None else ""
 
 
 def build_groups(totals: FindingsTotals, findings: Iterable[Finding] | None,
