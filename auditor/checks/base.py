@@ -145,8 +145,8 @@ class Check:
     def reading(cls) -> str:
         """How the auditor reads its rule: the `Reading:` section, without the catalog's
         `(*reading*)` mark (whoever prints it marks it as the auditor's reading)."""
-        text = cls.doc_section("Reading")
-        return text.removeprefix(READING_MARK).lstrip()
+        text = cls.doc_section("Reading").removeprefix(READING_MARK).lstrip()
+        return text[:1].upper() + text[1:]
 
 
 _REGISTRY: dict[str, Check] = {}

@@ -41,7 +41,9 @@ class TableIdentity:
     minimum: Any  # Decimal | None
     maximum: Any  # Decimal | None
     currency: str | None
-    rules: list[tuple[str, str]]  # option, value in force
+    # option, value in force, and whether the header declared it (False: the default the
+    # auditor assumed; None: the run did not record which)
+    rules: list[tuple[str, str, bool | None]]
     files: int = 0
     rounds: int = 0
     inputs: list[int] = field(default_factory=list)
