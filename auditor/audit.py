@@ -19,6 +19,7 @@ from auditor import events as ev
 from auditor.checks.base import PROBLEM, Check, FileView, registry
 from auditor.config import TableConfig, UnknownRule, option_field
 from auditor.findings import Finding
+from auditor.gaming_day import hour_stamp
 from auditor.identity import normalise_statement
 from auditor.parser import line_batches, parse_batches
 from auditor.reader import Header, Problem, RoundRecord, read_body, read_structure
@@ -110,6 +111,10 @@ class FileAudit:
         # Rounds read since the summary was last brought up to date (`close_piece`): a plain
         # counter a round, not the summary's validating `__setattr__` (about 1 µs).
         self.rounds = 0
+        # Rounds read but not judged, by (dealer, hour stamp): rare. The rounds read by the
+        # same key are the tally's (`Tally.rounds`): `finish` puts both on the summary, so
+        # that a report filtered to a dealer or a gaming day counts that scope's rounds.
+        self.not_judged: dict[tuple[str | None, str | None], int] = {}
 
     def begin(self, config: TableConfig, problems: Iterable[Problem],
               state: TableState | None = None) -> None:
@@ -174,6 +179,9 @@ class FileAudit:
             self.dealers[view.dealer_id] = None
         found = len(result.findings)
         judged = self.judge.judge(view, views)
+        if view.unreadable or not self.judge.judging:  # not audited (a rare round)
+            key = (view.dealer_id, hour_stamp(view.date, view.clock))
+            self.not_judged[key] = self.not_judged.get(key, 0) + 1
         if judged:
             texts.attach(result.findings, found)
             citations = frozenset(f.citation for f in result.findings[found:])
@@ -235,6 +243,8 @@ class FileAudit:
             if date and (self.last_date is None or date > self.last_date):
                 self.last_date = date
         self.dealers.update(piece.dealers)
+        for key, rounds in piece.not_judged.items():
+            self.not_judged[key] = self.not_judged.get(key, 0) + rounds
         result.findings.extend(other.findings)
         for citation, facts in other.facts.items():
             result.facts.setdefault(citation, []).extend(facts)
@@ -286,7 +296,19 @@ class FileAudit:
         self.texts.attach(result.findings, found)
         summary.first_date, summary.last_date = self.first_date, self.last_date
         summary.dealers = list(self.dealers)
+        summary.round_counts = round_counts(result.tally.rounds, self.not_judged)
         return result
+
+
+def round_counts(read: dict[tuple, int], not_judged: dict[tuple, int]) -> list[list]:
+    """[dealer, hour stamp, rounds read, rounds audited] for each dealer and hour of a
+    file, in record order of first appearance (`read`: the tally's rounds by dealer, hour
+    stamp and shift)."""
+    counts: dict[tuple, int] = {}
+    for (dealer, stamp, _), rounds in read.items():
+        counts[dealer, stamp] = counts.get((dealer, stamp), 0) + rounds
+    return [[dealer, stamp, rounds, rounds - not_judged.get((dealer, stamp), 0)]
+            for (dealer, stamp), rounds in counts.items()]
 
 
 def audit_file(path: str, keep_evidence: bool = True, data: bytes | None = None,

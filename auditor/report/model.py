@@ -247,6 +247,11 @@ class RoundNotAudited:
     file: str
     round: str
     line: int | None
+    # when, and by whom, for a filtered view (the round's unreadable line's finding)
+    dealer: str | None = None
+    date: str | None = None
+    gaming_day: str | None = None
+    shift: str | None = None
 
 
 @dataclass
