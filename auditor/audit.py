@@ -300,13 +300,22 @@ class FileAudit:
         return result
 
 
-def round_counts(read: dict[tuple, int], not_judged: dict[tuple, int]) -> list[list]:
+ROUND_COUNTS_AT_MOST = 10_000
+"""Dealer-hours a file's `round_counts` holds at most: a month of one table's hours by a
+few dealers is a few thousand; past it (a record naming a new dealer every round) the file
+keeps none, and a filtered report counts it whole and says so, rather than carrying a
+list as long as the file into findings.json, the store and the page."""
+
+
+def round_counts(read: dict[tuple, int], not_judged: dict[tuple, int]) -> list[list] | None:
     """[dealer, hour stamp, rounds read, rounds audited] for each dealer and hour of a
     file, in record order of first appearance (`read`: the tally's rounds by dealer, hour
-    stamp and shift)."""
+    stamp and shift); None past ROUND_COUNTS_AT_MOST."""
     counts: dict[tuple, int] = {}
     for (dealer, stamp, _), rounds in read.items():
         counts[dealer, stamp] = counts.get((dealer, stamp), 0) + rounds
+    if len(counts) > ROUND_COUNTS_AT_MOST:
+        return None
     return [[dealer, stamp, rounds, rounds - not_judged.get((dealer, stamp), 0)]
             for (dealer, stamp), rounds in counts.items()]
 

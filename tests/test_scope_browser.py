@@ -189,3 +189,24 @@ def test_an_older_run_says_it_counts_whole_files(browser, night: Path, tmp_path:
     assert ("2 files of this view were audited before rounds were kept by dealer and hour: "
             "their rounds are counted whole.") in words(page, "#scope-note")
     opened.close()
+
+
+def test_a_record_of_a_new_dealer_every_round_keeps_no_round_counts(tmp_path: Path) -> None:
+    """Rounds are kept by dealer and hour up to ROUND_COUNTS_AT_MOST pairs: past it the file
+    keeps none (a filtered report then counts it whole and says so), never a list as long
+    as the file."""
+    from auditor.audit import ROUND_COUNTS_AT_MOST, audit_file
+
+    head = ('bjh 1\ncasino "C" licence=RL-1\ntable T1 game=standard decks=6 min=10 max=500\n'
+            "shoe 1 date=2026-11-20\n")
+    for rounds, kept in ((ROUND_COUNTS_AT_MOST, True), (ROUND_COUNTS_AT_MOST + 1, False)):
+        path = tmp_path / f"{rounds}.bjh"
+        path.write_text(head + "".join(f"round {n} time=21:00:00 dealer=D-{n}\nend\n"
+                                       for n in range(1, rounds + 1)), encoding="utf-8")
+        summary = audit_file(str(path), keep_evidence=False).summary
+        assert summary.rounds == rounds
+        if kept:
+            assert len(summary.round_counts) == rounds
+            assert summary.round_counts[-1] == [f"D-{rounds}", "2026-11-20 21", 1, 1]
+        else:
+            assert summary.round_counts is None
