@@ -331,3 +331,25 @@ def test_a_run_recorded_before_declared_rules_says_it_cannot_tell(audited: Path,
     report = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     cell = text(re.search(r'<td class="rules">(.*?)</td>', report, re.S).group(1))
     assert cell.endswith("surrender no (declared or default: this run did not record which)")
+
+
+def test_an_approval_held_against_a_default_says_it_was_not_declared(tmp_path: Path) -> None:
+    """--approved: the header of PLAIN declares no option, so its surrender is the default
+    the auditor assumed, never "the header declares surrender=no"; its decks, in the
+    `table` statement, are declared."""
+    (tmp_path / "plain.bjh").write_text(PLAIN, encoding="utf-8")
+    approved = tmp_path / "approved.toml"
+    approved.write_text('[[approval]]\nlicence = "RL-0101"\ntable = "T01"\nreference = '
+                        '"SDCGC-2026-7"\ndate = 2026-09-01\ngame = "standard"\ndecks = 8\n'
+                        'surrender = "late"\n', encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["audit", str(tmp_path / "plain.bjh"), "--out", str(out), "--quiet",
+                 "--jobs", "1", "--approved", str(approved)]) == 1
+    found = json.loads((out / "findings.json").read_text(encoding="utf-8"))["findings"]
+    assert sorted((f["line"], f["message"]) for f in found
+                  if f["citation"] == "record:approval") == [
+        (3, "The header declares decks=6 where approval SDCGC-2026-7 of 2026-09-01 "
+            "(RL-0101/T01) approved decks=8."),
+        (3, "The header does not declare surrender (judged under the default surrender=no) "
+            "where approval SDCGC-2026-7 of 2026-09-01 (RL-0101/T01) approved "
+            "surrender=late.")]
