@@ -215,6 +215,18 @@ def test_report_html_shows_the_options_not_declared(audited: Path) -> None:
                           "splits 3, surrender no")
 
 
+def test_report_html_gives_the_reading_as_the_basis_where_no_words_are_on_file(
+        audited: Path) -> None:
+    html = (audited / "report.html").read_text(encoding="utf-8")
+    opened = re.findall(r'<details class="reading" open><summary>([^<]*)</summary><p>([^<]*)',
+                        html)
+    assert [summary for summary, _ in opened] == [
+        "The basis of these findings: the auditor's reading (the regulation's words "
+        "are not on file)"] * 3
+    assert any(reading.startswith("Late surrender as commonly dealt") for _, reading in opened)
+    assert html.count('<details class="reading"><summary>How the auditor reads this rule') == 2
+
+
 def test_the_attestation_names_the_preparer_and_the_signing_key(case: Path, key: Path) -> None:
     html = html_of(case)
     page = html[html.index('<section class="attestation"'):]

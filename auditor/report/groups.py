@@ -37,7 +37,7 @@ def build_groups(totals: FindingsTotals, findings: Iterable[Finding] | None,
             index, citation, entry.title if entry else "",
             entry.text.strip() if entry else "", check.name if check else counted.rule,
             check_reading(citation), counted.severity, counted.severities, counted.money,
-            counted.count))
+            counted.count, on_file=entry.on_file if entry else True))
     if findings is not None:
         place = {group.citation: group for group in groups}
         for number, finding in enumerate(findings, start=1):

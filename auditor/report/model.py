@@ -205,6 +205,7 @@ class CitationGroup:
     money: MoneyTotals
     count: int
     findings: list[FindingItem] = field(default_factory=list)
+    on_file: bool = True  # the regulation's words are on file; else the reading is the basis
 
 
 @dataclass
