@@ -18,8 +18,9 @@ from typing import Any
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
 from auditor.checks.base import PROBLEM, Check, FileView, registry, round_end
-from auditor.config import TableConfig
+from auditor.config import TableConfig, option_field
 from auditor.findings import Finding
+from auditor.gaming_day import hour_stamp
 from auditor.identity import normalise_statement
 from auditor.parser import line_batches, parse_batches
 from auditor.reader import (
@@ -121,6 +122,10 @@ class FileAudit:
         # of the last round (`last_view`, read only when a problem needs it).
         self.last_time: str | None = None
         self.last_view: Any = None
+        # Rounds read but not judged, by (dealer, hour stamp): rare. The rounds read by the
+        # same key are the tally's (`Tally.rounds`): `finish` puts both on the summary, so
+        # that a report filtered to a dealer or a gaming day counts that scope's rounds.
+        self.not_judged: dict[tuple[str | None, str | None], int] = {}
 
     def begin(self, config: TableConfig, problems: Iterable[Problem],
               state: TableState | None = None) -> None:
@@ -191,6 +196,9 @@ class FileAudit:
             self.dealers[view.dealer_id] = None
         found = len(result.findings)
         judged = self.judge.judge(view)
+        if view.unreadable or not self.judge.judging:  # not audited (a rare round)
+            key = (view.dealer_id, hour_stamp(view.date, view.clock))
+            self.not_judged[key] = self.not_judged.get(key, 0) + 1
         if judged:
             texts.attach(result.findings, found)
             citations = frozenset(f.citation for f in result.findings[found:])
@@ -267,6 +275,8 @@ class FileAudit:
             if date and (self.last_date is None or date > self.last_date):
                 self.last_date = date
         self.dealers.update(piece.dealers)
+        for key, rounds in piece.not_judged.items():
+            self.not_judged[key] = self.not_judged.get(key, 0) + rounds
         result.findings.extend(other.findings)
         for citation, facts in other.facts.items():
             result.facts.setdefault(citation, []).extend(facts)
@@ -319,7 +329,28 @@ class FileAudit:
         self.texts.attach(result.findings, found)
         summary.first_date, summary.last_date = self.first_date, self.last_date
         summary.dealers = list(self.dealers)
+        summary.round_counts = round_counts(result.tally.rounds, self.not_judged)
         return result
+
+
+ROUND_COUNTS_AT_MOST = 10_000
+"""Dealer-hours a file's `round_counts` holds at most: a month of one table's hours by a
+few dealers is a few thousand; past it (a record naming a new dealer every round) the file
+keeps none, and a filtered report counts it whole and says so, rather than carrying a
+list as long as the file into findings.json, the store and the page."""
+
+
+def round_counts(read: dict[tuple, int], not_judged: dict[tuple, int]) -> list[list] | None:
+    """[dealer, hour stamp, rounds read, rounds audited] for each dealer and hour of a
+    file, in record order of first appearance (`read`: the tally's rounds by dealer, hour
+    stamp and shift); None past ROUND_COUNTS_AT_MOST."""
+    counts: dict[tuple, int] = {}
+    for (dealer, stamp, _), rounds in read.items():
+        counts[dealer, stamp] = counts.get((dealer, stamp), 0) + rounds
+    if len(counts) > ROUND_COUNTS_AT_MOST:
+        return None
+    return [[dealer, stamp, rounds, rounds - not_judged.get((dealer, stamp), 0)]
+            for (dealer, stamp), rounds in counts.items()]
 
 
 def audit_file(path: str, keep_evidence: bool = True, data: bytes | None = None,
@@ -347,6 +378,8 @@ def describe_table(summary: InputSummary, config: TableConfig) -> None:
         summary.decks = None  # the header does not say (record:header)
     summary.minimum, summary.maximum = config.minimum, config.maximum
     summary.house_rules = house_rules(config)
+    summary.declared_rules = [key for key in summary.house_rules
+                              if config.declares(option_field(key) or key)]
 class _LineTexts:
     """The texts of the lines findings may stand on, kept while the file streams, so that
     each finding carries its statement (for its ID) without reading the file again.

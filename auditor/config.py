@@ -75,6 +75,9 @@ class TableConfig(BaseModel):
     licence: str | None = None
     rules: HouseRules = HouseRules()
     unknown: tuple[UnknownRule, ...] = ()  # house rules that cannot be known; () nearly always
+    # The HouseRules fields the header's `option` statements set (each to one value it can
+    # take); every other field holds the default the auditor assumes, not the house's word.
+    declared: frozenset[str] = frozenset()
 
     @property
     def blackjack_odds(self) -> str:
@@ -85,6 +88,11 @@ class TableConfig(BaseModel):
     @property
     def hits_soft_17(self) -> bool:
         return self.rules.soft17 == "hit"
+
+    def declares(self, name: str) -> bool:
+        """Whether the header declares the house rule `name` (a HouseRules field), rather
+        than leaving the auditor to assume its default."""
+        return name in self.declared
 
 
 def option_field(key: str) -> str | None:

@@ -81,6 +81,19 @@ class Calendar(Fieldwise):
         return cls(hour_of_clock(day_starts or DEFAULT_DAY_STARTS),
                    tuple((name, *shift_hours(span)) for name, span in chosen.items()))
 
+    @classmethod
+    def of_described(cls, described: object) -> Calendar:
+        """The calendar a run recorded (`described`); the default for a run recorded
+        before runs kept theirs, or a record that cannot be read as one."""
+        if not isinstance(described, dict):
+            return DEFAULT
+        try:
+            shifts = described.get("shifts")
+            return cls.of(described.get("gaming_day_starts"),
+                          shifts if isinstance(shifts, dict) else None)
+        except (ValueError, TypeError):
+            return DEFAULT
+
     def gaming_day(self, day: str | None, time: str | None) -> str | None:
         """The gaming day of a round on `day` at local `time`: the day before when the time
         is before the gaming day begins; the date itself when the time is unknown."""

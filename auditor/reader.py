@@ -286,8 +286,9 @@ def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str,
             problems.extend(Problem("header", table_line, f"table {m}")
                             for m in validation_messages(error))
             fields = {k: v for k, v in fields.items() if k != "decks"}
+    declared = frozenset(options)  # the options set, each to a value it can take
     try:
-        config = TableConfig(rules=rules, **fields)
+        config = TableConfig(rules=rules, declared=declared, **fields)
     except (ValidationError, InvalidOperation) as error:
         messages = (validation_messages(error) if isinstance(error, ValidationError)
                     else [str(error)])
@@ -295,7 +296,7 @@ def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str,
         safe = {k: v for k, v in fields.items() if k in ("table_id", "casino", "licence")}
         # Never a guessed game: with a value of the `table` statement unreadable (an unknown
         # game, seats out of range…), no game's rules are judged on the rounds.
-        config = TableConfig(rules=rules, game=None, **safe)
+        config = TableConfig(rules=rules, declared=declared, game=None, **safe)
     if config.game is not None and "game" not in fields:
         config = config.model_copy(update={"game": None})
     config = _with_unknown_rules(config, settings, table_line)

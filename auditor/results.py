@@ -42,6 +42,20 @@ class InputSummary(BaseModel):
     maximum: Decimal | None = None
     currency: str | None = None
     house_rules: dict[str, str] = {}  # option key -> value in force, defaults made explicit
+    # The keys of `house_rules` the header declares; the others are the defaults the auditor
+    # assumed. None: recorded before the auditor told them apart (an older run or store).
+    declared_rules: list[str] | None = None
+
+    # [dealer, hour stamp ("2026-11-20 21", `gaming_day.hour_stamp`), rounds read, rounds
+    # audited] for each dealer and hour: what a report filtered to a dealer, gaming day or
+    # shift counts. None: recorded before the auditor kept them (an older run or store).
+    round_counts: list[list] | None = None
+
+    def rule_declared(self, key: str) -> bool | None:
+        """Whether the house rule `key` (as `house_rules` names it) was declared by the
+        header (True) or assumed by the auditor (False); None when the run did not record
+        it."""
+        return None if self.declared_rules is None else key in self.declared_rules
 
     @field_serializer("minimum", "maximum")
     def _limit(self, amount: Decimal | None) -> str | None:

@@ -14,6 +14,9 @@ from pydantic import BaseModel, ConfigDict, model_validator
 
 from auditor.resources import data_dir
 
+NOT_ON_FILE = "(Text not on file"
+"""How a rule file's `text` begins where the regulation's words are not on file."""
+
 
 class RuleEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -25,6 +28,13 @@ class RuleEntry(BaseModel):
     check: str | None = None  # the dotted name of the check
     not_checkable: str | None = None  # why no record can show it
     effective: date | None = None  # in force from this day (its section's, if not given)
+
+    @property
+    def on_file(self) -> bool:
+        """Whether the regulation's words are on file (summarised counts): an entry whose
+        text is not gives its title only, and a finding under it rests on the check's
+        reading alone."""
+        return not self.text.startswith(NOT_ON_FILE)
 
     @model_validator(mode="after")
     def _one_of(self) -> RuleEntry:

@@ -318,8 +318,9 @@ def test_a_clean_audit_says_so_and_what_it_covered(tmp_path: Path) -> None:
     assert result.findings == []
     summary = section(page, "summary")
     assert "No findings." in summary
-    assert ("Every file given was read and every round read was audited (<span "
-            'data-scope="rounds-count">1 round</span>)') in summary
+    assert ('<p class="complete" data-scope="complete-words">Every file given was read and '
+            "every round read was audited (1 round).</p>") in summary
+    assert '<p class="gap" hidden>' in summary  # shown by a filtered view with gaps only
     assert "Nothing was left out" in section(page, "provenance")
     assert '<section id="replays"' not in page
 

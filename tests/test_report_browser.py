@@ -503,8 +503,14 @@ def test_the_licensee_and_the_house_rules_are_shown(page, report) -> None:
     assert "Deadwood Example Casino" in sample and "standard" in sample
     assert "25.00 – 1,000.00" in sample and "USD" in sample
     sample_input = next(i for i in report["inputs"] if i["table_key"] == "RL-0412/T12")
-    rules = ", ".join(f"{key} {value}" for key, value in sample_input["house_rules"].items())
-    assert rules in sample and "soft17" in rules and "blackjack 3:2" in rules
+    assert sample_input["declared_rules"] == ["soft17", "double", "splits"]
+    declared = ", ".join(f"{key} {sample_input['house_rules'][key]}"
+                         for key in sample_input["declared_rules"])
+    assumed = ", ".join(f"{key} {value}" for key, value in sample_input["house_rules"].items()
+                        if key not in sample_input["declared_rules"])
+    assert declared == "soft17 stand, double any, splits 3"
+    assert f"{declared}\nnot declared, judged under the defaults: {assumed}" in sample
+    assert "blackjack 3:2" in assumed and "surrender no" in assumed
 
 
 def test_equal_table_ids_of_two_casinos_are_kept_apart(page, report) -> None:

@@ -41,7 +41,9 @@ def test_the_masthead_names_the_licensee_and_the_table_with_its_house_rules(repo
     assert (table.key, table.table, table.game, table.decks, table.seats) == \
         ("RL-0412/T12", "T12", "standard", 8, 7)
     assert (table.minimum, table.maximum, table.currency) == (Decimal(25), Decimal(1000), "USD")
-    assert table.rules[:3] == [("soft17", "stand"), ("peek", "yes"), ("blackjack", "3:2")]
+    # T12's header declares soft17, double and splits; the others are the defaults assumed
+    assert table.rules[:4] == [("soft17", "stand", True), ("peek", "yes", False),
+                               ("blackjack", "3:2", False), ("double", "any", True)]
     assert (table.files, table.rounds, table.varies) == (1, 34, False)
     assert (report.masthead.currencies, report.masthead.undeclared_currency) == (["USD"], False)
 

@@ -50,8 +50,8 @@ def test_a_rule_judged_under_each_value_says_which_house_rule_was_unknown(tmp_pa
     assert _found(result) == [
         ("20:18:15:30", "1", 15, "With the house rule surrender (set to late at line 3 and to "
          "no at line 4) unknown, every value it could hold gives this finding: s1h1 "
-         "surrendered after its first decision; surrender is the first decision on the first "
-         "two cards."),
+         "surrendered after its first decision; surrender is read as late surrender, the "
+         "first decision on the first two cards (the text of 20:18:15:30 is not on file)."),
         ("record:header", None, 4, "option surrender is set to late at line 3 and to no here"),
     ]
     # what is not known is not shown as the table's rule
@@ -61,6 +61,41 @@ def test_a_rule_judged_under_each_value_says_which_house_rule_was_unknown(tmp_pa
 
 
 def test_a_finding_worded_by_the_unknown_rule_says_under_which_value(tmp_path) -> None:
+    text = HEADER.format(options="option splits=1\noption splits=2") + """round 1
+bet s1h1 main 20
+deal s1h1 8c
+deal dealer Th
+deal s1h1 8d
+deal dealer 7s
+split s1h1 s1h2 20
+deal s1h1 8h
+split s1h1 s1h3 20
+deal s1h1 8s
+split s1h1 s1h4 20
+deal s1h1 9s
+stand s1h1
+deal s1h4 Tc
+stand s1h4
+deal s1h3 Tc
+stand s1h3
+deal s1h2 Td
+stand s1h2
+reveal
+settle s1h1 main push 20
+settle s1h2 main win 20
+settle s1h3 main win 20
+settle s1h4 main win 20
+end
+"""
+    result = _audit(tmp_path, text)
+    assert _found(result)[0] == (
+        "20:18:15:25", "1", 18, "With the house rule splits (set to 1 at line 3 and to 2 at "
+        "line 4) unknown, every value it could hold gives this finding; under splits=2: s1h1 "
+        "was split 3 times; the house allows 2.")
+
+
+def test_a_finding_not_worded_by_the_unknown_rule_names_no_value(tmp_path) -> None:
+    """A dealer's stop below 17 is a finding under either soft17, in the same words."""
     text = HEADER.format(options="option soft17=hit\noption soft17=stand") + """round 1
 bet s1h1 main 20
 deal s1h1 Tc
@@ -75,17 +110,19 @@ end
     result = _audit(tmp_path, text)
     assert _found(result)[0] == (
         "20:18:15:26", "1", 15, "With the house rule soft17 (set to hit at line 3 and to "
-        "stand at line 4) unknown, every value it could hold gives this finding; under "
-        "soft17=stand: The dealer stopped at 16 with live wagers on the table; the house "
-        "stands on all 17s, so the dealer had to draw.")
+        "stand at line 4) unknown, every value it could hold gives this finding: The dealer "
+        "stopped at 16 with live wagers on the table; read as dealer procedure (the text of "
+        "20:18:15:26 is not on file), the dealer draws to 17 or more.")
 
 
 def test_a_rule_that_does_not_depend_on_the_unknown_rule_is_worded_as_ever(tmp_path) -> None:
     text = HEADER.format(options="option das=yes\noption das=no") + SURRENDER_AFTER_A_HIT
     result = _audit(tmp_path, text)
     assert [f.message for f in result.findings if f.citation == "20:18:15:30"] == [
-        "s1h1 surrendered at a table that does not offer surrender; and s1h1 surrendered "
-        "after its first decision; surrender is the first decision on the first two cards."]
+        "s1h1 surrendered; the header does not declare surrender, so it is judged under "
+        "the default surrender=no (not offered); and s1h1 surrendered after its first "
+        "decision; surrender is read as late surrender, the first decision on the first two "
+        "cards (the text of 20:18:15:30 is not on file)."]
 
 
 def test_decks_unknown_is_no_table_size_and_no_count(tmp_path) -> None:

@@ -50,6 +50,11 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     case.add_argument("--sign", default=None, metavar="KEY",
                       help="sign manifest.json with this Ed25519 private key (PEM): "
                            "manifest.sig")
+    case.add_argument("--preparer", default=None, metavar="NAME",
+                      help="who prepares the case: named on its attestation page (without "
+                           "it the page says the preparer is not named)")
+    case.add_argument("--agency", default=None, metavar="A",
+                      help="the preparer's agency, on the attestation page")
     case.add_argument("--max-exhibits", type=int, default=EXHIBITS_AT_MOST, metavar="N",
                       help=f"most exhibits a case prints (default {EXHIBITS_AT_MOST}); over "
                            "it the case holds the summary and says how to narrow it")
@@ -180,6 +185,15 @@ def _date(text: str | None, flag: str) -> str | None:
     return text
 
 
+def _named(text: str | None, flag: str) -> str | None:
+    """A name given on the command line, its surrounding spaces dropped; never empty."""
+    if text is None:
+        return None
+    if not text.strip():
+        raise CaseError(f"{flag} names no one")
+    return text.strip()
+
+
 def make_case(arguments: argparse.Namespace, console) -> int:
     from auditor.case.render import PrintError
     from auditor.manifest import ManifestError
@@ -208,7 +222,9 @@ def make_case(arguments: argparse.Namespace, console) -> int:
     source = open_run(arguments.run, arguments.store)
     try:
         model = write_case(source, scope, folder, arguments.pdf, arguments.sign,
-                           arguments.max_exhibits)
+                           arguments.max_exhibits,
+                           preparer=_named(arguments.preparer, "--preparer"),
+                           agency=_named(arguments.agency, "--agency"))
     except (PrintError, ManifestError) as error:
         raise CaseError(str(error)) from None
     made = ["case.html"] + (["case.pdf"] if arguments.pdf else [])
@@ -225,17 +241,19 @@ def make_case(arguments: argparse.Namespace, console) -> int:
 
 
 def write_case(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
-               limit: int = EXHIBITS_AT_MOST):
+               limit: int = EXHIBITS_AT_MOST, *, preparer: str | None = None,
+               agency: str | None = None):
     """Check the run against this auditor and its inputs, audit the inputs in scope again
     for their replays, and write the case folder; the case's model. The case is built
     beside `folder` and renamed to it whole (auditor/case/building.py): a failure, a PDF
-    not printed included, leaves nothing at `folder`."""
+    not printed included, leaves nothing at `folder`. `preparer` and `agency` are named on
+    its attestation page."""
     with building(folder) as made:
-        return _write_case_in(source, scope, made, pdf, key, limit)
+        return _write_case_in(source, scope, made, pdf, key, limit, preparer, agency)
 
 
 def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | None,
-                   limit: int):
+                   limit: int, preparer: str | None, agency: str | None):
     from auditor.case.model import build_case
     from auditor.case.render import case_html, print_pdf
     from auditor.findings import Finding
@@ -314,7 +332,8 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
     sources = {s.path: _lines(folder / copies[s.path]) for s in inputs}
     made = datetime.now(UTC).isoformat(timespec="seconds")
     model = build_case(scope, run, source.label, rule_base_sha256(), made, inputs, copies,
-                       findings, again.evidence, sources, limit)
+                       findings, again.evidence, sources, limit, preparer=preparer,
+                       agency=agency, signer=signer_of(key) if key else None)
     write_atomic(folder / "case.html", case_html(model))
     write_atomic(folder / "findings.json", json.dumps(
         _findings_document(model, run, inputs, copies, findings), indent=2,
@@ -372,7 +391,7 @@ def _findings_document(model, run: dict[str, Any], inputs, copies: dict[str, str
         "auditor": {key: run.get(key) for key in ("version", "rule_base", "started",
                                                   "finished")},
         "case": {"fingerprint": model.fingerprint, "scope": model.scope.as_document(),
-                 "made": model.made},
+                 "made": model.made, **model.attestation_document()},
         "inputs": [{**s.model_dump(mode="json"), "copy": copies[s.path]} for s in inputs],
         "findings": [f.as_dict() for f in findings],
     }

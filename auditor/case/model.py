@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from auditor.case import EXHIBITS_AT_MOST
+from auditor.case.basis import Basis, HouseRule, basis_of, house_rules_of, rules_applied
 from auditor.case.scope import Scope
 from auditor.checks.base import citation_sort_key
 from auditor.findings import Finding
@@ -70,19 +71,44 @@ class TableRow:
     copy: str  # its copy in the case folder
     summary: InputSummary
 
+    @property
+    def rules(self) -> list[HouseRule]:
+        return house_rules_of(self.summary)
+
+    @property
+    def declared(self) -> list[HouseRule]:
+        return [rule for rule in self.rules if rule.declared]
+
+    @property
+    def assumed(self) -> list[HouseRule]:
+        return [rule for rule in self.rules if rule.declared is False]
+
+    @property
+    def recorded(self) -> bool:
+        """The run recorded which options the header declared (older runs did not)."""
+        return self.summary.declared_rules is not None
+
 
 @dataclass
 class Exhibit:
     number: int
     finding: Finding
     currency: str
-    title: str  # the regulation's title
-    words: str  # the regulation's words
+    basis: Basis  # the regulation's words (where on file) and the auditor's reading
+    rules: list[HouseRule] | None  # the house rules its verdict depends on; None: all
     input_copy: str
     record_lines: list[tuple[int, str, bool]]  # (line, text, the finding stands on it)
     replay: list[tuple[int, str, bool]] | None  # the round's lines up to the fault
     table_at_fault: dict[str, Any] | None  # the replayed table after the fault's line
     replay_missing: str | None = None  # why the round is not replayed here
+
+    @property
+    def title(self) -> str:
+        return self.basis.title
+
+    @property
+    def table(self) -> str:
+        return self.finding.table or "?"
 
 
 @dataclass
@@ -104,7 +130,25 @@ class CaseModel:
     exhibit_limit: int
     by_table: list[tuple[str, int]]  # findings per table, to narrow an over-long case
     by_date: list[tuple[str, int]]
+    # Of the findings in scope: those under the regulation and those about the record's
+    # format (`record:…`); those resting on the auditor's reading alone, by citation.
+    violations: int = 0
+    record_findings: int = 0
+    reading_alone: list[tuple[Basis, int]] = field(default_factory=list)
+    # Who made the case (--preparer, --agency; None: not named), and the signer's key: the
+    # SHA-256 of the raw Ed25519 public key (None: not signed).
+    preparer: str | None = None
+    agency: str | None = None
+    signer: str | None = None
     fingerprint: str = ""
+
+    @property
+    def reading_alone_count(self) -> int:
+        return sum(count for _, count in self.reading_alone)
+
+    def attestation_document(self) -> dict[str, Any]:
+        """Who made the case, for its findings.json (`case`)."""
+        return {"preparer": self.preparer, "agency": self.agency, "signer": self.signer}
 
     @property
     def left_out(self) -> int:
@@ -129,12 +173,16 @@ def case_fingerprint(scope: Scope, rule_base: str, version: str,
 def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha256: str,
                made: str, inputs: list[InputSummary], copies: dict[str, str],
                findings: list[Finding], evidence: dict[str, RoundEvidence],
-               sources: dict[str, list[str]], limit: int = EXHIBITS_AT_MOST) -> CaseModel:
+               sources: dict[str, list[str]], limit: int = EXHIBITS_AT_MOST, *,
+               preparer: str | None = None, agency: str | None = None,
+               signer: str | None = None) -> CaseModel:
     """The case of `findings` (in scope, in the run's order) of `inputs` (in scope), with
     `evidence` (replays by round key) and `sources` (each input's lines) of a fresh audit;
-    `copies` names each input's copy in the case folder."""
+    `copies` names each input's copy in the case folder; `preparer`, `agency` and `signer`
+    (the signing key's fingerprint) for its attestation."""
     by_path = {summary.path: summary for summary in inputs}
     entries = rule_entries()
+    bases: dict[str, Basis] = {}
     totals: dict[str, MoneyTotal] = {}
     citations: dict[str, CitationRow] = {}
     per_table: Counter = Counter()
@@ -151,12 +199,17 @@ def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha2
         row.money.setdefault(currency, MoneyTotal(currency)).add(finding)
         per_table[summary.table if summary else finding.table or "?"] += 1
         per_date[finding.date or "no date"] += 1
+        if finding.citation not in bases:
+            bases[finding.citation] = basis_of(finding.citation, entry)
     exhibits = []
     if len(findings) <= limit:
         rounds = _rounds_by_id(evidence)
         for number, finding in enumerate(findings, start=1):
             exhibits.append(_exhibit(number, finding, by_path.get(finding.file), copies,
-                                     entries, rounds, sources.get(finding.file, [])))
+                                     bases[finding.citation], rounds,
+                                     sources.get(finding.file, [])))
+    record_findings = sum(row.findings for row in citations.values()
+                          if bases[row.citation].record)
     licences = {s.licence for s in inputs if s.licence}
     casinos = {s.casino for s in inputs if s.casino}
     dates = [d for s in inputs for d in (s.first_date, s.last_date) if d]
@@ -169,7 +222,12 @@ def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha2
         totals=sorted(totals.values(), key=lambda t: (t.currency == UNDECLARED, t.currency)),
         citations=[citations[c] for c in sorted(citations, key=citation_sort_key)],
         exhibits=exhibits, findings_in_scope=len(findings), exhibit_limit=limit,
-        by_table=sorted(per_table.items()), by_date=sorted(per_date.items()))
+        by_table=sorted(per_table.items()), by_date=sorted(per_date.items()),
+        violations=len(findings) - record_findings, record_findings=record_findings,
+        reading_alone=[(bases[c], citations[c].findings)
+                       for c in sorted(citations, key=citation_sort_key)
+                       if bases[c].reading_alone],
+        preparer=preparer, agency=agency, signer=signer)
     model.fingerprint = case_fingerprint(scope, rule_base_sha256, str(run.get("version")),
                                          inputs, [f.id for f in findings])
     return model
@@ -191,16 +249,14 @@ def _round_of(finding: Finding, rounds: dict[tuple[str, str], list]) -> RoundEvi
 
 
 def _exhibit(number: int, finding: Finding, summary: InputSummary | None,
-             copies: dict[str, str], entries: dict, rounds: dict,
+             copies: dict[str, str], basis: Basis, rounds: dict,
              source: list[str]) -> Exhibit:
-    entry = entries.get(finding.citation)
     faults = {line for line in (finding.line, *finding.evidence) if line is not None}
     record_lines = [(line, source[line - 1] if 0 < line <= len(source) else "",
                      line == finding.line) for line in sorted(faults)]
     replay = _round_of(finding, rounds)
-    exhibit = Exhibit(number, finding, currency_of(finding, summary),
-                      entry.title if entry else finding.rule,
-                      entry.text if entry else "(not in the rule base)",
+    exhibit = Exhibit(number, finding, currency_of(finding, summary), basis,
+                      rules_applied(finding.citation, summary),
                       copies.get(finding.file, finding.file), record_lines, None, None)
     if replay is None:
         exhibit.replay_missing = (

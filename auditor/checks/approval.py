@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from auditor.approvals import compared, declared
 from auditor.checks.base import Check, FileView, register
+from auditor.config import option_field
 from auditor.findings import Finding
 
 
@@ -80,9 +81,14 @@ class ApprovedHouseRules(Check):
                 value_text = "no limit" if value is None else f"{key}={value}"
             line = _statement_line(view.statements, key) if key not in (
                 "game", "decks", "min", "max") else table_line
+            field = option_field(key)
+            said = (f"The header declares {value_text}" if field is None or value is None
+                    or config.declares(field) else
+                    f"The header does not declare {key} (judged under the default "
+                    f"{value_text})")
             findings.append(self._finding(
-                view, line, f"The header declares {value_text} where {approval.describe()} "
-                f"approved {key}={approved}.", None))
+                view, line, f"{said} where {approval.describe()} approved {key}={approved}.",
+                None))
         return findings
 
     def _finding(self, view: FileView, line: int | None, message: str,

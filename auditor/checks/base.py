@@ -35,6 +35,20 @@ GAMES = frozenset({"standard", "switch", "db21", "tensticks", "ladies"})
 HOUSE_RULES = frozenset({*HouseRules.model_fields, "decks"})
 
 
+READING_MARK = "(*reading*)"
+"""How the rule catalog marks a reading that goes beyond the regulation's words on file."""
+_SECTION = re.compile(r"^\s*(Regulation|Violating|Compliant|Reading):\s*(.*?)"
+                      r"(?=^\s*(?:Regulation|Violating|Compliant|Reading):|\Z)", re.S | re.M)
+
+
+def doc_section(documentation: str, name: str) -> str:
+    """The section `name` of a check's docstring, as one paragraph."""
+    for match in _SECTION.finditer(documentation):
+        if match.group(1) == name:
+            return " ".join(match.group(2).split())
+    return ""
+
+
 PROBLEM = "problem"
 """A `Check.needs` mark: the round has a problem (`RoundView.problems`)."""
 
@@ -128,6 +142,19 @@ class Check:
     @classmethod
     def documentation(cls) -> str:
         return (cls.__doc__ or "").strip()
+
+    @classmethod
+    def doc_section(cls, name: str) -> str:
+        """One section of the docstring (`Regulation`, `Violating`, `Compliant` or
+        `Reading`) as one paragraph, its line breaks made spaces; "" if it has none."""
+        return doc_section(cls.documentation(), name)
+
+    @classmethod
+    def reading(cls) -> str:
+        """How the auditor reads its rule: the `Reading:` section, without the catalog's
+        `(*reading*)` mark (whoever prints it marks it as the auditor's reading)."""
+        text = cls.doc_section("Reading").removeprefix(READING_MARK).lstrip()
+        return text[:1].upper() + text[1:]
 
 
 _REGISTRY: dict[str, Check] = {}

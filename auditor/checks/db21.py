@@ -134,7 +134,7 @@ class PastPosting(Check):
         first = view.events[view.first_card_index].line
         for wager in view.wagers:
             if wager.kind == "db21" and wager.late_additions:
-                late = late_addition_finding(self, view, wager, wager.amount)
+                late = late_addition_finding(self, view, wager, wager.amount, in_words=True)
                 if late is not None:
                     findings.append(late)
             if (wager.after_first_card and wager.kind == "db21" and wager.settlements
@@ -386,11 +386,14 @@ class CounterClockwiseResolution(Check):
                 later_seat = seat_number(wager.seat) > seat_number(previous.seat)
                 same_seat = wager.seat == previous.seat
                 if later_seat or (same_seat and wager.kind == "main" and previous.kind == "db21"):
-                    why = (f"{wager.seat} was resolved after {previous.seat}, but resolution "
-                           "runs from the highest seat (third base) down" if later_seat else
-                           f"{wager.seat}'s DB21 wager was paid before its blackjack wager")
-                    yield self.finding(view, wager.settlement.line, f"The remaining wagers were "
-                                       f"not resolved counter-clockwise: {why}.",
+                    # "counter-clockwise" as a seat order is the auditor's reading; a DB21
+                    # bet paid before the blackjack bet is the regulation's own words
+                    text = (f"{wager.seat} was resolved after {previous.seat}: the remaining "
+                            "wagers were not resolved counter-clockwise, read as from the "
+                            "highest seat (third base) down" if later_seat else
+                            f"{wager.seat}'s DB21 wager was paid before its blackjack wager: "
+                            "the blackjack bet is paid first")
+                    yield self.finding(view, wager.settlement.line, f"{text}.",
                                        seat=wager.seat, evidence=[previous.settlement.line])
                     return
             previous = wager

@@ -159,11 +159,12 @@ def payout_finding(check: Check, view: RoundView, wager: Wager, settlement: Sett
 
 
 def late_addition_finding(check: Check, view: RoundView, wager: Wager,
-                          stake: Decimal) -> Finding | None:
+                          stake: Decimal, in_words: bool = False) -> Finding | None:
     """Chips added to a wager placed in time, after the round's first card, are no bet and
     returned (20:18:15:03, 30.10(4)): the wager is judged on what was placed in time. A
     settlement wrong for that is the late chips' fault, one finding on the first addition
-    (the payout checks leave such a wager alone); a right one means they were returned."""
+    (the payout checks leave such a wager alone); a right one means they were returned.
+    `in_words`: the regulation says so in words (30.10(4)); elsewhere it is a reading."""
     if not wager.late_additions or view.first_card_index is None:
         return None
     wrong = wrongly_settled(wager, stake)
@@ -176,7 +177,8 @@ def late_addition_finding(check: Check, view: RoundView, wager: Wager,
     return check.finding(
         view, lines[0], f"{money_text(added)} was added to the {wager.label} after the first "
         f"card (line {first_card}) and the wager {recorded_text(settlement)}; chips placed "
-        f"late are no bet, and on the {money_text(wager.amount)} placed in time it should "
+        f"late are {'no bet' if in_words else 'read as no bet'}, and on the "
+        f"{money_text(wager.amount)} placed in time it should "
         f"{net_text(expected.net)}: {expected.why}.", seat=wager.seat, hand=wager.hand,
         expected=expected.net, actual=settled_net(settlement, stake),
         evidence=[first_card, wager.line, *lines[1:], settlement.line],

@@ -104,8 +104,8 @@ class WagerBeforeCards(Check):
                     settlement = wager.settlements[0]
                     yield self.finding(
                         view, wager.line, f"The {wager.label} was placed after the first card "
-                        f"(line {first}) and {recorded_text(settlement)}; it should have been "
-                        f"returned in full ({money_text(wager.amount)}) as no bet.",
+                        f"(line {first}) and {recorded_text(settlement)}; read as no bet (as a "
+                        f"late main wager), it is owed back in full ({money_text(wager.amount)}).",
                         seat=wager.seat, expected=Decimal(0),
                         actual=kept_net(wager, settlement),
                         evidence=[first, *(s.line for s in wager.settlements)])

@@ -96,8 +96,9 @@ class WagerTiming(Check):
                 settlement = wager.settlements[0]
                 yield self.finding(
                     view, wager.line, f"The {wager.label} was placed after the first card of "
-                    f"the round and {recorded_text(settlement)}; it should have been returned "
-                    f"in full ({money_text(wager.amount)}) as void.", seat=wager.seat,
+                    f"the round and {recorded_text(settlement)}; a wager is made before the "
+                    "first card, so a late one is read as no wager, owed back in full "
+                    f"({money_text(wager.amount)}) as void.", seat=wager.seat,
                     hand=wager.hand, expected=Decimal(0), actual=kept_net(wager, settlement),
                     evidence=[view.events[view.first_card_index].line,
                               *(s.line for s in wager.settlements)])
@@ -441,8 +442,10 @@ class SplitPairs(Check):
                     hand=hand.parent).model_copy(update={"subject": f"split-wager:{line}"}))
             splits_seen[hand.root] = splits_seen.get(hand.root, 0) + 1
             if splits_seen[hand.root] > limit:
+                allows = (f"the house allows {limit}" if view.config.declares("splits")
+                          else f"the header declares no splits, and the regulation allows {limit}")
                 findings.append(self.finding(view, line, f"{hand.root} was split "
-                                   f"{splits_seen[hand.root]} times; the house allows {limit}.",
+                                   f"{splits_seen[hand.root]} times; {allows}.",
                                    hand=hand.parent))
         for hand in irregular:
             for late in hand.late_cards:
@@ -502,11 +505,15 @@ class DealerDrawsOut(Check):
             return findings  # the stop follows from a card that should have been burned (:28)
         total, soft = blackjack.total(dealer.card_codes)
         line = stop_line(view)
-        rule = "hits soft 17" if view.config.hits_soft_17 else "stands on all 17s"
+        # Below 17 the dealer draws whatever the house's soft 17; at a soft 17 only where
+        # the header declares soft17=hit (the default, stand, never finds a stop there).
+        rule = ("at a soft 17 where the house hits it (soft17=hit)" if total == 17
+                else "to 17 or more")
         findings.append(self.finding(view, line,
                            f"The dealer stopped at {'soft ' if soft else ''}{total} "
-                           f"with live wagers on the table; the house {rule}, so the dealer had "
-                           "to draw.", evidence=[c.line for c in dealer.cards]
+                           f"with live wagers on the table; read as dealer procedure (the text "
+                           f"of 20:18:15:26 is not on file), the dealer draws {rule}.",
+                           evidence=[c.line for c in dealer.cards]
                            ).model_copy(update={"subject": "dealer-stop"}))
         return findings
 
@@ -587,20 +594,26 @@ class Surrender(Check):
 
     def round(self, view: RoundView) -> list[Finding]:
         findings: list[Finding] = []
-        offered = view.config.rules.surrender != "no"
+        config = view.config
+        offered = config.rules.surrender != "no"
         for hand in view.hands.values():
             if hand.surrendered_line is None:
                 continue
             if not offered:
+                # the house's word, or the default the auditor assumed: said which
+                house = ("the header declares surrender=no" if config.declares("surrender")
+                         else "the header does not declare surrender, so it is judged under "
+                              "the default surrender=no")
                 findings.append(self.finding(view, hand.surrendered_line,
-                                   f"{hand.name} surrendered at a "
-                                   "table that does not offer surrender.", hand=hand.name))
+                                   f"{hand.name} surrendered; {house} (not offered).",
+                                   hand=hand.name))
             if hand.surrender_after_decision or hand.parent is not None:
                 findings.append(self.finding(view, hand.surrendered_line,
                                    f"{hand.name} surrendered after "
                                    f"{'its first decision' if hand.parent is None else 'a split'}"
-                                   "; surrender is the first decision on the first two cards.",
-                                   hand=hand.name))
+                                   "; surrender is read as late surrender, the first decision "
+                                   "on the first two cards (the text of 20:18:15:30 is not on "
+                                   "file).", hand=hand.name))
             for wager in view.wagers_of("main", tip=None):
                 if wager.target != hand.name:
                     continue

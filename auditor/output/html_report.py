@@ -253,10 +253,22 @@ def masthead_view(report: Report) -> dict[str, Any]:
     return {"licensees": [{**vars(entry), "inputs": positions(entry.inputs)}
                           for entry in masthead.licensees],
             "tables": [{**vars(row), "inputs": positions(row.inputs),
-                        "rules": ", ".join(f"{key} {value}" for key, value in row.rules)}
-                       for row in masthead.tables],
+                        **rules_view(row.rules)} for row in masthead.tables],
             "currencies": masthead.currencies,
             "undeclared_currency": masthead.undeclared_currency}
+
+
+def rules_view(rules: list[tuple[str, str, bool | None]]) -> dict[str, Any]:
+    """A table's house rules as the page words them: those the header declares apart from
+    the defaults the auditor assumed (`recorded` False: a run that did not tell them apart,
+    every rule in `rules`)."""
+    def words(chosen) -> str:
+        return ", ".join(f"{key} {value}" for key, value, _ in chosen)
+
+    return {"rules": words(rules),
+            "declared_rules": words(r for r in rules if r[2]),
+            "assumed_rules": words(r for r in rules if r[2] is False),
+            "rules_recorded": all(r[2] is not None for r in rules)}
 
 
 def summaries_view(report: Report) -> dict[str, list[dict[str, Any]]]:

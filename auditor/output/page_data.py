@@ -13,11 +13,11 @@ from typing import Any
 from markupsafe import Markup
 
 from auditor.findings import Finding
-from auditor.gaming_day import shift_shown
+from auditor.gaming_day import Calendar, shift_shown
 from auditor.output.formatting import no_replay_text, waiver_note
 from auditor.report.groups import finding_item
 from auditor.report.model import Report
-from auditor.results import AuditResult
+from auditor.results import AuditResult, InputSummary
 
 PAGE_SIZE = 25  # findings shown at once in a citation's group (JS pagination)
 SUMMARY_TOP = 15  # rows of a long summary table shown (and printed) before "show all"
@@ -102,6 +102,21 @@ def replay_record(replay: dict[str, Any], file: int) -> dict[str, Any]:
             "rows": rows}
 
 
+def scope_rounds(summary: InputSummary, calendar: Calendar) -> list[list] | None:
+    """An input's rounds as a filter counts them: [dealer, date, gaming day, shift, read,
+    audited] for each dealer and hour, the gaming day and shift the run's calendar gives
+    (as its findings'), "" for none. None: the run did not keep them (an older run), so a
+    filtered view can count only whole files."""
+    if summary.round_counts is None:
+        return None
+    rows = []
+    for dealer, stamp, read, audited in summary.round_counts:
+        day, shift = calendar.of_stamp(stamp)
+        date = stamp.partition(" ")[0] if stamp else ""
+        rows.append([dealer or "", date, day or "", shift or "", read, audited])
+    return rows
+
+
 def report_data(report: Report, findings: Iterable[Finding], result: AuditResult,
                 views: dict[int, dict[str, Any]], keys: dict[str, str],
                 in_report: int) -> ReportData:
@@ -111,6 +126,7 @@ def report_data(report: Report, findings: Iterable[Finding], result: AuditResult
     by its number). The findings are walked twice: to number the files and texts the
     records refer to (in the groups' order), then to make each record as it is written."""
     replays = report.replays
+    calendar = Calendar.of_described(report.run.get("calendar"))
     files = [i.path for i in result.inputs]
     file_index = {path: index for index, path in enumerate(files)}
     group_of = {group.citation: group.index for group in report.groups}
@@ -134,10 +150,12 @@ def report_data(report: Report, findings: Iterable[Finding], result: AuditResult
         "pageSize": PAGE_SIZE, "lazy": report.lazy, "summaryTop": SUMMARY_TOP,
         "groups": [{"citation": g.citation, "title": g.title} for g in report.groups],
         "files": files, "texts": list(texts),
-        # Each input (by position, as in `files`): what a filtered view's scope is made of.
+        # Each input (by position, as in `files`): what a filtered view's scope is made of,
+        # with its rounds by dealer, date, gaming day and shift (`scope_rounds`).
         "inputs": [[i.table_key or i.table or "", i.game or "", i.first_date or "",
                     i.last_date or "", i.rounds, i.rounds_audited, i.casino or "",
-                    i.licence or "", 1 if i.error else 0, i.currency or ""]
+                    i.licence or "", 1 if i.error else 0, i.currency or "",
+                    scope_rounds(i, calendar)]
                    for i in result.inputs]})
     tail = _script_text([replay_record(views[r.number], file_index.get(r.file, 0))
                          for r in replays.shown] if report.lazy else [])

@@ -114,7 +114,8 @@ def _main_result(view: RoundView, hand: Hand, wager: Wager, dealer_natural: bool
     if not hand.cards:
         outcome, net, why = "void", ZERO, "a hand dealt no cards is dead: its wager is returned"
     elif hand.surrendered_line is not None:
-        outcome, net, why = "lose", -base / 2, "a surrender collects half the wager"
+        outcome, net, why = "lose", -base / 2, ("a surrender is read to collect half the "
+                                                "wager (late surrender)")
     elif player > 21:  # hand.busted
         outcome, net, why = "lose", -stake, ("the hand went over 21 ({})", player)
     # Hand.natural, written out (every main wager): 21 in the first two cards of an
@@ -164,7 +165,8 @@ def _main_result(view: RoundView, hand: Hand, wager: Wager, dealer_natural: bool
 def insurance_result(view: RoundView, wager: Wager) -> Expected:
     if view.dealer.natural:
         return _expected("win", wager.amount * 2, "insurance pays 2 to 1 on a dealer blackjack")
-    return _expected("lose", -wager.amount, "the dealer has no blackjack: insurance loses")
+    return _expected("lose", -wager.amount, "the dealer has no blackjack: insurance is read "
+                                            "to lose")
 
 
 def db21_result(view: RoundView, wager: Wager) -> Expected:

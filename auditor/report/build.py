@@ -90,7 +90,8 @@ def build_masthead(result: AuditResult) -> Masthead:
         licensee = licensees.setdefault(owner, Licensee(summary.casino, summary.licence, 0, []))
         owned[owner].add(summary.table_key)
         licensee.inputs.append(position)
-        rules = list(summary.house_rules.items())
+        rules = [(key, value, summary.rule_declared(key))
+                 for key, value in summary.house_rules.items()]
         identity = (summary.table_key, summary.game, summary.decks, summary.seats,
                     summary.minimum, summary.maximum, summary.currency, tuple(rules))
         row = tables.setdefault(identity, TableIdentity(

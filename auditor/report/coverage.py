@@ -71,14 +71,17 @@ def _section_order(section) -> tuple:
 
 
 def build_provenance(result: AuditResult, run: dict[str, Any],
-                     syntax_rounds: set[tuple[str, str, int | None]]) -> Provenance:
-    """Who audited what, when, and what was left out, so a clean report can be trusted."""
+                     syntax_rounds: set[tuple]) -> Provenance:
+    """Who audited what, when, and what was left out, so a clean report can be trusted
+    (`syntax_rounds`: file, round, line, dealer, date, gaming day and shift of each
+    unreadable line in a round)."""
     seen: set[tuple[str, str]] = set()
     rounds_not_audited = []
-    for file, round_id, line in sorted(syntax_rounds, key=lambda r: (r[0], r[2] or 0)):
+    for file, round_id, line, *when in sorted(syntax_rounds,
+                                              key=lambda r: (r[0], r[2] or 0, str(r[1]))):
         if (file, round_id) not in seen:
             seen.add((file, round_id))
-            rounds_not_audited.append(RoundNotAudited(file, round_id, line))
+            rounds_not_audited.append(RoundNotAudited(file, round_id, line, *when))
     partial = [i for i in result.inputs if not i.error and i.rounds != i.rounds_audited]
     return Provenance(
         run.get("version", ""), run.get("rule_base", ""), run.get("command", ""),

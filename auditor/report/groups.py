@@ -3,7 +3,6 @@ no replay in the report."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -18,14 +17,10 @@ if TYPE_CHECKING:
 
 
 def check_reading(citation: str) -> str:
-    """The `Reading:` section of the check's docstring: how the auditor reads the rule."""
+    """The `Reading:` section of the check's docstring: how the auditor reads the rule (as
+    `auditor rules show` prints it, and the case's exhibits)."""
     check = registry().get(citation)
-    if check is None:
-        return ""
-    text = check.documentation()
-    match = re.search(r"^\s*Reading:\s*(.*?)(?=^\s*(?:Regulation|Violating|Compliant):|\Z)",
-                      text, re.S | re.M)
-    return " ".join(match.group(1).split()) if match else ""
+    return check.reading() if check is not None else ""
 
 
 def build_groups(totals: FindingsTotals, findings: Iterable[Finding] | None,
@@ -42,7 +37,7 @@ def build_groups(totals: FindingsTotals, findings: Iterable[Finding] | None,
             index, citation, entry.title if entry else "",
             entry.text.strip() if entry else "", check.name if check else counted.rule,
             check_reading(citation), counted.severity, counted.severities, counted.money,
-            counted.count))
+            counted.count, on_file=entry.on_file if entry else True))
     if findings is not None:
         place = {group.citation: group for group in groups}
         for number, finding in enumerate(findings, start=1):

@@ -41,7 +41,9 @@ class TableIdentity:
     minimum: Any  # Decimal | None
     maximum: Any  # Decimal | None
     currency: str | None
-    rules: list[tuple[str, str]]  # option, value in force
+    # option, value in force, and whether the header declared it (False: the default the
+    # auditor assumed; None: the run did not record which)
+    rules: list[tuple[str, str, bool | None]]
     files: int = 0
     rounds: int = 0
     inputs: list[int] = field(default_factory=list)
@@ -203,6 +205,7 @@ class CitationGroup:
     money: MoneyTotals
     count: int
     findings: list[FindingItem] = field(default_factory=list)
+    on_file: bool = True  # the regulation's words are on file; else the reading is the basis
 
 
 @dataclass
@@ -245,6 +248,11 @@ class RoundNotAudited:
     file: str
     round: str
     line: int | None
+    # when, and by whom, for a filtered view (the round's unreadable line's finding)
+    dealer: str | None = None
+    date: str | None = None
+    gaming_day: str | None = None
+    shift: str | None = None
 
 
 @dataclass

@@ -70,7 +70,8 @@ class FindingsTotals:
         self.facet_values: dict[str, set[str]] = {name: set() for name in (
             "table", "dealer", "game", "date", "gaming_day", "shift")}
         self.undated = False
-        self.syntax_rounds: set[tuple[str, str, int | None]] = set()  # rounds not audited
+        # rounds not audited: (file, round, line, dealer, date, gaming day, shift)
+        self.syntax_rounds: set[tuple] = set()
         self.columns = SummaryColumns(result.inputs)
         # The replays the audit recorded, by (file, round): a round ID may repeat in a file.
         self._replays: dict[tuple[str, str], list[RoundEvidence]] = defaultdict(list)
@@ -105,7 +106,8 @@ class FindingsTotals:
         if finding.round:
             self.rounds.add((finding.file, finding.round))
         if finding.citation == "record:syntax" and finding.round is not None:
-            self.syntax_rounds.add((finding.file, finding.round, finding.line))
+            self.syntax_rounds.add((finding.file, finding.round, finding.line, finding.dealer,
+                                    finding.date, finding.gaming_day, shift_shown(finding)))
         values = self.facet_values
         values["table"].add(key_of(finding, self.keys))
         for name, value in (("dealer", finding.dealer), ("game", finding.game),

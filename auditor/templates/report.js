@@ -448,9 +448,13 @@
   }
 
   /* ---- the scope: with filters on, who and what the view is about. The inputs in scope
-     are those of the findings shown, and those of the tables, game and dates the filters
-     name; the masthead, house rules, dealers, figures, coverage and provenance show only
-     them, so a filtered print names no other licensee, table, dealer or input. ---- */
+     are those of the findings shown, and those holding rounds of the tables, game, dealer,
+     dates, gaming day and shift the filters name; the masthead, house rules, dealers,
+     figures, coverage and provenance show only them, so a filtered print names no other
+     licensee, table, dealer or input. Every count of rounds (read, audited, not audited,
+     judged by a check) is of the rounds the filters name: each input's rounds by dealer and
+     hour (input[10]: [dealer, date, gaming day, shift, read, audited]); a run recorded
+     before inputs kept them counts whole files, and the page says so. ---- */
   var inputs = data.inputs || [];
   var scoped = document.querySelectorAll(".in-scope[data-in]");
   var scopeTexts = document.querySelectorAll("[data-scope]");
@@ -463,6 +467,15 @@
   });
   var pageTitle = document.title;
   var licenseeTables = [];
+  var gapNote = document.querySelector("#summary .verdict .gap");
+  var completeNote = document.querySelector("#summary .verdict .complete");
+  var scopeNoteNode = document.getElementById("scope-note");
+  if (gapNote && !gapNote.hidden) { gapNote.setAttribute("data-gaps", ""); }
+  var partialItems = Array.prototype.map.call(document.querySelectorAll("#provenance li.partial"), function (node) {
+    var count = node.querySelector(".partial-count");
+    return { node: node, count: count, text: count.textContent, at: Number(node.getAttribute("data-in")) };
+  });
+  var notAuditedRows = Array.prototype.slice.call(document.querySelectorAll("#provenance tr[data-dealer]"));
 
   function inputMatches(input, c) {
     if (c.table && !named(input[0], c.table, "table")) { return false; }
@@ -472,14 +485,54 @@
     return true;
   }
 
+  /* The filters that pick rounds (a citation, severity, player, status or search picks
+     findings, not rounds). */
+  function picksRounds(c) { return !!(c.table || c.game || c.from || c.to || c.dealer || c.day || c.shift); }
+  function picksWithinFiles(c) { return !!(c.dealer || c.day || c.shift || c.from || c.to); }
+
+  function entryMatches(entry, c) {
+    if (c.dealer && !named(entry[0], c.dealer, "dealer")) { return false; }
+    if (c.day && (entry[2] || "(none)") !== c.day) { return false; }
+    if (c.shift && (entry[3] || "(none)") !== c.shift) { return false; }
+    /* Undated rounds are kept by every date filter, as undated findings are. */
+    if (c.from && entry[1] && entry[1] < c.from) { return false; }
+    if (c.to && entry[1] && entry[1] > c.to) { return false; }
+    return true;
+  }
+
+  /* An input's rounds the filters name: read and audited, their dates and dealers;
+     `exact` false where the input does not keep its rounds by dealer and hour. */
+  function roundsOf(input, c) {
+    var entries = input[10];
+    if (!entries) {
+      return { read: input[4], audited: input[5], dates: [input[2], input[3]], dealers: null, exact: false };
+    }
+    var found = { read: 0, audited: 0, dates: [], dealers: {}, exact: true };
+    entries.forEach(function (entry) {
+      if (!entryMatches(entry, c)) { return; }
+      found.read += entry[4]; found.audited += entry[5];
+      found.dates.push(entry[1]);
+      if (entry[0]) { found.dealers[entry[0]] = true; }
+    });
+    return found;
+  }
+
   function inScopeOf(c) {
     var inScope = {};
     items.forEach(function (item) { if (item.match && item.r.f < inputs.length) { inScope[item.r.f] = true; } });
-    /* A gaming day, shift or finding cannot be told from an input's dates (the page knows
-       no input's hours): with one of them the inputs in scope are those of the findings
-       shown, so that no file of another night or shift is named. */
-    if ((c.table || c.game || c.from || c.to) && !c.day && !c.shift && !c.finding) {
-      inputs.forEach(function (input, at) { if (inputMatches(input, c)) { inScope[at] = true; } });
+    /* With a finding asked for, its input alone. Otherwise the inputs holding rounds the
+       filters name; an input that keeps no rounds by dealer and hour (an older run) only
+       for a table, game or dates, never for a dealer, gaming day or shift, which its dates
+       cannot tell: no file of another night or shift is named. */
+    if (picksRounds(c) && !c.finding) {
+      inputs.forEach(function (input, at) {
+        if (!inputMatches(input, c)) { return; }
+        if (input[10]) {
+          if (roundsOf(input, c).read > 0) { inScope[at] = true; }
+        } else if (!c.dealer && !c.day && !c.shift) {
+          inScope[at] = true;
+        }
+      });
     }
     return inScope;
   }
@@ -490,35 +543,81 @@
     return Object.keys(seen).sort();
   }
 
-  function scopeFigures(picked, dealers) {
+  function scopeFigures(picked, dealers, c) {
     var tables = unique(picked.map(function (i) { return i[0]; }));
-    var firsts = unique(picked.map(function (i) { return i[2]; })), lasts = unique(picked.map(function (i) { return i[3]; }));
-    var dates = firsts.length ? firsts[0] + (lasts[lasts.length - 1] !== firsts[0] ? " to " + lasts[lasts.length - 1] : "") : "";
-    var rounds = 0, audited = 0, unreadable = 0, undeclared = false;
-    picked.forEach(function (i) { rounds += i[4]; audited += i[5]; unreadable += i[8]; if (!i[8] && !i[9]) { undeclared = true; } });
+    var rounds = 0, audited = 0, unreadable = 0, undeclared = false, whole = 0, days = [];
+    picked.forEach(function (i) {
+      var scoped = roundsOf(i, c);
+      rounds += scoped.read; audited += scoped.audited; unreadable += i[8];
+      if (!scoped.exact && !i[8]) { whole += 1; }
+      days = days.concat(scoped.dates);
+      if (!i[8] && !i[9]) { undeclared = true; }
+    });
+    days = unique(days);
+    var dates = days.length ? days[0] + (days[days.length - 1] !== days[0] ? " to " + days[days.length - 1] : "") : "";
     var currencyList = unique(picked.map(function (i) { return i[9]; }));
     var tableWords = tables.length ? " \u00b7 " + (tables.length === 1 ? "table " : "tables ") + tables.join(", ") : "";
+    var missed = rounds - audited, gap = [];
+    if (unreadable) { gap.push(plural(unreadable, "file") + " could not be read at all"); }
+    if (missed) { gap.push(plural(missed, "round") + " read but not judged (a line of " + (missed === 1 ? "it" : "each") + " could not be read)"); }
     return {
       subtitle: plural(picked.length, "file") + tableWords + (dates ? " \u00b7 " + dates : ""),
       files: String(picked.length) + (unreadable ? " (" + unreadable + " unreadable)" : ""),
       tables: String(tables.length) + (tables.length && tables.length <= 6 ? " " + tables.join(", ") : ""),
       games: unique(picked.map(function (i) { return i[1]; })).join(", ") || "\u2014",
       dates: dates || "\u2014",
-      rounds: rounds.toLocaleString("en"), audited: audited.toLocaleString("en"),
+      rounds: rounds.toLocaleString("en"), audited: audited.toLocaleString("en") + (missed ? " " + missed.toLocaleString("en") + " not" : ""),
       dealers: String(dealers),
       currencies: (currencyList.join(", ") || "not declared") + (currencyList.length && undeclared ? " (and undeclared)" : ""),
       "rounds-count": plural(rounds, "round"), "audited-count": plural(audited, "round"),
-      "readable-count": plural(picked.length - unreadable, "file"), tableList: tables
+      "readable-count": plural(picked.length - unreadable, "file"), tableList: tables,
+      "gap-words": gap.join("; "),
+      "complete-words": "Every round in this view was read and audited (" + plural(rounds, "round") + ").",
+      gaps: gap.length > 0, whole: whole, unreadable: unreadable, missed: missed
     };
+  }
+
+  /* What this view's counts of rounds are of, in words. */
+  function scopeNote(c, figures, picked) {
+    var within = [];
+    if (c.dealer) { within.push("dealer " + c.dealer); }
+    if (c.day) { within.push("gaming day " + (c.day === "(none)" ? "none" : c.day)); }
+    if (c.shift) { within.push("shift " + (c.shift === "(none)" ? "none" : c.shift)); }
+    if (c.from || c.to) { within.push("dates " + (c.from || "any") + " to " + (c.to || "any")); }
+    var files = plural(picked.length, "file") + " in this view";
+    var text = "Rounds read, audited and not audited, and the rounds each rule was applied to, count " +
+      (within.length ? "only the rounds of " + within.join(", ") + " in the " + files : "every round of the " + files) + ".";
+    if (!within.length && (c.citation !== "" || c.severity || c.player || c.status || c.q || c.finding)) {
+      text += " A citation, severity, player, status, finding or search picks findings, not rounds.";
+    }
+    if (figures.whole && picksWithinFiles(c)) {
+      text += " " + plural(figures.whole, "file") + " of this view " + (figures.whole === 1 ? "was" : "were") +
+        " audited before rounds were kept by dealer and hour: " + (figures.whole === 1 ? "its" : "their") +
+        " rounds are counted whole.";
+    }
+    return text;
   }
 
   function scopeTo(c) {
     var filtered = current.filtered;
     var inScope = filtered ? inScopeOf(c) : {};
+    /* The dealers of the rounds in scope, where every input in scope keeps them. */
+    var dealerSet = null;
+    if (filtered) {
+      dealerSet = {};
+      inputs.forEach(function (input, at) {
+        if (!inScope[at] || dealerSet === null) { return; }
+        var found = roundsOf(input, c);
+        if (!found.dealers) { dealerSet = null; return; }
+        Object.keys(found.dealers).forEach(function (dealer) { dealerSet[dealer] = true; });
+      });
+    }
     var dealers = 0;
     Array.prototype.forEach.call(scoped, function (node) {
-      node.hidden = filtered && !node.getAttribute("data-in").split(" ").some(function (at) { return at !== "" && inScope[at]; });
-      if (!node.hidden && node.parentNode.classList.contains("idlist")) { dealers += 1; }
+      var dealerNode = node.parentNode.classList.contains("idlist");
+      node.hidden = filtered && (!node.getAttribute("data-in").split(" ").some(function (at) { return at !== "" && inScope[at]; }) ||
+        (dealerNode && dealerSet !== null && !dealerSet[node.textContent]));
+      if (!node.hidden && dealerNode) { dealers += 1; }
     });
     var first = true;  /* the masthead's licensees: no separator before the first shown */
     Array.prototype.forEach.call(document.querySelectorAll(".licensee > .in-scope"), function (licensee, at) {
@@ -530,13 +629,43 @@
       tables.textContent = filtered ? plural(keys.length, "table") : licenseeTables[at];
     });
     var picked = inputs.filter(function (input, at) { return inScope[at]; });
-    var figures = filtered ? scopeFigures(picked, dealers) : null;
+    var figures = filtered ? scopeFigures(picked, dealers, c) : null;
     Array.prototype.forEach.call(scopeTexts, function (node, at) {
       if (!filtered) {
         node.replaceChildren.apply(node, scopeOriginals[at].map(function (n) { return n.cloneNode(true); }));
       } else {
         node.textContent = figures[node.getAttribute("data-scope")];
       }
+    });
+    /* The sentence about what was not audited: the one true of the view. */
+    if (gapNote) {
+      var gaps = filtered ? figures.gaps : gapNote.hasAttribute("data-gaps");
+      gapNote.hidden = !gaps;
+      gapNote.parentNode.classList.toggle("verdict-gaps", gaps);
+    }
+    if (completeNote) { completeNote.hidden = filtered ? figures.gaps : gapNote && gapNote.hasAttribute("data-gaps"); }
+    if (scopeNoteNode) {
+      scopeNoteNode.hidden = !filtered;
+      scopeNoteNode.textContent = filtered ? scopeNote(c, figures, picked) : "";
+    }
+    [["#provenance .gaps-unreadable", figures && figures.unreadable], ["#provenance .gaps-partial", figures && figures.missed],
+     ["#provenance .gaps-rest", figures && figures.gaps], ["#provenance .view-complete", figures && !figures.gaps]].forEach(function (part) {
+      var node = document.querySelector(part[0]);
+      if (!node) { return; }
+      if (!node.hasAttribute("data-was-hidden")) { node.setAttribute("data-was-hidden", node.hidden ? "1" : "0"); }
+      node.hidden = filtered ? !part[1] : node.getAttribute("data-was-hidden") === "1";
+    });
+    partialItems.forEach(function (entry) {
+      if (!filtered) { entry.count.textContent = entry.text; entry.node.classList.remove("out-of-view"); return; }
+      var input = inputs[entry.at], found = input ? roundsOf(input, c) : null;
+      var missed = found ? found.read - found.audited : 0;
+      entry.node.classList.toggle("out-of-view", !missed);
+      entry.count.textContent = found ? plural(missed, "round") + " of " + found.read.toLocaleString("en") + " not audited" +
+        (found.exact ? "" : " (the whole file)") : entry.text;
+    });
+    notAuditedRows.forEach(function (row) {
+      var when = [row.getAttribute("data-dealer"), row.getAttribute("data-date"), row.getAttribute("data-day"), row.getAttribute("data-shift")];
+      row.classList.toggle("out-of-view", filtered && !entryMatches(when, c));
     });
     document.title = filtered ? "Blackjack compliance audit" + (figures.tableList.length ? " \u2014 " + figures.tableList.join(", ") : "") + " (filtered)" : pageTitle;
     var found = {};
@@ -549,7 +678,8 @@
         var unreadable = entry.row.getAttribute("data-unreadable") === "1", rounds = 0;
         picked.forEach(function (input) {
           if (input[8]) { return; }
-          if (input[1] ? list.indexOf(input[1]) >= 0 : record) { rounds += input[5] + (unreadable ? input[4] - input[5] : 0); }
+          var found = roundsOf(input, c);
+          if (input[1] ? list.indexOf(input[1]) >= 0 : record) { rounds += found.audited + (unreadable ? found.read - found.audited : 0); }
         });
         entry.rounds.textContent = rounds.toLocaleString("en");
       }
@@ -762,12 +892,21 @@
   var replayNodes = document.querySelectorAll("#replays details.replay");
 
   /* Which replays print: with filters on, only those of the findings shown. */
+  var replayFiltered = document.querySelector("#replays .replay-filtered");
+  var replayCount = document.querySelector("#replays .replay-count");
   function markReplays() {
-    var wanted = {};
-    items.forEach(function (item) { if (item.match && item.r.rp !== undefined) { wanted[item.r.rp] = true; } });
+    var wanted = {}, count = 0;
+    items.forEach(function (item) { if (item.match && item.r.rp !== undefined && !wanted[item.r.rp]) { wanted[item.r.rp] = true; count += 1; } });
     Array.prototype.forEach.call(replayNodes, function (node) {
       node.classList.toggle("not-printed", current.filtered && !wanted[node.getAttribute("data-index")]);
     });
+    if (replayFiltered) {
+      replayFiltered.hidden = !current.filtered;
+      replayCount.hidden = current.filtered;
+      replayFiltered.textContent = current.filtered ? "Filtered (" + current.words + "): " + plural(count, "round") +
+        " replayed here " + (count === 1 ? "holds" : "hold") + " the findings shown, of " + replayNodes.length.toLocaleString("en") +
+        " in the report; printed, only " + (count === 1 ? "it is" : "they are") + " printed." : "";
+    }
   }
 
   /* A large report's replay, drawn from its data: the round as aligned text, the fault and
