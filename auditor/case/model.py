@@ -141,6 +141,7 @@ class CaseModel:
     agency: str | None = None
     signer: str | None = None
     fingerprint: str = ""
+    build: str = ""  # the build that made the case and audited its inputs again
 
     @property
     def reading_alone_count(self) -> int:
@@ -228,6 +229,9 @@ def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha2
                        for c in sorted(citations, key=citation_sort_key)
                        if bases[c].reading_alone],
         preparer=preparer, agency=agency, signer=signer)
+    from auditor.build import build_fingerprint
+
+    model.build = build_fingerprint()
     model.fingerprint = case_fingerprint(scope, rule_base_sha256, str(run.get("version")),
                                          inputs, [f.id for f in findings])
     return model

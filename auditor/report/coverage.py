@@ -89,4 +89,5 @@ def build_provenance(result: AuditResult, run: dict[str, Any],
         [(position, i) for position, i in enumerate(result.inputs) if i.error],
         partial, rounds_not_audited,
         # Derived from the syntax findings; shown only where it accounts for every round.
-        len(rounds_not_audited) == sum(i.rounds - i.rounds_audited for i in partial))
+        len(rounds_not_audited) == sum(i.rounds - i.rounds_audited for i in partial),
+        run.get("build"))

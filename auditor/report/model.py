@@ -270,6 +270,7 @@ class Provenance:
     partial: list[InputSummary]  # read, some rounds not audited
     rounds_not_audited: list[RoundNotAudited]
     rounds_listed: bool  # the list accounts for every round not audited
+    build: str | None = None  # the SHA-256 of the auditor's files (auditor/build.py)
 
 
 @dataclass
