@@ -103,8 +103,8 @@ def test_a_view_of_one_dealer_and_day_counts_only_its_rounds(browser, night: Pat
     set_filter(page, "day", "2026-11-20")
     expect(page.locator("#filter-status")).to_contain_text("Showing 3 findings of 6")
     verdict = words(page, "#summary .verdict")
-    assert ("Not everything was audited: 2 rounds read but not judged (a line of each could "
-            "not be read).") in verdict
+    assert ("Not everything was audited: 2 rounds read but not judged (its lines could not "
+            "all be read).") in verdict
     assert "3 rounds read" not in verdict
     assert ("count only the rounds of dealer D-1, gaming day 2026-11-20 in the 2 files in "
             "this view.") in words(page, "#scope-note")

@@ -145,6 +145,10 @@ def test_a_selection_of_no_audited_game_says_so_and_audits_no_round(
     html = (out / "report.html").read_text(encoding="utf-8")
     verdict = html.split('id="summary"')[1].split("</div>")[0]
     assert "No findings." not in verdict and "Nothing was audited." in verdict
+    # no line was unreadable: the reason given is not that one
+    assert "34 rounds read but not judged (a line unreadable, its game unknown, or no rule " \
+           "judged of its game)" in verdict
+    assert "could not all be read" not in html
 
 
 def test_the_record_alone_is_judged_when_asked_for(tmp_path: Path, capsys) -> None:

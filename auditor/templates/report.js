@@ -543,6 +543,12 @@
     return Object.keys(seen).sort();
   }
 
+  // Why rounds were read and not judged, as the page says it (the run's own reasons).
+  function missedWhy() {
+    var words = document.querySelector('[data-scope="gap-words"]');
+    return (words && words.getAttribute("data-missed-why")) || "see what was not audited";
+  }
+
   function scopeFigures(picked, dealers, c) {
     var tables = unique(picked.map(function (i) { return i[0]; }));
     var rounds = 0, audited = 0, unreadable = 0, undeclared = false, whole = 0, days = [];
@@ -559,7 +565,7 @@
     var tableWords = tables.length ? " \u00b7 " + (tables.length === 1 ? "table " : "tables ") + tables.join(", ") : "";
     var missed = rounds - audited, gap = [];
     if (unreadable) { gap.push(plural(unreadable, "file") + " could not be read at all"); }
-    if (missed) { gap.push(plural(missed, "round") + " read but not judged (a line of " + (missed === 1 ? "it" : "each") + " could not be read)"); }
+    if (missed) { gap.push(plural(missed, "round") + " read but not judged (" + missedWhy() + ")"); }
     return {
       subtitle: plural(picked.length, "file") + tableWords + (dates ? " \u00b7 " + dates : ""),
       files: String(picked.length) + (unreadable ? " (" + unreadable + " unreadable)" : ""),
