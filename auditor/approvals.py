@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from auditor.config import HouseRules, TableConfig
+from auditor.config import HouseRules, TableConfig, option_key
 from auditor.fieldwise import Fieldwise
 from auditor.tomlfile import read_toml
 
@@ -36,8 +36,7 @@ def option_keys() -> dict[str, str]:
     """Each option as the header writes it (`db21.paytable`) -> its HouseRules field."""
     keys = {}
     for name in HouseRules.model_fields:
-        keys[name.replace("_", ".", 1) if name.startswith(
-            ("db21", "sidebet", "tensticks", "ladies")) else name] = name
+        keys[option_key(name)] = name
     return keys
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
 from auditor.checks.base import PROBLEM, Check, FileView, registry, round_end
-from auditor.config import TableConfig, option_field
+from auditor.config import TableConfig, option_field, option_key
 from auditor.findings import Finding
 from auditor.gaming_day import hour_stamp
 from auditor.identity import normalise_statement
@@ -49,8 +49,7 @@ def house_rules(config: TableConfig) -> dict[str, str]:
     for name, value in config.rules.model_dump().items():
         if name in unknown:
             continue
-        key = name.replace("_", ".", 1) if name.startswith(
-            ("db21", "sidebet", "tensticks", "ladies")) else name
+        key = option_key(name)
         game = key.split(".", 1)[0]
         if game in ("db21", "tensticks", "ladies") and game != config.game:
             continue  # another game's option: nothing of this table

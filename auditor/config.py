@@ -36,9 +36,14 @@ class HouseRules(BaseModel):
     tensticks_prize: Decimal | None = Field(None, ge=0, lt=MAX_AMOUNT)
 
 
-OPTION_KEYS = {name.replace("_", ".", 1)
-               if name.startswith(("db21", "sidebet", "tensticks", "ladies"))
-               else name for name in HouseRules.model_fields}
+def option_key(name: str) -> str:
+    """The option key a header writes for a HouseRules field (`db21_paytable` is
+    `db21.paytable`)."""
+    return name.replace("_", ".", 1) if name.startswith(
+        ("db21", "sidebet", "tensticks", "ladies")) else name
+
+
+OPTION_KEYS = {option_key(name) for name in HouseRules.model_fields}
 
 
 class UnknownRule(BaseModel):

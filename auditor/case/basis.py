@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from auditor.checks.base import registry
+from auditor.config import option_key
 
 if TYPE_CHECKING:
     from auditor.results import InputSummary
@@ -90,8 +91,7 @@ def rules_applied(citation: str, summary: InputSummary | None) -> list[HouseRule
             rules.append(HouseRule("decks", None if summary.decks is None
                                    else str(summary.decks), True))
             continue
-        key = name.replace("_", ".", 1) if name.startswith(
-            ("db21", "sidebet", "tensticks", "ladies")) else name
+        key = option_key(name)
         game = key.split(".", 1)[0]
         if game in ("db21", "tensticks", "ladies") and game != summary.game:
             continue  # another game's option: nothing of this table
