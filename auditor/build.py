@@ -19,15 +19,20 @@ from auditor.resources import data_dir
 
 _PACKAGE = Path(__file__).resolve().parent
 _SKIPPED = {"__pycache__", "_data"}
+# The version file is written from the project's history whenever the package is built or
+# installed: it names the build (its version is recorded beside the fingerprint) but is not
+# what it is made of, so two builds of the same files are the same build.
+_NOT_CONTENT = {"auditor/_version.py"}
 
 
 def _package_files() -> list[tuple[str, Path]]:
     files = []
     for path in _PACKAGE.rglob("*"):
         relative = path.relative_to(_PACKAGE)
+        name = f"auditor/{relative.as_posix()}"
         if (path.is_file() and not _SKIPPED.intersection(relative.parts)
-                and path.suffix not in (".pyc", ".pyo")):
-            files.append((f"auditor/{relative.as_posix()}", path))
+                and path.suffix not in (".pyc", ".pyo") and name not in _NOT_CONTENT):
+            files.append((name, path))
     for folder in ("rules", "grammars"):
         files.extend((f"{folder}/{path.name}", path)
                      for path in data_dir(folder).iterdir() if path.is_file())

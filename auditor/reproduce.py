@@ -115,11 +115,11 @@ def calendar_of(conditions: dict[str, Any]) -> Calendar:
 def audit_again(paths: list[str], conditions: dict[str, Any]) -> Any:
     """The inputs audited again under `conditions`, merged in path order, each finding given
     its gaming day and shift: an `AuditResult` as the run's would be before its IDs."""
-    from auditor.api import audit_inputs, merge
     from auditor.findings import Finding
+    from auditor.run import audit_each, merge
 
     judging, calendar = judging_of(conditions), calendar_of(conditions)
-    results = [result for _, result in sorted(audit_inputs(paths, judging=judging),
+    results = [result for _, result in sorted(audit_each(paths, judging=judging),
                                               key=lambda pair: pair[0])]
     merged = merge(results)
     stamped: list[Finding] = [calendar.stamp(finding) for finding in merged.findings]

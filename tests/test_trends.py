@@ -602,9 +602,17 @@ def dealt(nights: list[Path]) -> dict[tuple[str, str], int]:
 
 
 def found(results: list, dealer: str) -> list[int]:
-    """The dealer's findings of each night, from the audits' own results."""
-    return [sum(1 for f in result.findings if f.dealer == dealer and f.round is not None)
+    """The dealer's findings of each night, from the audits' own results: in rounds, and
+    between rounds while the dealer was at the table."""
+    return [sum(1 for f in result.findings if f.dealer == dealer and counted(f))
             for result in results]
+
+
+def counted(finding) -> bool:
+    """Whether trends count a finding: one of a round, or met between rounds (it has the
+    date and dealer in force); never one about a whole file."""
+    return (finding.round is not None or finding.date is not None
+            or finding.dealer is not None)
 
 
 def test_the_careless_dealer_leads_the_ranking_and_one_round_dealers_are_folded(
@@ -687,7 +695,7 @@ def test_each_judged_unit_has_its_history_night_by_night(ranked) -> None:
     name = table["unit"]["key"].split()[-1]
     assert [n["rounds"] for n in table["history"]] == [ROUNDS] * RANKED_NIGHTS
     assert [n["findings"] for n in table["history"]] == [
-        sum(1 for f in result.findings if f.table == name and f.round is not None)
+        sum(1 for f in result.findings if f.table == name and counted(f))
         for result in ranked["results"]]
     # trends --json prints the same document, history included.
     assert all(len(e["history"]) == RANKED_NIGHTS for e in ranked["document"]["outliers"]

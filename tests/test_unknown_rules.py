@@ -260,10 +260,11 @@ def test_a_fault_every_value_of_two_unknown_rules_gives_is_found(tmp_path) -> No
     surrender, so its finding names soft17 alone."""
     result = _audit(tmp_path, ISSUE_EXAMPLE)
     assert _found(result) == [
+        # every table words it alike (a stop at 16 is wrong whatever soft17 says)
         ("20:18:15:26", "1", 16, "With the house rule soft17 (set to hit at line 3 and to "
-         "stand at line 4) unknown, every value it could hold gives this finding; under "
-         "soft17=stand: The dealer stopped at 16 with live wagers on the table; the house "
-         "stands on all 17s, so the dealer had to draw."),
+         "stand at line 4) unknown, every value it could hold gives this finding: The dealer "
+         "stopped at 16 with live wagers on the table; read as dealer procedure (the text "
+         "of 20:18:15:26 is not on file), the dealer draws to 17 or more."),
         ("record:header", None, 4, "option soft17 is set to hit at line 3 and to stand here"),
         ("record:header", None, 5, "option surrender=sometimes: input should be 'no' or "
          "'late'"),

@@ -185,14 +185,16 @@ def tally_rows(engine: Engine, table, inputs: list[TalliedInput], since: str | N
 def finding_rows(engine: Engine, inputs: list[TalliedInput], since: str | None,
                  until: str | None) -> Iterator[tuple[TalliedInput, Any]]:
     """The findings of these inputs (matched on the run and the file's path) in the window.
-    A finding of a round with no date is kept as its round is (no window holds either);
-    a finding about a whole file (no round, no date) is outside every window."""
+    A finding of a round with no date is kept as its round is (no window holds either), and
+    so is one met between rounds in an undated shoe (it names the dealer in force); a
+    finding about a whole file (no round, no date, no dealer) is outside every window."""
     findings = schema.findings
     by_place = {(i.run_id, i.path): i for i in inputs}
     for run_id in sorted({i.run_id for i in inputs}):
         query = (select(findings).where(findings.c.run_id == run_id,
                                         or_(findings.c.date.is_not(None),
-                                            findings.c.round_id.is_not(None)))
+                                            findings.c.round_id.is_not(None),
+                                            findings.c.dealer.is_not(None)))
                  .order_by(findings.c.position))
         if since:
             query = query.where(findings.c.date >= since)
