@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from decimal import Decimal
 
@@ -13,6 +14,7 @@ from auditor.findings import Finding
 
 CASES = load_cases()
 MONEY = ("expected", "actual", "difference")
+_NONE = re.compile(r"(?<![.!?] )(?<!^)\bNone\b")
 
 
 def holds(finding: Finding, marked: Marked) -> bool:
@@ -65,6 +67,8 @@ def test_case(case: Case, tmp_path) -> None:
                 and not {"expected", "actual"} <= dict(m.stated).keys()]
     assert unstated == [], "state expected= and actual= for: " + "\n".join(
         map(described, result.findings))
+    # A value missing from a message's text shows as "None" inside a sentence.
+    assert [f.message for f in result.findings if _NONE.search(f.message)] == []
     if case.kind == "violating":
         assert any(c == case.citation for c, _, _ in case.expected()), (
             "a violating case must mark at least one finding of its own citation")

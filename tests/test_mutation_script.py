@@ -94,20 +94,33 @@ def test_the_sample_is_fixed_by_its_seed(mutation) -> None:
     assert len(first) == 10 and set(first) <= set(every)
 
 
-def test_an_equivalent_whose_line_changed_matches_nothing_and_is_stale(mutation) -> None:
-    every = mutation.area_mutants("identity")
-    mutant = every[0]
-    code = (ROOT / mutant.file).read_text(encoding="utf-8").splitlines()[mutant.line - 1]
-    entry = {"file": mutant.file, "line": mutant.line, "change": mutant.change, "code": code,
-             "reason": "a test's"}
-    known = {mutant.file: every}
-    assert mutation.Equivalents([entry]).reason(mutant) == "a test's"
-    assert mutation.Equivalents([entry]).stale(known) == []
-    for moved in ({"code": code + "  # edited"}, {"line": mutant.line + 1},
-                  {"change": mutant.change + " (2)"}):
-        listed = mutation.Equivalents([{**entry, **moved}])
-        assert listed.reason(mutant) is None
-        assert listed.stale(known) == [{**entry, **moved}]
+def test_an_equivalent_follows_its_line_and_goes_stale_when_it_is_edited(
+        mutation, tmp_path, monkeypatch) -> None:
+    module = tmp_path / "auditor" / "m.py"
+    module.parent.mkdir()
+    module.write_text("def g(text):\n    if not text:\n        return {}\n    return {1: text}\n",
+                      encoding="utf-8")
+    monkeypatch.setattr(mutation, "ROOT", tmp_path)
+    monkeypatch.setitem(mutation.AREAS, "m", mutation.Area(("auditor/m.py",), (), 1))
+    entry = {"file": "auditor/m.py", "line": 2, "change": "`not text` → `False`",
+             "code": "if not text:", "reason": "a shortcut"}
+    listed = mutation.Equivalents([entry])
+
+    def matched() -> tuple[list, list]:
+        mutation._lines_of.cache_clear()
+        every = mutation.area_mutants("m")
+        return ([(m.line, m.change) for m in every if listed.reason(m)],
+                listed.stale({"auditor/m.py": every}))
+
+    assert matched() == ([(2, "`not text` → `False`")], [])
+    # lines inserted above: the entry follows its line
+    module.write_text("# a comment\n\n" + module.read_text(encoding="utf-8"), encoding="utf-8")
+    assert matched() == ([(4, "`not text` → `False`")], [])
+    # the line itself edited: stale, matched to nothing
+    module.write_text(module.read_text(encoding="utf-8").replace("if not text:",
+                                                                 "if not text.strip():"),
+                      encoding="utf-8")
+    assert matched() == ([], [entry])
 
 
 def test_the_checked_in_equivalents_are_current(mutation) -> None:

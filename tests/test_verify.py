@@ -355,3 +355,75 @@ def test_a_finding_changed_in_findings_json_is_named(signed_case: Path, field: s
     assert status == 1, said
     assert "DIFFERS findings: audited again, 1 finding(s) not in findings.json and 1 of " \
            "findings.json not found" in said
+
+
+def test_a_refused_manifest_signed_by_the_key_given_is_refused(signed_case: Path, keys: dict,
+                                                               tmp_path: Path, capsys) -> None:
+    """A manifest that names nothing to check, yet signed by the key given: nothing was
+    changed since it was signed, so it is refused (2), not told as a change (1)."""
+    from auditor.manifest import sign_manifest
+
+    folder = copy_of(signed_case, tmp_path)
+    rewrite_manifest(folder, lambda m: m.update(inputs=[]))
+    sign_manifest(folder, keys["inspector"])
+    status, said = verify(folder, "--key", f"{keys['inspector']}.pub", capsys=capsys)
+    assert status == 2, said
+    assert said.strip() == (f"auditor: {folder}/manifest.json names no input: there is "
+                            "nothing to check the findings against")
+
+
+def _build_changed(folder: Path, count: int) -> list[str]:
+    """`count` files of the build given another SHA-256 in the manifest: their names."""
+    names: list[str] = []
+
+    def change(manifest: dict) -> None:
+        files = manifest["build"]["files"]
+        names.extend(sorted(n for n in files if n.startswith("auditor/"))[:count])
+        files.update({name: "0" * 64 for name in names})
+
+    rewrite_manifest(folder, change)
+    assert len(names) == count
+    return names
+
+
+@pytest.mark.parametrize("count", [10, 11])
+def test_the_files_of_another_build_are_named_ten_at_most(run: Path, count: int,
+                                                          tmp_path: Path) -> None:
+    from auditor.verify import verify_folder
+
+    folder = copy_of(run, tmp_path)
+    names = _build_changed(folder, count)
+    verdict = verify_folder(folder)
+    assert verdict.differences == []
+    [said] = verdict.auditor
+    listed = "; ".join(f"{name} differs" for name in names[:10])
+    assert said.endswith(f"): {listed}" + ("; and 1 more" if count == 11 else ""))
+
+
+@pytest.mark.parametrize("count", [20, 23])
+def test_unlisted_files_are_named_twenty_at_most(signed_case: Path, count: int,
+                                                 tmp_path: Path) -> None:
+    from auditor.verify import verify_folder
+
+    folder = copy_of(signed_case, tmp_path)
+    for number in range(count):
+        (folder / f"extra-{number:02d}.txt").write_text("x", encoding="utf-8")
+    differences = verify_folder(folder).differences
+    assert differences[:20] == [f"unlisted file extra-{n:02d}.txt: not part of the folder as "
+                                "made (the manifest does not name it)" for n in range(20)]
+    assert differences[20:] == (["and 3 more file(s) the manifest does not name"]
+                                if count == 23 else [])
+
+
+def test_an_input_unreadable_when_audited_is_not_checked(tmp_path: Path, capsys) -> None:
+    """An input that could not be read has no SHA-256 in the manifest: verify says it was
+    not checked, and holds for the rest (the binary file is still there, unchanged)."""
+    binary = tmp_path / "binary.bjh"
+    binary.write_bytes(b"bjh 1\n\x00\x01")
+    out = tmp_path / "out"
+    assert main(["audit", T22, str(binary), "--out", str(out), "--quiet", "--store",
+                 str(tmp_path / "h.sqlite")]) == 2
+    status, said = verify(out, capsys=capsys)
+    assert status == 4, said
+    assert f"input {binary}: unreadable when audited, not checked" in said
+    assert "DIFFERS" not in said
