@@ -1,22 +1,18 @@
-"""Tallies in the run store: written with a run's result, read back by `auditor trends`.
+"""Tallies in the run store: written with a run's result, read back by `auditor trends`
+(auditor/store/trend_reads.py, which sums them in SQL).
 
 `record_tallies` is called by `record_result` in the same transaction (`record_tally` records
-one input's, for a recorder that stores each file as it finishes). Which tallies
-`trends` reads: for each distinct input content, the latest finished run that audited it
-with a tally, so that a night audited twice counts once (`latest_tallied_inputs`).
+one input's, for a recorder that stores each file as it finishes).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, or_, select
+from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, select
 
 import auditor.store.schema as schema
-from auditor.fieldwise import Fieldwise
 from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
 from auditor.gaming_day import Calendar
 from auditor.store.engine import reading
@@ -90,14 +86,14 @@ def _in_gaming_days(tally: Tally, calendar: Calendar) -> tuple[dict, dict, dict,
 
 
 # A row's values in its table's column order (the tables are in store/schema.py)
-_COLUMNS = {table: tuple(table.columns.keys()) for table in (
+TALLY_COLUMNS = {table: tuple(table.columns.keys()) for table in (
     schema.tally_rounds, schema.tally_pairs, schema.tally_seats, schema.tally_game,
     schema.tally_shuffles)}
 
 
 def _rows(run_id: int, position: int, tally: Tally,
           calendar: Calendar = DEFAULT_CALENDAR) -> dict[Any, list[tuple]]:
-    """Each tally table's rows, as tuples of its `_COLUMNS` (a file's thousands of rows:
+    """Each tally table's rows, as tuples of its `TALLY_COLUMNS` (a file's thousands of rows:
     no dict per row)."""
     rows: dict[Any, list[tuple]] = {}
     rounds, pairs, game, of_stamp = _in_gaming_days(tally, calendar)
@@ -128,7 +124,7 @@ def record_tally(connection: Connection, run_id: int, position: int, tally: Tall
     (`record_tallies`) or as each file of the run is recorded; dates as `calendar`'s
     gaming days."""
     for table, rows in _rows(run_id, position, tally, calendar).items():
-        insert_rows(connection, table, _COLUMNS[table], rows)
+        insert_rows(connection, table, TALLY_COLUMNS[table], rows)
 
 
 def record_tallies(connection: Connection, run_id: int, tallies: list[Tally],
@@ -136,75 +132,6 @@ def record_tallies(connection: Connection, run_id: int, tallies: list[Tally],
     """Every input's tally (inputs that could not be read have an empty one)."""
     for position, tally in enumerate(tallies):
         record_tally(connection, run_id, position, tally, calendar)
-
-
-@dataclass(frozen=True, repr=False)
-class TalliedInput(Fieldwise):
-    """An input content as `trends` reads it: from the latest finished run that tallied it."""
-
-    run_id: int
-    position: int
-    path: str
-
-
-def latest_tallied_inputs(engine: Engine) -> list[TalliedInput]:
-    """For each distinct input content, the latest finished run with a tally of it."""
-    runs, places, rounds = schema.runs, schema.run_inputs, schema.tally_rounds
-    tallied = (select(rounds.c.run_id, rounds.c.position).distinct()).subquery()
-    query = (select(places.c.input_id, places.c.run_id, places.c.position, places.c.path)
-             .join(runs, runs.c.id == places.c.run_id)
-             .join(tallied, and_(tallied.c.run_id == places.c.run_id,
-                                 tallied.c.position == places.c.position))
-             .where(runs.c.status == "finished", places.c.input_id.is_not(None))
-             .order_by(places.c.input_id, places.c.run_id.desc(), places.c.position))
-    chosen: dict[int, TalliedInput] = {}
-    with reading(engine).connect() as connection:
-        for row in connection.execute(query):
-            chosen.setdefault(row.input_id, TalliedInput(row.run_id, row.position, row.path))
-    return sorted(chosen.values(), key=lambda i: (i.run_id, i.position))
-
-
-def tally_rows(engine: Engine, table, inputs: list[TalliedInput], since: str | None,
-               until: str | None, dated: bool = True) -> Iterator[Any]:
-    """The rows of one tally table for these inputs, within the window of dates (`dated`:
-    the table has a date column)."""
-    wanted = {(i.run_id, i.position) for i in inputs}
-    for run_id in sorted({i.run_id for i in inputs}):
-        query = select(table).where(table.c.run_id == run_id)
-        if dated and since:
-            query = query.where(table.c.date >= since)
-        if dated and until:
-            query = query.where(table.c.date <= until)
-        query = query.order_by(table.c.position, table.c.item)
-        with reading(engine).connect() as connection:
-            for row in connection.execute(query.execution_options(yield_per=_BATCH)):
-                if (row.run_id, row.position) in wanted:
-                    yield row
-
-
-def finding_rows(engine: Engine, inputs: list[TalliedInput], since: str | None,
-                 until: str | None) -> Iterator[tuple[TalliedInput, Any]]:
-    """The findings of these inputs (matched on the run and the file's path) in the window.
-    A finding of a round with no date is kept as its round is (no window holds either), and
-    so is one met between rounds in an undated shoe (it names the dealer in force); a
-    finding about a whole file (no round, no date, no dealer) is outside every window."""
-    findings = schema.findings
-    by_place = {(i.run_id, i.path): i for i in inputs}
-    for run_id in sorted({i.run_id for i in inputs}):
-        query = (select(findings).where(findings.c.run_id == run_id,
-                                        or_(findings.c.date.is_not(None),
-                                            findings.c.round_id.is_not(None),
-                                            findings.c.dealer.is_not(None)))
-                 .order_by(findings.c.position))
-        if since:
-            query = query.where(findings.c.date >= since)
-        if until:
-            query = query.where(findings.c.date <= until)
-        with reading(engine).connect() as connection:
-            for row in connection.execute(query.execution_options(yield_per=_BATCH)):
-                place = by_place.get((run_id, row.file))
-                if place is not None:
-                    yield place, row
 
 
 def run_count(engine: Engine) -> int:

@@ -16,39 +16,36 @@ across the units of the question, at `fdr`):
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
-import numpy as np
-from scipy.stats import binom, binomtest, norm
 from sqlalchemy import Engine
-from statsmodels.stats.multitest import multipletests
 
 from auditor import __version__
-from auditor.gaming_day import stamped_shift
-from auditor.money import CENT, ZERO, MoneyTotals
-from auditor.store import schema
-from auditor.store.tallies import (
-    TalliedInput,
-    finding_rows,
-    latest_tallied_inputs,
-    lines_of,
-    tally_rows,
-)
+from auditor.money import CENT, MoneyTotals
+from auditor.store import trend_reads
 from auditor.tally import DEALER_BUST, DEALER_NATURAL, LADIES_WIN, PLAYER_NATURAL
 from auditor.trends import odds
+from auditor.trends.conditional import conditional_p as _conditional_p
+from auditor.trends.counts import (
+    NO_DEALER,
+    UNDATED,
+    FloorCounts,
+    amount_of,
+    count_floor,
+    table_name,
+)
+from auditor.trends.distributions import benjamini_hochberg, binomial_at_least, normal_above
+from auditor.trends.repeats import repeats as shuffles_that_repeat
 
 FLAGGED, NOT_FLAGGED, TOO_FEW = "flagged", "not flagged", "too few rounds to judge"
 EXPLAINED = "explained"  # flagged against the floor only, by a flagged unit of the other kind
-NO_DEALER = "(no dealer)"
-# Rounds with no gaming date (date= is optional on `shoe` and `round` in BJH 1, and a round
-# takes its shoe's): one day of their own, their findings counted with them.
-UNDATED = "(undated)"
 FLOOR = "(floor)"
+__all__ = ["NO_DEALER", "UNDATED", "amount_of", "table_name"]  # (also read from here)
 
 
 @dataclass(frozen=True)
@@ -60,13 +57,6 @@ class Settings:
     min_pair_rounds: int = 50  # a dealer–player pair, likewise
     min_variance: float = 10.0  # game math: n·p·(1−p) at least this (the normal z is sound)
     window: int = 12  # cards in a repeated sequence, at least
-
-
-def amount_of(document: dict[str, Any]) -> Decimal:
-    """A finding's difference, exact as in the audit (findings.json's text; the store's
-    cents column drops a computed amount's fraction of a cent)."""
-    text = document.get("difference")
-    return Decimal(text) if text else ZERO
 
 
 def money_rows(totals: MoneyTotals, rounds: int | None = None) -> list[dict[str, Any]]:
@@ -91,11 +81,14 @@ def per_thousand(count: float, rounds: int) -> float | None:
     return round(1000 * count / rounds, 3) if rounds else None
 
 
-def _bh(entries: list[dict[str, Any]], fdr: float) -> None:
-    """q-values and flags for the tested entries (those with a p), in place."""
+def _bh(entries: list[dict[str, Any]], fdr: float, untested_ones: int = 0) -> None:
+    """q-values and flags for the tested entries (those with a p), in place;
+    `untested_ones`: more tests of the family, not listed, each with p = 1."""
     tested = [e for e in entries if e["p"] is not None]
     if tested:
-        reject, q, _, _ = multipletests([e["p"] for e in tested], alpha=fdr, method="fdr_bh")
+        reject, q = benjamini_hochberg([e["p"] for e in tested] + [1.0] * untested_ones,
+                                       fdr)
+        reject, q = reject[:len(tested)], q[:len(tested)]
         for entry, flag, value in zip(tested, reject, q, strict=True):
             entry["q"] = float(value)
             entry["status"] = FLAGGED if flag else NOT_FLAGGED
@@ -110,96 +103,26 @@ def _order(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                                           else 2.0, e["p"] if e["p"] is not None else 2.0))
 
 
-# ---- reading the store ----
-
-@dataclass
-class Floor:
-    """What the window holds, read once from the store."""
-
-    inputs: list[TalliedInput]
-    rounds: list[Any]
-    findings: list[tuple[TalliedInput, Any, dict[str, Any]]]
-    pairs: list[Any]
-    seats: dict[tuple[int, int, int, str], str]  # (run, position, line, seat) -> player
-    game: list[Any]
-    shuffles: list[tuple[TalliedInput, Any]]
-    sites: dict[tuple[int, int], str | None]  # (run, position) -> licence or casino
-
-
-def read_floor(engine: Engine, settings: Settings) -> Floor:
-    inputs = latest_tallied_inputs(engine)
-    since, until = settings.since, settings.until
-    rounds = list(tally_rows(engine, schema.tally_rounds, inputs, since, until))
-    sites = {(r.run_id, r.position): r.site for r in rounds}
-    findings = [(place, row, json.loads(row.document))
-                for place, row in finding_rows(engine, inputs, since, until)]
-    seats = {(r.run_id, r.position, r.line, r.seat): r.player
-             for r in _undated_rows(engine, schema.tally_seats, inputs)}
-    by_place = {(i.run_id, i.position): i for i in inputs}
-    shuffles = [(by_place[r.run_id, r.position], r)
-                for r in tally_rows(engine, schema.tally_shuffles, inputs, since, until)]
-    return Floor(inputs, rounds,
-                 findings,
-                 list(tally_rows(engine, schema.tally_pairs, inputs, since, until)),
-                 seats,
-                 list(tally_rows(engine, schema.tally_game, inputs, since, until)),
-                 shuffles, sites)
-
-
-def _undated_rows(engine: Engine, table, inputs: list[TalliedInput]):
-    return tally_rows(engine, table, inputs, None, None, dated=False)
-
-
-def table_name(site: str | None, table_id: str | None) -> str:
-    """A table's identity: its licence (or casino) and its table ID."""
-    return f"{site} {table_id}" if site else str(table_id)
-
-
 # ---- 1. rates ----
 
-def rates(floor: Floor) -> dict[str, Any]:
-    rounds: dict[str, Counter] = {d: Counter() for d in ("dealer", "table", "shift", "day")}
-    for row in floor.rounds:
-        rounds["dealer"][row.dealer or NO_DEALER] += row.rounds
-        rounds["table"][table_name(row.site, row.table_id)] += row.rounds
-        rounds["shift"][row.shift or "(none)"] += row.rounds
-        rounds["day"][row.date or UNDATED] += row.rounds
-    total = sum(rounds["day"].values())
-    counts: dict[str, dict[str, Counter]] = {
-        d: {"findings": Counter()} for d in ("dealer", "table", "shift", "day", "citation")}
-    floor_count = 0
-    floor_money = MoneyTotals()
-    unit_money: dict[tuple[str, Any], MoneyTotals] = defaultdict(MoneyTotals)
-    for place, row, document in floor.findings:
-        keys = {"dealer": row.dealer or NO_DEALER,
-                "table": table_name(floor.sites.get((place.run_id, place.position)),
-                                    row.table_id),
-                "shift": stamped_shift(document.get("shift"), document.get("gaming_day"),
-                                       document.get("date"), document.get("round_started")
-                                       or document.get("time")) or "(none)",
-                "day": row.date or UNDATED, "citation": row.citation}
-        difference, currency = amount_of(document), row.currency
-        for dimension, key in keys.items():
-            counts[dimension]["findings"][key] += 1
-            unit_money[dimension, key].add(currency, difference)
-        floor_count += 1
-        floor_money.add(currency, difference)
-    floor_row = {"rounds": total, "findings": floor_count,
-                 "findings_per_1000": per_thousand(floor_count, total),
-                 "money": money_rows(floor_money, total)}
+def rates(floor: FloorCounts) -> dict[str, Any]:
+    total = sum(floor.rounds["day"].values())
+    floor_row = {"rounds": total, "findings": floor.floor_found,
+                 "findings_per_1000": per_thousand(floor.floor_found, total),
+                 "money": money_rows(floor.floor_money, total)}
     document: dict[str, Any] = {"floor": floor_row}
     for dimension in ("dealer", "table", "citation", "shift", "day"):
-        found = counts[dimension]
-        keys = set(found["findings"]) | (set(rounds[dimension]) if dimension != "citation"
-                                         else set())
+        found = floor.found[dimension]
+        keys = set(found) | (set(floor.rounds[dimension]) if dimension != "citation"
+                             else set())
         rows = []
         for key in sorted(keys, key=str):
-            unit_rounds = total if dimension == "citation" else rounds[dimension][key]
+            unit_rounds = total if dimension == "citation" else floor.rounds[dimension][key]
             rows.append({
-                "key": key, "rounds": unit_rounds, "findings": found["findings"][key],
-                "findings_per_1000": per_thousand(found["findings"][key], unit_rounds),
+                "key": key, "rounds": unit_rounds, "findings": found[key],
+                "findings_per_1000": per_thousand(found[key], unit_rounds),
                 "floor_findings_per_1000": floor_row["findings_per_1000"],
-                "money": money_rows(unit_money.get((dimension, key), MoneyTotals()),
+                "money": money_rows(floor.money.get((dimension, key), MoneyTotals()),
                                     unit_rounds)})
         document[dimension] = rows
     return document
@@ -216,47 +139,6 @@ OTHER = {"dealer": "table", "table": "dealer"}
 POOLED = "(under the minimum)"  # the other factor's units too small to judge, one stratum
 
 
-def _unit_counts(floor: Floor) -> tuple[Counter, Counter, Counter, Counter]:
-    """Rounds and findings of each (dealer, table) cell and of each (kind, unit, day)."""
-    cell_rounds: Counter = Counter()
-    day_rounds: Counter = Counter()
-    for row in floor.rounds:
-        dealer, table = row.dealer or NO_DEALER, table_name(row.site, row.table_id)
-        cell_rounds[dealer, table] += row.rounds
-        day = row.date or UNDATED
-        day_rounds["dealer", dealer, day] += row.rounds
-        day_rounds["table", table, day] += row.rounds
-    cell_found: Counter = Counter()
-    day_found: Counter = Counter()
-    for place, row, _ in floor.findings:
-        dealer = row.dealer or NO_DEALER
-        table = table_name(floor.sites.get((place.run_id, place.position)), row.table_id)
-        if (dealer, table) not in cell_rounds:
-            continue  # a finding of no tallied round: no rate to put it in
-        cell_found[dealer, table] += 1
-        day = row.date or UNDATED
-        day_found["dealer", dealer, day] += 1
-        day_found["table", table, day] += 1
-    return cell_rounds, cell_found, day_rounds, day_found
-
-
-def _conditional_p(found: int, cells: list[tuple[int, int, int]]) -> tuple[float, float]:
-    """The exact one-sided p of `found` findings at a unit, and their expected count, given
-    each stratum's findings: `cells` are (the unit's rounds in the stratum, the stratum's
-    rounds, the stratum's findings); in each stratum the findings fall at the unit with its
-    share of the stratum's rounds (a binomial), the strata independent (a convolution)."""
-    distribution = np.ones(1)
-    expected = 0.0
-    for rounds, stratum_rounds, stratum_found in cells:
-        if not stratum_found:
-            continue
-        share = rounds / stratum_rounds
-        expected += stratum_found * share
-        distribution = np.convolve(distribution, binom.pmf(np.arange(stratum_found + 1),
-                                                           stratum_found, share))
-    return float(min(1.0, distribution[found:].sum())), expected
-
-
 def _shrunk(rounds: dict[str, int], found: Counter) -> dict[str, float]:
     """Each unit's rate shrunk toward the floor's (empirical Bayes, Poisson counts with
     gamma-distributed rates, the spread between units by the method of moments): a unit of
@@ -265,10 +147,11 @@ def _shrunk(rounds: dict[str, int], found: Counter) -> dict[str, float]:
     if not total_rounds:
         return {}
     floor_rate = total_found / total_rounds
-    spread = sum(n * (found[k] / n - floor_rate) ** 2 for k, n in rounds.items() if n)
+    # summed exactly (fsum): the same in whatever order the store gives the units
+    spread = math.fsum(n * (found[k] / n - floor_rate) ** 2 for k, n in rounds.items() if n)
     between = max(0.0, spread / total_rounds - floor_rate * len(rounds) / total_rounds)
     shrunk = {}
-    for key, n in rounds.items():
+    for key, n in sorted(rounds.items()):
         noise = floor_rate / n if n else math.inf
         weight = between / (between + noise) if between else 0.0  # the unit's own rate's
         shrunk[key] = weight * (found[key] / n if n else 0.0) + (1 - weight) * floor_rate
@@ -286,12 +169,13 @@ def _history(kind: str, key: str, days: list[str], day_rounds: Counter,
             for day in days]
 
 
-def outliers(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
+def outliers(floor: FloorCounts, settings: Settings) -> list[dict[str, Any]]:
     """Dealers and tables whose findings exceed the floor's rate given their rounds, each
     judged given the other (a table where a careless dealer dealt is explained by him), in
     the order of the evidence; the units under the minimum last."""
-    cell_rounds, cell_found, day_rounds, day_found = _unit_counts(floor)
-    days = sorted({day for _, _, day in day_rounds}, key=lambda d: (d == UNDATED, d))
+    cell_rounds, cell_found = floor.cell_rounds, floor.cell_found
+    day_rounds, day_found = floor.day_rounds, floor.day_found
+    days = floor.days
     total_rounds, total_found = sum(cell_rounds.values()), sum(cell_found.values())
     rounds = {kind: Counter() for kind in OTHER}
     found = {kind: Counter() for kind in OTHER}
@@ -330,7 +214,7 @@ def outliers(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
                 p_given, expected_given = _conditional_p(k, [
                     (count, strata_rounds[s], strata_found[s])
                     for s, count in sorted(unit_cells[key].items())])
-                p_floor = float(binomtest(k, total_found, share, alternative="greater").pvalue)
+                p_floor = float(binomial_at_least([k], [total_found], [share])[0])
             given = (f"{expected_given:.1f} expected given its {other}s' findings and "
                      if expected_given is not None else "")
             entry: dict[str, Any] = {
@@ -379,8 +263,7 @@ def _judge_together(entries: list[dict[str, Any]], fdr: float, cell_rounds: Coun
     _bh(entries, fdr)  # the test given the other kind: p, q
     tested = [e for e in entries if e["floor_test"]["p"] is not None]
     if tested:
-        reject, q, _, _ = multipletests([e["floor_test"]["p"] for e in tested], alpha=fdr,
-                                        method="fdr_bh")
+        reject, q = benjamini_hochberg([e["floor_test"]["p"] for e in tested], fdr)
         for entry, against_floor, value in zip(tested, reject, q, strict=True):
             entry["floor_test"]["q"] = float(value)
             entry["floor_test"]["flagged"] = bool(against_floor)
@@ -461,38 +344,52 @@ PAIR_NOT_PROVEN = (
     "dealer's rounds.")
 
 
-def pairs(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
-    """Over-payments to each player at each dealer's rounds against the player's share."""
-    rounds: Counter = Counter()
-    day_rounds: Counter = Counter()
-    for row in floor.pairs:
-        rounds[row.dealer or NO_DEALER, row.player] += row.rounds
-        day_rounds[row.dealer or NO_DEALER, row.player, row.date or UNDATED] += row.rounds
-    days = sorted({day for _, _, day in day_rounds}, key=lambda d: (d == UNDATED, d))
-    day_over: Counter = Counter()
+def pairs(engine: Engine, floor: FloorCounts, settings: Settings,
+          pair_nights: dict[tuple[str, str], set[tuple[str, int]]] | None = None,
+          ) -> list[dict[str, Any]]:
+    """Over-payments to each player at each dealer's rounds against the player's share.
+
+    The store sums each pair's rounds a night, a pair at a time; only the pairs with an
+    over-payment are kept (the pairs listed), in the order of their first run, then of
+    dealer and player. A judged pair with none has p = 1 (at least none, for certain): it
+    is counted in the family Benjamini–Hochberg controls, not held. `pair_nights`, if
+    given, gets each listed pair's nights (gaming day, run): what its links are made of."""
     dealer_rounds: Counter = Counter()
-    for (dealer, _), count in rounds.items():
-        dealer_rounds[dealer] += count
-    over: dict[tuple[str, str], list[tuple[str, int]]] = defaultdict(list)
-    dealer_over: Counter = Counter()
-    for place, row, document in floor.findings:
-        difference = amount_of(document)
-        if difference <= 0 or not document.get("seat"):
-            continue
-        player = floor.seats.get((place.run_id, place.position, row.line, document["seat"]))
-        if player is None:
-            continue
-        dealer = row.dealer or NO_DEALER
-        over[dealer, player].append((row.finding_id or f"{row.file}:{row.line}",
-                                     row.currency, difference))
-        day_over[dealer, player, row.date or UNDATED] += 1
-        dealer_over[dealer] += 1
-    entries = []
-    for (dealer, player), n in rounds.items():
-        found = over.get((dealer, player), [])
-        if n < settings.min_pair_rounds and not found:
-            continue  # neither judged nor worth listing
-        total, share = dealer_over[dealer], n / dealer_rounds[dealer]
+    rounds: dict[tuple[str, str], int] = {}  # the pairs listed
+    nights: dict[tuple[str, str], Counter] = defaultdict(Counter)  # theirs, night by night
+    first: dict[tuple[str, str], int] = {}  # their first run
+    quiet_judged = 0  # judged pairs with no over-payment
+    pair, n, listed = None, 0, False
+
+    def close() -> None:  # the pair whose rows just ended
+        nonlocal quiet_judged
+        if pair is None:
+            return
+        dealer_rounds[pair[0]] += n
+        if listed:
+            rounds[pair] = n
+        elif n >= settings.min_pair_rounds:
+            quiet_judged += 1
+
+    for dealer, player, day, run_id, count in trend_reads.pair_nights(
+            engine, settings.since, settings.until, NO_DEALER):  # a pair's rows together
+        if pair is None or dealer != pair[0] or player != pair[1]:
+            close()
+            pair, n = (dealer, player), 0
+            listed = pair in floor.over
+        n += count
+        if listed:
+            nights[pair][day or UNDATED] += count
+            first[pair] = min(first.get(pair, run_id), run_id)
+            if pair_nights is not None:
+                pair_nights.setdefault(pair, set()).add((day or UNDATED, run_id))
+    close()
+    entries: list[dict[str, Any]] = []
+    tested: list[tuple[dict[str, Any], int, int, float]] = []
+    for dealer, player in sorted(rounds, key=lambda pair: (first[pair], pair)):
+        n = rounds[dealer, player]
+        found = floor.over[dealer, player]
+        total, share = floor.dealer_over[dealer], n / dealer_rounds[dealer]
         expected = total * share
         k = len(found)
         entry = {
@@ -513,132 +410,31 @@ def pairs(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
             "not_proven": PAIR_NOT_PROVEN,
         }
         if n >= settings.min_pair_rounds:
-            entry["p"] = float(binomtest(k, total, share, alternative="greater").pvalue) \
-                if total else 1.0
-            entry["history"] = [  # the pair night by night
-                {"day": day, "rounds": day_rounds[dealer, player, day],
-                 "over_payments": day_over[dealer, player, day]} for day in days]
+            entry["p"] = 1.0  # (with no over-payment at the dealer's; else below)
+            if total:
+                tested.append((entry, k, total, share))
+            entry["history"] = _pair_history(nights[dealer, player],
+                                             floor.day_over[dealer, player])
         entries.append(entry)
-    _bh(entries, settings.fdr)
-    # Pairs judged with no over-payment at all are counted in the family, not listed.
-    return _order([e for e in entries if e["counts"]["over_payments"] or e["p"] is None])
+    if tested:  # the exact binomial test, P(X ≥ k) (scipy's binomtest), all at once
+        values = binomial_at_least([k for _, k, _, _ in tested], [n for _, _, n, _ in tested],
+                                   [share for _, _, _, share in tested])
+        for (entry, *_), value in zip(tested, values.tolist(), strict=True):
+            entry["p"] = float(value)
+    _bh(entries, settings.fdr, untested_ones=quiet_judged)
+    return _order(entries)
 
 
-# ---- 4. shuffles that repeat ----
-
-RANK_SUIT = {f"{rank}{suit}": index for index, (rank, suit) in enumerate(
-    (r, s) for r in "A23456789TJQK" for s in "cdhs")}
-REPEAT_NOT_PROVEN = (
-    "It does not prove a stacked shoe: a record copied from another (a clerical error), a "
-    "shoe recorded twice, or a simulator or recording system at fault repeat cards as well; "
-    "the places say where to look.")
-
-
-def _spaced(cards: str) -> str:
-    return " ".join(cards[i:i + 2] for i in range(0, len(cards), 2))
+def _pair_history(rounds: Counter, over_payments: Counter) -> list[dict[str, Any]]:
+    """The pair night by night: each gaming day the player played at the dealer's rounds
+    (or was over-paid there), undated last. Only those: a year's window would otherwise
+    list every pair on 365 days, nearly all of them empty."""
+    days = sorted(set(rounds) | set(over_payments), key=lambda d: (d == UNDATED, d))
+    return [{"day": day, "rounds": rounds[day], "over_payments": over_payments[day]}
+            for day in days]
 
 
-def _chance(length: int, decks: int, windows: int) -> tuple[float, float]:
-    """The chance of two of `windows` windows from independently shuffled shoes agreeing on
-    `length` cards: at most pairs × Π d/(52d−k) (each card matches with at most d copies
-    left of the 52d−k unseen); and its base-10 logarithm, which stays readable where the
-    chance itself is too small for a float."""
-    pairs = windows * (windows - 1) / 2
-    if not pairs:
-        return 0.0, -math.inf
-    log_expected = math.log(pairs) + sum(math.log(decks / (52 * decks - k))
-                                         for k in range(length))
-    expected = math.exp(log_expected)
-    chance = float(-math.expm1(-expected))
-    if chance < 1e-300:  # below a float's exact range: 0, with the logarithm beside it
-        return 0.0, log_expected / math.log(10)
-    return chance, math.log10(chance)
-
-
-def _place(shuffle: tuple[TalliedInput, Any], index: int) -> dict[str, Any]:
-    place, row = shuffle
-    lines = lines_of(row.lines)
-    marks = json.loads(row.rounds)
-    round_id = None
-    for start, identifier in marks:
-        if start <= index or round_id is None:
-            round_id = identifier
-        if start > index:
-            break
-    return {"file": place.path, "round": round_id, "line": lines[index],
-            "table": table_name(row.site, row.table_id), "shoe": row.shoe_id,
-            "date": row.date}
-
-
-def repeats(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
-    """Every sequence of `window` or more cards that recurs in another shuffle."""
-    width = settings.window
-    shuffles = [s for s in floor.shuffles if len(s[1].cards) // 2 >= width]
-    codes, owner, offset = [], [], []
-    for number, (_, row) in enumerate(shuffles):
-        text = row.cards
-        cards = [RANK_SUIT.get(text[i:i + 2], 52) for i in range(0, len(text), 2)]
-        codes.append(np.array(cards, dtype=np.uint64))
-        owner.append(np.full(len(cards) - width + 1, number, dtype=np.int64))
-        offset.append(np.arange(len(cards) - width + 1, dtype=np.int64))
-    if not codes:
-        return []
-    # A polynomial hash of each window (wrapping at 2**64), then equal hashes side by side.
-    hashes = []
-    for cards in codes:
-        value = np.zeros(len(cards) - width + 1, dtype=np.uint64)
-        for k in range(width):
-            value = value * np.uint64(53) + cards[k:len(cards) - width + 1 + k] + np.uint64(1)
-        hashes.append(value)
-    every, owners, offsets = np.concatenate(hashes), np.concatenate(owner), np.concatenate(offset)
-    windows = len(every)
-    order = np.argsort(every, kind="stable")
-    ranked = every[order]
-    same = np.flatnonzero(ranked[1:] == ranked[:-1])
-    matches: set[tuple[int, int, int, int]] = set()
-    groups: dict[int, list[int]] = defaultdict(list)
-    for position in same:  # equal hashes run together: gather each run
-        start = position
-        groups[int(ranked[start])].extend((int(order[start]), int(order[start + 1])))
-    for members in groups.values():
-        members = sorted(set(members))
-        for i, first in enumerate(members):
-            for second in members[i + 1:]:
-                a, b = int(owners[first]), int(owners[second])
-                if a == b:
-                    continue
-                x, y = int(offsets[first]), int(offsets[second])
-                if codes[a][x:x + width].tolist() == codes[b][y:y + width].tolist():
-                    matches.add((a, x, b, y) if a < b else (b, y, a, x))
-    # Consecutive matching windows along one diagonal are one repeated sequence.
-    entries = []
-    for a, x, b, y in sorted(matches):
-        if (a, x - 1, b, y - 1) in matches:
-            continue  # inside a sequence already started
-        length = width
-        while (a, x + length - width + 1, b, y + length - width + 1) in matches:
-            length += 1
-        decks = max(shuffles[a][1].decks or 8, shuffles[b][1].decks or 8)
-        chance, log10_chance = _chance(length, decks, windows)
-        places = sorted([_place(shuffles[a], x), _place(shuffles[b], y)],
-                        key=lambda p: (p["date"] or "", p["file"], p["line"]))
-        entries.append({
-            "unit": {"kind": "repeat", "cards": length},
-            "places": places,
-            "cards": _spaced(shuffles[a][1].cards[2 * x:2 * (x + length)]),
-            "counts": {"cards": length, "shuffles": len(shuffles), "windows": windows},
-            "log10_p": round(log10_chance, 1),
-            "statistic": {"name": "cards repeated in order", "value": length},
-            "p": chance, "q": chance, "status": FLAGGED if chance <= settings.fdr
-            else NOT_FLAGGED,
-            "tested": (
-                f"{length} cards dealt in the same order in two shuffles, among {windows:,} "
-                f"runs of {width} cards in {len(shuffles):,} shuffles. p is the chance of "
-                f"any such repeat by chance among them (a bound, already over every pair: "
-                "q = p)."),
-            "not_proven": REPEAT_NOT_PROVEN,
-        })
-    return sorted(entries, key=lambda e: (-e["unit"]["cards"], e["places"][0]["file"]))
+# ---- 4. shuffles that repeat: auditor/trends/repeats.py ----
 
 
 # ---- 5. game math ----
@@ -651,6 +447,7 @@ GAME_NOT_PROVEN = (
 UP_NAMES = {1: "A", 10: "T"}
 
 
+@cache
 def _exact(statistic: str, up: int | None, decks: int, hits_soft_17: bool) -> float:
     if statistic == DEALER_BUST:
         return float(odds.dealer_bust_without_natural(up, decks, hits_soft_17))
@@ -661,16 +458,15 @@ def _exact(statistic: str, up: int | None, decks: int, hits_soft_17: bool) -> fl
     return float(odds.player_natural(decks))
 
 
-def game_math(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
+def game_math(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
     counts: dict[tuple, Counter] = defaultdict(Counter)
-    for row in floor.game:
-        if not row.decks:
-            continue
-        for dealer in (row.dealer or NO_DEALER, FLOOR):
+    for row in trend_reads.game_totals(engine, settings.since, settings.until, NO_DEALER):
+        for dealer in (row.dealer, FLOOR):
             key = (dealer, row.decks, row.hits_soft_17, row.statistic, row.up)
             counts[key]["trials"] += row.trials
             counts[key]["hits"] += row.hits
     entries = []
+    tested: list[tuple[dict[str, Any], float]] = []
     for (dealer, decks, hits_soft_17, statistic, up), found in sorted(
             counts.items(), key=lambda item: tuple(str(v) for v in item[0])):
         n, k = found["trials"], found["hits"]
@@ -697,23 +493,32 @@ def game_math(floor: Floor, settings: Settings) -> list[dict[str, Any]]:
             "not_proven": GAME_NOT_PROVEN,
         }
         if spread ** 2 >= settings.min_variance:
-            entry["p"] = float(2 * norm.sf(abs(z)))
+            tested.append((entry, abs(z)))
         entries.append(entry)
+    if tested:  # two-sided normal p, all at once
+        values = 2 * normal_above([z for _, z in tested])
+        for (entry, _), value in zip(tested, values.tolist(), strict=True):
+            entry["p"] = float(value)
     _bh(entries, settings.fdr)
     return _order(entries)
 
 
 # ---- the document ----
 
-def trends_document(engine: Engine, settings: Settings, store: str) -> dict[str, Any]:
-    floor = read_floor(engine, settings)
+def trends_document(engine: Engine, settings: Settings, store: str,
+                    pair_nights: dict[tuple[str, str], set[tuple[str, int]]] | None = None,
+                    ) -> dict[str, Any]:
+    """The trends.json document; `pair_nights` as `pairs` fills it."""
+    # the repeats first: their large arrays are freed before the floor's sums are held
+    repeated = shuffles_that_repeat(engine, settings, table_name, FLAGGED, NOT_FLAGGED)
+    floor = count_floor(engine, settings.since, settings.until)
     rate_tables = rates(floor)
     document = {
         "trends": {
             "version": __version__, "store": store,
             "window": {"since": settings.since, "until": settings.until},
-            "runs": sorted({r.run_id for r in floor.rounds}),  # those with rounds in the window
-            "inputs": len({(r.run_id, r.position) for r in floor.rounds}),
+            "runs": floor.runs,  # those with rounds in the window
+            "inputs": floor.inputs,
             "rounds": rate_tables["floor"]["rounds"],
             "findings": rate_tables["floor"]["findings"],
             "fdr": settings.fdr,
@@ -724,9 +529,9 @@ def trends_document(engine: Engine, settings: Settings, store: str) -> dict[str,
         },
         "rates": rate_tables,
         "outliers": outliers(floor, settings),
-        "pairs": pairs(floor, settings),
-        "repeats": repeats(floor, settings),
-        "game_math": game_math(floor, settings),
+        "pairs": pairs(engine, floor, settings, pair_nights),
+        "repeats": repeated,
+        "game_math": game_math(engine, settings),
     }
     document["not_judged"] = not_judged(document, settings)
     return document

@@ -83,16 +83,28 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
                         min_rounds=arguments.min_rounds,
                         min_pair_rounds=arguments.min_pair_rounds)
     try:
-        document = trends_document(engine, settings, shown(arguments.store))
+        pair_nights: dict = {}
+        try:
+            document = trends_document(engine, settings, shown(arguments.store), pair_nights)
+        except OSError as error:  # the repeats' temporary files (auditor/trends/repeats.py)
+            import tempfile
+
+            errors.print(f"auditor: trends could not keep its temporary files in "
+                         f"{tempfile.gettempdir()} ({error.strerror or error}); set TMPDIR "
+                         "to a folder with room", markup=False)
+            return 2
         from auditor.trends.links import add_night_links
 
-        add_night_links(engine, document, Path(arguments.out))  # each flag's nights' reports
+        # each flag's nights' reports
+        add_night_links(engine, document, Path(arguments.out), pair_nights)
+        del pair_nights
     finally:
         engine.dispose()
     out = Path(arguments.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "trends.json").write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n",
-                                     encoding="utf-8")
+    with (out / "trends.json").open("w", encoding="utf-8") as stream:  # a piece at a time
+        json.dump(document, stream, indent=1, ensure_ascii=False)
+        stream.write("\n")
     (out / "trends.html").write_text(to_html(document), encoding="utf-8")
     raised = flags(document)
     if arguments.json or not arguments.quiet:

@@ -16,13 +16,13 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
-from scipy.stats import poisson
 
 from auditor.money import rows_text
 from auditor.output.html_report import csp_hash, shown_text
 from auditor.resources import templates_dir
 from auditor.trends import numbers
 from auditor.trends.analysis import EXPLAINED, FLAGGED, TOO_FEW, UNDATED
+from auditor.trends.distributions import poisson_at_most, poisson_quantile
 
 CHART_WIDTH, DAY_CHART_HEIGHT = 640, 180
 
@@ -73,8 +73,9 @@ def _poisson_limit(probability: float, expected: float) -> float:
     institutional performance", 2005): the limits are smooth curves, not steps."""
     if expected <= 0:
         return 0.0
-    quantile = float(poisson.ppf(probability, expected))
-    at, below = poisson.cdf(quantile, expected), poisson.cdf(quantile - 1, expected)
+    quantile = poisson_quantile(probability, expected)
+    at = poisson_at_most(quantile, expected)
+    below = poisson_at_most(quantile - 1, expected)
     step = (at - probability) / (at - below) if at > below else 0.0
     return max(0.0, quantile - step)
 

@@ -28,9 +28,8 @@ from urllib.parse import quote, urlencode
 from sqlalchemy import Engine, select
 
 from auditor.results import table_key
-from auditor.store import schema
+from auditor.store import schema, trend_reads
 from auditor.store.engine import reading
-from auditor.store.tallies import latest_tallied_inputs, tally_rows
 from auditor.trends.analysis import FLAGGED, NO_DEALER, UNDATED, table_name
 
 NO_DAY = "(none)"  # the report's gaming-day filter for findings without one
@@ -38,36 +37,43 @@ NO_DAY = "(none)"  # the report's gaming-day filter for findings without one
 Night = tuple[str, int]  # (gaming day, run)
 
 
-def add_night_links(engine: Engine, document: dict[str, Any], trends_dir: Path) -> None:
+def add_night_links(engine: Engine, document: dict[str, Any], trends_dir: Path,
+                    pair_nights: dict[tuple[str, str], set[Night]] | None = None) -> None:
     """Adds `nights` to every flagged dealer or table (outliers, game math) and to every
-    pair listed, in place."""
+    pair listed, in place. The store's rounds are walked once, and only the nights of the
+    units linked are kept; the pairs' nights are `pair_nights` as the document's pairs
+    were counted (`trends_document`), else read from the store."""
     window = document["trends"]["window"]
-    inputs = latest_tallied_inputs(engine)
+    linked = [entry for name in ("outliers", "game_math") for entry in document.get(name, [])
+              if entry["status"] == FLAGGED and entry["unit"].get("kind") in ("dealer", "table")]
+    wanted = {(entry["unit"]["kind"], entry["unit"]["key"]) for entry in linked}
     dealers: dict[str, set[Night]] = defaultdict(set)
     tables: dict[str, dict[Night, str]] = defaultdict(dict)  # trends' name -> report's key
-    for row in tally_rows(engine, schema.tally_rounds, inputs, window["since"],
-                          window["until"]):
+    for row in trend_reads.round_nights(engine, window["since"], window["until"]):
         night = (row.date or UNDATED, row.run_id)
-        if row.dealer:
+        if row.dealer and ("dealer", row.dealer) in wanted:
             dealers[row.dealer].add(night)
-        tables[table_name(row.site, row.table_id)][night] = table_key(row.site,
-                                                                      row.table_id) or ""
+        name = table_name(row.site, row.table_id)
+        if ("table", name) in wanted:
+            tables[name][night] = table_key(row.site, row.table_id) or ""
+    listed = {(e["unit"]["dealer"], e["unit"]["player"]) for e in document.get("pairs", [])}
     pairs: dict[tuple[str, str], set[Night]] = defaultdict(set)
-    for row in tally_rows(engine, schema.tally_pairs, inputs, window["since"],
-                          window["until"]):
-        pairs[row.dealer or NO_DEALER, row.player].add((row.date or UNDATED, row.run_id))
+    if pair_nights is not None:
+        pairs.update(pair_nights)
+    else:
+        for row in trend_reads.pair_nights(engine, window["since"], window["until"],
+                                           NO_DEALER):
+            if (row.dealer, row.player) in listed:
+                pairs[row.dealer, row.player].add((row.date or UNDATED, row.run_id))
     reports = Reports(engine, trends_dir)
-    for name in ("outliers", "game_math"):
-        for entry in document.get(name, []):
-            unit = entry["unit"]
-            if entry["status"] != FLAGGED or unit.get("kind") not in ("dealer", "table"):
-                continue
-            if unit["kind"] == "dealer":
-                entry["nights"] = reports.nights(
-                    (night, {"dealer": unit["key"]}) for night in dealers.get(unit["key"], ()))
-            else:
-                entry["nights"] = reports.nights(
-                    (night, {"table": key}) for night, key in tables.get(unit["key"], {}).items())
+    for entry in linked:
+        unit = entry["unit"]
+        if unit["kind"] == "dealer":
+            entry["nights"] = reports.nights(
+                (night, {"dealer": unit["key"]}) for night in dealers.get(unit["key"], ()))
+        else:
+            entry["nights"] = reports.nights(
+                (night, {"table": key}) for night, key in tables.get(unit["key"], {}).items())
     for entry in document.get("pairs", []):
         dealer, player = entry["unit"]["dealer"], entry["unit"]["player"]
         # Rounds with no dealer named: the report can filter by the player only.

@@ -1,0 +1,243 @@
+"""What `auditor trends` reads of the run store, summed where the history is.
+
+Every query reads the tallies of the *chosen* inputs: for each distinct input content, the
+latest finished run that tallied it (the run's lowest place for that content), so that a
+night audited twice counts once. The choice is made in SQL (`chosen_inputs`, a window
+function: SQLite 3.25 and PostgreSQL alike), and the tallies are summed there by the units
+`trends` judges: what comes back is a row per dealer, table, shift and gaming day, per
+dealer–player pair, per game-math cell; never a row per round. What is read row by row is
+streamed (`yield_per`) and only summed by the caller: the findings (their exact money is in
+their documents), one run's seats at a time, and the cards of the shuffles, which
+auditor/trends/repeats.py spills to disk.
+
+A window of gaming dates (`since`, `until`, inclusive; either may be None) holds only dated
+rows; with neither, undated rows are read too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Engine,
+    Select,
+    and_,
+    cast,
+    func,
+    literal_column,
+    or_,
+    select,
+    tuple_,
+)
+
+import auditor.store.schema as schema
+from auditor.store.engine import reading
+
+BATCH = 2000  # rows fetched at a time from a streamed query
+
+
+def chosen_inputs():
+    """The inputs `trends` reads, as a subquery (run_id, position, path): for each input
+    content, the latest finished run with a tally of it, and in that run its first place."""
+    runs, places, rounds = schema.runs, schema.run_inputs, schema.tally_rounds
+    tallied = (select(rounds.c.run_id)
+               .where(rounds.c.run_id == places.c.run_id,
+                      rounds.c.position == places.c.position).exists())
+    latest = func.row_number().over(partition_by=places.c.input_id,
+                                    order_by=(places.c.run_id.desc(), places.c.position))
+    ranked = (select(places.c.run_id, places.c.position, places.c.path,
+                     latest.label("latest"))
+              .join(runs, runs.c.id == places.c.run_id)
+              .where(runs.c.status == "finished", places.c.input_id.is_not(None), tallied)
+              .subquery("ranked"))
+    return (select(ranked.c.run_id, ranked.c.position, ranked.c.path)
+            .where(ranked.c.latest == 1).subquery("chosen"))
+
+
+def _of_chosen(query: Select, table, since: str | None, until: str | None,
+               dated: bool = True) -> Select:
+    """`query` over `table` limited to the chosen inputs and the window of dates."""
+    chosen = chosen_inputs()
+    query = query.join(chosen, and_(chosen.c.run_id == table.c.run_id,
+                                    chosen.c.position == table.c.position))
+    if dated and since:
+        query = query.where(table.c.date >= since)
+    if dated and until:
+        query = query.where(table.c.date <= until)
+    return query
+
+
+def _streamed(engine: Engine, query: Select) -> Iterator[Any]:
+    with reading(engine).connect() as connection:
+        yield from connection.execute(query.execution_options(yield_per=BATCH))
+
+
+def dealer_of(column, no_dealer: str):
+    """A dealer column as `trends` keys it: no dealer and an empty one are `no_dealer`.
+    Literal SQL (our own constant): a grouped expression must be written the same in the
+    select list and GROUP BY, which bound parameters are not on PostgreSQL."""
+    quoted = "'" + no_dealer.replace("'", "''") + "'"
+    return func.coalesce(func.nullif(column, literal_column("''")), literal_column(quoted))
+
+
+# ---- rounds ----
+
+def _sum(column):
+    """A sum that comes back an integer (PostgreSQL sums BIGINT as NUMERIC)."""
+    return cast(func.sum(column), BigInteger)
+
+
+def round_totals(engine: Engine, since: str | None, until: str | None) -> Iterator[Any]:
+    """Rounds summed by dealer, site, table ID, shift and gaming day: rows of (dealer,
+    site, table_id, shift, date, rounds)."""
+    table = schema.tally_rounds
+    keys = (table.c.dealer, table.c.site, table.c.table_id, table.c.shift, table.c.date)
+    query = _of_chosen(select(*keys, _sum(table.c.rounds).label("rounds")), table,
+                       since, until).group_by(*keys)
+    return _streamed(engine, query)
+
+
+def window_inputs(engine: Engine, since: str | None, until: str | None) -> tuple[list[int], int]:
+    """The runs with tallied rounds in the window, and how many inputs they hold."""
+    table = schema.tally_rounds
+    places = _of_chosen(select(table.c.run_id, table.c.position).distinct(), table,
+                        since, until).subquery()
+    with reading(engine).connect() as connection:
+        runs = list(connection.execute(select(places.c.run_id).distinct()
+                                       .order_by(places.c.run_id)).scalars())
+        inputs = connection.execute(select(func.count()).select_from(places)).scalar_one()
+    return runs, int(inputs)
+
+
+# ---- findings ----
+
+def window_findings(engine: Engine, since: str | None, until: str | None) -> Iterator[Any]:
+    """The findings of the chosen inputs (matched on the run and the file's path) in the
+    window, in each run's order of recording, runs in order; `place` is the input's place
+    in its run, `site` its licence (else casino) as its rounds in the window give it. A
+    finding of a round with no date is kept as its round is (no window holds either); a
+    finding about a whole file (no round, no date) is outside every window."""
+    findings, chosen, rounds = schema.findings, chosen_inputs(), schema.tally_rounds
+    # a path named at two places of one run: the later place, as a lookup by path has it
+    places = (select(chosen.c.run_id, chosen.c.path,
+                     func.max(chosen.c.position).label("place"))
+              .group_by(chosen.c.run_id, chosen.c.path).subquery())
+    # each input's site (licence, else casino), from its rounds in the window
+    sites = select(rounds.c.run_id, rounds.c.position, func.max(rounds.c.site).label("site"))
+    if since:
+        sites = sites.where(rounds.c.date >= since)
+    if until:
+        sites = sites.where(rounds.c.date <= until)
+    sites = sites.group_by(rounds.c.run_id, rounds.c.position).subquery()
+    query = (select(findings.c.run_id, places.c.place, sites.c.site, findings.c.dealer,
+                    findings.c.table_id, findings.c.date, findings.c.citation,
+                    findings.c.currency, findings.c.line, findings.c.finding_id,
+                    findings.c.file, findings.c.document)
+             .join(places, and_(places.c.run_id == findings.c.run_id,
+                                places.c.path == findings.c.file))
+             .outerjoin(sites, and_(sites.c.run_id == places.c.run_id,
+                                    sites.c.position == places.c.place))
+             # a finding of a round, or met between rounds (it names the dealer in force,
+             # dated or in an undated shoe); never one about a whole file
+             .where(or_(findings.c.date.is_not(None), findings.c.round_id.is_not(None),
+                        findings.c.dealer.is_not(None)))
+             .order_by(findings.c.run_id, findings.c.position))
+    if since:
+        query = query.where(findings.c.date >= since)
+    if until:
+        query = query.where(findings.c.date <= until)
+    return _streamed(engine, query)
+
+
+def run_seats(engine: Engine, run_id: int) -> dict[tuple[int, int, str], str]:
+    """Who sat at the seats the findings of one run name: (place, line, seat) -> player."""
+    seats = schema.tally_seats
+    query = (select(seats.c.position, seats.c.line, seats.c.seat, seats.c.player)
+             .where(seats.c.run_id == run_id).order_by(seats.c.position, seats.c.item))
+    with reading(engine).connect() as connection:
+        return {(row.position, row.line, row.seat): row.player
+                for row in connection.execute(query)}
+
+
+# ---- dealer–player pairs ----
+
+def pair_nights(engine: Engine, since: str | None, until: str | None,
+                no_dealer: str) -> Iterator[Any]:
+    """Rounds summed by dealer, player, gaming day and run, a pair's rows together:
+    (dealer, player, date, run_id, rounds), by dealer and player."""
+    table = schema.tally_pairs
+    dealer = dealer_of(table.c.dealer, no_dealer)
+    keys = (dealer, table.c.player, table.c.date, table.c.run_id)
+    query = _of_chosen(select(dealer.label("dealer"), table.c.player, table.c.date,
+                              table.c.run_id, _sum(table.c.rounds).label("rounds")),
+                       table, since, until).group_by(*keys).order_by(dealer, table.c.player)
+    return _streamed(engine, query)
+
+
+# ---- game math ----
+
+def game_totals(engine: Engine, since: str | None, until: str | None,
+                no_dealer: str) -> list[Any]:
+    """Trials and hits summed by dealer, decks, soft-17 rule, statistic and up card, for
+    the rows that know their decks."""
+    table = schema.tally_game
+    keys = (dealer_of(table.c.dealer, no_dealer).label("dealer"), table.c.decks,
+            table.c.hits_soft_17, table.c.statistic, table.c.up)
+    query = _of_chosen(select(*keys, _sum(table.c.trials).label("trials"),
+                              _sum(table.c.hits).label("hits")), table, since, until)
+    query = query.where(table.c.decks.is_not(None), table.c.decks != 0).group_by(*keys)
+    with reading(engine).connect() as connection:
+        return list(connection.execute(query))
+
+
+# ---- shuffles ----
+
+def shuffle_cards(engine: Engine, since: str | None, until: str | None,
+                  least: int) -> Iterator[Any]:
+    """The cards of each shuffle of at least `least` characters, in no particular order
+    (sorting a year of cards would cost more than reading them): (run_id, position, item,
+    cards)."""
+    table = schema.tally_shuffles
+    query = _of_chosen(select(table.c.run_id, table.c.position, table.c.item,
+                              table.c.cards), table, since, until)
+    return _streamed(engine, query.where(func.length(table.c.cards) >= least))
+
+
+def shuffle_characters(engine: Engine, since: str | None, until: str | None,
+                       least: int) -> int:
+    """The characters of cards `shuffle_cards` would give: what sizes its spill."""
+    table = schema.tally_shuffles
+    query = _of_chosen(select(func.coalesce(_sum(func.length(table.c.cards)), 0)), table,
+                       since, until)
+    with reading(engine).connect() as connection:
+        return int(connection.execute(query.where(
+            func.length(table.c.cards) >= least)).scalar_one())
+
+
+def shuffles_at(engine: Engine, keys: Iterable[tuple[int, int, int]]) -> dict[tuple, Any]:
+    """The shuffles recorded at these (run_id, position, item), with their input's path."""
+    table, places = schema.tally_shuffles, schema.run_inputs
+    wanted = sorted(set(keys))
+    found = {}
+    with reading(engine).connect() as connection:
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            query = (select(table, places.c.path)
+                     .join(places, and_(places.c.run_id == table.c.run_id,
+                                        places.c.position == table.c.position))
+                     .where(tuple_(table.c.run_id, table.c.position, table.c.item).in_(chunk)))
+            for row in connection.execute(query):
+                found[row.run_id, row.position, row.item] = row
+    return found
+
+
+# ---- nights, for the links of a flag ----
+
+def round_nights(engine: Engine, since: str | None, until: str | None) -> Iterator[Any]:
+    """Every round row of the window, as recorded: (dealer, site, table_id, date, run_id)."""
+    table = schema.tally_rounds
+    query = _of_chosen(select(table.c.dealer, table.c.site, table.c.table_id, table.c.date,
+                              table.c.run_id), table, since, until)
+    return _streamed(engine, query.order_by(table.c.run_id, table.c.position, table.c.item))
