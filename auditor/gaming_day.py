@@ -72,14 +72,18 @@ class Calendar(Fieldwise):
     day_starts: int = 6  # the hour
     shifts: tuple[tuple[str, int, int], ...] = field(default_factory=lambda: tuple(
         (name, *shift_hours(span)) for name, span in DEFAULT_SHIFTS.items()))
+    # The tables' clocks' time zone (IANA name, `time-zone` in the settings): the pages say
+    # each time's offset (auditor/clock.py); None: local time of no named zone.
+    time_zone: str | None = None
 
     @classmethod
     def of(cls, day_starts: str | None = None,
-           shifts: dict[str, str] | None = None) -> Calendar:
+           shifts: dict[str, str] | None = None, time_zone: str | None = None) -> Calendar:
         """From the settings' text (validated there); the defaults for what is not given."""
         chosen = shifts if shifts else DEFAULT_SHIFTS
         return cls(hour_of_clock(day_starts or DEFAULT_DAY_STARTS),
-                   tuple((name, *shift_hours(span)) for name, span in chosen.items()))
+                   tuple((name, *shift_hours(span)) for name, span in chosen.items()),
+                   time_zone)
 
     @classmethod
     def of_described(cls, described: object) -> Calendar:
@@ -88,9 +92,10 @@ class Calendar(Fieldwise):
         if not isinstance(described, dict):
             return DEFAULT
         try:
-            shifts = described.get("shifts")
+            shifts, zone = described.get("shifts"), described.get("time_zone")
             return cls.of(described.get("gaming_day_starts"),
-                          shifts if isinstance(shifts, dict) else None)
+                          shifts if isinstance(shifts, dict) else None,
+                          zone if isinstance(zone, str) else None)
         except (ValueError, TypeError):
             return DEFAULT
 
@@ -123,9 +128,13 @@ class Calendar(Fieldwise):
     def described(self) -> dict[str, object]:
         """The calendar as the run's record shows it (findings.json's `auditor`, the
         report): when the gaming day begins, and each shift's span, in order."""
-        return {"gaming_day_starts": f"{self.day_starts:02d}:00",
-                "shifts": {name: f"{start:02d}:00-{end:02d}:00"
-                           for name, start, end in self.shifts}}
+        described: dict[str, object] = {
+            "gaming_day_starts": f"{self.day_starts:02d}:00",
+            "shifts": {name: f"{start:02d}:00-{end:02d}:00"
+                       for name, start, end in self.shifts}}
+        if self.time_zone:  # only when named: a run without one records what it did
+            described["time_zone"] = self.time_zone
+        return described
 
     def of_stamp(self, stamp: str | None) -> tuple[str | None, str | None]:
         """The gaming day and shift of a tally's `hour_stamp`."""

@@ -107,7 +107,8 @@ def calendar_of(conditions: dict[str, Any]) -> Calendar:
     try:
         starts = described.get("gaming_day_starts")
         shifts = described.get("shifts")
-        return Calendar.of(starts, dict(shifts) if shifts else None)
+        return Calendar.of(starts, dict(shifts) if shifts else None,
+                           described.get("time_zone"))
     except (AttributeError, TypeError, ValueError) as error:
         raise UnknownConditions(f"the recorded calendar cannot be read ({error!r})") from None
 

@@ -4,7 +4,8 @@ Looked for in this order, the first found is used: `--config FILE`; a `[tool.bjh
 table in `pyproject.toml` in the working folder; `bjh-auditor.toml` in the working folder.
 Keys: `waivers`, `baseline`, `fail-on`, `fail-on-new`, `jobs`, `out`, `store`,
 `scheduler`, `select`, `ignore` (lists of citations, games or rules), `approved`,
-`gaming_day_starts` ("HH:00", default "06:00"), `[shifts]` (name = "HH:00-HH:00"; default day
+`gaming_day_starts` ("HH:00", default "06:00"), `time-zone` (the tables' clocks', an IANA
+name such as "America/Denver"), `[shifts]` (name = "HH:00-HH:00"; default day
 06-14, swing 14-22, grave 22-06) and `[cameras]` ("LICENCE/TABLE" = "CAMERA", for `auditor
 incidents`). Paths in the file are relative to the file's folder (`baseline = "last"`, a
 baseline run's number and a database URL are kept as they are). A flag given on the command
@@ -52,6 +53,7 @@ class Settings(BaseModel):
     # The casino's calendar (auditor/gaming_day.py) and its cameras (auditor/incidents.py).
     gaming_day_starts: str | None = Field(default=None, alias="gaming-day-starts")
     shifts: dict[str, str] | None = None
+    time_zone: str | None = Field(default=None, alias="time-zone")  # the tables' clocks'
     cameras: dict[str, str] | None = None
     source: str | None = Field(default=None, exclude=True)  # the file they came from
 
@@ -61,6 +63,15 @@ class Settings(BaseModel):
         if text is not None:
             hour_of_clock(text)
         return text
+
+    @field_validator("time_zone")
+    @classmethod
+    def _a_known_zone(cls, name: str | None) -> str | None:
+        if name is not None:
+            from auditor.clock import zone
+
+            zone(name)  # ZoneError, a ValueError: the file's line is named
+        return name
 
     @field_validator("shifts")
     @classmethod
@@ -82,7 +93,7 @@ class Settings(BaseModel):
 
     def calendar(self) -> Calendar:
         """The gaming day and shifts in force (the defaults for what is not set)."""
-        return Calendar.of(self.gaming_day_starts, self.shifts)
+        return Calendar.of(self.gaming_day_starts, self.shifts, self.time_zone)
 
     @field_validator("waivers", "baseline", "out", "store", "scheduler", "approved")
     @classmethod

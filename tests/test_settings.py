@@ -44,7 +44,7 @@ def test_a_tool_that_is_not_a_table_is_refused_naming_the_file(tmp_path, capsys,
 
 
 SETTINGS = ("settings: approved, baseline, cameras, fail-on, fail-on-new, gaming-day-starts, "
-            "ignore, jobs, out, scheduler, select, shifts, store, waivers")
+            "ignore, jobs, out, scheduler, select, shifts, store, time-zone, waivers")
 
 
 @pytest.mark.parametrize(("content", "message"), [

@@ -156,6 +156,13 @@ class CaseModel:
         return self.findings_in_scope - len(self.exhibits)
 
     @property
+    def time_zone(self) -> str | None:
+        """The tables' clocks' zone, as the run's settings named it (auditor/clock.py)."""
+        calendar = self.run.get("calendar")
+        zone = calendar.get("time_zone") if isinstance(calendar, dict) else None
+        return zone if isinstance(zone, str) else None
+
+    @property
     def currencies(self) -> list[str]:
         return [total.currency for total in self.totals]
 

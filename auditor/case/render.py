@@ -55,7 +55,29 @@ def environment() -> Environment:
                               finalize=visible)
     environment.filters["money"] = money
     environment.filters["utc"] = utc
+    environment.filters["zoned"] = zoned_time
+    environment.filters["zone_described"] = zone_said
     return environment
+
+
+def zoned_time(clock: str | None, zone_name: str | None, day: str | None) -> str | None:
+    """A record's time with its zone's abbreviation on its date (auditor/clock.py); a
+    zone this machine does not know leaves the time as written."""
+    from auditor.clock import ZoneError, zoned
+
+    try:
+        return zoned(zone_name, day, clock)
+    except ZoneError:
+        return clock
+
+
+def zone_said(zone_name: str) -> str:
+    from auditor.clock import ZoneError, zone_described
+
+    try:
+        return zone_described(zone_name)
+    except ZoneError:
+        return f"{zone_name} (a zone this machine's database does not hold)"
 
 
 def case_html(model: CaseModel) -> str:

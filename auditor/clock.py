@@ -1,0 +1,61 @@
+"""A record's times in the casino's time zone: a table's clock is local wall time (BJH 1
+writes no zone), and the settings may name the zone (`time-zone = "America/Denver"`), so a
+case says which offset each time had. The hour repeated when daylight saving time ends is
+said to be either, never guessed; a time skipped when it begins is said to be no such time."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+
+class ZoneError(ValueError):
+    """A time zone name the machine's zone database does not hold."""
+
+
+@cache
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise ZoneError(f"{name!r} is not a time zone of the IANA database (e.g. "
+                        "America/Denver)") from error
+
+
+def zoned(zone_name: str | None, day: str | None, clock: str | None) -> str | None:
+    """`clock` with its zone's abbreviation on `day` (`20:22:47 MST`); `01:30:00 MDT or
+    MST` in the repeated hour; `02:30:00 (no such time in ZONE that day)` in the skipped
+    one; `clock` as it is when the zone, the day or the time is not known."""
+    if not (zone_name and day and clock):
+        return clock
+    try:
+        wall = datetime.combine(date.fromisoformat(day), time.fromisoformat(clock))
+    except ValueError:
+        return clock
+    where = zone(zone_name)
+    first, second = wall.replace(tzinfo=where, fold=0), wall.replace(tzinfo=where, fold=1)
+    if first.utcoffset() == second.utcoffset():
+        return f"{clock} {first.tzname()}"
+    # the two folds differ: the hour repeated (the first is the earlier offset) or skipped
+    round_trip = first.astimezone(ZoneInfo("UTC")).astimezone(where).replace(tzinfo=None)
+    if round_trip != wall:
+        return f"{clock} (no such time in {zone_name} that day)"
+    return f"{clock} {first.tzname()} or {second.tzname()}"
+
+
+def zone_described(zone_name: str) -> str:
+    """The zone and its offsets over a year, for a page's legend."""
+    where = zone(zone_name)
+    seen: dict[str, str] = {}
+    for month in (1, 7):
+        moment = datetime(2026, month, 15, 12, tzinfo=where)
+        offset = moment.utcoffset()
+        if offset is None:
+            continue
+        minutes = int(offset.total_seconds() // 60)
+        sign = "+" if minutes >= 0 else "-"
+        seen.setdefault(moment.tzname() or "?",
+                        f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}")
+    return f"{zone_name} (" + ", ".join(f"{name} {offset}" for name, offset in seen.items()) \
+        + ")"
