@@ -491,3 +491,18 @@ def test_other_seeds_plant_and_find_the_same(tmp_path: Path, seed: str, faults: 
     for game, run in _run(tmp_path, rounds, faults, seed).items():
         assert run.planted - run.found == set(), game
         assert run.found - run.planted == set(), _explain(run.found - run.planted, run.messages)
+
+
+@pytest.mark.parametrize("option, said", [
+    (["--careless", "X"], "auditor: --careless is DEALER:MULTIPLE: '' is not a number\n"),
+    (["--careless", "D-1001:nan"], "auditor: --careless is DEALER:MULTIPLE: 'nan' is not a "
+                                   "number\n"),
+    (["--collude", "D-1001:P-1:often"], "auditor: --collude is DEALER:PLAYER:RATE with RATE "
+                                        "in (0, 1]: 'often' is not a number\n"),
+])
+def test_a_floor_option_not_a_number_is_one_line(option: list[str], said: str, tmp_path,
+                                                 capsys) -> None:
+    capsys.readouterr()
+    assert main(["simulate", "--game", "standard", "--rounds", "1", "--faults", "0.1",
+                 "--out", str(tmp_path / "s"), *option]) == 2
+    assert capsys.readouterr().err == said

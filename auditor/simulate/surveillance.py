@@ -107,13 +107,14 @@ def floor_from_arguments(arguments: argparse.Namespace, game: str, tables: int,
     floor = Floor(tables, night, faults, repeat_shoe=arguments.repeat_shoe)
     if arguments.careless:
         dealer, _, multiple = arguments.careless.partition(":")
-        floor.careless = (dealer, float(multiple))
+        floor.careless = (dealer, _number(multiple, "--careless is DEALER:MULTIPLE"))
         if floor.careless[1] <= 0 or faults <= 0:
             raise ValueError("--careless needs a positive multiple and a --faults rate")
     if arguments.collude:
         parts = arguments.collude.split(":")
-        if len(parts) != 3 or not 0 < float(parts[2]) <= 1:
-            raise ValueError("--collude is DEALER:PLAYER:RATE with RATE in (0, 1]")
+        said = "--collude is DEALER:PLAYER:RATE with RATE in (0, 1]"
+        if len(parts) != 3 or not 0 < _number(parts[2], said) <= 1:
+            raise ValueError(said)
         if game not in OVERPAY_GAMES:
             raise ValueError(f"--collude plants 20:18:15:06 over-payments: "
                              f"{', '.join(OVERPAY_GAMES)} only")
@@ -124,6 +125,17 @@ def floor_from_arguments(arguments: argparse.Namespace, game: str, tables: int,
             raise ValueError(f"{dealer} is not on the roster ({floor.roster[0]} to "
                              f"{floor.roster[-1]})")
     return floor
+
+
+def _number(text: str, said: str) -> float:
+    """`text` as a finite number, else ValueError with `said` (the option's form)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{said}: {text!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{said}: {text!r} is not a number")
+    return value
 
 
 class TableHooks:
