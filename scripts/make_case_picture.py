@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,11 +32,13 @@ _VARYING = [
 
 
 def steady(text: str) -> str:
-    """Page 1's text with what varies put aside, each line's spaces made one."""
+    """Page 1's words with what varies put aside, laid out again in lines of at most 96
+    characters: where the printed page breaks a line (after a date's hyphen, say) depends
+    on the fonts, not on what the page says."""
+    text = re.sub(r"(?<=\d)-\s+(?=\d)", "-", " ".join(text.split()))  # a date broken at '-'
     for pattern, said in _VARYING:
         text = pattern.sub(said, text)
-    lines = [" ".join(line.split()) for line in text.splitlines()]
-    return "\n".join(line for line in lines if line) + "\n"
+    return "\n".join(textwrap.wrap(text, 96, break_on_hyphens=False)) + "\n"
 
 
 def page_one(work: Path, pdf: bool) -> Path:
