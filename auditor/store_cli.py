@@ -255,19 +255,17 @@ def _diff(engine, earlier: int, later: int, as_json: bool, console: Console,
 
 def _print_patterns(console: Console, patterns: list[dict], earlier: int, later: int) -> None:
     """Patterns across the two nights (auditor/patterns.py): how many of each status, then
-    each new, recurring and gone one with its counts in the two runs."""
+    each status's notable ones with their counts in the two runs (those within chance
+    counted, not listed)."""
     from collections import Counter
 
-    from auditor.patterns import STATUSES, describe
+    from auditor.patterns import STATUSES, pattern_lines
 
     statuses = Counter(p["status"] for p in patterns)
     console.print("Patterns (table, dealer, player × citation): " + ", ".join(
         f"{statuses[s]} {s}" for s in STATUSES) + ".", markup=False)
-    for pattern in patterns:
-        counts = pattern["counts"]
-        console.print(f"  {pattern['status']:11} {describe(pattern)}  run {earlier}: "
-                      f"{counts[str(earlier)]}, run {later}: {counts[str(later)]}",
-                      markup=False, soft_wrap=True)
+    for line in pattern_lines(patterns, limit=None):
+        console.print(line, markup=False, soft_wrap=True)
 
 
 def quiet_stdout() -> None:

@@ -19,9 +19,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     "file per table, each with <name>.truth.json beside it: the faults planted "
                     "(file, round, citation, line). The same arguments and seed give the same "
                     "bytes.")
-    parser.add_argument("--game", required=True,
-                        choices=["standard", "switch", "db21", "tensticks", "ladies"])
-    size = parser.add_mutually_exclusive_group(required=True)
+    parser.add_argument("--game", choices=["standard", "switch", "db21", "tensticks", "ladies"],
+                        help="the game (required, unless --floor gives the tables)")
+    size = parser.add_mutually_exclusive_group()
     size.add_argument("--rounds", type=int, metavar="N", help="rounds dealt at each table")
     size.add_argument("--hours", type=float, metavar="H", help="hours of play at each table")
     parser.add_argument("--tables", type=int, default=1, metavar="T",
@@ -55,6 +55,20 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     from auditor.simulate.surveillance import add_arguments
 
     add_arguments(parser)
+    parser.add_argument("--floor", metavar="FILE",
+                        help="a whole floor from a TOML file (docs/surveillance.md, \"A floor "
+                             "from a file\"): tables of several games, one roster of dealers "
+                             "and players, planted careless dealers and pairs, night after "
+                             "night into OUT/YYYY-MM-DD/; with --out and --quiet only")
+
+
+# The options of one call's tables, with their defaults: --floor's file gives all of them.
+ONE_TABLE_OPTIONS = {"game": None, "rounds": None, "hours": None, "tables": 1, "seed": "1",
+                     "decks": None, "seats": 7, "minimum": 10, "maximum": 1000, "option": [],
+                     "faults": 0.0, "header_fault": False, "date": "2026-11-20",
+                     "table": "T01", "roster": False, "careless": None, "collude": None,
+                     "repeat_shoe": False}
+FLAGS = {"minimum": "--min", "maximum": "--max"}
 
 
 def run(arguments: argparse.Namespace, console: Console) -> int:
@@ -65,6 +79,12 @@ def run(arguments: argparse.Namespace, console: Console) -> int:
     from auditor.simulate import SpecError, simulate, table_spec
 
     errors = TextConsole(stderr=True)
+    if arguments.floor is not None:
+        return run_floor(arguments, console, errors)
+    if arguments.game is None or (arguments.rounds is None and arguments.hours is None):
+        errors.print("auditor: simulate needs --game and --rounds or --hours (or --floor "
+                     "FILE)")
+        return 2
     options: dict[str, str] = {}
     for item in arguments.option:
         if "=" not in item:
@@ -113,4 +133,33 @@ def run(arguments: argparse.Namespace, console: Console) -> int:
         console.print(table)
     if result.uncovered:
         console.print("Checks of this game with no fault injector: " + ", ".join(result.uncovered))
+    return 0
+
+
+def run_floor(arguments: argparse.Namespace, console: Console, errors: Console) -> int:
+    """`simulate --floor FILE`: the floor of the file, night after night."""
+    from pathlib import Path
+
+    from auditor.simulate import SpecError
+    from auditor.simulate.floor import FloorFileError, read_floor_file, simulate_floor
+
+    given = [FLAGS.get(name, f"--{name.replace('_', '-')}")
+             for name, default in ONE_TABLE_OPTIONS.items()
+             if getattr(arguments, name) != default]
+    if given:
+        errors.print(f"auditor: --floor takes the floor from its file: {', '.join(given)} "
+                     "cannot be given with it", markup=False)
+        return 2
+    started = time.perf_counter()
+    try:
+        floor = read_floor_file(Path(arguments.floor))
+        truth = simulate_floor(floor, Path(arguments.out))
+    except (FloorFileError, SpecError) as error:
+        errors.print(f"auditor: {error}", markup=False)
+        return 2
+    if not arguments.quiet:
+        console.print(f"Wrote a floor of {floor.tables} tables, {floor.nights} night(s) to "
+                      f"{arguments.out}: {truth['rounds']:,} rounds, a roster of "
+                      f"{len(floor.dealers)} dealers and {len(floor.players)} players, in "
+                      f"{time.perf_counter() - started:.1f} s.", markup=False)
     return 0

@@ -59,7 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @dataclass
 class Floor:
-    """The patterns planted over one `simulate` call (one night of the floor)."""
+    """The patterns planted over one `simulate` call (one night of the floor, or of one
+    game's tables of a `--floor` night: auditor/simulate/floor.py fills the fields after
+    `truth`)."""
 
     tables: int
     night: int  # the night's day number: the roster moves from night to night
@@ -69,13 +71,36 @@ class Floor:
     repeat_shoe: bool = False
     recorded: list[str] = field(default_factory=list)  # table 1's first shuffle, card by card
     truth: dict[str, Any] = field(default_factory=dict)
+    # a whole floor (`--floor`): this call's tables are the floor's from `offset` on
+    offset: int = 0
+    assignment: list[list[str]] | None = None  # each floor table's two dealers tonight
+    players: list[list[str]] | None = None  # each floor table's players tonight
+    more_careless: dict[str, float] = field(default_factory=dict)
+    more_collusions: list[tuple[str, str, float]] = field(default_factory=list)
+    roster_names: list[str] | None = None
+    writes_truth: bool = True
 
     @property
     def roster(self) -> list[str]:
+        if self.roster_names is not None:
+            return self.roster_names
         return [f"D-{FIRST_DEALER + n}" for n in range(self.tables * DEALERS_PER_TABLE)]
+
+    @property
+    def careless_dealers(self) -> dict[str, float]:
+        found = dict(self.more_careless)
+        if self.careless:
+            found[self.careless[0]] = self.careless[1]
+        return found
+
+    @property
+    def collusions(self) -> list[tuple[str, str, float]]:
+        return ([self.collusion] if self.collusion else []) + self.more_collusions
 
     def dealers_of(self, number: int) -> list[str]:
         """The two dealers of table `number` (1-based) this night."""
+        if self.assignment is not None:
+            return self.assignment[self.offset + number - 1]
         roster = self.roster
         first = (number - 1) * DEALERS_PER_TABLE + self.night * NIGHT_SHIFT
         return [roster[(first + k) % len(roster)] for k in range(DEALERS_PER_TABLE)]
@@ -87,6 +112,8 @@ class Floor:
                                          replay=number == self.tables, session=session)
 
     def write_truth(self, out: Path) -> None:
+        if not self.writes_truth:
+            return
         document = {"roster": self.roster, **self.truth}
         if self.careless:
             document["careless"] = {"dealer": self.careless[0], "multiple": self.careless[1]}
@@ -145,6 +172,22 @@ class TableHooks:
         self.floor = floor
         self.dealers = floor.dealers_of(number)
         self.rng = random.Random(f"{seed}:{session.name}:surveillance")
+        self.players = (floor.players[floor.offset + number - 1] if floor.players is not None
+                        else None)
+        self.seated = 0  # players of the pool sat down so far
+
+    def next_player(self, session: Session) -> str | None:
+        """The next player of the floor's pool to sit at this table (in turn, passing those
+        seated now), or None where the floor has no pool (the table makes its own)."""
+        if not self.players:
+            return None
+        seated = {p.player_id for p in session.players.values()}
+        for _ in range(len(self.players)):
+            player = self.players[self.seated % len(self.players)]
+            self.seated += 1
+            if player not in seated:
+                return player
+        return None
 
     @staticmethod
     def seat_of(session: Session, player_id: str) -> int | None:
@@ -160,14 +203,23 @@ class TableHooks:
         return self.dealers[0]
 
     def fault_rate(self, session: Session) -> float:
-        careless = self.floor.careless
-        if careless and session.dealer_id == careless[0]:
-            return min(1.0, session.faults * careless[1])
+        multiple = self.floor.careless_dealers.get(session.dealer_id)
+        if multiple is not None:
+            return min(1.0, session.faults * multiple)
         return session.faults
+
+    def collusion(self, session: Session) -> tuple[str, str, float] | None:
+        """The collusion of this table's game, the first whose player is seated here or
+        whose dealer deals here (a player follows one dealer at a time)."""
+        if session.spec.game not in OVERPAY_GAMES:
+            return None  # (Switch over-pays under its own rule)
+        found = self.floor.collusions
+        return next((c for c in found if self.seat_of(session, c[1]) is not None),
+                    next((c for c in found if c[0] == session.dealer_id), None))
 
     def seat(self, session: Session, builder: RoundBuilder) -> None:
         """Before the round's seat changes: the colluding player follows the dealer."""
-        collusion = self.floor.collusion
+        collusion = self.collusion(session)
         if collusion is None:
             return
         dealer, player_id, _ = collusion
@@ -187,7 +239,7 @@ class TableHooks:
     def edit(self, session: Session, builder: RoundBuilder) -> None:
         """After the round is built: the colluding player's main wager over-paid, at the
         rate asked, in rounds with no other planted fault."""
-        collusion = self.floor.collusion
+        collusion = self.collusion(session)
         if (collusion is None or session.dealer_id != collusion[0]
                 or any(stmt.fault for stmt in builder.stmts)):
             return

@@ -542,7 +542,8 @@ class Session:
         rng = self.rng
         spec = self.spec
         self.player_count += 1
-        player_id = f"P-{rng.randint(10, 99)}{self.player_count:04d}"
+        pooled = self.surveillance.next_player(self) if self.surveillance else None
+        player_id = pooled or f"P-{rng.randint(10, 99)}{self.player_count:04d}"
         low = spec.minimum // 100
         unit = low * rng.choice((1, 1, 1, 2, 2, 3, 5, 10)) * 100
         side_low, side_high = spec.side_limits

@@ -754,14 +754,32 @@ def diff_runs(engine: Engine, earlier: int, later: int) -> dict[str, Any]:
 def run_patterns(engine: Engine, earlier: int, later: int) -> list[dict[str, Any]]:
     """The patterns (auditor/patterns.py) new, recurring, gone and not audited from
     `earlier` to `later`: table, dealer and player × citation, with their counts in each
-    run. A pattern of tables the later run did not audit is `not audited`, never `gone`."""
-    from auditor.patterns import compare_patterns, pattern_counts, table_keys
+    run, weighed against chance (`notable`). A pattern of tables the later run did not
+    audit is `not audited`, never `gone`."""
+    from collections import Counter
+
+    from auditor.patterns import (
+        compare_patterns,
+        pattern_counts,
+        table_keys,
+        unit_rates,
+        weigh_patterns,
+    )
+    from auditor.store.trend_reads import run_unit_rounds
 
     places: dict = {}
     tables = [table_keys(run_inputs_documents(engine, run_id)) for run_id in (earlier, later)]
-    before = pattern_counts(finding_documents(engine, earlier), tables[0], places)
-    after = pattern_counts(finding_documents(engine, later), tables[1])
-    return compare_patterns(before, after, earlier, later, places, set(tables[1].values()))
+    citations: list[Counter] = [Counter(), Counter()]
+    before = pattern_counts(finding_documents(engine, earlier), tables[0], places,
+                            citations[0])
+    after = pattern_counts(finding_documents(engine, later), tables[1], None, citations[1])
+    patterns = compare_patterns(before, after, earlier, later, places,
+                                set(tables[1].values()))
+    # each weighed against chance: its unit's rounds times the floor's rate, each night
+    weigh_patterns(patterns, *(unit_rates(run_unit_rounds(engine, run_id), found)
+                               for run_id, found in zip((earlier, later), citations,
+                                                        strict=True)))
+    return patterns
 
 
 def _with_currency(engine: Engine, run_id: int, documents: Iterable[dict[str, Any]]

@@ -125,6 +125,20 @@ incident_exports = Table(
     Column("exported", String(40), nullable=False),
 )
 
+# `auditor trends` (auditor/trends/flags.py): each flag it raised, with the night of the
+# window it judged (its last gaming day), so that a unit's flag history and the night a
+# flag was first raised can be shown. Added by migration 0007.
+trend_flags = Table(
+    "trend_flags", metadata,
+    Column("question", String(16), primary_key=True),  # outlier, change, pair
+    Column("kind", String(8), primary_key=True),  # dealer, table, pair
+    Column("unit", Text, primary_key=True),  # the dealer or table (a pair: its dealer)
+    Column("partner", Text, primary_key=True),  # a pair's player; '' otherwise
+    Column("night", String(10), primary_key=True),  # the gaming day judged up to
+    Column("since", String(10)),  # a change: its first night
+    Column("raised", String(40), nullable=False),  # UTC, ISO 8601: when it was recorded
+)
+
 
 # ---- tallies: what `auditor trends` counts from each input of a run (auditor/tally.py) ----
 # Added by migration 0002. One set of rows per input (`position` in run_inputs); `item`

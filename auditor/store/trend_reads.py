@@ -241,3 +241,34 @@ def round_nights(engine: Engine, since: str | None, until: str | None) -> Iterat
     query = _of_chosen(select(table.c.dealer, table.c.site, table.c.table_id, table.c.date,
                               table.c.run_id), table, since, until)
     return _streamed(engine, query.order_by(table.c.run_id, table.c.position, table.c.item))
+
+
+# ---- one run's units, for the patterns of auditor/patterns.py ----
+
+def run_unit_rounds(engine: Engine, run_id: int) -> dict[str, Any]:
+    """The rounds of one run by table (licence, else casino, "/" table ID: as the patterns
+    key it), by dealer and by player (the rounds the player wagered), and in all
+    ("floor": {"rounds": n}); empty for a run recorded before tallies."""
+    from collections import Counter
+
+    from auditor.results import table_key
+
+    rounds, pairs = schema.tally_rounds, schema.tally_pairs
+    found: dict[str, Any] = {"table": Counter(), "dealer": Counter(), "player": Counter(),
+                             "floor": Counter()}
+    with reading(engine).connect() as connection:
+        for site, table_id, dealer, count in connection.execute(
+                select(rounds.c.site, rounds.c.table_id, rounds.c.dealer,
+                       _sum(rounds.c.rounds)).where(rounds.c.run_id == run_id)
+                .group_by(rounds.c.site, rounds.c.table_id, rounds.c.dealer)):
+            table = table_key(site, table_id)
+            if table:
+                found["table"][table] += count
+            if dealer:
+                found["dealer"][dealer] += count
+            found["floor"]["rounds"] += count
+        for player, count in connection.execute(
+                select(pairs.c.player, _sum(pairs.c.rounds)).where(pairs.c.run_id == run_id)
+                .group_by(pairs.c.player)):
+            found["player"][player] += count
+    return found

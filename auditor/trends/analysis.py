@@ -30,6 +30,7 @@ from auditor.money import CENT, MoneyTotals
 from auditor.store import trend_reads
 from auditor.tally import DEALER_BUST, DEALER_NATURAL, LADIES_WIN, PLAYER_NATURAL
 from auditor.trends import odds
+from auditor.trends.changes import add_changes
 from auditor.trends.conditional import conditional_p as _conditional_p
 from auditor.trends.counts import (
     NO_DEALER,
@@ -57,6 +58,7 @@ class Settings:
     min_pair_rounds: int = 50  # a dealer–player pair, likewise
     min_variance: float = 10.0  # game math: n·p·(1−p) at least this (the normal z is sound)
     window: int = 12  # cards in a repeated sequence, at least
+    change_nights: int = 7  # the last nights a change in a unit's rate may start on
 
 
 def money_rows(totals: MoneyTotals, rounds: int | None = None) -> list[dict[str, Any]]:
@@ -513,6 +515,9 @@ def trends_document(engine: Engine, settings: Settings, store: str,
     repeated = shuffles_that_repeat(engine, settings, table_name, FLAGGED, NOT_FLAGGED)
     floor = count_floor(engine, settings.since, settings.until)
     rate_tables = rates(floor)
+    units = outliers(floor, settings)
+    add_changes(engine, floor, units, settings, FLAGGED, NOT_FLAGGED, TOO_FEW)
+    dated = [day for day in floor.days if day != UNDATED]
     document = {
         "trends": {
             "version": __version__, "store": store,
@@ -526,9 +531,11 @@ def trends_document(engine: Engine, settings: Settings, store: str,
                                "pair": settings.min_pair_rounds,
                                "game_math_variance": settings.min_variance},
             "repeat_window": settings.window,
+            "change_nights": settings.change_nights,
+            "night": dated[-1] if dated else None,  # the last gaming day judged
         },
         "rates": rate_tables,
-        "outliers": outliers(floor, settings),
+        "outliers": units,
         "pairs": pairs(engine, floor, settings, pair_nights),
         "repeats": repeated,
         "game_math": game_math(engine, settings),
@@ -537,7 +544,14 @@ def trends_document(engine: Engine, settings: Settings, store: str,
     return document
 
 
+QUESTIONS = ("outliers", "pairs", "repeats", "game_math")
+
+
 def flags(document: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """The flagged entries of each question."""
-    return {name: [e for e in document[name] if e["status"] == FLAGGED]
-            for name in ("outliers", "pairs", "repeats", "game_math")}
+    """The flagged entries of each question; `changes`: the dealers and tables whose
+    change in rate is flagged (their entries in `outliers`)."""
+    raised = {name: [e for e in document[name] if e["status"] == FLAGGED]
+              for name in QUESTIONS}
+    raised["changes"] = [e for e in document["outliers"]
+                         if (e.get("change") or {}).get("status") == FLAGGED]
+    return raised

@@ -47,6 +47,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--min-pair-rounds", type=int, default=50, metavar="N",
                         help="a dealer–player pair with fewer rounds is not judged "
                              "(default 50)")
+    parser.add_argument("--change-nights", type=int, default=7, metavar="N",
+                        help="a change in a dealer's or table's rate may start on one of the "
+                             "window's last N nights (default 7; Bonferroni over them)")
     parser.add_argument("--json", action="store_true",
                         help="print trends.json to standard output instead of the summary")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
@@ -63,8 +66,10 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
         except ValueError:
             errors.print(f"auditor: --{name} {value!r} is not a date (YYYY-MM-DD)")
             return 2
-    if not 0 < arguments.fdr < 1 or arguments.min_rounds < 1 or arguments.min_pair_rounds < 1:
-        errors.print("auditor: --fdr is between 0 and 1, the minimums are 1 or more")
+    if not 0 < arguments.fdr < 1 or arguments.min_rounds < 1 or arguments.min_pair_rounds < 1 \
+            or arguments.change_nights < 1:
+        errors.print("auditor: --fdr is between 0 and 1, the minimums and --change-nights "
+                     "are 1 or more")
         return 2
     from auditor.output.files import out_folder_problem
     from auditor.store.urls import shown
@@ -81,7 +86,8 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
 
     settings = Settings(since=arguments.since, until=arguments.until, fdr=arguments.fdr,
                         min_rounds=arguments.min_rounds,
-                        min_pair_rounds=arguments.min_pair_rounds)
+                        min_pair_rounds=arguments.min_pair_rounds,
+                        change_nights=arguments.change_nights)
     try:
         pair_nights: dict = {}
         try:
@@ -98,6 +104,7 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
         # each flag's nights' reports
         add_night_links(engine, document, Path(arguments.out), pair_nights)
         del pair_nights
+        note = keep_flags(arguments.store, engine, document)
     finally:
         engine.dispose()
     out = Path(arguments.out)
@@ -107,6 +114,8 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
         stream.write("\n")
     (out / "trends.html").write_text(to_html(document), encoding="utf-8")
     raised = flags(document)
+    if note and not arguments.quiet:
+        errors.print(f"auditor: {note}", markup=False)
     if arguments.json or not arguments.quiet:
         try:
             if arguments.json:  # raw numbers, as in trends.json; nothing else on stdout
@@ -120,6 +129,37 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
 
             quiet_stdout()
     return 1 if any(raised.values()) else 0
+
+
+def keep_flags(location: str, engine, document: dict) -> str | None:
+    """The document's flags recorded in the store (auditor/trends/flags.py) and each unit's
+    flag history added to it; a note when the store cannot be written (nothing recorded:
+    the history is read as it stands)."""
+    from auditor.store import StoreError, open_store
+    from auditor.store.engine import cause_of, is_store_fault
+    from auditor.trends import flags as kept_flags
+
+    window = document["trends"]["window"]
+    note = None
+    try:
+        writer = open_store(location)
+    except StoreError as error:
+        writer, note = None, f"the flags were not recorded in the store ({error})"
+    if writer is not None:
+        try:
+            kept_flags.record(writer, document)
+            engine = writer
+        except Exception as error:
+            if not is_store_fault(error):
+                raise
+            note = f"the flags were not recorded in the store ({cause_of(error)})"
+    try:
+        kept_flags.attach(document, kept_flags.history(engine, window["since"],
+                                                       window["until"]))
+    finally:
+        if writer is not None:
+            writer.dispose()
+    return note
 
 
 def print_summary(console: Console, document: dict, raised: dict, out: Path) -> None:
@@ -146,8 +186,12 @@ def print_summary(console: Console, document: dict, raised: dict, out: Path) -> 
     console.print(f"False discovery rate {head['fdr']:g} in each question; dealers and tables "
                   f"judged from {head['minimum_rounds']['dealer_or_table']} rounds, pairs from "
                   f"{head['minimum_rounds']['pair']}.", markup=False, highlight=False)
-    for name, title in (("outliers", "Outliers"), ("pairs", "Dealer–player pairs"),
+    for name, title in (("outliers", "Outliers"), ("changes", "Changes in rate"),
+                        ("pairs", "Dealer–player pairs"),
                         ("repeats", "Shuffles that repeat"), ("game_math", "Game math")):
+        if name == "changes":
+            print_changes(console, document, raised["changes"])
+            continue
         entries = document[name]
         judged = [e for e in entries if e["status"] != "too few rounds to judge"]
         explained = [e for e in entries if e["status"] == "explained"]
@@ -166,6 +210,31 @@ def print_summary(console: Console, document: dict, raised: dict, out: Path) -> 
                 console.print(f"  {folded(line)}", markup=False, highlight=False)
     console.print(f"Trends: {out / 'trends.html'}  (also trends.json)", markup=False,
                   highlight=False)
+
+
+def print_changes(console: Console, document: dict, raised: list) -> None:
+    """The changes in rate: how many judged, and each one flagged, since its first night."""
+    judged = [e for e in document["outliers"] if e.get("change")]
+    nights = document["trends"]["change_nights"]
+    console.print(f"Changes in rate (a start on one of the last {count(nights)} nights): "
+                  f"{count(len(raised))} flagged of {count(len(judged))} judged",
+                  markup=False, highlight=False)
+    for entry in raised:
+        change, counts = entry["change"], entry["change"]["counts"]
+        first = next((h["night"] for h in entry.get("flag_history", [])
+                      if h["question"] == "change"), None)
+        console.print(
+            f"  FLAG {entry['unit']['kind']} {entry['unit']['key']} since {change['since']}"
+            + (f" (first raised on {first})" if first else "")
+            + f": {count(counts['findings_since'])} findings in "
+            f"{count(counts['rounds_since'])} rounds since "
+            f"({rate(change['rates']['since_per_1000'])} per 1,000), "
+            f"{count(counts['findings_before'])} in {count(counts['rounds_before'])} before "
+            f"({rate(change['rates']['before_per_1000'])} per 1,000), "
+            f"{counts['expected_given']:,.1f} expected given its "
+            f"{'tables' if entry['unit']['kind'] == 'dealer' else 'dealers'}  "
+            f"{stated('p', change['p'])}, {stated('q', change['q'])}",
+            markup=False, highlight=False)
 
 
 def folded(line: dict) -> str:

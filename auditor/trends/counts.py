@@ -65,6 +65,10 @@ class FloorCounts:
     day_over: dict[tuple[str, str], Counter] = field(  # (dealer, player) -> day -> count
         default_factory=lambda: defaultdict(Counter))
     dealer_over: Counter = field(default_factory=Counter)
+    # each (dealer, table, day): kept only where asked (`count_floor(…, by_cell_day=True)`)
+    by_cell_day: bool = False
+    cell_day_rounds: Counter = field(default_factory=Counter)
+    cell_day_found: Counter = field(default_factory=Counter)
 
     @property
     def days(self) -> list[str]:
@@ -73,8 +77,11 @@ class FloorCounts:
                       key=lambda d: (d == UNDATED, d))
 
 
-def count_floor(engine: Engine, since: str | None, until: str | None) -> FloorCounts:
-    counts = FloorCounts()
+def count_floor(engine: Engine, since: str | None, until: str | None,
+                by_cell_day: bool = False) -> FloorCounts:
+    """The window's sums; `by_cell_day` also each (dealer, table, day)'s: for a few nights
+    (a year's would hold a line per dealer and night)."""
+    counts = FloorCounts(by_cell_day=by_cell_day)
     counts.runs, counts.inputs = trend_reads.window_inputs(engine, since, until)
     _count_rounds(counts, engine, since, until)
     _count_findings(counts, engine, since, until)
@@ -94,6 +101,8 @@ def _count_rounds(counts: FloorCounts, engine: Engine, since: str | None,
         counts.cell_rounds[dealer, table] += n
         counts.day_rounds["dealer", dealer, day] += n
         counts.day_rounds["table", table, day] += n
+        if counts.by_cell_day:
+            counts.cell_day_rounds[dealer, table, day] += n
 
 
 def _count_findings(counts: FloorCounts, engine: Engine, since: str | None,
@@ -126,6 +135,8 @@ def _count_findings(counts: FloorCounts, engine: Engine, since: str | None,
             counts.cell_found[dealer, table] += 1
             counts.day_found["dealer", dealer, day] += 1
             counts.day_found["table", table, day] += 1
+            if counts.by_cell_day:
+                counts.cell_day_found[dealer, table, day] += 1
         if difference > 0 and document.get("seat"):
             if seats_of != run_id:
                 seats_of, seats = run_id, trend_reads.run_seats(engine, run_id)

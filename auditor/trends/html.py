@@ -22,7 +22,9 @@ from auditor.output.html_report import csp_hash, shown_text
 from auditor.resources import templates_dir
 from auditor.trends import numbers
 from auditor.trends.analysis import EXPLAINED, FLAGGED, TOO_FEW, UNDATED
+from auditor.trends.analysis import flags as raised_flags
 from auditor.trends.distributions import poisson_at_most, poisson_quantile
+from auditor.trends.flags import first_raised
 
 CHART_WIDTH, DAY_CHART_HEIGHT = 640, 180
 
@@ -158,13 +160,32 @@ def _folded(rows: list[dict[str, Any]], minimum: int) -> tuple[list, dict[str, i
                   "findings": sum(r["findings"] for r in small)}
 
 
+def _flag_history(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each unit's flags of the window's nights: a row a unit and question (and change's
+    first night), by the night first raised."""
+    rows: dict[tuple, dict[str, Any]] = {}
+    for entry in [*document["outliers"], *document["pairs"]]:
+        unit = entry["unit"]
+        kind, key = unit["kind"], unit.get("key", unit.get("dealer"))
+        for record in entry.get("flag_history", []):
+            row = rows.setdefault(
+                (kind, key, unit.get("player", ""), record["question"], record["since"]),
+                {"kind": kind, "unit": key, "partner": unit.get("player", ""),
+                 "question": record["question"], "since": record["since"],
+                 "first": record["night"], "nights": []})
+            row["nights"].append(record["night"])
+    return sorted(rows.values(), key=lambda r: (r["first"], r["kind"], r["unit"],
+                                                r["partner"], r["question"]))
+
+
 def to_html(document: dict[str, Any]) -> str:
     rates = document["rates"]
     floor_rate = rates["floor"]["findings_per_1000"]
     minimum = document["trends"]["minimum_rounds"]["dealer_or_table"]
     folded = {dimension: _folded(rates[dimension], minimum) for dimension in ("dealer", "table")}
-    flags = {name: [e for e in document[name] if e["status"] == "flagged"]
-             for name in ("outliers", "pairs", "repeats", "game_math")}
+    flags = raised_flags(document)
+    # a unit flagged by both tests is one item: its change said within its outlier's
+    flags["changes"] = [e for e in flags["changes"] if e["status"] != FLAGGED]
     stylesheet = _stylesheet()
     return _environment().get_template("trends.html.j2").render(
         document=document, head=document["trends"], rates=rates, flags=flags,
@@ -173,4 +194,5 @@ def to_html(document: dict[str, Any]) -> str:
                              for kind in ("dealer", "table")) if f],
         folded=folded,
         explained=[e for e in document["outliers"] if e["status"] == EXPLAINED],
+        flag_history=_flag_history(document), first_raised=first_raised,
         stylesheet=stylesheet, style_hash=csp_hash(stylesheet))

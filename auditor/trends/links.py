@@ -39,13 +39,15 @@ Night = tuple[str, int]  # (gaming day, run)
 
 def add_night_links(engine: Engine, document: dict[str, Any], trends_dir: Path,
                     pair_nights: dict[tuple[str, str], set[Night]] | None = None) -> None:
-    """Adds `nights` to every flagged dealer or table (outliers, game math) and to every
-    pair listed, in place. The store's rounds are walked once, and only the nights of the
-    units linked are kept; the pairs' nights are `pair_nights` as the document's pairs
-    were counted (`trends_document`), else read from the store."""
+    """Adds `nights` to every flagged dealer or table (outliers, changes in rate, game math)
+    and to every pair listed, in place. The store's rounds are walked once, and only the
+    nights of the units linked are kept; the pairs' nights are `pair_nights` as the
+    document's pairs were counted (`trends_document`), else read from the store."""
     window = document["trends"]["window"]
     linked = [entry for name in ("outliers", "game_math") for entry in document.get(name, [])
-              if entry["status"] == FLAGGED and entry["unit"].get("kind") in ("dealer", "table")]
+              if (entry["status"] == FLAGGED
+                  or (entry.get("change") or {}).get("status") == FLAGGED)
+              and entry["unit"].get("kind") in ("dealer", "table")]
     wanted = {(entry["unit"]["kind"], entry["unit"]["key"]) for entry in linked}
     dealers: dict[str, set[Night]] = defaultdict(set)
     tables: dict[str, dict[Night, str]] = defaultdict(dict)  # trends' name -> report's key
