@@ -157,13 +157,14 @@ def weigh_patterns(patterns: list[dict[str, Any]], earlier_rates: dict[str, Any]
     total = sum(r["total"] for r in both) if len(both) == 2 else None
     for pattern in patterns:
         runs = list(pattern["counts"])
+        runs = runs * 2 if len(runs) == 1 else runs  # a run compared with itself
         counts = [pattern["counts"][run] for run in runs]
         units = [_rounds_of(pattern, rates) for rates in (earlier_rates, later_rates)]
         citation = pattern["key"]["citation"]
         found = sum(r["findings"].get(citation, 0) for r in both) if total else 0
         pattern["expected"] = {
             run: None if total is None or unit is None else round(found * unit / total, 3)
-            for run, unit in zip(runs, units, strict=True)}
+            for run, unit in zip(runs, units, strict=True)}  # (one run with itself: once)
         status, p = pattern["status"], None
         if total is not None:
             chosen = {"new": [1], "gone": [0], "recurring": [0, 1]}.get(status, [])
@@ -211,6 +212,19 @@ def pattern_lines(patterns: list[dict[str, Any]], every: bool = False,
                    else "within chance at their units' rounds")
             lines.append(f"  … and {quiet} more {status} {why}: not listed "
                          "(findings.json `patterns` has them all)")
+    return lines
+
+
+def every_pattern_lines(patterns: list[dict[str, Any]]) -> list[str]:
+    """Every pattern, in its order (status, kind, unit, citation), with its counts in the
+    two runs; a notable one says so and gives its q (`auditor diff`)."""
+    lines = []
+    for pattern in patterns:
+        counts = ", ".join(f"run {run}: {count}" for run, count in pattern["counts"].items())
+        mark = ""
+        if pattern.get("notable") and pattern.get("q") is not None:
+            mark = f"  notable: q = {pattern['q']:.2g}"
+        lines.append(f"  {pattern['status']:11} {describe(pattern)}  {counts}{mark}")
     return lines
 
 

@@ -255,16 +255,17 @@ def _diff(engine, earlier: int, later: int, as_json: bool, console: Console,
 
 def _print_patterns(console: Console, patterns: list[dict], earlier: int, later: int) -> None:
     """Patterns across the two nights (auditor/patterns.py): how many of each status, then
-    each status's notable ones with their counts in the two runs (those within chance
-    counted, not listed)."""
+    every one with its counts in the two runs, those unlikely by chance marked "notable"
+    with their q (the audit's summary lists those alone)."""
     from collections import Counter
 
-    from auditor.patterns import STATUSES, pattern_lines
+    from auditor.patterns import STATUSES, every_pattern_lines
 
     statuses = Counter(p["status"] for p in patterns)
+    notable = sum(1 for p in patterns if p.get("notable") and p.get("q") is not None)
     console.print("Patterns (table, dealer, player × citation): " + ", ".join(
-        f"{statuses[s]} {s}" for s in STATUSES) + ".", markup=False)
-    for line in pattern_lines(patterns, limit=None):
+        f"{statuses[s]} {s}" for s in STATUSES) + f"; {notable} notable.", markup=False)
+    for line in every_pattern_lines(patterns):
         console.print(line, markup=False, soft_wrap=True)
 
 

@@ -149,14 +149,24 @@ def test_a_night_lists_its_unlikely_patterns_and_counts_the_rest(nights) -> None
         ("dealer", "D-1004", "recurring")] * 3
 
 
-def test_diff_lists_the_same_patterns(nights, capsys) -> None:
+def test_diff_lists_every_pattern_and_marks_the_notable(nights, capsys) -> None:
+    """`auditor diff` lists every pattern, as it did; those the audit's summary lists are
+    marked "notable" with their q; a run compared with itself is weighed too."""
     capsys.readouterr()
     assert main(["diff", "3", "4", "--store", nights["store"]]) == 0
     printed = capsys.readouterr().out.splitlines()
-    listed = [line for line in printed if line.startswith("  recurring   ")]
-    assert all(line.startswith("  recurring   dealer D-1004 × ") for line in listed)
-    assert any(line.startswith("  … and ") and "more new within chance" in line
-               for line in printed)
+    patterns = json.loads((nights["outs"][3] / "findings.json").read_text("utf-8"))[
+        "patterns"]
+    listed = [line for line in printed if " × " in line and "  run 3: " in line]
+    assert len(listed) == len(patterns)
+    marked = [line for line in listed if "  notable: q = " in line]
+    summary = [line for line in nights["printed"][3].splitlines()
+               if line.startswith("  recurring ")]
+    assert [line.split("  notable:")[0] for line in marked] == sorted(
+        summary, key=[line.split("  notable:")[0] for line in marked].index)
+    heading = next(line for line in printed if line.startswith("Patterns ("))
+    assert heading.endswith(f"; {len(marked)} notable.")
+    assert main(["diff", "4", "4", "--store", nights["store"]]) == 0
 
 
 def test_a_pattern_without_tallied_rounds_is_listed_unweighed() -> None:
