@@ -178,10 +178,11 @@ def export_incidents(engine: Engine, run_id: int, out: Path, cameras: dict[str, 
     keys = table_keys(inputs)
     report = _report_of(engine, run_id)
     findings = list(finding_documents(engine, run_id))
-    now = datetime.now(UTC).isoformat(timespec="seconds")
+    moment = datetime.now(UTC)
+    now = moment.isoformat(timespec="seconds")
     # The export's own mark in the store (the time to the microsecond, and a random tail):
     # what tells a pending export the store remembered from one it never did.
-    mark = f"{datetime.now(UTC).isoformat(timespec='microseconds')}/{secrets.token_hex(2)}"
+    mark = f"{moment.isoformat(timespec='microseconds')}/{secrets.token_hex(2)}"
     pending = out / PENDING
     with engine.begin() as connection:
         before = _exported_before(connection, {f["id"] for f in findings if f.get("id")})

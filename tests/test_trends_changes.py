@@ -13,35 +13,17 @@ from __future__ import annotations
 
 import json
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
 from sqlalchemy import select
+from test_trends import record_nights
 
-from auditor.cli import exit_code, main
-from auditor.identity import apply_identity
-from auditor.run import audit_paths, collect_paths
-from auditor.store import begin_run, finish_run, open_store, record_result, schema
+from auditor.cli import main
+from auditor.store import open_store, schema
 from auditor.trends.analysis import Settings, flags, trends_document
 
 TABLES, ROUNDS, FAULTS, CARELESS, FROM_NIGHT = 6, 240, "0.02", "D-1004", 8
 FIRST = date(2026, 11, 1)
-
-
-def record_nights(store: str, nights: list[Path]) -> None:
-    """Each night audited and recorded as a run, as `auditor audit` records it (without
-    writing its reports: tests/test_trends.py does the same)."""
-    engine = open_store(store, new_store=True)
-    for night in nights:
-        run = {"version": "test", "rule_base": "test", "command": f"audit {night.name}",
-               "started": "2026-11-24T00:00:00+00:00"}
-        run_id = begin_run(engine, run, {})
-        result = audit_paths(collect_paths([str(night)]), jobs=2)
-        apply_identity(result)
-        record_result(engine, run_id, result)
-        finish_run(engine, run_id, {**run, "finished": "2026-11-24T00:01:00+00:00"},
-                   exit_code(result))
-    engine.dispose()
 
 
 def tables_dealt(store: str, run_id: int, dealer: str) -> set[str]:

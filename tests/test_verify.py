@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_case import verify
 
 from auditor.cli import main
 from auditor.manifest import key_fingerprint
@@ -30,13 +31,6 @@ date = 2026-09-01
 game = "standard"
 soft17 = "stand"
 """
-
-
-def verify(folder: Path, *more: str, capsys: pytest.CaptureFixture) -> tuple[int, str]:
-    capsys.readouterr()
-    status = main(["verify", str(folder), *more])
-    captured = capsys.readouterr()
-    return status, captured.out + captured.err
 
 
 @pytest.fixture(scope="module")
