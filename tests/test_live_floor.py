@@ -1,0 +1,63 @@
+"""The live floor's changes: numbered, never missed or repeated, bounded."""
+
+from __future__ import annotations
+
+import threading
+
+from auditor.live.floor import LiveFloor, TableState
+
+
+def table(key: str, last_round: str) -> TableState:
+    return TableState(key, f"{key}.bjh", "standard", "D-1", last_round, None, 1, 0,
+                      "2026-11-28T05:00:00Z")
+
+
+def test_changes_after_gives_each_change_once_in_order() -> None:
+    floor = LiveFloor()
+    floor.update_table(table("T1", "1"))
+    floor.add_finding({"id": "BJH-1"}, {3: "hit s1 Kd"})
+    seen = floor.changes_after(0)
+    assert [(c.sequence, c.kind) for c in seen] == [(1, "table"), (2, "finding")]
+    assert seen[1].data == {"finding": {"id": "BJH-1"}, "lines": {"3": "hit s1 Kd"}}
+    assert floor.changes_after(2) == []
+    floor.notice("T1.bjh was truncated; read again from its start", "T1.bjh")
+    assert [c.sequence for c in floor.changes_after(2)] == [3]
+
+
+def test_a_reader_too_far_behind_is_told_to_load_the_snapshot() -> None:
+    floor = LiveFloor(keep=3)
+    for number in range(5):
+        floor.add_finding({"id": f"BJH-{number}"}, {})
+    assert floor.changes_after(0) is None
+    assert [c.sequence for c in floor.changes_after(2)] == [3, 4, 5]
+    snapshot = floor.snapshot()
+    assert snapshot["sequence"] == 5 and snapshot["findings_total"] == 5
+    assert [entry["finding"]["id"] for entry in snapshot["findings"]] == [
+        "BJH-2", "BJH-3", "BJH-4"]
+
+
+def test_a_new_gaming_day_clears_the_findings_and_keeps_the_tables() -> None:
+    floor = LiveFloor()
+    floor.update_table(table("T1", "9"))
+    floor.add_finding({"id": "BJH-1"}, {})
+    floor.new_gaming_day("2026-11-28")
+    snapshot = floor.snapshot()
+    assert snapshot["findings"] == [] and snapshot["gaming_day"] == "2026-11-28"
+    assert snapshot["tables"][0]["key"] == "T1" and snapshot["tables"][0]["rounds"] == 0
+
+
+def test_writers_on_threads_number_every_change_once() -> None:
+    floor = LiveFloor(keep=10_000)
+
+    def write(name: str) -> None:
+        for number in range(500):
+            floor.add_finding({"id": f"{name}-{number}"}, {})
+
+    threads = [threading.Thread(target=write, args=(name,)) for name in "abcd"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    changes = floor.changes_after(0)
+    assert [c.sequence for c in changes] == list(range(1, 2001))
+    assert len({c.data["finding"]["id"] for c in changes}) == 2000
