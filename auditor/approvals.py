@@ -11,6 +11,7 @@ A file that cannot be used is one sentence naming the file, the field and its li
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -66,6 +67,9 @@ class Approvals(Fieldwise):
 
     path: str
     entries: tuple[Approval, ...]
+    # The SHA-256 of the bytes read (None for approvals a run's record kept), so a run names
+    # the file it was held to, not whatever lies at that path later.
+    sha256: str | None = field(default=None, compare=False)
     # (licence, table or None) -> its approval: one lookup a file, whatever the file holds
     # (a licence and table have one approval at most: load_approvals refuses a second)
     by_table: dict[tuple[str, str | None], Approval] = field(
@@ -106,7 +110,9 @@ def declared(config: TableConfig, rules: dict[str, str]) -> dict[str, str | None
 def load_approvals(path: str | Path) -> Approvals:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+        # Newlines read as text mode reads them, so line numbers are those of an editor.
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except (OSError, UnicodeDecodeError) as error:
         raise ApprovalFileError(f"{path}: cannot be read ({error})") from error
     document = read_toml(text, str(path), ApprovalFileError, date_keys=("date",))
@@ -129,7 +135,7 @@ def load_approvals(path: str | Path) -> Approvals:
                                     f"first is at line {seen[key]})")
         seen[key] = entry.line
         entries.append(entry)
-    return Approvals(str(path), tuple(entries))
+    return Approvals(str(path), tuple(entries), hashlib.sha256(data).hexdigest())
 
 
 def _flat(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:

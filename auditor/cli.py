@@ -440,7 +440,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         calendar = settings.calendar()  # gaming day and shifts (auditor/gaming_day.py)
         run["calendar"] = calendar.described()  # the report says which shifts it counts by
         # What the findings were judged under, so that `case` and `verify` judge alike.
-        run["conditions"] = run_conditions(judging, judged, calendar, approvals_sha256(judged))
+        run["conditions"] = run_conditions(judging, judged, calendar)
         try:
             # One floor history (auditor/store_location.py): the default's folder is made on
             # first use, as is --out's (the audit makes it anyway); a store named elsewhere
@@ -544,13 +544,6 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         print_summary(console, result, out, fail_on, fail_on_new, arguments.verbose)
     store.dispose()
     return code
-
-
-def approvals_sha256(judged: dict) -> str | None:
-    """The SHA-256 of the approval file the run holds the headers to, if any."""
-    from auditor.manifest import sha256_of
-
-    return sha256_of(judged["approved"]) if judged.get("approved") else None
 
 
 def _regulation_unjudged(result, judged: dict) -> str | None:

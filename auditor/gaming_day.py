@@ -86,17 +86,29 @@ class Calendar(Fieldwise):
                    time_zone)
 
     @classmethod
-    def of_described(cls, described: object) -> Calendar:
-        """The calendar a run recorded (`described`); the default for a run recorded
-        before runs kept theirs, or a record that cannot be read as one."""
+    def read(cls, described: object) -> Calendar:
+        """The calendar a run recorded (`described`, as `described()` writes it); raises
+        ValueError where it cannot be read as one."""
         if not isinstance(described, dict):
-            return DEFAULT
+            raise ValueError(f"a calendar is a table, not {type(described).__name__}")
+        shifts, zone = described.get("shifts"), described.get("time_zone")
+        if shifts is not None and not isinstance(shifts, dict):
+            raise ValueError("the shifts are not a table")
+        if zone is not None and not isinstance(zone, str):
+            raise ValueError("the time zone is not text")
         try:
-            shifts, zone = described.get("shifts"), described.get("time_zone")
-            return cls.of(described.get("gaming_day_starts"),
-                          shifts if isinstance(shifts, dict) else None,
-                          zone if isinstance(zone, str) else None)
-        except (ValueError, TypeError):
+            return cls.of(described.get("gaming_day_starts"), shifts or None, zone)
+        except TypeError as error:
+            raise ValueError(str(error)) from None
+
+    @classmethod
+    def of_described(cls, described: object) -> Calendar:
+        """The calendar a run recorded; the default for a run recorded before runs kept
+        theirs, or a record that cannot be read as one (for pages; a reproduction reads it
+        strictly with `read`)."""
+        try:
+            return cls.read(described)
+        except ValueError:
             return DEFAULT
 
     def gaming_day(self, day: str | None, time: str | None) -> str | None:

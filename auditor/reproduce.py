@@ -43,14 +43,14 @@ def approvals_of(document: dict[str, Any]) -> Any:
         raise UnknownConditions(f"the recorded approvals cannot be read ({error!r})") from None
 
 
-def run_conditions(judging: Any, judged: dict[str, Any], calendar: Calendar,
-                   approvals_sha256: str | None = None) -> dict[str, Any]:
+def run_conditions(judging: Any, judged: dict[str, Any], calendar: Calendar
+                   ) -> dict[str, Any]:
     """The conditions of a run about to be audited: `judging` (selection.Judging or None),
     `judged` (selection.judged_block, for its terms), `calendar`."""
     citations = None if judging is None or judging.citations is None else sorted(
         judging.citations)
     approvals = None if judging is None or judging.approvals is None else approvals_document(
-        judging.approvals, approvals_sha256)
+        judging.approvals, judging.approvals.sha256)
     return {"select": list(judged.get("select") or []),
             "ignore": list(judged.get("ignore") or []),
             "citations": citations, "approvals": approvals,
@@ -103,13 +103,9 @@ def judging_of(conditions: dict[str, Any]) -> Any:
 
 def calendar_of(conditions: dict[str, Any]) -> Calendar:
     """The casino's calendar the conditions name (`Calendar.described`)."""
-    described = conditions.get("calendar") or {}
     try:
-        starts = described.get("gaming_day_starts")
-        shifts = described.get("shifts")
-        return Calendar.of(starts, dict(shifts) if shifts else None,
-                           described.get("time_zone"))
-    except (AttributeError, TypeError, ValueError) as error:
+        return Calendar.read(conditions.get("calendar") or {})
+    except ValueError as error:
         raise UnknownConditions(f"the recorded calendar cannot be read ({error!r})") from None
 
 

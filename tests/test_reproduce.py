@@ -110,3 +110,23 @@ def test_the_calendar_is_read_back() -> None:
     for broken in ({"gaming_day_starts": "noon"}, {"shifts": ["day"]}, "06:00"):
         with pytest.raises(UnknownConditions, match="the recorded calendar cannot be read"):
             calendar_of({"calendar": broken})
+
+
+def test_a_runs_approvals_are_named_by_the_bytes_read_not_the_file_later(tmp_path) -> None:
+    import hashlib
+
+    from auditor.approvals import load_approvals
+    from auditor.reproduce import run_conditions
+    from auditor.selection import judging_for
+
+    text = ('[[approval]]\r\nlicence = "RL-0412"\r\ntable = "T11"\r\nreference = "A-1"\r\n'
+            'date = 2026-09-01\r\nsoft17 = "stand"\r\n')
+    path = tmp_path / "approved.toml"
+    path.write_bytes(text.encode())
+    judging = judging_for([], [], load_approvals(path))
+    path.write_text("changed after it was read\n")  # as a rewrite during the run would
+    conditions = run_conditions(judging, {}, Calendar())
+    assert conditions["approvals"]["sha256"] == hashlib.sha256(text.encode()).hexdigest()
+    assert conditions["approvals"]["entries"] == [
+        {"licence": "RL-0412", "table": "T11", "reference": "A-1", "date": "2026-09-01",
+         "line": 1, "rules": [["soft17", "stand"]]}]
