@@ -170,8 +170,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def command_line() -> int:
     """The `auditor` command and `python -m auditor`: `main`, then every object left moved
     out of the collector's reach. The interpreter's exit still runs its handlers and closes
-    its modules, but its last collections (about 0.1 G instructions, 5 % of a one-round
-    audit) walk nothing: whatever the run wrote is closed before `main` returns."""
+    its modules, but its last collections (a twentieth of a one-round audit, measured)
+    walk nothing: whatever the run wrote is closed before `main` returns."""
     code = main()
     gc.freeze()
     return code
@@ -402,7 +402,7 @@ def run_audit(arguments: argparse.Namespace, console: Console,
     scheduler = arguments.scheduler or settings.scheduler
     # The audit makes millions of small objects and next to no cycles: the modules loaded
     # so far are kept out of the collector's walks, and its youngest generation is
-    # collected every 20,000 allocations rather than 700 (issue 27: 0.55 -> 0.2 CPU s).
+    # collected every 20,000 allocations rather than 700 (docs/performance.md).
     # Set before any worker is forked, so that the workers run so too.
     recorded: dict = {}  # the replays kept, as the report shows them (`api.record_run`)
     threshold = gc.get_threshold()

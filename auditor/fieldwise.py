@@ -1,8 +1,8 @@
 """`__repr__` and `__eq__` as `@dataclass` writes them, defined once for many classes.
 
 Python 3.11's `dataclass` compiles a class's `__repr__` and `__eq__` from source with an
-`exec` of its own each (about 0.4 M instructions apiece at import: the events alone were
-31 M of every process's start). A dataclass declared with `repr=False, eq=False` and
+`exec` of its own each, at import (for the events alone, a large part of every process's
+start). A dataclass declared with `repr=False, eq=False` and
 `Fieldwise` among its bases gets these instead, which do what the generated ones do:
 `ClassName(field=value!r, ...)` over the fields with `repr=True` (`...` for an object met
 again while its own repr is written), and equal when `other` is of the very same class and

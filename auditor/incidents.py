@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from auditor.patterns import table_keys
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when incidents are exported, so that
-    from sqlalchemy import Engine  # every other command starts without it (issue 27)
+    from sqlalchemy import Engine  # every other command starts without it
 
 CSV_COLUMNS = ["incident_id", "type", "category", "severity", "licensee", "casino", "table",
                "camera", "occurred_start", "occurred_end", "gaming_day", "shift", "dealer",

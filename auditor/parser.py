@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 
 # Lark (and lark-cython) are imported only when a line needs them (`lark_parser`,
 # `StatementBuilder`, `diagnose`): a record the fast paths read whole never loads them
-# (about 0.2 G instructions a process). `_PLUGINS` and `StatementBuilder` are found by
-# the module's `__getattr__` below.
+# (their import is a large part of a short audit's start). `_PLUGINS` and
+# `StatementBuilder` are found by the module's `__getattr__` below.
 
 
 @cache
@@ -672,8 +672,7 @@ def _round_pattern() -> tuple[re.Pattern[str], list[Callable[[int, re.Match[str]
     builders of its events by `lastindex`: the last group a match closes tells which
     statement matched. That is the group of its last field, a group of its own where a
     last `tip` follows, or the captured keyword of statements sharing an alternative: no
-    more groups than that, as every match copies every group's bounds (about 25
-    instructions a group, a match)."""
+    more groups than that, as every match copies every group's bounds."""
     fields = {**ROUND_FIELDS, "AMOUNT": SOUND_AMOUNT}
     builders: list = [None, None]  # group 1 is the time stamp
     alternatives = []
@@ -860,8 +859,8 @@ def _run_patterns() -> tuple[re.Pattern[str], re.Pattern[str],
     alternatives.append(rf"round {ident}(?: time={SOUND_CLOCK}|)(?: dealer={ident}|)")
     timed["round"] = _words_builder("ROUND", timed=True)
     untimed["round"] = _words_builder("ROUND", timed=False)
-    # Its groups not atomic (about 400 instructions a line fewer than atomic ones here,
-    # where the repeat is possessive): what a line reads is the same, as each field ends
+    # Its groups not atomic (measurably cheaper than atomic ones here, where the repeat
+    # is possessive): what a line reads is the same, as each field ends
     # at a space or the line's end, which no field holds, and the keywords differ. A
     # literal space rather than `[ \t]++` (a call of the engine's count each): about 300.
     statement = rf"(?:{'|'.join(alternatives)})\n".replace("(?>", "(?:")

@@ -26,7 +26,7 @@ _BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 @cache
 def _control() -> re.Pattern[str]:
     """The characters `visible` escapes (compiled at first use: a charset of this range
-    costs a few million instructions, which an audit with nothing to print never needs)."""
+    is costly to compile, and an audit with nothing to print never needs it)."""
     return re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
 
 

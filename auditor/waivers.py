@@ -53,7 +53,7 @@ class WaiverRule(BaseModel):
     """One `[[waiver]]` of the file."""
 
     # defer_build: built at first use, so an audit without a waiver file builds none of
-    # this module's models (about 10 M instructions each)
+    # this module's models (each costs more to build than a short audit's replay)
     model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
     name: str | None = None

@@ -1,5 +1,5 @@
 """An output written by a second process while this one writes the others: the end of a
-run on two cores (issue 27). The report, the largest of the four, is rendered in a child
+run on two cores. The report, the largest of the four, is rendered in a child
 forked once the run's findings are judged, and the parent writes findings.json and the
 CSVs meanwhile.
 

@@ -159,7 +159,7 @@ def _rendered_in_chunks(context: dict[str, Any]) -> Iterator[str]:
     """report.html.j2 rendered as `Template.generate` renders it, its pieces joined a few
     thousand at a time: the template yields each `{{ }}` and each run of text apart (214,000
     pieces on 7,500 rounds), and passing every one through a generator and a write cost more
-    than making them (issue 27). A chunk is tens of kilobytes: the page is still never one
+    than making them. A chunk is tens of kilobytes: the page is still never one
     text in memory."""
     templates = environment()
     template = templates.get_template("report.html.j2")

@@ -66,7 +66,7 @@ def _indented(value: Any, indent: str) -> str:
     by `indent` more: the text the document as a whole would give at that level.
 
     Laid out here, each string and number encoded by the C encoder: `json.dumps` with an
-    indent falls back to the pure-Python encoder, token by token (issue 27: half the time of
+    indent falls back to the pure-Python encoder, token by token (it took half the time of
     findings.json). A container the layout below does not know (a key that is not a
     string) is left to `json.dumps`."""
     try:

@@ -175,7 +175,7 @@ def entity_spans(entities: list[Entity]) -> Markup:
     """What a replay row's line changed, as `<span class="e">` elements one after another:
     the row's last cell (_replays.html.j2). Written here rather than as a loop of the
     template: a replay's rows draw tens of thousands of these, and the template yielded and
-    escaped each of their dozen parts apart (issue 27); an entity shared by several rows is
+    escaped each of their dozen parts apart; an entity shared by several rows is
     drawn once."""
     return Markup(_spans(entities))
 
@@ -187,7 +187,7 @@ def _spans(entities: list[Entity]) -> str:
 def row_blocks(rows: list[ReplayRow]) -> list[tuple[Markup, ReplayRow | None]]:
     """A replay's table rows (`replay_row`) run together, a line apart, up to each row of
     a fault, which comes with them for its note (_replays.html.j2): the template's loop
-    then turns once per fault, not once per row (issue 27, pass six)."""
+    then turns once per fault, not once per row."""
     blocks: list[tuple[Markup, ReplayRow | None]] = []
     run: list[str] = []
     for row in rows:
@@ -204,14 +204,14 @@ def replay_row(row: ReplayRow) -> Markup:
     """A replay's row as a table row (`<tr>`: line, time, statement, what it changed),
     each value shown as `{{ value }}` shows it (the time through `_shown`: it recurs, row
     after row): written here rather than in the template, which yielded and escaped each
-    of its dozen parts apart (issue 27, pass five)."""
+    of its dozen parts apart."""
     return Markup(_row_html(row))
 
 
 def _row_html(row: ReplayRow) -> str:
     """`replay_row` as text: `row_blocks` makes one Markup of a run of rows (markupsafe's
     `Markup` and `escape` are Python calls; escaping by `_HTML_ESCAPES` is not, and gives
-    what `escape` gives for a text: issue 27, pass seven)."""
+    what `escape` gives for a text)."""
     marked = (f' class="fault" data-l="{row.line}"' if row.faults else
               f' class="ev" data-l="{row.line}"' if row.supports else "")
     evidence = (' <span class="evtag">evidence · ' + ", ".join(map(escape, row.supports))
@@ -234,7 +234,7 @@ _STATE_HEAD = ('<table class="state">\n<thead><tr><th scope="col">Hand</th><th s
 def table_state(entities: list[Entity]) -> Markup:
     """The whole table at a fault's line (`<table class="state">`: a row per entity), each
     value shown as `{{ value }}` shows it: written here rather than as the template's macro,
-    whose loops yielded and escaped each card and wager apart (issue 27, pass six)."""
+    whose loops yielded and escaped each card and wager apart."""
     if not entities:
         return Markup('<p class="muted">Nothing on the table yet.</p>\n')
     parts = [_STATE_HEAD]

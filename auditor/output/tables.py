@@ -1,6 +1,6 @@
 """findings.csv and summary.csv (the summaries themselves are counted in
 auditor/report/frames.py), written by Python's csv module as pandas' `to_csv` wrote them
-before (issue 27: an audit's outputs import no pandas): empty for a missing value, the
+before (so that an audit's outputs import no pandas): empty for a missing value, the
 money as exact text, counts as integers, QUOTE_MINIMAL, "\n" between rows.
 
 A finding's table is known by the file it came from: the file's header names the casino,

@@ -6,9 +6,9 @@ known by the file it came from (`table_key`: licence or else casino, "/", table 
 equal table IDs of two casinos never merge. The model of what is said; how each output
 writes it is in auditor/output/.
 
-Counted in plain Python (issue 27): the rows are those a pandas groupby gave before, key for
-key and in the same order, and an audit's outputs no longer import pandas (about a
-twentieth of a night's instructions).
+Counted in plain Python: the rows are those a pandas groupby gave before, key for
+key and in the same order, and an audit's outputs need not import pandas (its import
+alone cost a twentieth of a night's audit).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ _shared: ContextVar[dict[Any, Any] | None] = ContextVar("summaries_shared", defa
 def summaries_shared() -> Iterator[None]:
     """Within it, `summary_by` of columns of the same content and the same column is made
     once: findings.json, summary.csv and the report each count the run's findings by the
-    same five columns, fifteen summaries of which five differ (issue 27). The outputs of
+    same five columns, fifteen summaries of which five differ. The outputs of
     one run are made within it; nothing changes the findings meanwhile."""
     token = _shared.set({})
     try:

@@ -44,8 +44,8 @@ _JUDGED_AT_ONCE = 500  # findings read, judged and written back at a time (an IN
 
 # `json.dumps(value, ensure_ascii=False, separators=(",", ":"))`, its encoder made once:
 # `dumps` with any option makes a new one at every call (a store writes thousands of texts),
-# and so does `JSONEncoder.encode`, whose C encoder is here made once too (issue 27, pass
-# five: building it cost more than encoding a wager). No check for a value that holds
+# and so does `JSONEncoder.encode`, whose C encoder is here made once too (building it
+# cost more than encoding a wager). No check for a value that holds
 # itself: what the store encodes is made by the auditor, never a loop.
 _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _encode = (None if c_make_encoder is None else c_make_encoder(
@@ -257,7 +257,7 @@ def _steps_asked(steps: dict[int, Any], asked: Iterable[int] | None,
     """The steps a case file reads of a replay: for each line asked within the round, the
     table after the last statement up to it (`case.model._exhibit`); every step if `asked`
     is None. A step holds the whole table, so storing them all grew with the square of the
-    round's length (issue 27, pass seven), and only these were ever read of a stored
+    round's length, and only these were ever read of a stored
     replay that has its changes."""
     if asked is None:
         return steps
@@ -284,10 +284,9 @@ def _evidence_document(evidence: RoundEvidence, changes: dict[str, Any] | None =
 
 
 def _compressed(document: dict[str, Any]) -> bytes:
-    # Level 3 (issue 27, pass six; 6 before): zlib's fast levels (1 to 3) take 40 % of level
-    # 6's instructions on a replay's JSON (its steps repeat every hand: 78 kB a replay on
-    # the bench), and 3 is as fast as 1 for less: 3.5 kB a replay against 2.4 kB at 6. Any
-    # level reads back the same (zlib.decompress), older rows and older code alike.
+    # Level 3: zlib's fast levels (1 to 3) take 40 % of level 6's work on a replay's JSON
+    # (its steps repeat every hand), and 3 is as fast as 1 for less room. Any level reads
+    # back the same (zlib.decompress), older rows and older code alike.
     return zlib.compress(_evidence_json(document).encode("utf-8"), 3)
 
 
@@ -298,7 +297,7 @@ _REPLAY_KEYS = ["file", "round_id", "start_line", "lines", "steps", "changes"]  
 def _evidence_json(document: dict[str, Any]) -> str:
     """`_json(document)` of a replay (`_evidence_document`), each hand, wager and seating
     encoded once: a step shares them with the step before it (`trace.Snapshots`), and
-    encoding the steps one by one encoded them again at every step (issue 27). Only the
+    encoding the steps one by one encoded them again at every step. Only the
     layout of a step is written here; any other shape is left to `_json`."""
     steps = document.get("steps")
     if list(document) != _REPLAY_KEYS or type(steps) is not dict:

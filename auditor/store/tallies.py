@@ -26,7 +26,7 @@ def insert_rows(connection: Connection, table, columns: tuple[str, ...],
     """Rows (tuples of the values of `columns`, in that order) added to `table` in the
     caller's transaction. On SQLite they go straight to the driver's executemany as they
     are: SQLAlchemy's work per row (its parameters processed one by one), and before it a
-    dict built per row, cost more than SQLite's insert (issue 27). The values must be what
+    dict built per row, cost more than SQLite's insert. The values must be what
     the driver stores as they are: numbers, text, bytes, booleans."""
     if not rows:
         return
