@@ -25,6 +25,23 @@ def pytest_configure(config) -> None:
     os.environ.pop("BJH_STORE", None)
 
 
+def pytest_collection_modifyitems(config, items) -> None:
+    """The markers by what a test needs, so `-m "not browser"` or `-m postgresql` chooses
+    by need: `browser` for a test of the `browser` fixture (playwright's Chromium),
+    `postgresql` for one on the session's PostgreSQL server. `slow` is put by hand and
+    runs only with BJH_SLOW_TESTS=1 (said in the skip's reason)."""
+    slow_wanted = os.environ.get("BJH_SLOW_TESTS") == "1"
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        if "browser" in names:
+            item.add_marker(pytest.mark.browser)
+        parameters = getattr(getattr(item, "callspec", None), "params", {})
+        if "postgres_socket" in names or parameters.get("store_url") == "postgresql":
+            item.add_marker(pytest.mark.postgresql)
+        if item.get_closest_marker("slow") and not slow_wanted:
+            item.add_marker(pytest.mark.skip(reason="slow: runs with BJH_SLOW_TESTS=1"))
+
+
 def pytest_unconfigure(config) -> None:
     if _SESSION_DATA:
         shutil.rmtree(_SESSION_DATA, ignore_errors=True)

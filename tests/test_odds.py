@@ -14,7 +14,6 @@ shoes and rules, a million samples each (about 1 to 1.5 minutes in all), run wit
 from __future__ import annotations
 
 import math
-import os
 from fractions import Fraction
 from itertools import product
 
@@ -30,8 +29,7 @@ from auditor.trends.odds import (
 )
 
 SAMPLES = 1_000_000
-SLOW = pytest.mark.skipif(os.environ.get("BJH_SLOW_TESTS") != "1",
-                          reason="a million samples per configuration: set BJH_SLOW_TESTS=1")
+SLOW = pytest.mark.slow  # a million samples per configuration
 
 
 def within_three_standard_errors(hits: int, trials: int, exact: Fraction) -> tuple[bool, float]:

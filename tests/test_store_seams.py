@@ -341,7 +341,7 @@ def _mounted_tmpfs(folder: Path, size: str) -> bool:
                           capture_output=True).returncode == 0
 
 
-@pytest.mark.skipif(not os.environ.get("BJH_SLOW_TESTS"), reason="a few minutes: BJH_SLOW_TESTS=1")
+@pytest.mark.slow  # a few minutes
 def test_a_full_disk_under_the_store_is_one_line_and_the_run_left_unfinished(tmp_path):
     records = _simulated(tmp_path)
     full = tmp_path / "full"
@@ -366,7 +366,7 @@ def test_a_full_disk_under_the_store_is_one_line_and_the_run_left_unfinished(tmp
         subprocess.run(["umount", str(full)], capture_output=True)
 
 
-@pytest.mark.skipif(not os.environ.get("BJH_SLOW_TESTS"), reason="a few minutes: BJH_SLOW_TESTS=1")
+@pytest.mark.slow  # a few minutes
 def test_a_postgresql_server_stopped_mid_run_is_one_line_and_the_run_left_unfinished(
         tmp_path):
     from postgres import PORT, create_database, running_server, server_binaries
