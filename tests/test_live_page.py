@@ -349,10 +349,10 @@ def test_which_addresses_are_loopback() -> None:
 class Served:
     """serve(...) in a thread on a free loopback port."""
 
-    def __init__(self, floor: LiveFloor) -> None:
+    def __init__(self, floor: LiveFloor, port: int = 0) -> None:
         self.stop = threading.Event()
         self.ready = threading.Event()
-        self.port = 0
+        self.port = port
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, args=(floor,), daemon=True)
         self.thread.start()
@@ -365,7 +365,7 @@ class Served:
             self.ready.set()
 
         try:
-            serve(floor, "127.0.0.1", 0, self.stop, started=started)
+            serve(floor, "127.0.0.1", self.port, self.stop, started=started)
         except BaseException as error:  # kept for the test to report
             self.error = error
             self.ready.set()
@@ -412,3 +412,17 @@ def test_a_port_taken_is_an_error_of_serve_not_a_silent_thread() -> None:
         port = taken.getsockname()[1]
         with pytest.raises(OSError):
             serve(LiveFloor(), "127.0.0.1", port, threading.Event())
+
+
+def test_head_of_the_stream_ends_so_the_connection_serves_the_next_request() -> None:
+    """A HEAD's answer has no body: a stream held behind it would keep the connection (kept
+    alive by the client) from serving the next request."""
+    served = Served(floor_of_three())
+    try:
+        with httpx2.Client(base_url=served.url, timeout=3) as http:
+            head = http.head("/events?after=0")
+            assert (head.status_code, head.headers["content-type"]) == (
+                200, "text/event-stream; charset=utf-8")
+            assert http.get("/snapshot.json").json()["sequence"] == 3
+    finally:
+        served.close()

@@ -218,3 +218,33 @@ def test_with_javascript_off_the_page_is_the_snapshot_and_says_so(browser, serve
     live.close()
     assert [u.removeprefix(served.url) for u in live.requests] == [
         "/", "/live.css", "/favicon.svg"]
+
+
+def test_a_page_open_across_a_restart_of_the_server_shows_the_new_floor(browser) -> None:  # noqa: F811
+    """The watcher killed and started again: its new floor numbers its changes from 1 again.
+    The page, reconnecting with the old numbers, loads the new floor's snapshot instead of
+    taking the new changes as the ones after those it saw."""
+    before = LiveFloor()
+    for number in range(1, 5):
+        before.add_finding(finding(f"before {number}"), LINES)
+    first = Served(before)
+    live = LivePage(browser, first.url)
+    visible_within(live.page, "before 4", LIMIT_SECONDS)
+    first.close()
+    live.page.wait_for_selector("#status[data-state=lost]", timeout=5000)
+    after = LiveFloor()
+    after.update_table(table(key="RL-1/T2"))
+    for number in range(1, 7):  # past the page's sequence (4): numbers it would take
+        after.add_finding(finding(f"after {number}"), LINES)
+    second = Served(after, port=first.port)
+    try:
+        visible_within(live.page, "after 6", 5)
+        live.page.wait_for_selector("#status[data-state=live]")
+        assert [s.rsplit(" ", 2)[-2:] for s in live.summaries()] == [
+            ["after", str(n)] for n in range(6, 0, -1)]
+        assert live.row("RL-1/T2") is not None
+        # the page's own reconnection while the server was away is no fault of the page
+        live.problems = [p for p in live.problems if "ERR_CONNECTION_REFUSED" not in p]
+        live.close()
+    finally:
+        second.close()

@@ -102,6 +102,8 @@ def make_app(floor: LiveFloor, store_url: str | None = None, *,
         except ValueError:
             return Response("after and Last-Event-ID take a sequence number (0 or more)\n",
                             status_code=400, media_type="text/plain")
+        if request.method == "HEAD":  # a stream with no body would poll until cut
+            return Response(media_type="text/event-stream")
         stale = request.query_params.get("instance", instance) != instance
         return StreamingResponse(
             _stream(floor, after, stale, closing, poll, heartbeat),
