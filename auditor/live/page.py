@@ -277,16 +277,19 @@ def serve(floor: LiveFloor, host: str, port: int, stop: threading.Event, *,
           store_url: str | None = None, sock: socket.socket | None = None,
           started: Callable[[int], None] | None = None) -> None:
     """Serve the page of `floor` on host:port until `stop` is set (for a thread of the
-    watcher). `sock`: a socket already listening (`listen`), then host names the Host header
-    answered. `started` is called with the port once the server accepts connections."""
+    watcher). `sock`: a socket already listening (`listen`, called before the thread starts
+    so that a port taken is told at once), then `host` only names the Host header answered.
+    `started` is called with the port once the server accepts connections."""
     import uvicorn
 
     sock = sock or listen(host, port)
     closing = threading.Event()
     app = make_app(floor, store_url, allowed_hosts=hosts_for(host), closing=closing)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                            http="h11", ws="none", loop="asyncio", server_header=False,
-                            timeout_graceful_shutdown=2)
+    # log_config None: uvicorn's few warnings go through the watcher's own logging, which
+    # uvicorn's configuration would otherwise replace for its loggers.
+    config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False,
+                            lifespan="off", http="h11", ws="none", loop="asyncio",
+                            server_header=False, timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
 
     async def run() -> None:
