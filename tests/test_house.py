@@ -158,3 +158,24 @@ def test_the_simulators_table_and_game_know_nothing_of_the_faults() -> None:
 def test_the_fault_registry_imports_nothing_of_the_table_or_the_game() -> None:
     below = reaches(import_graph(), "auditor.simulate.faults.registry")
     assert below & {"auditor.simulate.game", "auditor.simulate.table"} == set()
+
+
+def live(module: str) -> bool:
+    return module == "auditor.live" or module.startswith("auditor.live.")
+
+
+def test_the_live_floor_is_imported_by_nothing_below_it() -> None:
+    """auditor/live/ (watch, its alerts and its page) sits above every layer: only the
+    command line may import it."""
+    graph = import_graph(typing=True)
+    importers = sorted(module for module, imported in graph.items()
+                       if not live(module) and module not in ("auditor.cli", "auditor.__main__")
+                       and any(live(m) for m in imported))
+    assert importers == []
+
+
+def test_the_live_page_knows_only_the_floor_of_the_watcher() -> None:
+    """The page reads the LiveFloor the watcher writes; it imports nothing else of it."""
+    graph = import_graph(typing=True)
+    assert sorted(m for m in reaches(graph, "auditor.live.page") if live(m)) == [
+        "auditor.live.floor"]
