@@ -1,11 +1,15 @@
 """`auditor incidents`: a run's findings as incidents for a surveillance incident system.
 
-One incident per finding, with what incident systems import: type and category (the
-citation and the rule), location (licensee, table) and the camera on that table (the
-settings' `[cameras]`, "LICENCE/TABLE" = "CAMERA"), when it occurred (the round's local
-start and end), gaming day and shift, the people (dealer, player, seat), the amounts with
-their currency, a synopsis (the finding's sentence), the finding's ID and a link to its
-evidence (the run's report.html#finding-ID).
+One incident per finding, with what incident systems import: its status ("new": the
+incident system's to change) and when it was reported (the export's time, UTC), type and
+category (the citation and the rule), location (licensee, pit, table) and the camera on
+that table (the settings' `[pits]` and `[cameras]`, "LICENCE/TABLE" or "TABLE" = NAME),
+when it occurred (the round's local start and end), gaming day and shift, the people
+(dealer, player, seat), the amounts with their currency, a synopsis (the finding's
+sentence), the finding's ID and a link to its evidence: the run's report.html#finding-ID,
+as a path relative to the folder the incidents are written to (it works wherever the two
+folders are copied together), or, with the settings' `evidence-url`, that address and the
+report's path under `evidence-root`.
 
 Each incident leaves once: the store remembers the finding IDs it has exported
 (`incident_exports`, migration 0006). A finding's ID is stable, so the same record audited
@@ -20,23 +24,66 @@ import os
 import secrets
 import shutil
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from auditor.patterns import table_keys
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when incidents are exported, so that
     from sqlalchemy import Engine  # every other command starts without it
 
-CSV_COLUMNS = ["incident_id", "type", "category", "severity", "licensee", "casino", "table",
-               "camera", "occurred_start", "occurred_end", "gaming_day", "shift", "dealer",
-               "player", "seat", "hand", "expected", "actual", "difference", "currency",
-               "synopsis", "finding_id", "evidence", "file", "line", "round"]
+CSV_COLUMNS = ["incident_id", "status", "reported", "type", "category", "severity",
+               "licensee", "casino", "pit", "table", "camera", "occurred_start",
+               "occurred_end", "gaming_day", "shift", "dealer", "player", "seat", "hand",
+               "expected", "actual", "difference", "currency", "synopsis", "finding_id",
+               "evidence", "file", "line", "round"]
+
+
+NEW = "new"  # every incident's status when exported: the incident system changes it
 
 
 class IncidentError(Exception):
     """The export cannot be made (no such run, an unfinished one); the message says why."""
+
+
+@dataclass(frozen=True)
+class Floor:
+    """What the settings say of the floor, for incidents: the cameras and pits of tables
+    ("LICENCE/TABLE" or "TABLE" = NAME), and where the reports are served (`evidence_url`,
+    the address of the folder `evidence_root`), if they are."""
+
+    cameras: dict[str, str] = field(default_factory=dict)
+    pits: dict[str, str] = field(default_factory=dict)
+    evidence_url: str | None = None
+    evidence_root: Path | None = None
+
+
+def _as_link(parts: Iterable[str]) -> str:
+    """Path parts as a URL path: each part quoted (a space, `#`, `?` or `%` in a folder's
+    name cannot end the path or start an anchor)."""
+    return "/".join(quote(part, safe="") for part in parts)
+
+
+def report_link(report: Path | None, out: Path, floor: Floor) -> str | None:
+    """The link to the run's report.html, without its anchor: its address under the
+    settings' evidence-url, else its path relative to the export folder `out`; None for a
+    run that did not record where its report went. IncidentError for a report outside
+    evidence-root (no address can be made for it)."""
+    if report is None:
+        return None
+    if floor.evidence_url is None:
+        relative = os.path.relpath(report, out.resolve())
+        return _as_link(Path(relative).parts)
+    root = (floor.evidence_root or Path.cwd()).resolve()
+    try:
+        under = report.relative_to(root)
+    except ValueError:
+        raise IncidentError("the run's report.html is not under the settings' evidence-root "
+                            f"({root}): no evidence-url address can be made for it") from None
+    return f"{floor.evidence_url.rstrip('/')}/{_as_link(under.parts)}"
 
 
 def chosen_run(engine: Engine, run_id: int | None) -> int:
@@ -81,22 +128,25 @@ def occurred(finding: dict[str, Any]) -> tuple[str | None, str | None]:
 
 
 def camera_of(cameras: dict[str, str], table_key: str | None, table: str | None) -> str | None:
-    """The camera on a table: by its identity ("RL-0412/T11"), else by its table ID alone."""
+    """The camera on a table (or its pit, given `[pits]`): by its identity ("RL-0412/T11"),
+    else by its table ID alone."""
     return cameras.get(table_key or "") or cameras.get(table or "")
 
 
 def incident(finding: dict[str, Any], place: dict[str, Any], table_key: str | None,
-             cameras: dict[str, str], report: str | None) -> dict[str, Any]:
-    """One finding (as findings.json shows it) as an incident (the JSON form)."""
+             floor: Floor, report: str | None, reported: str) -> dict[str, Any]:
+    """One finding (as findings.json shows it) as an incident (the JSON form); `report`:
+    the link to its report (report_link), `reported`: the export's time."""
     start, end = occurred(finding)
     finding_id = finding.get("id")
+    table = finding.get("table") or place.get("table")
     return {
-        "incident_id": finding_id,
+        "incident_id": finding_id, "status": NEW, "reported": reported,
         "type": finding["citation"], "category": finding["rule"],
         "severity": finding["severity"],
         "location": {"licensee": place.get("licence"), "casino": place.get("casino"),
-                     "table": finding.get("table") or place.get("table")},
-        "camera": camera_of(cameras, table_key, finding.get("table")),
+                     "pit": camera_of(floor.pits, table_key, table), "table": table},
+        "camera": camera_of(floor.cameras, table_key, finding.get("table")),
         "occurred": {"start": start, "end": end},
         "gaming_day": finding.get("gaming_day"), "shift": finding.get("shift"),
         "people": {"dealer": finding.get("dealer"), "player": finding.get("player"),
@@ -106,7 +156,8 @@ def incident(finding: dict[str, Any], place: dict[str, Any], table_key: str | No
                     "currency": finding.get("currency")},
         "synopsis": finding["message"],
         "finding_id": finding_id,
-        "evidence": f"{report}#finding-{finding_id}" if report and finding_id else None,
+        "evidence": (f"{report}#finding-{quote(finding_id, safe='')}"
+                     if report and finding_id else None),
         "record": {"file": finding["file"], "line": finding.get("line"),
                    "round": finding.get("round")},
     }
@@ -114,7 +165,8 @@ def incident(finding: dict[str, Any], place: dict[str, Any], table_key: str | No
 
 def csv_row(item: dict[str, Any]) -> dict[str, Any]:
     """An incident as one CSV row (CSV_COLUMNS)."""
-    return {"incident_id": item["incident_id"], "type": item["type"],
+    return {"incident_id": item["incident_id"], "status": item["status"],
+            "reported": item["reported"], "type": item["type"],
             "category": item["category"], "severity": item["severity"],
             **item["location"], "camera": item["camera"],
             "occurred_start": item["occurred"]["start"],
@@ -124,7 +176,7 @@ def csv_row(item: dict[str, Any]) -> dict[str, Any]:
             "evidence": item["evidence"], **item["record"]}
 
 
-def _report_of(engine: Engine, run_id: int) -> str | None:
+def _report_of(engine: Engine, run_id: int) -> Path | None:
     """The run's report.html, where the audit wrote it (recorded since incidents exist)."""
     from sqlalchemy import select
 
@@ -135,7 +187,7 @@ def _report_of(engine: Engine, run_id: int) -> str | None:
         text = connection.execute(select(schema.runs.c.settings)
                                   .where(schema.runs.c.id == run_id)).scalar()
     out = json.loads(text or "{}").get("out")
-    return str(Path(out) / "report.html") if isinstance(out, str) else None
+    return Path(out) / "report.html" if isinstance(out, str) else None
 
 
 def _exported_before(connection, ids: Iterable[str]) -> set[str]:
@@ -155,7 +207,7 @@ FILES = ("incidents.csv", "incidents.json")
 EXPORT = "export.json"  # in PENDING: the export's run, its mark in the store, rows remembered
 
 
-def export_incidents(engine: Engine, run_id: int, out: Path, cameras: dict[str, str],
+def export_incidents(engine: Engine, run_id: int, out: Path, floor: Floor,
                      store_name: str, again: bool = False) -> tuple[int, int]:
     """Write out/incidents.csv and out/incidents.json with the run's findings not exported
     before (with `again`: all of them, those exported before too), and remember them;
@@ -176,10 +228,10 @@ def export_incidents(engine: Engine, run_id: int, out: Path, cameras: dict[str, 
     inputs = run_inputs_documents(engine, run_id)
     places = {summary["path"]: summary for summary in inputs}
     keys = table_keys(inputs)
-    report = _report_of(engine, run_id)
+    report = report_link(_report_of(engine, run_id), out, floor)
     findings = list(finding_documents(engine, run_id))
     moment = datetime.now(UTC)
-    now = moment.isoformat(timespec="seconds")
+    now = moment.isoformat(timespec="seconds")  # each incident's `reported`
     # The export's own mark in the store (the time to the microsecond, and a random tail):
     # what tells a pending export the store remembered from one it never did.
     mark = f"{moment.isoformat(timespec='microseconds')}/{secrets.token_hex(2)}"
@@ -194,7 +246,7 @@ def export_incidents(engine: Engine, run_id: int, out: Path, cameras: dict[str, 
             if finding_id:
                 taken.add(finding_id)
             fresh.append(incident(finding, places.get(finding["file"], {}),
-                                  keys.get(finding["file"]), cameras, report))
+                                  keys.get(finding["file"]), floor, report, now))
         rows = [{"finding_id": i, "run_id": run_id, "exported": mark}
                 for i in sorted(taken - before)]
         for start in range(0, len(rows), 1000):
@@ -279,8 +331,19 @@ def add_parser(commands: Any) -> None:
                         help="export every finding of the run, those exported before too "
                              "(a folder that was lost); the store's memory is unchanged")
     parser.add_argument("--config", metavar="FILE",
-                        help="the settings file (for its [cameras]; default: as `audit`)")
+                        help="the settings file (for its [cameras], [pits], evidence-url "
+                             "and evidence-root; default: as `audit`)")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+
+
+def floor_of(settings: Any) -> Floor:
+    """The incidents' part of the settings; evidence-root defaults to the settings file's
+    folder (paths in the file are its folder's)."""
+    root = settings.evidence_root or (str(Path(settings.source).parent)
+                                      if settings.source else None)
+    return Floor(cameras=settings.cameras or {}, pits=settings.pits or {},
+                 evidence_url=settings.evidence_url,
+                 evidence_root=Path(root) if root else None)
 
 
 def run(arguments: Any, console: Any, errors: Any) -> int:
@@ -310,7 +373,7 @@ def run(arguments: Any, console: Any, errors: Any) -> int:
     try:
         run_id = chosen_run(engine, arguments.run)
         written, before = export_incidents(engine, run_id, Path(arguments.out),
-                                           settings.cameras or {}, shown(arguments.store),
+                                           floor_of(settings), shown(arguments.store),
                                            again=arguments.again)
     except IncidentError as error:
         errors.print(f"auditor: {error}", markup=False)

@@ -6,10 +6,12 @@ Keys: `waivers`, `baseline`, `fail-on`, `fail-on-new`, `jobs`, `out`, `store`,
 `scheduler`, `select`, `ignore` (lists of citations, games or rules), `approved`,
 `gaming_day_starts` ("HH:00", default "06:00"), `time-zone` (the tables' clocks', an IANA
 name such as "America/Denver"), `[shifts]` (name = "HH:00-HH:00"; default day
-06-14, swing 14-22, grave 22-06) and `[cameras]` ("LICENCE/TABLE" = "CAMERA", for `auditor
-incidents`). Paths in the file are relative to the file's folder (`baseline = "last"`, a
-baseline run's number and a database URL are kept as they are). A flag given on the command
-line wins over the file.
+06-14, swing 14-22, grave 22-06); for `auditor incidents`: `[cameras]` ("LICENCE/TABLE" or
+"TABLE" = "CAMERA"), `[pits]` (the same keys = "PIT"), `evidence-url` (the address at which
+the reports are served, an http(s) URL with no user name or password) and `evidence-root`
+(the folder served there; default the settings file's folder). Paths in the file are
+relative to the file's folder (`baseline = "last"`, a baseline run's number and a database
+URL are kept as they are). A flag given on the command line wins over the file.
 
 A file that cannot be used is one sentence naming it (and, for a key that is not a setting
 or a value of the wrong kind, the key and its line): exit 2, never a crash.
@@ -55,6 +57,11 @@ class Settings(BaseModel):
     shifts: dict[str, str] | None = None
     time_zone: str | None = Field(default=None, alias="time-zone")  # the tables' clocks'
     cameras: dict[str, str] | None = None
+    pits: dict[str, str] | None = None  # a table's pit, for incidents: keys as `cameras`
+    # Incidents' evidence links: the address the reports are served at, and the folder
+    # served there (auditor/incidents.py)
+    evidence_url: str | None = Field(default=None, alias="evidence-url")
+    evidence_root: str | None = Field(default=None, alias="evidence-root")
     source: str | None = Field(default=None, exclude=True)  # the file they came from
 
     @field_validator("gaming_day_starts")
@@ -91,11 +98,38 @@ class Settings(BaseModel):
                 taken[hour] = name
         return shifts
 
+    @field_validator("evidence_url")
+    @classmethod
+    def _a_plain_address(cls, text: str | None) -> str | None:
+        """An http(s) address with a host and nothing after its path. Never a user name or
+        password: the links are written into files others read (and the message never
+        repeats the value, which may hold one)."""
+        if text is None:
+            return None
+        from urllib.parse import urlsplit
+
+        try:
+            parts = urlsplit(text)
+            parts.port  # noqa: B018  (a port that is not a number raises here)
+        except ValueError:
+            raise ValueError("is not a URL") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("must be an http:// or https:// address with a host")
+        if "@" in parts.netloc:
+            raise ValueError("must not hold a user name or password (the links are "
+                             "written into the incident files): give the address alone")
+        if parts.query or parts.fragment or "?" in text or "#" in text:
+            raise ValueError("must end with its path: no ?query or #fragment")
+        if any(ord(c) < 33 or ord(c) == 127 for c in text):
+            raise ValueError("must not hold spaces or control characters")
+        return text
+
     def calendar(self) -> Calendar:
         """The gaming day and shifts in force (the defaults for what is not set)."""
         return Calendar.of(self.gaming_day_starts, self.shifts, self.time_zone)
 
-    @field_validator("waivers", "baseline", "out", "store", "scheduler", "approved")
+    @field_validator("waivers", "baseline", "out", "store", "scheduler", "approved",
+                     "evidence_root")
     @classmethod
     def _a_usable_text(cls, text: str | None) -> str | None:
         """A path, a URL or an address: never empty (`out = ""` would be the settings
@@ -184,7 +218,7 @@ def _settings(table: dict[str, Any], path: Path, text: str = "",
     # Paths are the file's, wherever the job runs from.
     base = path.parent
     update = {key: str(base / value) for key in ("waivers", "baseline", "out", "store",
-                                                 "approved")
+                                                 "approved", "evidence_root")
               if (value := getattr(settings, key)) is not None and not Path(value).is_absolute()
               and value != "last" and "://" not in value
               and not (value.isascii() and value.isdigit())}  # a baseline run's number

@@ -61,7 +61,7 @@ def test_each_finding_is_one_incident_once_across_exports(tmp_path, store_url, c
     assert main([*export, "--out", str(tmp_path / "a")]) == 0
     exported = rows(tmp_path / "a")
     assert [r["finding_id"] for r in exported] == audited_ids(out1)
-    report = out1.resolve() / "report.html"  # where the audit wrote it
+    report = "../out1/report.html"  # where the audit wrote it, from the export folder
     assert [(r["type"], r["line"], r["licensee"], r["table"], r["camera"], r["occurred_start"],
              r["occurred_end"], r["gaming_day"], r["shift"], r["dealer"], r["player"],
              r["seat"], r["difference"], r["currency"], r["evidence"])

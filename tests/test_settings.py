@@ -43,8 +43,9 @@ def test_a_tool_that_is_not_a_table_is_refused_naming_the_file(tmp_path, capsys,
     assert refused(tmp_path, capsys, content) == message
 
 
-SETTINGS = ("settings: approved, baseline, cameras, fail-on, fail-on-new, gaming-day-starts, "
-            "ignore, jobs, out, scheduler, select, shifts, store, time-zone, waivers")
+SETTINGS = ("settings: approved, baseline, cameras, evidence-root, evidence-url, fail-on, "
+            "fail-on-new, gaming-day-starts, ignore, jobs, out, pits, scheduler, select, "
+            "shifts, store, time-zone, waivers")
 
 
 @pytest.mark.parametrize(("content", "message"), [

@@ -1,12 +1,28 @@
 """Early detection: a dealer made careless on the 8th night of a month is flagged within
-two nights, with the night the change began, and nothing else is; each flag is kept in the
-store with the night it was first raised, and the page shows each unit's flag history.
+two nights, with the night the change began; a dealer–player pair colluding from the 15th
+night is flagged too, and nothing else is; each flag is kept in the store with the night it
+was first raised, and the page shows each unit's flag history.
 
-The month is small enough for the suite (6 tables of standard, 240 rounds a table a night,
-2 % of rounds with a planted fault, a roster of 12 dealers moved between tables from night
-to night) and has the issue's shape: dealer D-1004 deals with four times the fault rate
-from night 8 (`simulate --careless` from that night on). Each night is simulated, audited
-into one store and judged by `auditor trends`, as the cron sequence of docs/night.md does.
+The month has the issue's shape, made small enough for the suite: 6 tables of standard, 240
+rounds a table a night, 2 % of rounds with a planted fault, a roster of 12 dealers moved
+between tables from night to night. Dealer D-1004 deals with four times the fault rate from
+night 8 (`simulate --careless`); from night 15 player P-7777 sits at dealer D-1007's table
+whenever he deals and is over-paid in 3 % of those rounds (`simulate --collude`). Each
+night is simulated, audited into one store and judged by `auditor trends`, as the cron
+sequence of docs/night.md does. The month stops at night 17, two nights after the pair's
+start: the nights after it would add only cost.
+
+Sizing (measured with these seeds): the nights cannot be made smaller. The careless dealer
+deals about half of two tables' rounds a night (about 120 of 240); at 160 or 180 rounds a
+table he is first flagged on night 11, three nights late. The pair needs no more: it is
+flagged on its first night at 240 rounds (4 over-payments of the dealer's 5 to a player
+with 97 of his player-rounds) and on its second at 160 (the test for a pair is conditional
+on the dealer's over-payments, and at a 2 % fault rate a dealer has about one honest
+over-payment a fortnight, so a few are enough; a pair under `min_pair_rounds`, 50 rounds
+together, is not judged at all: P-7777 reaches it on his first night). Its rate is kept low
+(3 %, about 3.6 over-payments a night, a dealer's own rate about doubled) so that the
+colluding dealer is not himself flagged by the window's or the change test within these
+nights: the test for a pair is what finds him.
 """
 
 from __future__ import annotations
@@ -23,6 +39,7 @@ from auditor.store import open_store, schema
 from auditor.trends.analysis import Settings, flags, trends_document
 
 TABLES, ROUNDS, FAULTS, CARELESS, FROM_NIGHT = 6, 240, "0.02", "D-1004", 8
+COLLUDER, PLAYER, COLLUDE_RATE, PAIR_FROM, LAST = "D-1007", "P-7777", "0.03", 15, 17
 FIRST = date(2026, 11, 1)
 
 
@@ -41,45 +58,66 @@ def night_of(number: int) -> str:
     return (FIRST + timedelta(days=number - 1)).isoformat()
 
 
+def unit_of(entry: dict) -> tuple:
+    unit = entry["unit"]
+    if unit["kind"] == "pair":
+        return ("pair", unit["dealer"], unit["player"])
+    return (unit["kind"], unit["key"])
+
+
 @pytest.fixture(scope="module")
 def month(tmp_path_factory) -> dict:
-    """Ten nights, each followed by `auditor trends`; what each night's run flagged."""
+    """LAST nights, each followed by `auditor trends`; what each night's run flagged."""
     folder = tmp_path_factory.mktemp("month")
     store = str(folder / "floor.sqlite")
-    raised, codes = {}, {}
-    for number in range(1, 11):
+    raised, codes, since, documents = {}, {}, {}, {}
+    for number in range(1, LAST + 1):
         out = folder / f"night{number:02d}"
         arguments = ["simulate", "--game", "standard", "--tables", str(TABLES), "--rounds",
                      str(ROUNDS), "--faults", FAULTS, "--seed", f"month-{number}", "--date",
                      night_of(number), "--out", str(out), "--quiet", "--roster"]
         if number >= FROM_NIGHT:
             arguments += ["--careless", f"{CARELESS}:4"]
+        if number >= PAIR_FROM:
+            arguments += ["--collude", f"{COLLUDER}:{PLAYER}:{COLLUDE_RATE}"]
         assert main(arguments) == 0
         record_nights(store, [out])
         codes[number] = main(["trends", "--store", store, "--out", str(folder / "trends"),
                               "--quiet"])
         document = json.loads((folder / "trends" / "trends.json").read_text("utf-8"))
         assert document["trends"]["night"] == night_of(number)
-        raised[number] = {name: [(e["unit"]["kind"], e["unit"].get("key")
-                                  or e["unit"].get("dealer")) for e in entries]
-                          for name, entries in flags(document).items() if entries}
+        found = flags(document)
+        raised[number] = {name: [unit_of(e) for e in entries]
+                          for name, entries in found.items() if entries}
+        since[number] = {unit_of(e): e["change"]["since"] for e in found["changes"]}
+        if number in (FROM_NIGHT + 2, LAST):
+            documents[number] = document
     return {"folder": folder, "store": store, "raised": raised, "codes": codes,
-            "document": document}
+            "since": since, "documents": documents, "document": documents[LAST]}
 
 
-def test_the_careless_dealer_is_flagged_within_two_nights_since_night_8(month) -> None:
+def test_the_careless_dealer_and_the_pair_are_flagged_and_nothing_else(month) -> None:
+    """Night by night, exactly what was flagged: nothing before night 8; the careless
+    dealer by the change test on night 10 (two nights after his start), since night 8,
+    then by the window's test too; the pair on its first night, 15; nothing else but, on
+    night 9, a table the careless dealer dealt at that night (his faults are its
+    findings; the table's test given its dealers cannot yet tell him from it), never
+    flagged again once he is."""
     raised = month["raised"]
-    assert all(raised[n] == {} for n in range(1, FROM_NIGHT))  # nothing before the change
-    assert raised[10]["changes"] == [("dealer", CARELESS)]
-    for number in range(FROM_NIGHT, 11):  # nothing but him, by any question ...
-        worked = tables_dealt(month["store"], number, CARELESS)
-        # ... or, before he is flagged himself, a table he dealt at that night (his faults,
-        # those between rounds included, are its findings)
-        assert all(unit == ("dealer", CARELESS)
-                   or (unit[0] == "table" and unit[1].split()[-1] in worked)
-                   for units in raised[number].values() for unit in units), (
-            number, raised[number], worked)
-    [entry] = [e for e in month["document"]["outliers"] if e["unit"]["key"] == CARELESS]
+    dealer, pair = ("dealer", CARELESS), ("pair", COLLUDER, PLAYER)
+    expected = {number: {} for number in range(1, FROM_NIGHT + 1)}
+    expected[FROM_NIGHT + 1] = {"outliers": [("table", "RL-SIM-01 T01-01")]}
+    expected[FROM_NIGHT + 2] = {"changes": [dealer]}
+    for number in range(FROM_NIGHT + 3, LAST + 1):
+        expected[number] = {"outliers": [dealer], "changes": [dealer]}
+        if number >= PAIR_FROM:
+            expected[number]["pairs"] = [pair]
+    assert raised == expected
+    # the one table flagged: where he dealt that night
+    assert "T01-01" in tables_dealt(month["store"], FROM_NIGHT + 1, CARELESS)
+    assert month["since"][FROM_NIGHT + 2] == {dealer: night_of(FROM_NIGHT)}
+    entry = next(e for e in month["documents"][FROM_NIGHT + 2]["outliers"]
+                 if e["unit"]["key"] == CARELESS)
     change = entry["change"]
     assert change["since"] == night_of(FROM_NIGHT)
     assert change["status"] == "flagged" and change["q"] <= 0.05
@@ -87,7 +125,12 @@ def test_the_careless_dealer_is_flagged_within_two_nights_since_night_8(month) -
     assert change["candidates"] == 7  # the last 7 nights tried, Bonferroni over them
     assert "Bonferroni" in change["tested"] and "does not prove" in \
         change["not_proven"].lower()
-    assert month["codes"][10] == 1 and month["codes"][7] == 0
+    # the pair: over-paid at the colluding dealer's rounds, nights 15 to 17 only
+    [entry] = [e for e in month["document"]["pairs"] if e["status"] == "flagged"]
+    assert unit_of(entry) == pair and entry["q"] <= 0.05
+    assert [h["day"] for h in entry["history"] if h["over_payments"]] == [
+        night_of(n) for n in range(PAIR_FROM, LAST + 1)]
+    assert month["codes"][FROM_NIGHT + 2] == 1 and month["codes"][FROM_NIGHT - 1] == 0
 
 
 def test_each_flag_is_kept_with_the_night_it_was_first_raised(month, tmp_path,
@@ -99,14 +142,18 @@ def test_each_flag_is_kept_with_the_night_it_was_first_raised(month, tmp_path,
                 for r in connection.execute(select(table).order_by(table.c.night,
                                                                    table.c.question))]
     engine.dispose()
-    first = next(n for n in range(1, 11) if any(
-        ("dealer", CARELESS) in units for units in month["raised"][n].values()))
-    his = [row for row in rows if row[2] == CARELESS]
-    assert his[0] == ("change", "dealer", CARELESS, "", night_of(first), night_of(8))
-    # anything else kept is a table he dealt at (test above), never another dealer
-    assert all(row[1] == "table" for row in rows if row[2] != CARELESS), rows
-    kept = [r for r in his if r[0] == "change"]
-    assert [r[4] for r in kept] == [night_of(n) for n in range(first, 11)]
+    first = FROM_NIGHT + 2  # (the test above)
+    # the change's first night moves on once night 8 leaves the candidates (the last 7)
+    since = {n: month["since"][n][("dealer", CARELESS)] for n in range(first, LAST + 1)}
+    assert since[first] == night_of(FROM_NIGHT) and since[LAST] == night_of(LAST - 6)
+    expected = [("outlier", "table", "RL-SIM-01 T01-01", "", night_of(FROM_NIGHT + 1), None),
+                ("change", "dealer", CARELESS, "", night_of(first), since[first])]
+    for n in range(first + 1, LAST + 1):
+        expected += [("change", "dealer", CARELESS, "", night_of(n), since[n]),
+                     ("outlier", "dealer", CARELESS, "", night_of(n), None)]
+        if n >= PAIR_FROM:
+            expected.append(("pair", "pair", COLLUDER, PLAYER, night_of(n), None))
+    assert rows == expected
     # judged again on the same night: nothing added, the same history
     assert main(["trends", "--store", month["store"], "--out", str(tmp_path / "again"),
                  "--quiet"]) == 1
@@ -116,30 +163,35 @@ def test_each_flag_is_kept_with_the_night_it_was_first_raised(month, tmp_path,
     engine.dispose()
     [entry] = [e for e in month["document"]["outliers"] if e["unit"]["key"] == CARELESS]
     assert [h for h in entry["flag_history"] if h["question"] == "change"] == [
-        {"night": night_of(n), "question": "change", "since": night_of(8)}
-        for n in range(first, 11)]
+        {"night": night_of(n), "question": "change", "since": since[n]}
+        for n in range(first, LAST + 1)]
+    [pair] = [e for e in month["document"]["pairs"] if e["status"] == "flagged"]
+    assert pair["flag_history"] == [{"night": night_of(n), "question": "pair", "since": None}
+                                    for n in range(PAIR_FROM, LAST + 1)]
     page = (month["folder"] / "trends" / "trends.html").read_text("utf-8")
-    assert f"First raised on the night of {night_of(first)}." in page
-    assert f'since <span class="since">{night_of(8)}</span>' in page
+    # flagged by both tests, one item: the window's test first raised on the night after
+    # the change test, the change since its current first night
+    assert f"First raised on the night of {night_of(first + 1)}." in page
+    assert f'since <span class="since">{since[LAST]}</span>' in page
+    # the history keeps the change as first raised: since night 8, on nights 10 to 14
+    assert (f"<tr><th scope=\"row\">dealer <code>{CARELESS}</code></th><td>change</td>"
+            f"<td>{night_of(first)}</td><td>{night_of(FROM_NIGHT)}</td><td>"
+            + ", ".join(night_of(n) for n in range(first, PAIR_FROM)) + "</td></tr>") in page
     assert '<section id="flag-history">' in page
     capsys.readouterr()
     assert main(["trends", "--store", month["store"], "--out", str(tmp_path / "shown")]) == 1
     printed = capsys.readouterr().out
-    assert (f"  FLAG dealer {CARELESS} since {night_of(8)} (first raised on "
+    assert (f"  FLAG dealer {CARELESS} since {since[LAST]} (first raised on "
             f"{night_of(first)}): ") in printed
 
 
 def test_a_dealer_careless_all_along_is_no_change(month, tmp_path) -> None:
-    """The same floor's first seven nights with the dealer careless on every one: the
-    window's test may flag him, the change test never (his rate did not change)."""
+    """Seven nights of the month with the dealer careless on every one (nights 8 to 14,
+    recorded into a store of their own): the window's test flags him, the change test
+    never (his rate did not change)."""
     store = str(tmp_path / "always.sqlite")
-    for number in range(1, 8):
-        out = tmp_path / f"night{number}"
-        assert main(["simulate", "--game", "standard", "--tables", str(TABLES), "--rounds",
-                     str(ROUNDS), "--faults", FAULTS, "--seed", f"month-{number}", "--date",
-                     night_of(number), "--out", str(out), "--quiet", "--roster",
-                     "--careless", f"{CARELESS}:4"]) == 0
-        record_nights(store, [out])
+    record_nights(store, [month["folder"] / f"night{number:02d}"
+                          for number in range(FROM_NIGHT, PAIR_FROM)])
     engine = open_store(store)
     document = trends_document(engine, Settings(), store)
     engine.dispose()
