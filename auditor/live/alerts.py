@@ -114,7 +114,6 @@ class UrlSink(Sink):
         self.headers = {"Content-Type": "application/json"}
         if parts.username is not None or parts.password is not None:
             import base64
-
             from urllib.parse import unquote
 
             pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"

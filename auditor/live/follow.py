@@ -40,6 +40,8 @@ class Followed:
         self.size = -1  # the size at the last poll
         self.judge = FileJudge(path, calendar, judging)
         self.open_round: str | None = None
+        self.last_round: str | None = None  # for the floor
+        self.findings = 0
 
     def poll(self) -> Change | None:
         """Read what was added since the last poll; None when nothing changed. Raises

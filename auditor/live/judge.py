@@ -21,14 +21,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from auditor import events as ev
-from auditor.audit import FileAudit
+from auditor.audit import FileAudit, describe_table
 from auditor.config import TableConfig
 from auditor.findings import Finding, changed
 from auditor.gaming_day import Calendar
 from auditor.identity import finding_id, identity_key
 from auditor.parser import parse_batches
-from auditor.reader import RoundRecord, read_body, read_structure
+from auditor.reader import Header, RoundRecord, read_body, read_structure
 from auditor.replay.state import TableState
+from auditor.results import InputSummary
 from auditor.selection import Judging
 from auditor.source import SourceFile
 
@@ -81,6 +82,8 @@ class FileJudge:
         last_end = next((index for index in range(len(events) - 1, -1, -1)
                          if type(events[index]) is ev.RoundEnd), None)
         if last_end is None:
+            if self.table_key is None and events:
+                self._name_table(events)
             return None
         end_line = events[last_end].line
         del events[last_end + 1:]
@@ -104,6 +107,7 @@ class FileJudge:
             return None
         outcome = PieceOutcome(rounds=len(rounds))
         self.config = audit.state.config
+        self.table_key = audit.summary.table_key
         outcome.judged = self._identified(audit, data, rounds)
         # commit: the next piece begins after the last `end`
         self.offset += _after_line(data, end_line - self.line + 1)
@@ -122,6 +126,16 @@ class FileJudge:
                 self.first_gaming_day = outcome.gaming_day
         return outcome
 
+    def _name_table(self, events: list) -> None:
+        """The table's key and game from the header, before any round has ended."""
+        items = read_structure(events)
+        header = next(items, None)
+        items.close()
+        if isinstance(header, Header) and header.config is not None:
+            summary = InputSummary(path=self.path)
+            describe_table(summary, header.config)
+            self.table_key, self.game = summary.table_key, header.config.game
+
     def _identified(self, audit: FileAudit, data: bytes,
                     rounds: list[tuple[int, int, str]]) -> list[Judged]:
         findings = sorted(audit.result.findings, key=Finding.sort_key)
@@ -129,7 +143,6 @@ class FileJudge:
             return []
         summary = audit.summary
         site = (summary.licence or summary.casino or None, summary.table)
-        self.table_key = summary.table_key
         players = {(line, seat): player for line, seat, player in audit.result.tally.seats}
         texts = _lines_of(data, self.line)
         judged = []
