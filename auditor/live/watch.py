@@ -68,6 +68,7 @@ class WatchOptions:
     record_days: bool = True
     clock: Callable[[], datetime] | None = None  # the wall clock (tests give their own)
     tell: Callable[[str], None] | None = None  # one line each: stderr by default
+    sent_at: Callable[[str, float], None] | None = None  # (finding ID, when a sink took it)
     extra_sinks: list[Sink] = field(default_factory=list)
 
 
@@ -103,7 +104,8 @@ class Watch:
                 sinks.append(UrlSink(options.alert_url))
         except ValueError as error:
             raise WatchError(str(error)) from None
-        self.workers = [SinkWorker(sink, self.state, self.tell) for sink in sinks]
+        self.workers = [SinkWorker(sink, self.state, self.tell, options.sent_at)
+                        for sink in sinks]
         self.followed: dict[str, Followed] = {}
         self.skipped: dict[str, float] = {}  # old records left alone, by their mtime then
         self.failing: dict[str, str] = {}  # files that could not be read, and why

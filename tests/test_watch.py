@@ -1,0 +1,95 @@
+"""`auditor watch` (auditor/live/): a writer appends a simulated record line by line into a
+watched folder; every finding of a round is alerted once, within 2 s of its `end` line, as
+the audit of the finished file gives it (same ID, same fields); what needs the whole file
+comes with the gaming day's run, which is the audit's own, byte for byte."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+from watch_writer import Writer, audited, end_of_round, simulated
+
+from auditor.live.floor import LiveFloor
+from auditor.live.watch import Watch, WatchOptions
+
+
+def watching(folder: Path, tmp: Path, floor: LiveFloor | None = None, **options):
+    """A watch of `folder` in a thread; (the watch, its stop event, its thread, what it
+    told, when each alert was taken)."""
+    told: list[str] = []
+    taken: dict[str, list[float]] = {}
+    settings = dict(paths=[str(folder)], state=str(tmp / "state"), out=str(tmp / "out"),
+                    alert_jsonl=str(tmp / "alerts.jsonl"), alert_on="low", poll=0.05,
+                    rescan=0.1, record_days=False, tell=told.append,
+                    sent_at=lambda id_, when: taken.setdefault(id_, []).append(when))
+    settings.update(options)
+    watch = Watch(WatchOptions(**settings), floor)
+    stop = threading.Event()
+    thread = threading.Thread(target=watch.run, args=(stop,), daemon=True)
+    thread.start()
+    return watch, stop, thread, told, taken
+
+
+def alerts_of(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_each_round_finding_alerted_once_within_two_seconds_as_the_audit_gives_it(tmp_path):
+    source = simulated(tmp_path / "sim", rounds=60, seed="7")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    watch, stop, thread, told, taken = watching(folder, tmp_path, floor)
+    # every line in two writes: a half line is never judged
+    writer = Writer(source, folder / source.name, pause=0.0005, halves=True)
+    writer.start()
+    writer.join()
+    time.sleep(0.5)
+    assert watch.drain()
+    stop.set()
+    thread.join(5)
+    final = audited(folder / source.name)
+    in_rounds = [f for f in final if f["round"] is not None]
+    alerts = alerts_of(tmp_path / "alerts.jsonl")
+    assert in_rounds, "the record must hold round findings for this test to mean anything"
+    # each alerted once, and exactly as findings.json holds it (table_key added)
+    assert [a["id"] for a in alerts] == [f["id"] for f in in_rounds]
+    for alert, finding in zip(alerts, in_rounds, strict=True):
+        assert alert == {**finding, "table_key": "RL-SIM-01/T01"}
+    ends = sorted(writer.ends)
+    for alert in alerts:
+        [when] = taken[alert["id"]]
+        assert when - writer.ends[end_of_round(ends, alert["line"])] < 2.0, alert["id"]
+    # only the findings that need the whole file wait for the day's run
+    assert {f["citation"] for f in final if f["round"] is None} <= {"record:card-count",
+                                                                    "record:header"}
+    snapshot = floor.snapshot()
+    assert [entry["finding"]["id"] for entry in snapshot["findings"]] == \
+        [f["id"] for f in in_rounds]
+    [table] = snapshot["tables"]
+    assert (table["key"], table["rounds"], table["last_round"], table["open_round"]) == \
+        ("RL-SIM-01/T01", 60, "60", None)
+    assert told == []
+
+
+def test_a_round_is_never_judged_while_open(tmp_path):
+    source = simulated(tmp_path / "sim", rounds=20, seed="11")
+    lines = source.read_bytes().splitlines(keepends=True)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    # the record up to the middle of its last round: that round stays open
+    last_round = max(n for n, line in enumerate(lines, 1) if line.startswith(b"round "))
+    cut = last_round + 3
+    (folder / source.name).write_bytes(b"".join(lines[:cut]))
+    watch, stop, thread, told, taken = watching(folder, tmp_path, floor)
+    time.sleep(0.6)
+    stop.set()
+    thread.join(5)
+    [table] = floor.snapshot()["tables"]
+    assert (table["rounds"], table["last_round"], table["open_round"]) == (19, "19", "20")
+    judged = {entry["finding"]["line"] for entry in floor.snapshot()["findings"]}
+    assert all(line < last_round for line in judged)
