@@ -93,3 +93,65 @@ def test_a_round_is_never_judged_while_open(tmp_path):
     assert (table["rounds"], table["last_round"], table["open_round"]) == (19, "19", "20")
     judged = {entry["finding"]["line"] for entry in floor.snapshot()["findings"]}
     assert all(line < last_round for line in judged)
+
+
+def _without_run_fields(document: dict) -> dict:
+    """findings.json but for what names the run itself: the command line (its --out and
+    --store differ), the times it started and finished."""
+    auditor = {key: value for key, value in document["auditor"].items()
+               if key not in ("command", "started", "finished")}
+    return {**document, "auditor": auditor}
+
+
+def _findings_text(text: str) -> str:
+    return text[text.index('  "findings": '):text.index('  "summary": ')]
+
+
+def test_the_gaming_days_run_is_the_audit_of_the_finished_files(tmp_path):
+    import subprocess
+    import sys
+
+    source = simulated(tmp_path / "sim", rounds=40, seed="5", day="2026-11-20")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    store = tmp_path / "watch.sqlite"
+    watch, stop, thread, told, taken = watching(
+        folder, tmp_path, floor, record_days=True, close_grace=0.5, store=str(store))
+    writer = Writer(source, folder / source.name, pause=0.0005)
+    writer.start()
+    writer.join()
+    deadline = time.time() + 60
+    while "2026-11-20" not in watch.recorded_days and time.time() < deadline:
+        time.sleep(0.1)
+    assert watch.drain()
+    stop.set()
+    thread.join(5)
+    assert told == [f"auditor: watch: gaming day 2026-11-20 recorded (1 records; outputs in "
+                    f"{tmp_path / 'out' / '2026-11-20'})"]
+    direct = tmp_path / "direct"
+    subprocess.run([sys.executable, "-m", "auditor", "audit", str(folder / source.name),
+                    "--out", str(direct), "--store", str(tmp_path / "direct.sqlite"),
+                    "--quiet"], check=False)
+    ours = (tmp_path / "out" / "2026-11-20" / "findings.json").read_text(encoding="utf-8")
+    theirs = (direct / "findings.json").read_text(encoding="utf-8")
+    assert _findings_text(ours) == _findings_text(theirs)  # byte for byte
+    assert _without_run_fields(json.loads(ours)) == _without_run_fields(json.loads(theirs))
+    # every finding alerted once: the rounds' at their end, the whole file's with the run
+    final = json.loads(theirs)["findings"]
+    alerts = alerts_of(tmp_path / "alerts.jsonl")
+    assert sorted(a["id"] for a in alerts) == sorted(f["id"] for f in final)
+    assert any(f["round"] is None for f in final), "a finding of the whole file is wanted"
+    assert (tmp_path / "state" / "days.log").read_text() == "2026-11-20\n"
+    assert floor.snapshot()["gaming_day"] == "2026-11-21"
+    # started again, the day is not recorded twice
+    watch, stop, thread, told, taken = watching(
+        folder, tmp_path, None, record_days=True, close_grace=0.2, store=str(store))
+    time.sleep(1.0)
+    stop.set()
+    thread.join(5)
+    assert told == []
+    import sqlite3
+
+    with sqlite3.connect(store) as connection:
+        assert connection.execute("SELECT count(*) FROM runs").fetchone() == (1,)
