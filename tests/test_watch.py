@@ -85,7 +85,7 @@ def test_a_round_is_never_judged_while_open(tmp_path):
     last_round = max(n for n, line in enumerate(lines, 1) if line.startswith(b"round "))
     cut = last_round + 3
     (folder / source.name).write_bytes(b"".join(lines[:cut]))
-    watch, stop, thread, told, taken = watching(folder, tmp_path, floor)
+    _watch, stop, thread, _told, _taken = watching(folder, tmp_path, floor)
     time.sleep(0.6)
     stop.set()
     thread.join(5)
@@ -116,7 +116,7 @@ def test_the_gaming_days_run_is_the_audit_of_the_finished_files(tmp_path):
     folder.mkdir()
     floor = LiveFloor()
     store = tmp_path / "watch.sqlite"
-    watch, stop, thread, told, taken = watching(
+    watch, stop, thread, told, _taken = watching(
         folder, tmp_path, floor, record_days=True, close_grace=0.5, store=str(store))
     writer = Writer(source, folder / source.name, pause=0.0005)
     writer.start()
@@ -145,7 +145,7 @@ def test_the_gaming_days_run_is_the_audit_of_the_finished_files(tmp_path):
     assert (tmp_path / "state" / "days.log").read_text() == "2026-11-20\n"
     assert floor.snapshot()["gaming_day"] == "2026-11-21"
     # started again, the day is not recorded twice
-    watch, stop, thread, told, taken = watching(
+    watch, stop, thread, told, _taken = watching(
         folder, tmp_path, None, record_days=True, close_grace=0.2, store=str(store))
     time.sleep(1.0)
     stop.set()

@@ -208,8 +208,8 @@ class SinkWorker:
                 why = f"no answer within {self.sink.timeout:g} s"
             except Exception as error:  # any failure is told and retried, never a loss
                 why = _one_line(error)
-            self.tell(f"alert {finding['id']} not taken by {self.sink.name} ({why}); "
-                      f"retrying in {delay:g} s")
+            self.tell(f"auditor: watch: alert {finding['id']} not taken by {self.sink.name} "
+                      f"({why}); retrying in {delay:g} s")
             if self.stopping.wait(delay):
                 return  # stopped: not in the sent-log, so sent after the restart
             delay = min(delay * 2, BACKOFF_MOST)
@@ -218,8 +218,8 @@ class SinkWorker:
                 self.log.add(finding["id"])
                 break
             except OSError as error:
-                self.tell(f"the sent-log {self.log.path} cannot be written ({_one_line(error)}); "
-                          "retrying in 1 s")
+                self.tell(f"auditor: watch: the sent-log {self.log.path} cannot be written "
+                          f"({_one_line(error)}); retrying in 1 s")
                 if self.stopping.wait(1.0):
                     return
         if self.sent_at is not None:

@@ -175,15 +175,21 @@ class Watch:
             self.followed[path] = Followed(path, self.calendar, self.judging)
         for path in list(self.followed):
             if path not in present:
-                del self.followed[path]
-                self.tell(f"auditor: watch: {path} is gone (renamed or removed); "
-                          "no longer followed")
-                self._notice(f"{path} is gone; no longer followed", path)
+                self._gone(path)
+
+    def _gone(self, path: str) -> None:
+        del self.followed[path]
+        self.failing.pop(path, None)
+        self.tell(f"auditor: watch: {path} is gone (renamed or removed); no longer followed")
+        self._notice(f"{path} is gone (renamed or removed); no longer followed", path)
 
     def _poll(self, followed: Followed) -> None:
         path = followed.path
         try:
             change = followed.poll()
+        except FileNotFoundError:
+            self._gone(path)
+            return
         except OSError as error:
             why = error.strerror or type(error).__name__
             if self.failing.get(path) != why:
