@@ -272,3 +272,41 @@ def test_a_hostile_file_name_is_escaped_and_a_huge_line_judged_as_the_audit_does
     said = process.stderr.read().decode()
     assert said.startswith("auditor: watch: ") and "was truncated; read again" in said
     assert "\x1b" not in said and "\x07" not in said and "\u202e" not in said
+
+
+def test_a_store_that_fails_at_the_days_close_is_told_and_tried_again(tmp_path):
+    source = simulated(tmp_path / "sim", rounds=10, seed="3", day="2026-11-20")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    store = tmp_path / "not-yet" / "floor.sqlite"  # a folder that does not exist: refused
+    watch, stop, thread, told, _ = watching(folder, tmp_path, record_days=True,
+                                            close_grace=0.2, store=str(store),
+                                            retry_seconds=0.5)
+    try:
+        Writer(source, folder / source.name, pause=0.0002).run()
+        _wait_for(lambda: any("failed (exit 2" in line for line in told), 60)
+        assert not store.exists()
+        store.parent.mkdir()
+        _wait_for(lambda: "2026-11-20" in watch.recorded_days, 60)
+    finally:
+        stop.set()
+        thread.join(5)
+    assert told[0].startswith("auditor: watch: the run of gaming day 2026-11-20 failed (exit "
+                              "2: auditor: store ")
+    assert told[0].endswith("; trying again in 0.5 s")
+    assert told[-1].startswith("auditor: watch: gaming day 2026-11-20 recorded (1 records")
+    assert store.exists()
+
+
+def test_misuse_is_one_line_and_exit_2(tmp_path):
+    def watch(*words: str) -> tuple[int, str]:
+        done = subprocess.run([sys.executable, "-m", "auditor", "watch", str(tmp_path),
+                               "--state", str(tmp_path / "state"), *words],
+                              capture_output=True, text=True, timeout=60)
+        return done.returncode, done.stderr
+
+    assert watch("--alert-url", "ftp://user:pw@host/x") == (
+        2, "auditor: watch: --alert-url ftp://user:***@host/x is not an http(s) URL\n")
+    assert watch("--alert-command", "") == (2, "auditor: watch: --alert-command is empty\n")
+    assert watch("--poll", "0") == (2, "auditor: watch: --poll and --command-timeout must be "
+                                       "above 0, --close-grace 0 or more\n")

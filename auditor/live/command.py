@@ -71,17 +71,25 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                              "change (default 24)")
 
 
-def run(arguments: argparse.Namespace, floor: Any = None,
-        stop: threading.Event | None = None) -> int:
-    from auditor.live.watch import WatchError, WatchOptions, run_watch
+def options_of(arguments: argparse.Namespace) -> Any:
+    """The `WatchOptions` of parsed `auditor watch` arguments."""
+    from auditor.live.watch import WatchOptions
 
-    options = WatchOptions(
+    return WatchOptions(
         paths=arguments.paths, store=arguments.store, config=arguments.config,
         state=arguments.state, out=arguments.out, alert_on=arguments.alert_on,
         alert_jsonl=arguments.alert_jsonl, alert_command=arguments.alert_command,
         alert_url=arguments.alert_url, command_timeout=arguments.command_timeout,
         poll=arguments.poll, close_grace=arguments.close_grace,
         max_age_hours=arguments.max_age)
+
+
+def run(arguments: argparse.Namespace, floor: Any = None,
+        stop: threading.Event | None = None) -> int:
+    """`auditor watch`: until SIGINT or SIGTERM (or `stop`), writing `floor` if given."""
+    from auditor.live.watch import WatchError, run_watch
+
+    options = options_of(arguments)
     if options.poll <= 0 or options.command_timeout <= 0 or options.close_grace < 0:
         print("auditor: watch: --poll and --command-timeout must be above 0, "
               "--close-grace 0 or more", file=sys.stderr)

@@ -65,6 +65,7 @@ class WatchOptions:
     rescan: float = 2.0  # seconds between looks for new records
     close_grace: float = 120.0
     max_age_hours: float = 24.0  # a record untouched for longer is not followed (old nights)
+    retry_seconds: float = 60.0  # before a day's run that failed is tried again
     record_days: bool = True
     clock: Callable[[], datetime] | None = None  # the wall clock (tests give their own)
     tell: Callable[[str], None] | None = None  # one line each: stderr by default
@@ -96,11 +97,11 @@ class Watch:
                              f"({error.strerror})") from None
         sinks: list[Sink] = list(options.extra_sinks)
         try:
-            if options.alert_jsonl:
+            if options.alert_jsonl is not None:
                 sinks.append(JsonlSink(options.alert_jsonl))
-            if options.alert_command:
+            if options.alert_command is not None:
                 sinks.append(CommandSink(options.alert_command, options.command_timeout))
-            if options.alert_url:
+            if options.alert_url is not None:
                 sinks.append(UrlSink(options.alert_url))
         except ValueError as error:
             raise WatchError(str(error)) from None
@@ -264,7 +265,7 @@ class Watch:
                 self.gaming_day = following
                 self.floor.new_gaming_day(following)
                 self.floor_ids.clear()
-            self.recording = threading.Thread(target=self.record_day, args=(day, files),
+            self.recording = threading.Thread(target=self._record_guarded, args=(day, files),
                                               name=f"record {day}", daemon=True)
             self.recording.start()
             return
@@ -277,6 +278,15 @@ class Watch:
             return datetime.max.replace(tzinfo=UTC)  # a date written wrongly: never by clock
         zone = _zone(self.calendar.time_zone)
         return datetime.combine(following, clock_time(self.calendar.day_starts), tzinfo=zone)
+
+    def _record_guarded(self, day: str, files: list[str]) -> None:
+        try:
+            self.record_day(day, files)
+        except Exception as error:  # the state folder's disk, say: told, tried again
+            self.tell(f"auditor: watch: gaming day {day} could not be recorded "
+                      f"({type(error).__name__}: {error}); trying again in "
+                      f"{self.options.retry_seconds:g} s")
+            self.next_attempt[day] = time.monotonic() + self.options.retry_seconds
 
     def record_day(self, day: str, files: list[str]) -> bool:
         """Audit the day's records as `auditor audit` does, recording the run in the store;
@@ -293,15 +303,15 @@ class Watch:
                                   stderr=subprocess.PIPE, check=False)
         except OSError as error:
             self.tell(f"auditor: watch: the run of gaming day {day} could not start "
-                      f"({error.strerror}); trying again in 60 s")
-            self.next_attempt[day] = time.monotonic() + 60
+                      f"({error.strerror}); trying again in {self.options.retry_seconds:g} s")
+            self.next_attempt[day] = time.monotonic() + self.options.retry_seconds
             return False
         if done.returncode not in (0, 1):
             said = done.stderr.decode("utf-8", "replace").strip().splitlines()
             self.tell(f"auditor: watch: the run of gaming day {day} failed (exit "
                       f"{done.returncode}: {said[-1] if said else 'no message'}); trying "
-                      "again in 60 s")
-            self.next_attempt[day] = time.monotonic() + 60
+                      f"again in {self.options.retry_seconds:g} s")
+            self.next_attempt[day] = time.monotonic() + self.options.retry_seconds
             return False
         try:
             document = json.loads((out / "findings.json").read_text(encoding="utf-8"))
