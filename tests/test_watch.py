@@ -10,7 +10,7 @@ import threading
 import time
 from pathlib import Path
 
-from watch_writer import Writer, audited, end_of_round, simulated
+from watch_writer import Writer, audited, end_of_round, of_rounds, simulated
 
 from auditor.live.floor import LiveFloor
 from auditor.live.watch import Watch, WatchOptions
@@ -52,7 +52,7 @@ def test_each_round_finding_alerted_once_within_two_seconds_as_the_audit_gives_i
     stop.set()
     thread.join(5)
     final = audited(folder / source.name)
-    in_rounds = [f for f in final if f["round"] is not None]
+    in_rounds = of_rounds(final, folder / source.name)
     alerts = alerts_of(tmp_path / "alerts.jsonl")
     assert in_rounds, "the record must hold round findings for this test to mean anything"
     # each alerted once, and exactly as findings.json holds it (table_key added)
@@ -155,3 +155,65 @@ def test_the_gaming_days_run_is_the_audit_of_the_finished_files(tmp_path):
 
     with sqlite3.connect(store) as connection:
         assert connection.execute("SELECT count(*) FROM runs").fetchone() == (1,)
+
+
+def _fed_in_random_pieces(path: Path, seed: int) -> list[dict]:
+    """The findings FileJudge gives a record that grows by random amounts (cut anywhere,
+    mid-line too), as the watch reads it."""
+    import random
+
+    from auditor.gaming_day import DEFAULT
+    from auditor.live.judge import FileJudge
+
+    data = path.read_bytes()
+    rng = random.Random(seed)
+    judge = FileJudge(str(path), DEFAULT)
+    found: list[dict] = []
+    size = 0
+    while size < len(data):
+        size = min(len(data), size + rng.randint(1, 3000))
+        chunk = data[judge.offset:size]
+        chunk = chunk[:chunk.rfind(b"\n") + 1]
+        outcome = judge.judge(chunk) if chunk else None
+        if outcome is not None:
+            found.extend(judged.finding for judged in outcome.judged)
+    return found
+
+
+def test_every_game_judged_in_pieces_as_the_audit_judges_the_whole_file(tmp_path):
+    """Ten sticks carries lights and punched cards across rounds, Switch its pairs of
+    hands, the side wagers their paytables: the state handed from piece to piece must be
+    the table's own for each round's findings and IDs to be the audit's."""
+    for number, game in enumerate(("standard", "switch", "db21", "tensticks", "ladies")):
+        path = simulated(tmp_path / game, game=game, rounds=150, seed=str(number + 20),
+                         table=f"G{number}", faults=0.2)
+        final = of_rounds(audited(path), path)
+        live = [{k: v for k, v in f.items() if k != "table_key"}
+                for f in _fed_in_random_pieces(path, seed=number)]
+        assert len(final) > 10, game
+        assert live == final, game
+
+
+def test_a_records_judging_holds_the_tables_state_not_the_night(tmp_path):
+    """Memory is bounded by the open round: what a record's judging keeps after 600 rounds
+    is what it kept after 100 (no findings here: those are kept, a few bytes each)."""
+    import pickle
+
+    from auditor.gaming_day import DEFAULT
+    from auditor.live.judge import FileJudge
+
+    path = simulated(tmp_path / "long", rounds=600, seed="9", faults=0.0)
+    data = path.read_bytes()
+    judge = FileJudge(str(path), DEFAULT)
+    sizes = []
+    for size in range(20_000, len(data) + 20_000, 20_000):
+        chunk = data[judge.offset:min(size, len(data))]
+        chunk = chunk[:chunk.rfind(b"\n") + 1]
+        judge.judge(chunk)
+        sizes.append((judge.rounds, len(pickle.dumps(judge.__dict__))))
+    assert judge.rounds == 600
+    # what is kept rises and falls with the shoe and the seats taken, never with the rounds
+    first_half = max(kept for rounds, kept in sizes if rounds <= 300)
+    second_half = max(kept for rounds, kept in sizes if rounds > 300)
+    assert second_half < first_half * 1.25, sizes
+    assert first_half < 20_000, sizes

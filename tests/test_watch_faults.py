@@ -14,13 +14,13 @@ import time
 from pathlib import Path
 
 from test_watch import alerts_of, watching
-from watch_writer import Writer, audited, simulated
+from watch_writer import Writer, audited, of_rounds, simulated
 
 from auditor.live.floor import LiveFloor
 
 
 def _round_ids(path: Path) -> list[str]:
-    return [f["id"] for f in audited(path) if f["round"] is not None]
+    return [f["id"] for f in of_rounds(audited(path), path)]
 
 
 def _watch_process(folder: Path, tmp: Path, *extra: str) -> subprocess.Popen:

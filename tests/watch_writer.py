@@ -66,6 +66,20 @@ def end_of_round(ends: list[int], line: int) -> int:
     return min(end for end in ends if end >= line)
 
 
+def of_rounds(findings: list[dict], path: Path) -> list[dict]:
+    """Of the audit's `findings` of the record at `path`, those a round's `end` alone
+    decides: what the file's rounds give before the file's own checks and the checks
+    across files (Ten sticks' punched cards handed in) are run."""
+    from auditor.audit import FileAudit
+    from auditor.source import SourceFile
+
+    audit = FileAudit(str(path))
+    audit.read(SourceFile(str(path)))
+    rounds = {(f.citation, f.line, f.seat, f.hand, f.message) for f in audit.result.findings}
+    return [f for f in findings
+            if (f["citation"], f["line"], f["seat"], f["hand"], f["message"]) in rounds]
+
+
 def audited(path: Path) -> list[dict]:
     """The findings `auditor audit` gives the finished file, with their IDs (as findings.json
     holds them, but for table_key)."""
