@@ -310,3 +310,28 @@ def test_misuse_is_one_line_and_exit_2(tmp_path):
     assert watch("--alert-command", "") == (2, "auditor: watch: --alert-command is empty\n")
     assert watch("--poll", "0") == (2, "auditor: watch: --poll and --command-timeout must be "
                                        "above 0, --close-grace 0 or more\n")
+
+
+def test_a_days_audit_left_by_a_killed_watch_is_not_run_again(tmp_path):
+    """A watch killed -9 during a day's audit leaves the audit running; the watch started
+    again waits for it and, its outputs written, records the day without a second run."""
+    source = simulated(tmp_path / "sim", rounds=10, seed="3", day="2026-11-20")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    (folder / source.name).write_bytes(source.read_bytes())
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "recording-2026-11-20").write_text("999999999 0\n")
+    out = tmp_path / "out" / "2026-11-20"
+    out.mkdir(parents=True)
+    (out / "findings.json").write_text('{"findings": []}')  # written by that audit
+    store = tmp_path / "absent" / "floor.sqlite"  # an audit run now would be refused
+    watch, stop, thread, told, _ = watching(folder, tmp_path, record_days=True,
+                                            close_grace=0.2, store=str(store))
+    try:
+        _wait_for(lambda: "2026-11-20" in watch.recorded_days, 30)
+    finally:
+        stop.set()
+        thread.join(5)
+    assert told == [f"auditor: watch: gaming day 2026-11-20 recorded (1 records; outputs in "
+                    f"{out})"]
+    assert not (tmp_path / "state" / "recording-2026-11-20").exists()

@@ -292,27 +292,38 @@ class Watch:
         """Audit the day's records as `auditor audit` does, recording the run in the store;
         then alert its findings not alerted yet. False (told, retried later) on failure."""
         out = self.out / day
-        command = [sys.executable, "-m", "auditor", "audit", *files, "--out", str(out),
-                   "--quiet"]
-        if self.options.store:
-            command += ["--store", self.options.store]
-        if self.options.config:
-            command += ["--config", self.options.config]
-        try:
-            done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE, check=False)
-        except OSError as error:
-            self.tell(f"auditor: watch: the run of gaming day {day} could not start "
-                      f"({error.strerror}); trying again in {self.options.retry_seconds:g} s")
-            self.next_attempt[day] = time.monotonic() + self.options.retry_seconds
-            return False
-        if done.returncode not in (0, 1):
-            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            self.tell(f"auditor: watch: the run of gaming day {day} failed (exit "
-                      f"{done.returncode}: {said[-1] if said else 'no message'}); trying "
-                      f"again in {self.options.retry_seconds:g} s")
-            self.next_attempt[day] = time.monotonic() + self.options.retry_seconds
-            return False
+        marker = self.state / f"recording-{day}"
+        if not self._ran_before(day, marker, out):
+            command = [sys.executable, "-m", "auditor", "audit", *files, "--out", str(out),
+                       "--quiet"]
+            if self.options.store:
+                command += ["--store", self.options.store]
+            if self.options.config:
+                command += ["--config", self.options.config]
+            said_log = self.state / f"recording-{day}.log"  # a file: it outlives this watch
+            try:
+                with open(said_log, "wb") as said_to:
+                    process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
+                                               stdout=subprocess.DEVNULL, stderr=said_to)
+            except OSError as error:
+                self.tell(f"auditor: watch: the run of gaming day {day} could not start "
+                          f"({error.strerror}); trying again in "
+                          f"{self.options.retry_seconds:g} s")
+                self.next_attempt[day] = time.monotonic() + self.options.retry_seconds
+                return False
+            # A watch killed while the audit runs leaves it running: started again, it
+            # finds the marker and waits for that audit rather than run the day twice.
+            marker.write_text(f"{process.pid} {time.time()}\n", encoding="utf-8")
+            process.wait()
+            marker.unlink(missing_ok=True)
+            said = said_log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+            said_log.unlink(missing_ok=True)
+            if process.returncode not in (0, 1):
+                self.tell(f"auditor: watch: the run of gaming day {day} failed (exit "
+                          f"{process.returncode}: {said[-1] if said else 'no message'}); "
+                          f"trying again in {self.options.retry_seconds:g} s")
+                self.next_attempt[day] = time.monotonic() + self.options.retry_seconds
+                return False
         try:
             document = json.loads((out / "findings.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
@@ -331,6 +342,32 @@ class Watch:
         self.tell(f"auditor: watch: gaming day {day} recorded ({len(files)} records; "
                   f"outputs in {out})")
         return True
+
+
+    def _ran_before(self, day: str, marker: Path, out: Path) -> bool:
+        """Whether an audit of the day begun by a watch before this one (killed meanwhile)
+        wrote its outputs; while it still runs, this waits for it."""
+        if not marker.exists():
+            return False
+        try:
+            pid_text, began_text = marker.read_text(encoding="utf-8").split()
+            pid, began = int(pid_text), float(began_text)
+        except (OSError, ValueError):
+            marker.unlink(missing_ok=True)
+            return False
+        while _is_audit(pid):
+            time.sleep(1.0)
+        marker.unlink(missing_ok=True)
+        findings = out / "findings.json"
+        return findings.exists() and findings.stat().st_mtime >= began
+
+
+def _is_audit(pid: int) -> bool:
+    """Whether process `pid` is alive and an auditor (not another that took its number)."""
+    try:
+        return b"auditor" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 def run_watch(options: WatchOptions, floor: LiveFloor | None,
