@@ -42,6 +42,7 @@ class Followed:
         self.open_round: str | None = None
         self.last_round: str | None = None  # for the floor
         self.findings = 0
+        self.shown: tuple | None = None  # what the live floor was last told of it
 
     def poll(self) -> Change | None:
         """Read what was added since the last poll; None when nothing changed. Raises

@@ -212,6 +212,7 @@ class Watch:
             self.tell(f"auditor: watch: {path} was {change.restarted}; read again from its "
                       "start")
             self._notice(f"{path} was {change.restarted}; read again from its start", path)
+            followed.findings, followed.last_round = 0, None
         judge = followed.judge
         outcome = change.outcome
         if judge.first_gaming_day is not None:
@@ -223,13 +224,15 @@ class Watch:
             if outcome is not None:
                 followed.findings += len(outcome.judged)
                 followed.last_round = outcome.last_round or followed.last_round
-            self.floor.update_table(TableState(
-                key=judge.table_key or path, file=path, game=judge.game,
-                dealer=judge.dealer,
-                last_round=followed.last_round,
-                open_round=change.open_round, rounds=judge.rounds,
-                findings=followed.findings,
-                updated=datetime.now(UTC).isoformat(timespec="seconds")))
+            shown = (judge.table_key or path, judge.game, judge.dealer, followed.last_round,
+                     change.open_round, judge.rounds, followed.findings)
+            if shown != followed.shown:  # a change the page shows, not every line read
+                followed.shown = shown
+                self.floor.update_table(TableState(
+                    key=shown[0], file=path, game=judge.game, dealer=judge.dealer,
+                    last_round=followed.last_round, open_round=change.open_round,
+                    rounds=judge.rounds, findings=followed.findings,
+                    updated=datetime.now(UTC).isoformat(timespec="seconds")))
 
     def _found(self, finding: dict[str, Any], severity: str, lines: dict[int, str]) -> None:
         if at_or_above(severity, self.options.alert_on):
