@@ -221,3 +221,38 @@ def test_a_records_judging_holds_the_tables_state_not_the_night(tmp_path):
     second_half = max(kept for rounds, kept in sizes if rounds > 300)
     assert second_half < first_half * 1.25, sizes
     assert first_half < 20_000, sizes
+
+
+def test_the_settings_waivers_mark_live_findings_and_a_waived_one_is_not_alerted(tmp_path):
+    import subprocess
+    import sys
+
+    source = simulated(tmp_path / "sim", rounds=40, seed="7")
+    waived_citation = of_rounds(audited(source), source)[0]["citation"]
+    (tmp_path / "waivers.toml").write_text(
+        f'[[waiver]]\ncitation = "{waived_citation}"\njustification = "Known layout"\n'
+        'approved_by = "J. Doe"\nexpires = 2099-12-31\n', encoding="utf-8")
+    config = tmp_path / "bjh-auditor.toml"
+    config.write_text('waivers = "waivers.toml"\n', encoding="utf-8")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    watch, stop, thread, told, _ = watching(folder, tmp_path, floor, config=str(config))
+    try:
+        Writer(source, folder / source.name, pause=0.0003).run()
+        time.sleep(0.5)
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    assert told == []
+    subprocess.run([sys.executable, "-m", "auditor", "audit", str(folder / source.name),
+                    "--config", str(config), "--out", str(tmp_path / "direct"), "--store",
+                    str(tmp_path / "direct.sqlite"), "--quiet"], check=False)
+    document = json.loads((tmp_path / "direct" / "findings.json").read_text(encoding="utf-8"))
+    final = of_rounds(document["findings"], folder / source.name)
+    shown = [entry["finding"] for entry in floor.snapshot()["findings"]]
+    assert shown == final  # the waiver marks included
+    assert any(f["waiver"] is not None for f in final)
+    assert [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")] == \
+        [f["id"] for f in final if f["waiver"] is None]

@@ -33,12 +33,13 @@ class Change:
 
 
 class Followed:
-    def __init__(self, path: str, calendar: Calendar, judging: Judging | None) -> None:
+    def __init__(self, path: str, calendar: Calendar, judging: Judging | None,
+                 waivers: list | None = None) -> None:
         self.path = path
-        self.calendar, self.judging = calendar, judging
+        self.calendar, self.judging, self.waivers = calendar, judging, waivers
         self.identity: tuple[int, int] | None = None
         self.size = -1  # the size at the last poll
-        self.judge = FileJudge(path, calendar, judging)
+        self.judge = FileJudge(path, calendar, judging, waivers)
         self.open_round: str | None = None
         self.last_round: str | None = None  # for the floor
         self.findings = 0
@@ -57,7 +58,7 @@ class Followed:
         elif status.st_size == self.size:
             return None
         if change.restarted:
-            self.judge = FileJudge(self.path, self.calendar, self.judging)
+            self.judge = FileJudge(self.path, self.calendar, self.judging, self.waivers)
         self.identity, self.size = identity, status.st_size
         start = self.judge.offset
         with open(self.path, "rb") as handle:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from auditor import events as ev
@@ -41,6 +42,7 @@ class Judged:
     finding: dict[str, Any]
     severity: str
     lines: dict[int, str]
+    waived: bool = False
 
 
 @dataclass
@@ -55,8 +57,10 @@ class FileJudge:
     """The judging of one record from its first byte: `offset` is where the next piece
     begins (the byte after the last round judged), `line` its first line's number."""
 
-    def __init__(self, path: str, calendar: Calendar, judging: Judging | None = None) -> None:
+    def __init__(self, path: str, calendar: Calendar, judging: Judging | None = None,
+                 waivers: list | None = None) -> None:
         self.path = path
+        self.waivers = waivers  # the settings' waivers (waivers.load_waivers), if any
         self.calendar = calendar
         self.judging = judging
         self.offset = 0
@@ -154,10 +158,15 @@ class FileJudge:
             player = players.get((finding.line, finding.seat))
             if player is not None and finding.player != player:
                 finding = changed(finding, player=player)
+            if self.waivers:  # as judge_run marks them (a file's SHA-256 is known at the end)
+                from auditor.waivers import Waiving
+
+                finding = Waiving(self.waivers, [summary], datetime.now(UTC).date())(finding)
             first, last = _round_of(finding.line, rounds)
             document = {**finding.as_dict(), "table_key": self.table_key or finding.table}
             judged.append(Judged(document, finding.severity,
-                                 {n: texts[n] for n in range(first, last + 1) if n in texts}))
+                                 {n: texts[n] for n in range(first, last + 1) if n in texts},
+                                 finding.waiver is not None))
         return judged
 
 

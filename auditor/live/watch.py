@@ -88,6 +88,14 @@ class Watch:
             raise WatchError(f"settings: {error}") from None
         self.calendar: Calendar = self.settings.calendar()
         self.judging = _judging(self.settings)
+        self.waivers = None
+        if self.settings.waivers:
+            from auditor.waivers import WaiverFileError, load_waivers
+
+            try:
+                self.waivers = load_waivers(self.settings.waivers)
+            except WaiverFileError as error:
+                raise WatchError(f"waivers: {error}") from None
         self.out = Path(options.out or self.settings.out or "reports")
         self.state = Path(options.state) if options.state else self.out / ".watch"
         try:
@@ -173,7 +181,7 @@ class Watch:
                 self.skipped[path] = modified  # an old night's record: left alone
                 continue
             self.skipped.pop(path, None)
-            self.followed[path] = Followed(path, self.calendar, self.judging)
+            self.followed[path] = Followed(path, self.calendar, self.judging, self.waivers)
         for path in list(self.followed):
             if path not in present:
                 self._gone(path)
@@ -219,7 +227,7 @@ class Watch:
             self.last_growth[judge.first_gaming_day] = time.monotonic()
         if outcome is not None:
             for judged in outcome.judged:
-                self._found(judged.finding, judged.severity, judged.lines)
+                self._found(judged.finding, judged.severity, judged.lines, judged.waived)
         if self.floor is not None:
             if outcome is not None:
                 followed.findings += len(outcome.judged)
@@ -234,8 +242,9 @@ class Watch:
                     rounds=judge.rounds, findings=followed.findings,
                     updated=datetime.now(UTC).isoformat(timespec="seconds")))
 
-    def _found(self, finding: dict[str, Any], severity: str, lines: dict[int, str]) -> None:
-        if at_or_above(severity, self.options.alert_on):
+    def _found(self, finding: dict[str, Any], severity: str, lines: dict[int, str],
+               waived: bool = False) -> None:
+        if at_or_above(severity, self.options.alert_on) and not waived:
             for worker in self.workers:
                 worker.offer(finding)
         if self.floor is not None and finding["id"] not in self.floor_ids:
@@ -334,7 +343,8 @@ class Watch:
                       f"cannot be read ({error}); its late findings are not alerted")
             document = {"findings": []}
         for finding in document.get("findings", []):
-            if at_or_above(finding.get("severity", "low"), self.options.alert_on):
+            if at_or_above(finding.get("severity", "low"), self.options.alert_on) \
+                    and finding.get("waiver") is None:
                 for worker in self.workers:
                     worker.offer(finding)
         with open(self.days_log, "a", encoding="utf-8") as handle:
