@@ -256,3 +256,24 @@ def test_the_settings_waivers_mark_live_findings_and_a_waived_one_is_not_alerted
     assert any(f["waiver"] is not None for f in final)
     assert [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")] == \
         [f["id"] for f in final if f["waiver"] is None]
+
+
+def test_only_findings_at_or_above_the_alert_level_are_alerted(tmp_path):
+    source = simulated(tmp_path / "sim", rounds=60, seed="7")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    watch, stop, thread, _told, _ = watching(folder, tmp_path, floor, alert_on="high")
+    try:
+        Writer(source, folder / source.name, pause=0.0002).run()
+        time.sleep(0.5)
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    final = of_rounds(audited(folder / source.name), folder / source.name)
+    high = [f["id"] for f in final if f["severity"] == "high"]
+    assert high and len(high) < len(final)
+    assert [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")] == high
+    # the floor shows every finding, whatever its severity
+    assert len(floor.snapshot()["findings"]) == len(final)
