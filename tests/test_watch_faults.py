@@ -308,6 +308,11 @@ def test_misuse_is_one_line_and_exit_2(tmp_path):
     assert watch("--alert-url", "ftp://user:pw@host/x") == (
         2, "auditor: watch: --alert-url ftp://user:***@host/x is not an http(s) URL\n")
     assert watch("--alert-command", "") == (2, "auditor: watch: --alert-command is empty\n")
+    nowhere = subprocess.run([sys.executable, "-m", "auditor", "watch", str(tmp_path),
+                              str(tmp_path / "nowhere")], capture_output=True, text=True,
+                             timeout=60)
+    assert (nowhere.returncode, nowhere.stderr) == (
+        2, f"auditor: watch: {tmp_path / 'nowhere'}: no such file or folder\n")
     assert watch("--poll", "0") == (2, "auditor: watch: --poll and --command-timeout must be "
                                        "above 0, --close-grace 0 or more\n")
 

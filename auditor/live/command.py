@@ -22,7 +22,8 @@ the gaming day: at its close (the settings' gaming-day-starts, time-zone), once 
 
 exit codes:
   0  stopped by SIGINT or SIGTERM
-  2  the command was misused: no record path, a bad sink, settings or state folder
+  2  the command was misused: a PATH that does not exist, a bad sink, the settings or
+     the state folder
   3  the auditor itself failed (a bug: please report it)
 """
 

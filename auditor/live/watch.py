@@ -81,6 +81,9 @@ class Watch:
 
         self.options = options
         self.floor = floor
+        missing = [path for path in options.paths if not os.path.exists(path)]
+        if missing:  # a folder the tables have not made yet is made by them, not waited for
+            raise WatchError(f"{missing[0]}: no such file or folder")
         self._tell = options.tell or _stderr
         try:
             self.settings = find_settings(options.config)
