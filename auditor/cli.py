@@ -25,7 +25,7 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_CRASH = 0, 1, 2, 3
 # Every command, in the order build_parser adds them (tests/test_lean_audit.py holds them
 # to it).
 COMMANDS = ("audit", "rules", "simulate", "runs", "report", "diff", "trends", "case", "verify",
-            "keygen", "incidents")
+            "keygen", "incidents", "watch")
 CRASH_LOG = "auditor-crash.log"
 
 AUDIT_EPILOG = """\
@@ -155,6 +155,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     from auditor.case.command import add_parsers as add_case_commands
     from auditor.incidents import add_parser as add_incidents
+    from auditor.live.command import add_parser as add_watch
     from auditor.simulate.command import add_parser as add_simulate
     from auditor.store_cli import add_parsers as add_store_commands
     from auditor.trends.command import add_parser as add_trends
@@ -164,6 +165,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add_trends(commands)
     add_case_commands(commands)
     add_incidents(commands)
+    add_watch(commands)
     return parser
 
 
@@ -220,6 +222,10 @@ def _run_command(arguments: argparse.Namespace, console: Console,
         from auditor.case.command import run as run_case
 
         return run_case(arguments, console, _text_console(stderr=True))
+    if arguments.command == "watch":
+        from auditor.live.command import run as run_watch
+
+        return run_watch(arguments)
     if arguments.command in ("runs", "report", "diff", "trends", "incidents"):
         return store_command_guarded(arguments, console)
     return audit_guarded(arguments, console, argv)

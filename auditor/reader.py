@@ -110,12 +110,13 @@ def read_structure(events: Iterable[ev.Event]) -> Iterator[Item]:
 _BREAKS_ROUND = frozenset((ev.RoundEnd, *ENDS_OPEN_ROUND, *HEADER_EVENTS))
 
 
-def read_body(events: Iterable[ev.Event], config: TableConfig) -> Iterator[Item]:
+def read_body(events: Iterable[ev.Event], config: TableConfig,
+              seen_shoe: bool = False) -> Iterator[Item]:
     """The body of a record from its first body statement on (a file's piece that begins
-    with `shoe` too: auditor/split.py)."""
+    with `shoe` too: auditor/split.py); `seen_shoe`: a piece that begins after a `shoe`
+    (auditor/live/judge.py)."""
     current: RoundRecord | None = None
     add = None  # the open round's `events.append`
-    seen_shoe = False
     for event in events:
         if current is not None:
             kind = type(event)

@@ -1,0 +1,231 @@
+"""Where alerts go: a JSONL file, a command given the finding on its standard input, a URL
+POSTed to. Each sink has its own thread and its own sent-log, so a sink that hangs or fails
+delays only itself; a finding is retried with back-off until its sink takes it, never
+dropped, and counted as sent only once its ID is written and fsynced to the sink's log.
+
+Exactly once, across restarts: the sent-log is read at start, and a finding whose ID is in
+it is not sent again. The one window left is a kill between a sink taking a finding and its
+ID reaching the log (microseconds): then the command or URL may get it twice after the
+restart; the finding's `id` lets the receiver tell. For the JSONL file there is no such
+window: the IDs already in the file count as sent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import queue
+import shlex
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+SEVERITY_RANK = {"low": 0, "medium": 1, "high": 2}
+COMMAND_TIMEOUT = 10.0
+URL_TIMEOUT = 10.0
+BACKOFF_FIRST, BACKOFF_MOST = 0.5, 30.0
+
+
+def at_or_above(severity: str, level: str) -> bool:
+    return SEVERITY_RANK.get(severity, 0) >= SEVERITY_RANK[level]
+
+
+def url_shown(url: str) -> str:
+    """A URL as any message shows it: its user's password replaced by ***."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<a URL that cannot be read>"
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+class Sink:
+    """One destination. `deliver` raises on failure (OSError, a timeout, a status)."""
+
+    name = "sink"
+
+    def deliver(self, text: str) -> None:  # pragma: no cover (each sink has its own)
+        raise NotImplementedError
+
+    def already_sent(self) -> set[str]:
+        return set()
+
+
+class JsonlSink(Sink):
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.name = "jsonl:" + path
+
+    def deliver(self, text: str) -> None:
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    def already_sent(self) -> set[str]:
+        sent: set[str] = set()
+        try:
+            with open(self.path, encoding="utf-8", errors="replace") as handle:
+                for line in handle:
+                    try:
+                        sent.add(json.loads(line)["id"])
+                    except (ValueError, KeyError, TypeError):
+                        continue  # a line cut by a kill: its finding is sent again
+        except FileNotFoundError:
+            pass
+        return sent
+
+
+class CommandSink(Sink):
+    def __init__(self, command: str, timeout: float = COMMAND_TIMEOUT) -> None:
+        self.argv = shlex.split(command)
+        if not self.argv:
+            raise ValueError("--alert-command is empty")
+        self.timeout = timeout
+        self.name = "command:" + command
+
+    def deliver(self, text: str) -> None:
+        done = subprocess.run(self.argv, input=text.encode("utf-8"), timeout=self.timeout,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"exit status {done.returncode}")
+
+
+class UrlSink(Sink):
+    def __init__(self, url: str, timeout: float = URL_TIMEOUT) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"--alert-url {url_shown(url)} is not an http(s) URL")
+        self.timeout = timeout
+        self.headers = {"Content-Type": "application/json"}
+        if parts.username is not None or parts.password is not None:
+            import base64
+            from urllib.parse import unquote
+
+            pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+            self.headers["Authorization"] = "Basic " + base64.b64encode(
+                pair.encode("utf-8")).decode("ascii")
+            host = parts.hostname + (f":{parts.port}" if parts.port is not None else "")
+            parts = parts._replace(netloc=host)
+        self.url = urlunsplit(parts)  # without its credentials
+        self.name = "url:" + url_shown(url)
+
+    def deliver(self, text: str) -> None:
+        request = urllib.request.Request(self.url, data=text.encode("utf-8"),
+                                         headers=self.headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                response.read()
+        except urllib.error.HTTPError as error:
+            raise RuntimeError(f"HTTP {error.code}") from None
+        except urllib.error.URLError as error:
+            raise RuntimeError(f"{type(error.reason).__name__}: not reached") from None
+
+
+class SentLog:
+    """The IDs a sink took, one a line, fsynced: read at start."""
+
+    def __init__(self, folder: Path, sink: Sink) -> None:
+        digest = hashlib.sha256(sink.name.encode("utf-8")).hexdigest()[:12]
+        self.path = folder / f"sent-{digest}.log"
+        self.ids: set[str] = set()
+        if self.path.exists():
+            self.ids = set(self.path.read_text(encoding="utf-8", errors="replace").split())
+        self.ids |= sink.already_sent()
+
+    def add(self, finding_id: str) -> None:
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(finding_id + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        self.ids.add(finding_id)
+
+
+class SinkWorker:
+    """A sink's thread: findings in order, each retried with back-off until taken."""
+
+    def __init__(self, sink: Sink, folder: Path, tell: Callable[[str], None],
+                 sent_at: Callable[[str, float], None] | None = None) -> None:
+        self.sink = sink
+        self.log = SentLog(folder, sink)
+        self.tell = tell
+        self.sent_at = sent_at
+        self.queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.queued: set[str] = set()
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run, name=f"alerts {sink.name}",
+                                       daemon=True)
+        self.stopping = threading.Event()
+        self.thread.start()
+
+    def offer(self, finding: dict[str, Any]) -> None:
+        with self.lock:
+            if finding["id"] in self.log.ids or finding["id"] in self.queued:
+                return
+            self.queued.add(finding["id"])
+        self.queue.put(finding)
+
+    def pending(self) -> int:
+        return self.queue.unfinished_tasks
+
+    def stop(self, wait: float = 5.0) -> None:
+        self.stopping.set()
+        self.queue.put(None)
+        self.thread.join(wait)
+
+    def _run(self) -> None:
+        while True:
+            finding = self.queue.get()
+            try:
+                if finding is None:
+                    return
+                self._send(finding)
+            finally:
+                self.queue.task_done()
+
+    def _send(self, finding: dict[str, Any]) -> None:
+        text = json.dumps(finding, ensure_ascii=False, separators=(",", ":"))
+        delay = BACKOFF_FIRST
+        while True:
+            try:
+                self.sink.deliver(text)
+                break
+            except subprocess.TimeoutExpired:
+                why = f"no answer within {self.sink.timeout:g} s"
+            except Exception as error:  # any failure is told and retried, never a loss
+                why = _one_line(error)
+            self.tell(f"auditor: watch: alert {finding['id']} not taken by {self.sink.name} "
+                      f"({why}); retrying in {delay:g} s")
+            if self.stopping.wait(delay):
+                return  # stopped: not in the sent-log, so sent after the restart
+            delay = min(delay * 2, BACKOFF_MOST)
+        while True:  # taken: counted once its ID is on disk
+            try:
+                self.log.add(finding["id"])
+                break
+            except OSError as error:
+                self.tell(f"auditor: watch: the sent-log {self.log.path} cannot be written "
+                          f"({_one_line(error)}); retrying in 1 s")
+                if self.stopping.wait(1.0):
+                    return
+        if self.sent_at is not None:
+            self.sent_at(finding["id"], time.time())
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error) or type(error).__name__
+    return " ".join(text.split())[:300]

@@ -1,0 +1,112 @@
+"""`auditor watch PATH...`: the command line of auditor/live/watch.py."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from typing import Any
+
+WATCH_EPILOG = """\
+alerts: each finding at or above --alert-on, once, as findings.json holds it (one JSON
+  object): a line of --alert-jsonl, the standard input of --alert-command (run without a
+  shell), the body of a POST to --alert-url. A sink that fails is told in one line and
+  retried with back-off; what each sink took is kept in the state folder, so a restart
+  sends nothing twice.
+
+the gaming day: at its close (the settings' gaming-day-starts, time-zone), once its
+  records have not grown for --close-grace seconds, they are audited as `auditor audit`
+  audits them and recorded in the store as one run (outputs in OUT/<gaming day>). Stopped
+  by a signal, watch records nothing more: `auditor audit` of the files can be run.
+
+exit codes:
+  0  stopped by SIGINT or SIGTERM
+  2  the command was misused: a PATH that does not exist, a bad sink, the settings or
+     the state folder
+  3  the auditor itself failed (a bug: please report it)
+"""
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "watch", help="follow records as the tables write them: judge each round at its "
+                      "end, alert, record each gaming day",
+        description="Follow every *.bjh under the paths as the tables write them; judge each "
+                    "round as soon as its `end` line is written (the rules, house rules, "
+                    "settings and finding IDs of `auditor audit`) and alert its findings.",
+        epilog=WATCH_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="a record, or a folder: every *.bjh under it, new ones too")
+    parser.add_argument("--store", default=None, metavar="PATH_OR_URL",
+                        help="the run store each gaming day's run is recorded in (as "
+                             "`auditor audit --store`)")
+    parser.add_argument("--config", default=None, metavar="FILE",
+                        help="the settings file (as `auditor audit --config`)")
+    parser.add_argument("--out", default=None, metavar="DIR",
+                        help="where each gaming day's outputs go, in DIR/<gaming day> "
+                             "(default: the settings' out, else reports)")
+    parser.add_argument("--state", default=None, metavar="DIR",
+                        help="where the sent-logs and the days recorded are kept (default: "
+                             "OUT/.watch)")
+    parser.add_argument("--alert-on", default="high", choices=("low", "medium", "high"),
+                        help="the least severity alerted (default: high)")
+    parser.add_argument("--alert-jsonl", default=None, metavar="FILE",
+                        help="append each alert to FILE, one JSON object a line")
+    parser.add_argument("--alert-command", default=None, metavar="CMD",
+                        help="run CMD (split as a shell would, run without one) with each "
+                             "alert on its standard input")
+    parser.add_argument("--alert-url", default=None, metavar="URL",
+                        help="POST each alert to URL (retried with back-off; its password "
+                             "is never shown)")
+    parser.add_argument("--command-timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="how long --alert-command may run before it counts as failed "
+                             "(default 10)")
+    parser.add_argument("--poll", type=float, default=0.25, metavar="SECONDS",
+                        help="how often each record is looked at (default 0.25)")
+    parser.add_argument("--close-grace", type=float, default=120.0, metavar="SECONDS",
+                        help="how long a closed gaming day's records must be still before "
+                             "its run is recorded (default 120)")
+    parser.add_argument("--max-age", type=float, default=24.0, metavar="HOURS",
+                        help="records untouched for longer are left alone until they "
+                             "change (default 24)")
+
+
+def options_of(arguments: argparse.Namespace) -> Any:
+    """The `WatchOptions` of parsed `auditor watch` arguments."""
+    from auditor.live.watch import WatchOptions
+
+    return WatchOptions(
+        paths=arguments.paths, store=arguments.store, config=arguments.config,
+        state=arguments.state, out=arguments.out, alert_on=arguments.alert_on,
+        alert_jsonl=arguments.alert_jsonl, alert_command=arguments.alert_command,
+        alert_url=arguments.alert_url, command_timeout=arguments.command_timeout,
+        poll=arguments.poll, close_grace=arguments.close_grace,
+        max_age_hours=arguments.max_age)
+
+
+def run(arguments: argparse.Namespace, floor: Any = None,
+        stop: threading.Event | None = None) -> int:
+    """`auditor watch`: until SIGINT or SIGTERM (or `stop`), writing `floor` if given."""
+    from auditor.live.watch import WatchError, run_watch
+
+    options = options_of(arguments)
+    if options.poll <= 0 or options.command_timeout <= 0 or options.close_grace < 0:
+        print("auditor: watch: --poll and --command-timeout must be above 0, "
+              "--close-grace 0 or more", file=sys.stderr)
+        return 2
+    stop = stop or threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        for number in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(number, lambda *_: stop.set())
+    try:
+        return run_watch(options, floor, stop)
+    except WatchError as error:
+        from auditor.shown import visible
+
+        print(visible(f"auditor: watch: {error}"), file=sys.stderr)
+        return 2
+    except Exception as error:  # the auditor's own failure: one line, exit 3
+        print(f"auditor: watch: the auditor itself failed ({type(error).__name__}: "
+              f"{' '.join(str(error).split())[:300]})", file=sys.stderr)
+        return 3

@@ -1,0 +1,85 @@
+"""Following the records as the tables write them: every `*.bjh` under the paths, polled
+with os.stat (a new file, lines appended, a file truncated or replaced).
+
+A file is known by its device and inode: a file replaced (a new inode under the name) or
+truncated (smaller than what was judged) is judged again from its start; its findings keep
+their IDs, so the sent-logs keep them from being alerted twice.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from auditor.gaming_day import Calendar
+from auditor.live.judge import FileJudge, PieceOutcome
+from auditor.run import collect_paths
+from auditor.selection import Judging
+
+# the round being dealt: the last `round` line after the last round judged
+_ROUND_LINE = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?round[ \t]+([^ \t\r\n#]+)")
+_END_WORD = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?end\b")
+
+
+@dataclass
+class Change:
+    """What one poll of a file found."""
+
+    outcome: PieceOutcome | None = None
+    restarted: str | None = None  # why the file is judged again from its start
+    open_round: str | None = None
+    grew: bool = False
+
+
+class Followed:
+    def __init__(self, path: str, calendar: Calendar, judging: Judging | None,
+                 waivers: list | None = None) -> None:
+        self.path = path
+        self.calendar, self.judging, self.waivers = calendar, judging, waivers
+        self.identity: tuple[int, int] | None = None
+        self.size = -1  # the size at the last poll
+        self.judge = FileJudge(path, calendar, judging, waivers)
+        self.open_round: str | None = None
+        self.last_round: str | None = None  # for the floor
+        self.findings = 0
+        self.shown: tuple | None = None  # what the live floor was last told of it
+
+    def poll(self) -> Change | None:
+        """Read what was added since the last poll; None when nothing changed. Raises
+        OSError when the file cannot be read."""
+        status = os.stat(self.path)
+        identity = (status.st_dev, status.st_ino)
+        change = Change()
+        if self.identity is not None and identity != self.identity:
+            change.restarted = "replaced (a new file under the name)"
+        elif status.st_size < max(self.judge.offset, self.size):
+            change.restarted = "truncated"
+        elif status.st_size == self.size:
+            return None
+        if change.restarted:
+            self.judge = FileJudge(self.path, self.calendar, self.judging, self.waivers)
+        self.identity, self.size = identity, status.st_size
+        start = self.judge.offset
+        with open(self.path, "rb") as handle:
+            handle.seek(start)
+            data = handle.read(max(0, status.st_size - start))
+        change.grew = True
+        complete = data[:data.rfind(b"\n") + 1]
+        if complete and _END_WORD.search(complete):
+            change.outcome = self.judge.judge(complete)
+        rest = data[self.judge.offset - start:]
+        rounds = _ROUND_LINE.findall(rest)
+        self.open_round = rounds[-1].decode("utf-8", "replace") if rounds else None
+        change.open_round = self.open_round
+        return change
+
+
+class Folders:
+    """The records under the paths, found again every `rescan` polls."""
+
+    def __init__(self, paths: list[str]) -> None:
+        self.paths = paths
+
+    def records(self) -> list[str]:
+        return [path for path in collect_paths(self.paths) if os.path.isfile(path)]

@@ -1,0 +1,191 @@
+"""One followed record judged as it grows: each piece of new complete rounds audited from the
+table's state where the last piece ended, as a large file's pieces are (auditor/split.py),
+so a round is judged once, as soon as its `end` line is written, and never while open.
+
+A piece runs from the byte after the last round judged to the newline of the last line
+that parses as `end`: the rounds in it are whole, so their findings are those the audit
+of the finished file gives them (a round's checks see the round and the table's state, and
+the state is handed on exactly, not guessed). What needs later lines (the file's own
+checks, the checks across files) waits for the day's run (auditor/live/watch.py).
+
+Each finding gets its ID as `judge_run` would give it: the same recipe, the occurrence
+counted within the file in record order (auditor/identity.py), its gaming day and shift
+from the settings' calendar, and the player at its seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from auditor import events as ev
+from auditor.audit import FileAudit, describe_table
+from auditor.config import TableConfig
+from auditor.findings import Finding, changed
+from auditor.gaming_day import Calendar
+from auditor.identity import finding_id, identity_key
+from auditor.parser import parse_batches
+from auditor.reader import Header, RoundRecord, read_body, read_structure
+from auditor.replay.state import TableState
+from auditor.results import InputSummary
+from auditor.selection import Judging
+from auditor.source import SourceFile
+
+
+@dataclass
+class Judged:
+    """A finding of a round just judged, as findings.json holds it, and its round's lines."""
+
+    finding: dict[str, Any]
+    severity: str
+    lines: dict[int, str]
+    waived: bool = False
+
+
+@dataclass
+class PieceOutcome:
+    judged: list[Judged] = field(default_factory=list)
+    rounds: int = 0
+    last_round: str | None = None
+    gaming_day: str | None = None  # of the last round judged
+
+
+class FileJudge:
+    """The judging of one record from its first byte: `offset` is where the next piece
+    begins (the byte after the last round judged), `line` its first line's number."""
+
+    def __init__(self, path: str, calendar: Calendar, judging: Judging | None = None,
+                 waivers: list | None = None) -> None:
+        self.path = path
+        self.waivers = waivers  # the settings' waivers (waivers.load_waivers), if any
+        self.calendar = calendar
+        self.judging = judging
+        self.offset = 0
+        self.line = 1
+        self.config: TableConfig | None = None
+        self.state: TableState | None = None
+        self.last_time: str | None = None
+        self.last_view: Any = None
+        self.seen: Counter = Counter()  # identity keys met so far: the occurrence numbers
+        self.table_key: str | None = None
+        self.game: str | None = None
+        self.dealer: str | None = None
+        self.first_gaming_day: str | None = None
+        self.rounds = 0
+        self.seen_shoe = False  # a `shoe` before the next piece (reader.read_body)
+
+    def judge(self, data: bytes) -> PieceOutcome | None:
+        """Judge the rounds whose `end` is in `data` (the file's bytes from `offset`, cut
+        after a newline); None when no round is complete yet. Moves `offset` past them."""
+        audit = FileAudit(self.path, first_line=self.line, judging=self.judging)
+        source = SourceFile(self.path, first_line=self.line, data=data)
+        events = list(parse_batches(source.batches(), audit.texts.keep, audit.texts.problems))
+        last_end = next((index for index in range(len(events) - 1, -1, -1)
+                         if type(events[index]) is ev.RoundEnd), None)
+        if last_end is None:
+            if self.table_key is None and events:
+                self._name_table(events)
+            return None
+        end_line = events[last_end].line
+        del events[last_end + 1:]
+        rounds: list[tuple[int, int, str]] = []  # (first line, last line, round ID)
+
+        def noted(items):
+            for item in items:
+                if isinstance(item, RoundRecord):
+                    rounds.append((item.start.line, item.end_line or item.last_line,
+                                   item.round_id))
+                yield item
+
+        if self.config is None:
+            audit.audit_items(noted(read_structure(events)))
+        else:
+            audit.begin(self.config, (), self.state.clone())
+            audit.last_time, audit.last_view = self.last_time, self.last_view
+            audit.audit_items(noted(read_body(events, self.config,
+                                                seen_shoe=self.seen_shoe)))
+        if audit.state is None:  # the header alone (no body statement): nothing judged
+            return None
+        outcome = PieceOutcome(rounds=len(rounds))
+        self.config = audit.state.config
+        self.table_key = audit.summary.table_key
+        outcome.judged = self._identified(audit, data, rounds)
+        # commit: the next piece begins after the last `end`
+        self.offset += _after_line(data, end_line - self.line + 1)
+        self.line = end_line + 1
+        self.state, self.last_time, self.last_view = audit.state, audit.last_time, \
+            audit.last_view
+        self.rounds += len(rounds)
+        self.seen_shoe = self.seen_shoe or any(type(e) is ev.Shoe for e in events)
+        self.game, self.dealer = self.config.game, audit.state.dealer
+        if rounds:
+            outcome.last_round = rounds[-1][2]
+        view = audit.last_view
+        if view is not None:
+            outcome.gaming_day = self.calendar.gaming_day(view.date, view.clock)
+            if self.first_gaming_day is None:
+                self.first_gaming_day = outcome.gaming_day
+        return outcome
+
+    def _name_table(self, events: list) -> None:
+        """The table's key and game from the header, before any round has ended."""
+        items = read_structure(events)
+        header = next(items, None)
+        items.close()
+        if isinstance(header, Header) and header.config is not None:
+            summary = InputSummary(path=self.path)
+            describe_table(summary, header.config)
+            self.table_key, self.game = summary.table_key, header.config.game
+
+    def _identified(self, audit: FileAudit, data: bytes,
+                    rounds: list[tuple[int, int, str]]) -> list[Judged]:
+        findings = sorted(audit.result.findings, key=Finding.sort_key)
+        if not findings:
+            return []
+        summary = audit.summary
+        site = (summary.licence or summary.casino or None, summary.table)
+        players = {(line, seat): player for line, seat, player in audit.result.tally.seats}
+        texts = _lines_of(data, self.line)
+        judged = []
+        for finding in findings:
+            key = identity_key(finding, site)
+            digest = hashlib.sha256(repr(key).encode("utf-8")).digest()[:16]
+            self.seen[digest] += 1
+            finding = self.calendar.stamp(changed(finding, id=finding_id(key, self.seen[digest])))
+            player = players.get((finding.line, finding.seat))
+            if player is not None and finding.player != player:
+                finding = changed(finding, player=player)
+            if self.waivers:  # as judge_run marks them (a file's SHA-256 is known at the end)
+                from auditor.waivers import Waiving
+
+                finding = Waiving(self.waivers, [summary], datetime.now(UTC).date())(finding)
+            first, last = _round_of(finding.line, rounds)
+            document = {**finding.as_dict(), "table_key": self.table_key or finding.table}
+            judged.append(Judged(document, finding.severity,
+                                 {n: texts[n] for n in range(first, last + 1) if n in texts},
+                                 finding.waiver is not None))
+        return judged
+
+
+def _after_line(data: bytes, lines: int) -> int:
+    """The byte after the newline ending the `lines`-th line of `data`."""
+    place = -1
+    for _ in range(lines):
+        place = data.index(b"\n", place + 1)
+    return place + 1
+
+
+def _lines_of(data: bytes, first: int) -> dict[int, str]:
+    return dict(enumerate(data.decode("utf-8", "replace").split("\n"), first))
+
+
+def _round_of(line: int | None, rounds: list[tuple[int, int, str]]) -> tuple[int, int]:
+    if line is not None:
+        for first, last, _ in rounds:
+            if first <= line <= last:
+                return first, last
+        return line, line
+    return 1, 0

@@ -1,0 +1,423 @@
+"""`auditor watch`: the loop. Every `poll` seconds each followed record is stat'ed and its new
+complete rounds judged (auditor/live/follow.py, judge.py); each finding at or above the
+alert level goes to every sink (auditor/live/alerts.py) and to the live floor; at the close
+of a gaming day its records are audited as `auditor audit` audits them, in a process of its
+own, and recorded in the store as one finished run (the day's findings that needed the
+whole file or the other files, record and cross-file findings, are alerted then).
+
+A day is recorded once: when the settings' gaming day has closed on the wall clock and its
+records have not grown for `close_grace` seconds (a table's last lines land). The days
+recorded are kept in the state folder, so a restart does not record one again. Stopped by
+a signal, the loop ends without recording the day: the day is recorded at its close, and
+`auditor audit` of its files can always be run.
+
+Nothing of the night's lines is kept: a file's judging holds the table's state and its
+findings' identities; the day's run reads the files again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from datetime import time as clock_time
+from pathlib import Path
+from typing import Any
+
+from auditor.gaming_day import Calendar
+from auditor.live.alerts import (
+    CommandSink,
+    JsonlSink,
+    Sink,
+    SinkWorker,
+    UrlSink,
+    at_or_above,
+)
+from auditor.live.floor import LiveFloor, TableState
+from auditor.live.follow import Folders, Followed
+from auditor.selection import Judging
+from auditor.shown import visible
+
+
+class WatchError(Exception):
+    """The watch cannot begin (a sink, the state folder, the settings): one line."""
+
+
+@dataclass
+class WatchOptions:
+    paths: list[str]
+    store: str | None = None
+    config: str | None = None
+    state: str | None = None  # sent-logs and the days recorded (default: OUT/.watch)
+    out: str | None = None  # each day's outputs in OUT/<gaming day> (default: settings, reports)
+    alert_on: str = "high"
+    alert_jsonl: str | None = None
+    alert_command: str | None = None
+    alert_url: str | None = None
+    command_timeout: float = 10.0
+    poll: float = 0.25
+    rescan: float = 2.0  # seconds between looks for new records
+    close_grace: float = 120.0
+    max_age_hours: float = 24.0  # a record untouched for longer is not followed (old nights)
+    retry_seconds: float = 60.0  # before a day's run that failed is tried again
+    record_days: bool = True
+    clock: Callable[[], datetime] | None = None  # the wall clock (tests give their own)
+    tell: Callable[[str], None] | None = None  # one line each: stderr by default
+    sent_at: Callable[[str, float], None] | None = None  # (finding ID, when a sink took it)
+    extra_sinks: list[Sink] = field(default_factory=list)
+
+
+class Watch:
+    """`run(stop)` until `stop` is set; thread-safe to stop from another thread."""
+
+    def __init__(self, options: WatchOptions, floor: LiveFloor | None = None) -> None:
+        from auditor.settings import SettingsError, find_settings
+
+        self.options = options
+        self.floor = floor
+        missing = [path for path in options.paths if not os.path.exists(path)]
+        if missing:  # a folder the tables have not made yet is made by them, not waited for
+            raise WatchError(f"{missing[0]}: no such file or folder")
+        self._tell = options.tell or _stderr
+        try:
+            self.settings = find_settings(options.config)
+        except SettingsError as error:
+            raise WatchError(f"settings: {error}") from None
+        self.calendar: Calendar = self.settings.calendar()
+        self.judging = _judging(self.settings)
+        self.waivers = None
+        if self.settings.waivers:
+            from auditor.waivers import WaiverFileError, load_waivers
+
+            try:
+                self.waivers = load_waivers(self.settings.waivers)
+            except WaiverFileError as error:
+                raise WatchError(f"waivers: {error}") from None
+        self.out = Path(options.out or self.settings.out or "reports")
+        self.state = Path(options.state) if options.state else self.out / ".watch"
+        try:
+            self.state.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise WatchError(f"the state folder {self.state} cannot be made "
+                             f"({error.strerror})") from None
+        sinks: list[Sink] = list(options.extra_sinks)
+        try:
+            if options.alert_jsonl is not None:
+                sinks.append(JsonlSink(options.alert_jsonl))
+            if options.alert_command is not None:
+                sinks.append(CommandSink(options.alert_command, options.command_timeout))
+            if options.alert_url is not None:
+                sinks.append(UrlSink(options.alert_url))
+        except ValueError as error:
+            raise WatchError(str(error)) from None
+        self.workers = [SinkWorker(sink, self.state, self.tell, options.sent_at)
+                        for sink in sinks]
+        self.followed: dict[str, Followed] = {}
+        self.skipped: dict[str, float] = {}  # old records left alone, by their mtime then
+        self.failing: dict[str, str] = {}  # files that could not be read, and why
+        self.floor_ids: set[str] = set()
+        self.days_log = self.state / "days.log"
+        self.recorded_days = set(self.days_log.read_text(encoding="utf-8").split()) \
+            if self.days_log.exists() else set()
+        self.last_growth: dict[str, float] = {}  # gaming day -> when its files last grew
+        self.recording: threading.Thread | None = None
+        self.next_attempt: dict[str, float] = {}
+        self.folders = Folders(options.paths)
+        self.gaming_day: str | None = None
+
+    def tell(self, text: str) -> None:
+        self._tell(visible(" ".join(text.splitlines())))
+
+    # --- the loop
+
+    def run(self, stop: threading.Event) -> int:
+        next_scan = 0.0
+        try:
+            while not stop.is_set():
+                now = time.monotonic()
+                if now >= next_scan:
+                    self._scan()
+                    next_scan = now + self.options.rescan
+                for followed in list(self.followed.values()):
+                    self._poll(followed)
+                if self.options.record_days:
+                    self._close_days()
+                stop.wait(self.options.poll)
+        finally:
+            for worker in self.workers:
+                worker.stop(wait=2.0)
+            if self.recording is not None:
+                self.recording.join(1.0)
+        return 0
+
+    def drain(self, timeout: float = 10.0) -> bool:
+        """Wait until every sink has sent what it was given (for tests and the day's end)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if all(worker.pending() == 0 for worker in self.workers):
+                return True
+            time.sleep(0.02)
+        return False
+
+    def _scan(self) -> None:
+        try:
+            found = self.folders.records()
+        except OSError as error:
+            self.tell(f"auditor: watch: the paths cannot be listed ({error.strerror})")
+            return
+        cutoff = time.time() - self.options.max_age_hours * 3600
+        present = set(found)
+        for path in found:
+            if path in self.followed:
+                continue
+            try:
+                modified = os.stat(path).st_mtime
+            except OSError:
+                continue
+            if modified < cutoff and self.skipped.get(path, modified) == modified:
+                self.skipped[path] = modified  # an old night's record: left alone
+                continue
+            self.skipped.pop(path, None)
+            self.followed[path] = Followed(path, self.calendar, self.judging, self.waivers)
+        for path in list(self.followed):
+            if path not in present:
+                self._gone(path)
+
+    def _gone(self, path: str) -> None:
+        del self.followed[path]
+        self.failing.pop(path, None)
+        self.tell(f"auditor: watch: {path} is gone (renamed or removed); no longer followed")
+        self._notice(f"{path} is gone (renamed or removed); no longer followed", path)
+
+    def _poll(self, followed: Followed) -> None:
+        path = followed.path
+        try:
+            change = followed.poll()
+        except FileNotFoundError:
+            self._gone(path)
+            return
+        except OSError as error:
+            why = error.strerror or type(error).__name__
+            if self.failing.get(path) != why:
+                self.failing[path] = why
+                self.tell(f"auditor: watch: {path} cannot be read ({why}); trying again")
+                self._notice(f"{path} cannot be read ({why})", path)
+            return
+        except Exception as error:  # a bug judging one file: told, the others go on
+            why = f"{type(error).__name__}: {error}"
+            if self.failing.get(path) != why:
+                self.failing[path] = why
+                self.tell(f"auditor: watch: {path} could not be judged ({why}); "
+                          "the day's run audits it")
+            return
+        self.failing.pop(path, None)
+        if change is None:
+            return
+        if change.restarted:
+            self.tell(f"auditor: watch: {path} was {change.restarted}; read again from its "
+                      "start")
+            self._notice(f"{path} was {change.restarted}; read again from its start", path)
+            followed.findings, followed.last_round = 0, None
+        judge = followed.judge
+        outcome = change.outcome
+        if judge.first_gaming_day is not None:
+            self.last_growth[judge.first_gaming_day] = time.monotonic()
+        if outcome is not None:
+            for judged in outcome.judged:
+                self._found(judged.finding, judged.severity, judged.lines, judged.waived)
+        if self.floor is not None:
+            if outcome is not None:
+                followed.findings += len(outcome.judged)
+                followed.last_round = outcome.last_round or followed.last_round
+            shown = (judge.table_key or path, judge.game, judge.dealer, followed.last_round,
+                     change.open_round, judge.rounds, followed.findings)
+            if shown != followed.shown:  # a change the page shows, not every line read
+                followed.shown = shown
+                self.floor.update_table(TableState(
+                    key=shown[0], file=path, game=judge.game, dealer=judge.dealer,
+                    last_round=followed.last_round, open_round=change.open_round,
+                    rounds=judge.rounds, findings=followed.findings,
+                    updated=datetime.now(UTC).isoformat(timespec="seconds")))
+
+    def _found(self, finding: dict[str, Any], severity: str, lines: dict[int, str],
+               waived: bool = False) -> None:
+        if at_or_above(severity, self.options.alert_on) and not waived:
+            for worker in self.workers:
+                worker.offer(finding)
+        if self.floor is not None and finding["id"] not in self.floor_ids:
+            self.floor_ids.add(finding["id"])
+            self.floor.add_finding(finding, lines)
+
+    def _notice(self, text: str, file: str | None = None) -> None:
+        if self.floor is not None:
+            self.floor.notice(text, file)
+
+    # --- the close of a gaming day
+
+    def _close_days(self) -> None:
+        if self.recording is not None and self.recording.is_alive():
+            return
+        now = (self.options.clock or _now)()
+        days = {f.judge.first_gaming_day for f in self.followed.values()} - {None}
+        for day in sorted(days - self.recorded_days):
+            if now < self._closes(day):
+                continue
+            quiet = time.monotonic() - self.last_growth.get(day, 0.0)
+            if quiet < self.options.close_grace:
+                continue
+            if time.monotonic() < self.next_attempt.get(day, 0.0):
+                continue
+            files = sorted(f.path for f in self.followed.values()
+                           if f.judge.first_gaming_day == day)
+            if self.floor is not None and (self.gaming_day is None or day >= self.gaming_day):
+                following = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+                self.gaming_day = following
+                self.floor.new_gaming_day(following)
+                self.floor_ids.clear()
+            self.recording = threading.Thread(target=self._record_guarded, args=(day, files),
+                                              name=f"record {day}", daemon=True)
+            self.recording.start()
+            return
+
+    def _closes(self, day: str) -> datetime:
+        """When gaming day `day` closes: the next day's start, in the tables' time zone."""
+        try:
+            following = date.fromisoformat(day) + timedelta(days=1)
+        except ValueError:
+            return datetime.max.replace(tzinfo=UTC)  # a date written wrongly: never by clock
+        zone = _zone(self.calendar.time_zone)
+        return datetime.combine(following, clock_time(self.calendar.day_starts), tzinfo=zone)
+
+    def _record_guarded(self, day: str, files: list[str]) -> None:
+        try:
+            self.record_day(day, files)
+        except Exception as error:  # the state folder's disk, say: told, tried again
+            self.tell(f"auditor: watch: gaming day {day} could not be recorded "
+                      f"({type(error).__name__}: {error}); trying again in "
+                      f"{self.options.retry_seconds:g} s")
+            self.next_attempt[day] = time.monotonic() + self.options.retry_seconds
+
+    def record_day(self, day: str, files: list[str]) -> bool:
+        """Audit the day's records as `auditor audit` does, recording the run in the store;
+        then alert its findings not alerted yet. False (told, retried later) on failure."""
+        out = self.out / day
+        marker = self.state / f"recording-{day}"
+        if not self._ran_before(day, marker, out):
+            command = [sys.executable, "-m", "auditor", "audit", *files, "--out", str(out),
+                       "--quiet"]
+            if self.options.store:
+                command += ["--store", self.options.store]
+            if self.options.config:
+                command += ["--config", self.options.config]
+            said_log = self.state / f"recording-{day}.log"  # a file: it outlives this watch
+            try:
+                with open(said_log, "wb") as said_to:
+                    process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
+                                               stdout=subprocess.DEVNULL, stderr=said_to)
+            except OSError as error:
+                self.tell(f"auditor: watch: the run of gaming day {day} could not start "
+                          f"({error.strerror}); trying again in "
+                          f"{self.options.retry_seconds:g} s")
+                self.next_attempt[day] = time.monotonic() + self.options.retry_seconds
+                return False
+            # A watch killed while the audit runs leaves it running: started again, it
+            # finds the marker and waits for that audit rather than run the day twice.
+            marker.write_text(f"{process.pid} {time.time()}\n", encoding="utf-8")
+            process.wait()
+            marker.unlink(missing_ok=True)
+            said = said_log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+            said_log.unlink(missing_ok=True)
+            if process.returncode not in (0, 1):
+                self.tell(f"auditor: watch: the run of gaming day {day} failed (exit "
+                          f"{process.returncode}: {said[-1] if said else 'no message'}); "
+                          f"trying again in {self.options.retry_seconds:g} s")
+                self.next_attempt[day] = time.monotonic() + self.options.retry_seconds
+                return False
+        try:
+            document = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            self.tell(f"auditor: watch: gaming day {day} was recorded, but its findings.json "
+                      f"cannot be read ({error}); its late findings are not alerted")
+            document = {"findings": []}
+        for finding in document.get("findings", []):
+            if at_or_above(finding.get("severity", "low"), self.options.alert_on) \
+                    and finding.get("waiver") is None:
+                for worker in self.workers:
+                    worker.offer(finding)
+        with open(self.days_log, "a", encoding="utf-8") as handle:
+            handle.write(day + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        self.recorded_days.add(day)
+        self.tell(f"auditor: watch: gaming day {day} recorded ({len(files)} records; "
+                  f"outputs in {out})")
+        return True
+
+
+    def _ran_before(self, day: str, marker: Path, out: Path) -> bool:
+        """Whether an audit of the day begun by a watch before this one (killed meanwhile)
+        wrote its outputs; while it still runs, this waits for it."""
+        if not marker.exists():
+            return False
+        try:
+            pid_text, began_text = marker.read_text(encoding="utf-8").split()
+            pid, began = int(pid_text), float(began_text)
+        except (OSError, ValueError):
+            marker.unlink(missing_ok=True)
+            return False
+        while _is_audit(pid):
+            time.sleep(1.0)
+        marker.unlink(missing_ok=True)
+        findings = out / "findings.json"
+        return findings.exists() and findings.stat().st_mtime >= began
+
+
+def _is_audit(pid: int) -> bool:
+    """Whether process `pid` is alive and an auditor (not another that took its number)."""
+    try:
+        return b"auditor" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def run_watch(options: WatchOptions, floor: LiveFloor | None,
+              stop: threading.Event) -> int:
+    """Follow, judge and alert until `stop` is set (the page runs this in a thread).
+    Raises WatchError if it cannot begin."""
+    return Watch(options, floor).run(stop)
+
+
+def _judging(settings: Any) -> Judging | None:
+    """What the settings select, as `audit` takes it (none: everything)."""
+    from auditor.approvals import ApprovalFileError, load_approvals
+    from auditor.selection import SelectionError, judging_for
+
+    if not (settings.select or settings.ignore or settings.approved):
+        return None
+    try:
+        approvals = load_approvals(settings.approved) if settings.approved else None
+        return judging_for(settings.select or [], settings.ignore or [], approvals)
+    except (ApprovalFileError, SelectionError) as error:
+        raise WatchError(f"settings: {error}") from None
+
+
+def _zone(name: str | None):
+    if name:
+        from zoneinfo import ZoneInfo
+
+        return ZoneInfo(name)
+    return datetime.now().astimezone().tzinfo
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
