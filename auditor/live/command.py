@@ -8,6 +8,8 @@ import sys
 import threading
 from typing import Any
 
+from auditor.live.floor import LiveFloor
+
 WATCH_EPILOG = """\
 alerts: each finding at or above --alert-on, once, as findings.json holds it (one JSON
   object): a line of --alert-jsonl, the standard input of --alert-command (run without a
@@ -67,6 +69,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--close-grace", type=float, default=120.0, metavar="SECONDS",
                         help="how long a closed gaming day's records must be still before "
                              "its run is recorded (default 120)")
+    parser.add_argument("--serve", default=None, metavar="[HOST:]PORT",
+                        help="serve the live page (docs/live-page.md) on PORT of the loopback "
+                             "address, or of HOST; the page has no login: serve it beyond "
+                             "this machine only on the surveillance room's own network")
     parser.add_argument("--max-age", type=float, default=24.0, metavar="HOURS",
                         help="records untouched for longer are left alone until they "
                              "change (default 24)")
@@ -99,7 +105,13 @@ def run(arguments: argparse.Namespace, floor: Any = None,
     if threading.current_thread() is threading.main_thread():
         for number in (signal.SIGINT, signal.SIGTERM):
             signal.signal(number, lambda *_: stop.set())
+    page = None
     try:
+        if arguments.serve is not None:
+            floor = floor if floor is not None else LiveFloor()
+            page = _start_page(arguments.serve, floor, options.store, stop)
+            if page is None:
+                return 2
         return run_watch(options, floor, stop)
     except WatchError as error:
         from auditor.shown import visible
@@ -110,3 +122,32 @@ def run(arguments: argparse.Namespace, floor: Any = None,
         print(f"auditor: watch: the auditor itself failed ({type(error).__name__}: "
               f"{' '.join(str(error).split())[:300]})", file=sys.stderr)
         return 3
+    finally:
+        if page is not None:
+            stop.set()
+            page.join(5.0)
+
+
+def _start_page(address: str, floor: LiveFloor, store: str | None,
+                stop: threading.Event) -> threading.Thread | None:
+    """The live page served in a thread until `stop`; None (told in one line) where the
+    address is not one or cannot be listened on."""
+    from auditor.live.page import listen, serve, serve_address
+    from auditor.shown import visible
+
+    try:
+        host, port = serve_address(address)
+        sock = listen(host, port)
+    except (ValueError, OSError) as error:
+        why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        print(visible(f"auditor: watch: --serve {address}: {why}"), file=sys.stderr)
+        return None
+    bound = sock.getsockname()[1]
+    shown_host = f"[{host}]" if ":" in host else host
+    print(visible(f"auditor: watch: the live page is at http://{shown_host}:{bound}/"),
+          file=sys.stderr, flush=True)
+    thread = threading.Thread(target=serve, args=(floor, host, port, stop),
+                              kwargs={"store_url": store, "sock": sock},
+                              name="live page", daemon=True)
+    thread.start()
+    return thread

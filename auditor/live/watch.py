@@ -66,6 +66,7 @@ class WatchOptions:
     close_grace: float = 120.0
     max_age_hours: float = 24.0  # a record untouched for longer is not followed (old nights)
     retry_seconds: float = 60.0  # before a day's run that failed is tried again
+    flags_every: float = 60.0  # seconds between reads of the store's trend flags for the page
     record_days: bool = True
     clock: Callable[[], datetime] | None = None  # the wall clock (tests give their own)
     tell: Callable[[str], None] | None = None  # one line each: stderr by default
@@ -130,6 +131,8 @@ class Watch:
         self.next_attempt: dict[str, float] = {}
         self.folders = Folders(options.paths)
         self.gaming_day: str | None = None
+        self.flags_shown: tuple | None = None
+        self.next_flags = 0.0  # when the store's flags are read again for the page
 
     def tell(self, text: str) -> None:
         self._tell(visible(" ".join(text.splitlines())))
@@ -148,6 +151,9 @@ class Watch:
                     self._poll(followed)
                 if self.options.record_days:
                     self._close_days()
+                if now >= self.next_flags:
+                    self._show_flags()
+                    self.next_flags = now + self.options.flags_every
                 stop.wait(self.options.poll)
         finally:
             for worker in self.workers:
@@ -253,6 +259,49 @@ class Watch:
         if self.floor is not None and finding["id"] not in self.floor_ids:
             self.floor_ids.add(finding["id"])
             self.floor.add_finding(finding, lines)
+
+    def _show_flags(self) -> None:
+        """The units `auditor trends` flagged on the last night it judged, read from the
+        store for the page (trends runs apart, after each night's run: its cron line)."""
+        if self.floor is None:
+            return
+        from auditor.store import StoreError, open_store
+        from auditor.store.engine import sqlite_path
+        from auditor.store_location import choose_store
+        from auditor.trends.flags import latest
+
+        try:
+            # the store each day's run is recorded in (as `auditor audit` chooses it)
+            location = choose_store(self.options.store, self.settings.store).location
+        except StoreError as error:
+            self._failed_flags(str(error))
+            return
+        path = sqlite_path(location)
+        if path is not None and not path.exists():
+            return  # no day recorded yet: no flags, and nothing to say
+        try:
+            engine = open_store(location, read_only=True)
+            try:
+                night, flags = latest(engine)
+            finally:
+                engine.dispose()
+        except StoreError as error:
+            self._failed_flags(str(error))
+            return
+        except Exception as error:  # the store's server gone, say: told once, tried again
+            self._failed_flags(f"{type(error).__name__}")
+            return
+        shown = (night, tuple(tuple(sorted(flag.items())) for flag in flags))
+        if shown != self.flags_shown:
+            self.flags_shown = shown
+            self.floor.set_flags([{"night": night, **flag} for flag in flags])
+
+    def _failed_flags(self, why: str) -> None:
+        if self.flags_shown != ("failed", why):
+            self.flags_shown = ("failed", why)
+            self.tell(f"auditor: watch: the trend flags cannot be read from the store "
+                      f"({why}); trying again")
+            self._notice(f"the trend flags cannot be read from the store ({why})")
 
     def _notice(self, text: str, file: str | None = None) -> None:
         if self.floor is not None:

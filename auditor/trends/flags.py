@@ -21,7 +21,7 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, inspect, select
+from sqlalchemy import Engine, func, inspect, select
 
 from auditor.store import schema
 from auditor.store.engine import reading
@@ -80,6 +80,22 @@ def history(engine: Engine, since: str | None, until: str | None) -> dict[Unit, 
             found[row.kind, row.unit, row.partner].append(
                 {"night": row.night, "question": row.question, "since": row.since})
     return dict(found)
+
+
+def latest(engine: Engine) -> tuple[str | None, list[dict[str, Any]]]:
+    """The last night any flag was kept for, and its flags (for the live page): each as
+    {"kind", "unit", "partner", "question", "since"}, by unit."""
+    table = schema.trend_flags
+    with reading(engine).connect() as connection:
+        if not inspect(connection).has_table(table.name):
+            return None, []
+        night = connection.execute(select(func.max(table.c.night))).scalar()
+        if night is None:
+            return None, []
+        rows = connection.execute(select(table).where(table.c.night == night).order_by(
+            table.c.kind, table.c.unit, table.c.partner, table.c.question))
+        return night, [{"kind": row.kind, "unit": row.unit, "partner": row.partner or None,
+                        "question": row.question, "since": row.since} for row in rows]
 
 
 def attach(document: dict[str, Any], kept: dict[Unit, list]) -> None:
