@@ -42,6 +42,9 @@ class SourceFile(Fieldwise):
     end: int | None = None
     first_line: int = 1
     data: bytes | None = None
+    # The number of the last line when no newline ends it (set as `batches` yields it, in
+    # a batch of its own): a line a writer may still be writing (auditor/audit.py).
+    unterminated: int | None = None
 
     def _blocks(self) -> Iterator[bytes]:
         if self.data is not None:
@@ -137,6 +140,7 @@ class SourceFile(Fieldwise):
                 pending = b""
         if pending and not overlong:
             number += 1
+            self.unterminated = number
             text, problem = _decode(pending)
             yield number, [text], None if problem is None else {number: problem}
         self.sha256 = digest.hexdigest()
