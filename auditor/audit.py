@@ -378,7 +378,8 @@ class FileAudit:
         summary.dealers = list(self.dealers)
         summary.round_counts = round_counts(result.tally.rounds, self.not_judged)
         summary.open_round, summary.unwritten_line = self.open_round, self.unwritten_line
-        summary.finished = (self.state is not None and self.state.closed) or (
+        summary.finished = result.tally.finished = (
+            self.state is not None and self.state.closed) or (
             self.judging is not None and self.judging.finished)
         if self.open_round is not None and summary.round_counts is not None:
             _count_open_round(summary.round_counts, self.open_key)

@@ -24,6 +24,7 @@ from sqlalchemy import (
     Engine,
     Select,
     and_,
+    case,
     cast,
     func,
     literal_column,
@@ -56,12 +57,51 @@ def chosen_inputs():
             .where(ranked.c.latest == 1).subquery("chosen"))
 
 
+def superseded_nights():
+    """The table-nights of chosen inputs that a later recording supersedes, as a subquery
+    (run_id, position, night). A table-night is a table (its licence, else casino, and
+    table ID) on a gaming day, begun at one round (`table_nights.start`): a record audited
+    while its table was open, then again once finished, records the same table-night
+    twice, and only one recording counts: a complete one (the table closed, or
+    `audit --finished`) before any that is not; among complete ones the latest recorded
+    (the highest run, then the later place in it); among incomplete ones the one with the
+    most rounds of that night, then the latest (a record still being written only grows,
+    so an older partial audited after a newer one never wins). Two records of one night
+    that begin at different rounds (a swing and a grave shift file) are two table-nights.
+    A table with no ID, and an undated night, are never superseded."""
+    nights, chosen = schema.table_nights, chosen_inputs()
+    rank = func.row_number().over(
+        partition_by=(nights.c.site, nights.c.table_id, nights.c.night, nights.c.start),
+        order_by=(nights.c.complete.desc(),
+                  case((nights.c.complete, literal_column("0")), else_=nights.c.rounds).desc(),
+                  nights.c.run_id.desc(), nights.c.position.desc()))
+    ranked = (select(nights.c.run_id, nights.c.position, nights.c.night, rank.label("rank"))
+              .join(chosen, and_(chosen.c.run_id == nights.c.run_id,
+                                 chosen.c.position == nights.c.position))
+              .where(nights.c.table_id.is_not(None))
+              .subquery("ranked_nights"))
+    return (select(ranked.c.run_id, ranked.c.position, ranked.c.night)
+            .where(ranked.c.rank > 1).subquery("superseded"))
+
+
+def _not_superseded(table, date_column):
+    """Rows of `table` (run_id, position) whose gaming day is not superseded."""
+    superseded = superseded_nights()
+    return ~(select(superseded.c.run_id)
+             .where(superseded.c.run_id == table.c.run_id,
+                    superseded.c.position == table.c.position,
+                    superseded.c.night == date_column).exists())
+
+
 def _of_chosen(query: Select, table, since: str | None, until: str | None,
                dated: bool = True) -> Select:
-    """`query` over `table` limited to the chosen inputs and the window of dates."""
+    """`query` over `table` limited to the chosen inputs, their table-nights not
+    superseded (`superseded_nights`), and the window of dates."""
     chosen = chosen_inputs()
     query = query.join(chosen, and_(chosen.c.run_id == table.c.run_id,
                                     chosen.c.position == table.c.position))
+    if "date" in table.c:
+        query = query.where(_not_superseded(table, table.c.date))
     if dated and since:
         query = query.where(table.c.date >= since)
     if dated and until:
@@ -120,6 +160,7 @@ def window_findings(engine: Engine, since: str | None, until: str | None) -> Ite
     finding of a round with no date is kept as its round is (no window holds either); a
     finding about a whole file (no round, no date) is outside every window."""
     findings, chosen, rounds = schema.findings, chosen_inputs(), schema.tally_rounds
+    superseded = superseded_nights()
     # a path named at two places of one run: the later place, as a lookup by path has it
     places = (select(chosen.c.run_id, chosen.c.path,
                      func.max(chosen.c.position).label("place"))
@@ -143,6 +184,11 @@ def window_findings(engine: Engine, since: str | None, until: str | None) -> Ite
              # dated or in an undated shoe); never one about a whole file
              .where(or_(findings.c.date.is_not(None), findings.c.round_id.is_not(None),
                         findings.c.dealer.is_not(None)))
+             # nor one of a table-night a later recording supersedes
+             .where(~(select(superseded.c.run_id)
+                      .where(superseded.c.run_id == findings.c.run_id,
+                             superseded.c.position == places.c.place,
+                             superseded.c.night == findings.c.date).exists()))
              .order_by(findings.c.run_id, findings.c.position))
     if since:
         query = query.where(findings.c.date >= since)
