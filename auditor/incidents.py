@@ -12,8 +12,9 @@ Each incident leaves once: the store remembers the finding IDs it has exported
 again in a later run is not exported again. A table-night a later run recorded again (a
 record audited while its table was open, then once finished: auditor/store/trend_reads.py,
 `superseded_nights`) is exported from the later run only: findings of the earlier
-recording that the later one no longer holds are never exported. The IDs are recorded in the transaction that
-writes the files: a failed write exports nothing and remembers nothing.
+recording that the later one no longer holds are never exported. The IDs are recorded in
+the transaction that writes the files: a failed write exports nothing and remembers
+nothing.
 """
 
 from __future__ import annotations
