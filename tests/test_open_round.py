@@ -258,3 +258,43 @@ def test_two_records_of_one_night_that_begin_apart_both_count(tmp_path) -> None:
     assert _audit(tmp_path, tmp_path / "swing.bjh", "a", store, "--new-store") == 0
     assert _audit(tmp_path, tmp_path / "grave.bjh", "b", store) == 0
     assert _trends(tmp_path, store, "t")["rounds"] == 20
+
+
+def test_two_runs_at_once_over_one_table_night(tmp_path) -> None:
+    """The half-written record and the whole one audited at the same moment into one
+    store: whichever run number each gets, the whole recording is the one counted."""
+    import subprocess
+    import sys
+
+    store = str(tmp_path / "history.sqlite")
+    whole = _record(30, faults=(5, 25)) + "close\n"
+    write(tmp_path, "whole.bjh", whole)
+    write(tmp_path, "partial.bjh", whole[:whole.index("round 25 ") + 170])
+    assert _audit(tmp_path, tmp_path / "partial.bjh", "first", store, "--new-store") == 1
+    runs = [subprocess.Popen([sys.executable, "-m", "auditor", "audit", str(tmp_path / name),
+                              "--out", str(tmp_path / f"at-once-{name}"), "--store", store,
+                              "--quiet"]) for name in ("partial.bjh", "whole.bjh")]
+    assert [run.wait(timeout=120) for run in runs] == [1, 1]
+    assert _trends(tmp_path, store, "t") == _trends_alone(tmp_path, tmp_path / "whole.bjh")
+
+
+def _trends_alone(tmp_path: Path, record: Path) -> dict:
+    alone = str(tmp_path / "alone.sqlite")
+    assert _audit(tmp_path, record, "alone", alone, "--new-store") == 1
+    return _trends(tmp_path, alone, "t-alone")
+
+
+def test_a_round_that_never_closes_stays_open_and_cheap(tmp_path) -> None:
+    """A table that deals on for hours without ending a round: the round is open at every
+    audit, named with its first and last lines, and costs no judging."""
+    import time
+
+    hits = "".join(f"2{hour % 4}:{minute:02d}:00 note \"still dealing\"\n"
+                   for hour in range(4) for minute in range(60)) * 50
+    text = HEADER + round_text(1) + "round 2 time=20:00:00 dealer=D1\nbet s1h1 main 10\n" + hits
+    path = str(write(tmp_path, "endless.bjh", text))
+    started = time.perf_counter()
+    result = audit_file(path)
+    assert time.perf_counter() - started < 10
+    assert found(result) == []
+    assert result.summary.open_round == {"round": "2", "line": 19, "last_line": 20 + 12_000}
