@@ -163,8 +163,10 @@ def _superseded(engine: Engine, run_id: int) -> set[tuple[str, str]]:
 
     from auditor.store import schema
     from auditor.store.engine import reading
-    from auditor.store.trend_reads import superseded_nights
+    from auditor.store.trend_reads import records_nights, superseded_nights
 
+    if not records_nights(engine):
+        return set()
     superseded, places = superseded_nights(), schema.run_inputs
     query = (select(places.c.path, superseded.c.night)
              .join(places, and_(places.c.run_id == superseded.c.run_id,

@@ -185,6 +185,7 @@ def test_a_run_with_an_open_round_verifies(tmp_path, capsys) -> None:
     main(["verify", str(tmp_path / "whole")])
     printed = capsys.readouterr().out
     assert same in printed and "2 finding(s) in scope" in printed
+    assert "every file taken as finished: 2 finding(s)" in printed
 
 
 # ---- a later recording of a table-night supersedes the earlier one ----

@@ -51,9 +51,10 @@ SQLITE_BUSY_MILLISECONDS = 60_000  # how long a writer waits for another one to 
 # Revisions older than the head whose tables this auditor reads unchanged: a store on
 # read-only media at one of them is read without upgrading it: 0004 (0006 only widened the
 # shift columns and added incident_exports, which only `incidents` uses), 0006 (0007 added
-# trend_flags, which `trends` reads only where it is). Not 0002 or 0003: the readers select
+# trend_flags, which `trends` reads only where it is), 0007 (0009 added table_nights, which
+# `trends` and `incidents` read only where it is). Not 0002 or 0003: the readers select
 # each finding's currency, a column those stores lack.
-READABLE_WITHOUT_UPGRADE = frozenset({"0004", "0006"})
+READABLE_WITHOUT_UPGRADE = frozenset({"0004", "0006", "0007"})
 _STORE_TABLES = frozenset({"runs", "inputs", "run_inputs", "findings", "coverage", "replays"})
 
 
