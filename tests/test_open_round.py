@@ -159,6 +159,8 @@ def test_every_output_names_the_open_round(tmp_path, capsys) -> None:
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert 'round <span class="open-round-id">2</span> (lines 19–28) still open, not judged; ' \
            "line 29 not yet written (no newline), not read</li>" in page
+    assert main(["runs", "show", "1", "--store", store]) == 0
+    assert "; no `close` yet: round 2 (line 19) still open, not judged" in capsys.readouterr().out
     # --finished: the open round judged, and no warning
     assert _audit(tmp_path, record, "whole", store, "--finished") == 1
     assert "no `close` yet" not in capsys.readouterr().err
