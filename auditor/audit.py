@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import chain, count
 from typing import Any
@@ -22,7 +22,7 @@ from auditor.config import TableConfig, option_field, option_key
 from auditor.findings import Finding
 from auditor.gaming_day import hour_stamp
 from auditor.identity import normalise_statement
-from auditor.parser import line_batches, parse_batches
+from auditor.parser import line_batches, parse_batches, parse_lines
 from auditor.reader import (
     Header,
     Problem,
@@ -95,9 +95,18 @@ class FileAudit:
     before `finish` judges the file as a whole, so the result is the whole file's."""
 
     def __init__(self, path: str, keep_evidence: bool = True, first_line: int = 1,
-                 judging: Judging | None = None) -> None:
+                 judging: Judging | None = None, reaches_end: bool = True) -> None:
         self.path = path
         self.judging = judging  # what the run judges (auditor/selection.py); None: all
+        # Whether a round open at the end of the lines read may be one still being dealt:
+        # the lines reach the file's end (a piece that ends at a `shoe` does not), and the
+        # run does not take every file as finished (`audit --finished`).
+        self.may_be_open = reaches_end and not (judging is not None and judging.finished)
+        # The open round: the file ends inside it and no `close` was read (`_open`), and
+        # the last line, not ended by a newline, set aside as not yet written (`_written`)
+        self.open_round: dict[str, Any] | None = None
+        self.unwritten_line: int | None = None
+        self.open_key: tuple = (None, None)  # the open round's dealer and hour stamp
         self.keep_evidence = keep_evidence
         self.summary = InputSummary(path=path)
         self.result = FileResult(self.summary)
@@ -160,9 +169,28 @@ class FileAudit:
         """Audit the lines: a whole record, or (with the table's `config`) a piece that
         begins with a body statement. A `SourceFile` is read a block of lines at a time."""
         texts = self.texts
-        batches = lines.batches() if isinstance(lines, SourceFile) else line_batches(lines)
+        batches = self._written(lines) if isinstance(lines, SourceFile) \
+            else line_batches(lines)
         events = parse_batches(batches, texts.keep, texts.problems)
         self.audit_items(read_structure(events) if config is None else read_body(events, config))
+
+    def _written(self, source: SourceFile) -> Iterator[tuple]:
+        """The source's batches of lines, but for a last line that no newline ends in a
+        record not finished (no `close` read, the run not told every file is finished):
+        a line the table may still be writing, set aside as not yet written, unless it is
+        a whole `end` or `close` (nothing longer begins with either). Every line before it
+        has been read when the source gives it: the table's state knows of a `close`."""
+        for batch in source.batches():
+            number = source.unterminated
+            if number is not None and batch[0] == number and self.may_be_open and not (
+                    self.state is not None and self.state.closed):
+                text = batch[1][0]  # None: not even text (cut inside a character)
+                statement = next(parse_lines([(number, text, None)]), None) \
+                    if text is not None else _CUT
+                if statement is not None and type(statement) not in (ev.RoundEnd, ev.Close):
+                    self.unwritten_line = number
+                    continue  # (a blank or comment line holds nothing: read as it is)
+            yield batch
 
     def audit_items(self, items: Iterable[Any]) -> None:
         """Audit what the reader made of the lines: rounds, headers, problems and the
@@ -181,6 +209,9 @@ class FileAudit:
 
     def _round(self, item: RoundRecord) -> None:
         state, result, texts = self.state, self.result, self.texts
+        if item.at_end and self.may_be_open and not state.closed:
+            self._open(item)
+            return
         before = state.clone() if self.keep_evidence else None
         view = replay_round(state, item, self.path)
         self.rounds += 1
@@ -212,6 +243,20 @@ class FileAudit:
                                                        item.end_line or item.last_line))
         texts.forget(item.start.line, item.end_line or item.last_line)
         result.tally.add_round(view, result.findings[found:] if judged else ())
+
+    def _open(self, item: RoundRecord) -> None:
+        """The round the file ends inside, in a record whose table has not closed: still
+        being dealt, as far as the record tells. It is read (counted as read) but neither
+        replayed nor judged: no check sees it, so nothing in it is a finding, and the
+        outputs name it instead (`InputSummary.open_round`)."""
+        start, state = item.start, self.state
+        self.rounds += 1
+        self.open_round = {"round": item.round_id, "line": start.line,
+                           "last_line": item.last_line}
+        dealer = start.dealer or state.dealer
+        stamp = hour_stamp(start.date or state.shoe_date, start.clock)
+        self.open_key = (dealer, stamp)
+        self.texts.forget(start.line, item.last_line)
 
     def _between_rounds(self, item: ev.Event) -> None:
         state = self.state
@@ -292,6 +337,9 @@ class FileAudit:
         self.judge.unreadable += piece.judge.unreadable
         self.state = piece.state
         self.last_time, self.last_view = piece.last_time, piece.last_view
+        self.open_round = piece.open_round or self.open_round
+        self.open_key = piece.open_key
+        self.unwritten_line = piece.unwritten_line or self.unwritten_line
 
     def pick_replays(self) -> None:
         """Of the replays of the pieces joined so far, the ones the whole file's picker takes
@@ -329,6 +377,12 @@ class FileAudit:
         summary.first_date, summary.last_date = self.first_date, self.last_date
         summary.dealers = list(self.dealers)
         summary.round_counts = round_counts(result.tally.rounds, self.not_judged)
+        summary.open_round, summary.unwritten_line = self.open_round, self.unwritten_line
+        summary.finished = result.tally.finished = (
+            self.state is not None and self.state.closed) or (
+            self.judging is not None and self.judging.finished)
+        if self.open_round is not None and summary.round_counts is not None:
+            _count_open_round(summary.round_counts, self.open_key)
         return result
 
 
@@ -350,6 +404,16 @@ def round_counts(read: dict[tuple, int], not_judged: dict[tuple, int]) -> list[l
         return None
     return [[dealer, stamp, rounds, rounds - not_judged.get((dealer, stamp), 0)]
             for (dealer, stamp), rounds in counts.items()]
+
+
+def _count_open_round(counts: list[list], key: tuple) -> None:
+    """The open round among the rounds read of its dealer and hour (none audited)."""
+    dealer, stamp = key
+    for row in counts:
+        if row[0] == dealer and row[1] == stamp:
+            row[2] += 1
+            return
+    counts.append([dealer, stamp, 1, 0])
 
 
 def audit_file(path: str, keep_evidence: bool = True, data: bytes | None = None,
@@ -475,6 +539,7 @@ class _LineTexts:
 
 
 _MISSING = object()
+_CUT = object()  # a last line that is not text: a statement cut short
 
 
 def checks_for(game: str | None, checks: Iterable[Check],

@@ -128,6 +128,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     audit.add_argument("--approved", default=None, metavar="FILE",
                        help="a TOML file of the licensees' approved house rules: a header "
                             "that declares others is a record:approval finding")
+    audit.add_argument("--finished", action="store_true",
+                       help="take every file as a finished record, though it has no `close`: "
+                            "a round open at its end is judged (record:reference), not set "
+                            "aside as still being dealt")
     audit.add_argument("--config", default=None, metavar="FILE",
                        help="a settings file (default: [tool.bjh-auditor] in ./pyproject.toml, "
                             "or ./bjh-auditor.toml)")
@@ -535,6 +539,9 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         errors.print(f"auditor: run {run_id} recorded in {shown(location)}", markup=False)
     for summary in result.unreadable:
         errors.print(f"auditor: cannot audit {summary.error}")
+    for summary in result.inputs:  # even with --quiet: its last round is not judged
+        if (warning := open_round_warning(summary)) is not None:
+            errors.print(warning, markup=False)
     for waiver in result.waivers:
         if waiver.status == "expired":  # loudly: someone counted on it
             errors.print(f"auditor: waiver {waiver.index} ({waivers_path}, line {waiver.line}) "
@@ -550,6 +557,24 @@ def run_audit(arguments: argparse.Namespace, console: Console,
         print_summary(console, result, out, fail_on, fail_on_new, arguments.verbose)
     store.dispose()
     return code
+
+
+def open_round_warning(summary) -> str | None:
+    """The one line that says a file is not finished: the round it ends inside is not
+    judged, and a line not yet written was set aside (the file's name escaped)."""
+    from auditor.selection import printable
+
+    opened, unwritten = summary.open_round, summary.unwritten_line
+    if opened is None and unwritten is None:
+        return None
+    parts = []
+    if opened is not None:
+        parts.append(f"round {opened['round']} (line {opened['line']}) is still open: read, "
+                     "not judged")
+    if unwritten is not None:
+        parts.append(f"line {unwritten} is not yet written (no newline): not read")
+    return printable(f"auditor: {summary.path} has no `close` yet: " + "; ".join(parts)
+                     + "; audit it again once finished, or with --finished if it is whole")
 
 
 def _regulation_unjudged(result, judged: dict) -> str | None:
@@ -593,6 +618,10 @@ def _judging(arguments: argparse.Namespace, settings, errors: Console):
     judged = judged_block(judging, select, ignore) if select or ignore else {}
     if approved:
         judged["approved"] = str(approved)
+    if getattr(arguments, "finished", False):
+        from dataclasses import replace
+
+        judging = replace(judging, finished=True)
     return judging, judged
 
 
@@ -650,6 +679,10 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
     audited = sum(i.rounds_audited for i in result.inputs)
     console.print(f"Audited {len(result.inputs)} file(s): {rounds} round(s) read, "
                   f"{audited} audited, {len(result.findings)} finding(s).")
+    opened = sum(1 for i in result.inputs if i.open_round is not None)
+    if opened:
+        console.print(f"{opened} round(s) still open at the end of a file with no `close` "
+                      "(read, not judged): each is named in a warning line.")
     frame = summary_frame(result.findings, result.inputs)
     if not frame.empty:
         # A row per citation; its money, and the total's, one amount per currency: two

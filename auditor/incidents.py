@@ -13,8 +13,12 @@ report's path under `evidence-root`.
 
 Each incident leaves once: the store remembers the finding IDs it has exported
 (`incident_exports`, migration 0006). A finding's ID is stable, so the same record audited
-again in a later run is not exported again. The IDs are recorded in the transaction that
-writes the files: a failed write exports nothing and remembers nothing.
+again in a later run is not exported again. A table-night a later run recorded again (a
+record audited while its table was open, then once finished: auditor/store/trend_reads.py,
+`superseded_nights`) is exported from the later run only: findings of the earlier
+recording that the later one no longer holds are never exported. The IDs are recorded in
+the transaction that writes the files: a failed write exports nothing and remembers
+nothing.
 """
 
 from __future__ import annotations
@@ -202,6 +206,28 @@ def _exported_before(connection, ids: Iterable[str]) -> set[str]:
     return seen
 
 
+def _superseded(engine: Engine, run_id: int) -> set[tuple[str, str]]:
+    """(file, gaming day) of the run's table-nights that a later recording supersedes
+    (auditor/store/trend_reads.py, `superseded_nights`): their findings are not exported.
+    A finding gone from the later recording is thus never exported, and one still there is
+    exported from it (once: its ID is the same)."""
+    from sqlalchemy import and_, select
+
+    from auditor.store import schema
+    from auditor.store.engine import reading
+    from auditor.store.trend_reads import records_nights, superseded_nights
+
+    if not records_nights(engine):
+        return set()
+    superseded, places = superseded_nights(), schema.run_inputs
+    query = (select(places.c.path, superseded.c.night)
+             .join(places, and_(places.c.run_id == superseded.c.run_id,
+                                places.c.position == superseded.c.position))
+             .where(superseded.c.run_id == run_id))
+    with reading(engine).connect() as connection:
+        return {(path, night) for path, night in connection.execute(query)}
+
+
 PENDING = ".incidents-pending"  # an export written, not yet published (see export_incidents)
 FILES = ("incidents.csv", "incidents.json")
 EXPORT = "export.json"  # in PENDING: the export's run, its mark in the store, rows remembered
@@ -229,7 +255,9 @@ def export_incidents(engine: Engine, run_id: int, out: Path, floor: Floor,
     places = {summary["path"]: summary for summary in inputs}
     keys = table_keys(inputs)
     report = report_link(_report_of(engine, run_id), out, floor)
-    findings = list(finding_documents(engine, run_id))
+    superseded = _superseded(engine, run_id)
+    findings = [f for f in finding_documents(engine, run_id)
+                if (f.get("file"), f.get("gaming_day")) not in superseded]
     moment = datetime.now(UTC)
     now = moment.isoformat(timespec="seconds")  # each incident's `reported`
     # The export's own mark in the store (the time to the microsecond, and a random tail):

@@ -63,6 +63,9 @@ class RoundRecord(Fieldwise):
     end_line: int | None = None  # the `end` statement, None if the round was not closed
     last_line: int = 0
     problems: list[Problem] = field(default_factory=list)
+    # The lines read ended inside this round (no `end`, and no statement after it): in a
+    # record not yet finished, the round still being dealt (auditor/audit.py, `open_round`)
+    at_end: bool = False
 
     @property
     def round_id(self) -> str:
@@ -154,6 +157,7 @@ def read_body(events: Iterable[ev.Event], config: TableConfig,
             yield Problem("reference", event.line, _out_of_place(event, "outside a round"))
     if current is not None:
         current.last_line = current.events[-1].line if current.events else current.start.line
+        current.at_end = True
         yield _unclosed(current)
 
 

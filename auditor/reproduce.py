@@ -54,7 +54,8 @@ def run_conditions(judging: Any, judged: dict[str, Any], calendar: Calendar
     return {"select": list(judged.get("select") or []),
             "ignore": list(judged.get("ignore") or []),
             "citations": citations, "approvals": approvals,
-            "calendar": calendar.described()}
+            "calendar": calendar.described(),
+            "finished": bool(judging is not None and judging.finished)}
 
 
 def conditions_of_run(run: dict[str, Any]) -> dict[str, Any]:
@@ -74,7 +75,8 @@ def conditions_of_run(run: dict[str, Any]) -> dict[str, Any]:
             "ignore": list(judging.get("ignore") or []),
             "citations": list(citations) if citations is not None else None,
             "approvals": None,
-            "calendar": run.get("calendar") or Calendar().described()}
+            "calendar": run.get("calendar") or Calendar().described(),
+            "finished": True}
 
 
 def for_licences(conditions: dict[str, Any], licences: set[str]) -> dict[str, Any]:
@@ -92,13 +94,16 @@ def judging_of(conditions: dict[str, Any]) -> Any:
     from auditor.selection import Judging
 
     citations, approvals = conditions.get("citations"), conditions.get("approvals")
-    if citations is None and not approvals:
+    # A run recorded before open rounds were told apart (no `finished` in its conditions)
+    # judged every file as finished: so it is audited again.
+    finished = conditions.get("finished", True) is not False
+    if citations is None and not approvals and not finished:
         return None
     if citations is not None and not (isinstance(citations, list)
                                       and all(isinstance(c, str) for c in citations)):
         raise UnknownConditions("the recorded selection is not a list of citations")
     return Judging(None if citations is None else frozenset(citations),
-                   approvals_of(approvals) if approvals else None)
+                   approvals_of(approvals) if approvals else None, finished)
 
 
 def calendar_of(conditions: dict[str, Any]) -> Calendar:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from pydantic import BaseModel, field_serializer
 
@@ -50,6 +51,15 @@ class InputSummary(BaseModel):
     # audited] for each dealer and hour: what a report filtered to a dealer, gaming day or
     # shift counts. None: recorded before the auditor kept them (an older run or store).
     round_counts: list[list] | None = None
+
+    # A record not finished (auditor/audit.py): the round the file ends inside, with no
+    # `close` read, read but not judged ({"round": ID, "line": its `round` line,
+    # "last_line": its last line read}); the last line, not ended by a newline, set aside
+    # as not yet written. `finished`: the table closed (`close` read), or the run took
+    # every file as finished (`audit --finished`); None in runs made before it was kept.
+    open_round: dict[str, Any] | None = None
+    unwritten_line: int | None = None
+    finished: bool | None = None
 
     def rule_declared(self, key: str) -> bool | None:
         """Whether the house rule `key` (as `house_rules` names it) was declared by the

@@ -38,6 +38,9 @@ class Judging(Fieldwise):
 
     citations: frozenset[str] | None = None
     approvals: Any = None  # approvals.Approvals
+    # `audit --finished`: every file is a whole record, though it lacks `close`: a round
+    # open at its end is judged (record:reference), never set aside as still being dealt.
+    finished: bool = False
 
     def judges(self, check: Check) -> bool:
         return (self.citations is None or check.citation in self.citations

@@ -42,6 +42,9 @@ class SourceFile(Fieldwise):
     end: int | None = None
     first_line: int = 1
     data: bytes | None = None
+    # The number of the last line when no newline ends it (set as `batches` yields it, in
+    # a batch of its own): a line a writer may still be writing (auditor/audit.py).
+    unterminated: int | None = None
 
     def _blocks(self) -> Iterator[bytes]:
         if self.data is not None:
@@ -137,6 +140,7 @@ class SourceFile(Fieldwise):
                 pending = b""
         if pending and not overlong:
             number += 1
+            self.unterminated = number
             text, problem = _decode(pending)
             yield number, [text], None if problem is None else {number: problem}
         self.sha256 = digest.hexdigest()
@@ -150,8 +154,10 @@ def _check_text(path: str, head: bytes) -> None:
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as error:
-        # A multi-byte character cut by the end of the sniff window is not an error.
-        if not (len(head) == _SNIFF and error.end == len(head)):
+        # A multi-byte character cut by the end of the sniff window is not an error, nor
+        # one cut by the end of a shorter file (being written: its last line is judged as
+        # a line, auditor/audit.py).
+        if not (error.end == len(head) and error.reason == "unexpected end of data"):
             raise UnreadableFile(
                 f"{path}: not UTF-8 text (byte {error.start + 1} of the file)") from error
 

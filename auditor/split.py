@@ -115,7 +115,8 @@ def audit_piece(piece: Piece, judging=None) -> PieceResult:
     """Audit one piece (in a worker); `judging`: what the run judges (None: all)."""
     source = SourceFile(piece.path, start=piece.start, end=piece.end,
                         first_line=piece.first_line, data=piece.data)
-    audit = FileAudit(piece.path, first_line=piece.first_line, judging=judging)
+    audit = FileAudit(piece.path, first_line=piece.first_line, judging=judging,
+                      reaches_end=piece.end is None)
     # The piece is read a block of lines at a time, as a whole file is (FileAudit.read).
     if piece.config is None:
         audit.read(source)

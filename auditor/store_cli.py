@@ -149,6 +149,10 @@ def _show(engine, run_id: int, as_json: bool, console: Console, errors: Console)
     for summary in document["inputs"]:
         state = summary.get("error") or (f"{summary.get('rounds', 0):,} rounds, sha256 "
                                          f"{(summary.get('sha256') or '')[:16]}…")
+        opened = summary.get("open_round")
+        if isinstance(opened, dict):  # a record not finished (auditor/audit.py)
+            state += (f"; no `close` yet: round {opened.get('round')} (line "
+                      f"{opened.get('line')}) still open, not judged")
         console.print(f"  - {summary['path']}: {state}")
     if row.status != "finished":
         missing = document["not_audited"]

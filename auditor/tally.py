@@ -156,6 +156,13 @@ class Tally(Fieldwise):
     # (dealer, date) -> trials and hits of each statistic, in GAME_SLOTS places (see there)
     game: dict[tuple, list[int]] = field(default_factory=dict)
     shuffles: list[ClosedShuffle] = field(default_factory=list)
+    # date -> (line, round ID) of the first round of each hour stamp: where each night of
+    # the table begins in this record, which tells a later recording of the same rounds
+    # from another record of the same night (auditor/store/tallies.py, `table_nights`)
+    starts: dict[str | None, tuple[int, str]] = field(default_factory=dict)
+    # the record is whole: its table closed, or the run took it as finished (set by the
+    # audit when the file is done); None: not known
+    finished: bool | None = None
     _open: ShuffledCards | None = None  # the shuffle being dealt
     _pending: int = 0  # its first card not yet given to a round
 
@@ -178,6 +185,8 @@ class Tally(Fieldwise):
         dealer, (date, shift) = view.dealer_id, _stamp_and_shift(view.date, view.clock)
         rounds, key = self.rounds, (dealer, date, shift)
         rounds[key] = rounds.get(key, 0) + 1
+        if date not in self.starts:  # a few times a file: an hour's first round
+            self.starts[date] = (view.start_line, view.round_id)
         players = players_of(view)
         if players:
             pairs = self.pairs
@@ -395,6 +404,8 @@ class Tally(Fieldwise):
             for key, count in theirs.items():
                 mine[key] = mine.get(key, 0) + count
         self.seats.extend(other.seats)
+        for stamp, start in other.starts.items():  # the earlier piece's first round stays
+            self.starts.setdefault(stamp, start)
         for key, counts in other.game.items():
             mine = self.game.get(key)
             if mine is None:

@@ -354,6 +354,8 @@ def _conditions_said(conditions: dict[str, Any]) -> str:
                      f"{shown(approvals.get('path'))}")
     calendar = conditions.get("calendar") or {}
     parts.append(f"gaming days from {shown(calendar.get('gaming_day_starts', '06:00'))}")
+    if conditions.get("finished") is True:  # `audit --finished` (recorded since it exists)
+        parts.append("every file taken as finished")
     return ", ".join(parts)
 
 

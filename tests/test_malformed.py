@@ -79,13 +79,22 @@ def test_an_unknown_statement_outside_a_round(tmp_path) -> None:
 
 
 def test_a_truncated_file_ends_its_open_round(tmp_path) -> None:
+    """Taken as finished (`audit --finished`), a file cut inside a round ends it there:
+    the round is judged, unclosed. (Without `close` and without --finished, the round is
+    still open and not judged: tests/test_open_round.py.)"""
+    from auditor.selection import Judging
+
     text = HEADER + round_text(1) + round_text(2)[:60]
     path = write(tmp_path, "truncated.bjh", text)
-    result = audit_file(path)
+    result = audit_file(path, judging=Judging(finished=True))
     found = {(f.citation, f.round, f.line) for f in result.findings}
     assert ("record:reference", "2", 18) in found  # the round line of the unclosed round
     assert all(f.round != "1" for f in result.findings)
     assert result.summary.rounds == 2
+    assert result.summary.open_round is None
+    open_result = audit_file(path)
+    assert open_result.findings == []
+    assert open_result.summary.open_round == {"round": "2", "line": 18, "last_line": 20}
 
 
 def test_an_unclosed_round_ends_at_the_next_round(tmp_path) -> None:

@@ -101,7 +101,17 @@ def check_accounting(text: str) -> None:
     numbered = [(n, line.rstrip("\r"), None) for n, line in enumerate(text.split("\n"), 1)]
     events = list(parse_lines(numbered))
     unreadable = {e.line for e in events if isinstance(e, ev.Unreadable)}
-    assert covered_lines(result.findings) == unreadable
+    # A record with no `close` may be still being written: its last line with no newline
+    # is not yet written, and the round it ends inside is open, read but not judged; the
+    # summary names both, and no finding stands on either (tests/test_open_round.py).
+    summary = result.summary
+    told = set() if summary.open_round is None else set(range(
+        summary.open_round["line"], summary.open_round["last_line"] + 1))
+    if summary.unwritten_line is not None:
+        told.add(summary.unwritten_line)
+        events = [e for e in events if e.line != summary.unwritten_line]
+    assert covered_lines(result.findings) == unreadable - told
+    assert not told or not any(isinstance(e, ev.Close) for e in events)
     assert result.summary.rounds == sum(isinstance(e, ev.RoundStart) for e in events)
     assert result.summary.rounds_audited <= result.summary.rounds
 

@@ -58,8 +58,10 @@ def test_the_conditions_of_a_run_recorded_with_them_are_those() -> None:
 @pytest.mark.parametrize("run", [{}, {"conditions": None}, {"judging": None},
                                  {"judging": {}}, {"judging": {"judged": ["20:18:15:06"]}}])
 def test_an_older_run_with_no_selection_was_judged_on_everything(run: dict) -> None:
+    # (every file taken as finished: open rounds were not told apart then)
     assert conditions_of_run(run) == {"select": [], "ignore": [], "citations": None,
-                                      "approvals": None, "calendar": DEFAULT_CALENDAR}
+                                      "approvals": None, "calendar": DEFAULT_CALENDAR,
+                                      "finished": True}
 
 
 def test_an_older_runs_selection_and_calendar_are_read_from_its_judging() -> None:
@@ -68,10 +70,10 @@ def test_an_older_runs_selection_and_calendar_are_read_from_its_judging() -> Non
     assert conditions_of_run({"judging": {"select": ["standard"], "judged": judged},
                               "calendar": calendar}) == {
         "select": ["standard"], "ignore": [], "citations": judged, "approvals": None,
-        "calendar": calendar}
+        "calendar": calendar, "finished": True}
     assert conditions_of_run({"judging": {"ignore": ["20:18:15:26"], "judged": judged}}) == {
         "select": [], "ignore": ["20:18:15:26"], "citations": judged, "approvals": None,
-        "calendar": DEFAULT_CALENDAR}
+        "calendar": DEFAULT_CALENDAR, "finished": True}
 
 
 def test_an_older_run_audited_with_approvals_cannot_be_audited_again() -> None:
@@ -93,11 +95,16 @@ def test_a_case_keeps_the_approvals_of_its_licensees_only() -> None:
 
 
 def test_what_is_judged_again() -> None:
-    assert judging_of({"citations": None, "approvals": None}) is None
-    judged = judging_of({"citations": ["20:18:15:06"], "approvals": None})
-    assert (judged.citations, judged.approvals) == (frozenset({"20:18:15:06"}), None)
-    judged = judging_of({"citations": None, "approvals": approvals_document(APPROVALS)})
-    assert (judged.citations, judged.approvals) == (None, APPROVALS)
+    assert judging_of({"citations": None, "approvals": None, "finished": False}) is None
+    judged = judging_of({"citations": ["20:18:15:06"], "approvals": None, "finished": False})
+    assert (judged.citations, judged.approvals, judged.finished) == (
+        frozenset({"20:18:15:06"}), None, False)
+    judged = judging_of({"citations": None, "approvals": approvals_document(APPROVALS),
+                         "finished": True})
+    assert (judged.citations, judged.approvals, judged.finished) == (None, APPROVALS, True)
+    # conditions recorded before open rounds were told apart: every file was finished
+    judged = judging_of({"citations": None, "approvals": None})
+    assert (judged.citations, judged.approvals, judged.finished) == (None, None, True)
     for broken in ("20:18:15:06", [6]):
         with pytest.raises(UnknownConditions, match="not a list of citations"):
             judging_of({"citations": broken})

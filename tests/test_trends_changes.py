@@ -36,6 +36,7 @@ from test_trends import record_nights
 
 from auditor.cli import main
 from auditor.store import open_store, schema
+from auditor.store.engine import HEAD_REVISION
 from auditor.trends.analysis import Settings, flags, trends_document
 
 TABLES, ROUNDS, FAULTS, CARELESS, FROM_NIGHT = 6, 240, "0.02", "D-1004", 8
@@ -277,7 +278,7 @@ def test_a_store_of_the_previous_schema_gets_its_flag_table(store_url, tmp_path)
     engine = create_engine(url)
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() \
-            == "0007"
+            == HEAD_REVISION
         rows = list(connection.execute(select(schema.trend_flags)))
     engine.dispose()
     assert ("change", "D-1002", "2026-01-05") in {(r.question, r.unit, r.since) for r in rows}

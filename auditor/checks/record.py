@@ -138,10 +138,16 @@ class ReferenceCheck(_ProblemCheck):
     Compliant: `bet s4h1 main 10` and `deal s4h1 9d` before the `hit`.
     Reading: an unclosed round ends at the next `round`, `shoe`, `dealer` or `close`
     statement, or at the end of the file, and is still audited; the finding stands on its
-    `round` line. Round statements outside a round, and a `sit` on an occupied seat, are
-    reference problems too: occupied by a named player, or by the unnamed player a wager
-    seated there (a wager on a seat with no `sit`), until a `leave`; the new player then
-    replaces the old.
+    `round` line. But a record not finished is still being written: when the file ends
+    inside a round and no `close` was read, that round is the open round, read and not
+    judged (no finding of any check for it or its statements), and the outputs name it
+    (`open_round`); a last line with no newline in such a record is not yet written and
+    not read, unless it is a whole `end` or `close`. A table that closed, an unclosed
+    round followed by another statement, or `audit --finished` (every file taken as
+    finished): judged as above. Round statements outside a round, and a `sit` on an
+    occupied seat, are reference problems too: occupied by a named player, or by the
+    unnamed player a wager seated there (a wager on a seat with no `sit`), until a
+    `leave`; the new player then replaces the old.
     """
 
     citation = "record:reference"

@@ -88,6 +88,9 @@ def build_provenance(result: AuditResult, run: dict[str, Any],
         run.get("started"), run.get("finished"), result.inputs,
         [(position, i) for position, i in enumerate(result.inputs) if i.error],
         partial, rounds_not_audited,
-        # Derived from the syntax findings; shown only where it accounts for every round.
-        len(rounds_not_audited) == sum(i.rounds - i.rounds_audited for i in partial),
-        run.get("build"))
+        # Derived from the syntax findings; shown only where it accounts for every round
+        # (but the open ones, listed apart).
+        len(rounds_not_audited) == sum(i.rounds - i.rounds_audited - (i.open_round is not None)
+                                       for i in partial),
+        run.get("build"),
+        [i for i in result.inputs if i.open_round is not None or i.unwritten_line is not None])

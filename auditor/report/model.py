@@ -271,6 +271,9 @@ class Provenance:
     rounds_not_audited: list[RoundNotAudited]
     rounds_listed: bool  # the list accounts for every round not audited
     build: str | None = None  # the SHA-256 of the auditor's files (auditor/build.py)
+    # files not finished (no `close`): a round open at their end, read and not judged, or
+    # a last line not yet written (auditor/audit.py)
+    unfinished: list[InputSummary] = field(default_factory=list)
 
 
 @dataclass

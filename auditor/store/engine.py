@@ -41,8 +41,8 @@ from auditor.store.urls import SUPPORTED, hide_secrets, shown
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # The newest revision of migrations/versions, and every revision there (a store at any other
 # was written by a newer auditor): tests/test_store.py holds both to the scripts.
-HEAD_REVISION = "0007"
-KNOWN_REVISIONS = frozenset({"0001", "0002", "0003", "0004", "0006", "0007"})
+HEAD_REVISION = "0008"
+KNOWN_REVISIONS = frozenset({"0001", "0002", "0003", "0004", "0006", "0007", "0008"})
 # Alembic's own version table, as Alembic makes it (alembic/ddl/impl.py `version_table_impl`).
 VERSION_TABLE = Table("alembic_version", MetaData(),
                       Column("version_num", String(32), nullable=False),
@@ -51,9 +51,10 @@ SQLITE_BUSY_MILLISECONDS = 60_000  # how long a writer waits for another one to 
 # Revisions older than the head whose tables this auditor reads unchanged: a store on
 # read-only media at one of them is read without upgrading it: 0004 (0006 only widened the
 # shift columns and added incident_exports, which only `incidents` uses), 0006 (0007 added
-# trend_flags, which `trends` reads only where it is). Not 0002 or 0003: the readers select
+# trend_flags, which `trends` reads only where it is), 0007 (0008 added table_nights, which
+# `trends` and `incidents` read only where it is). Not 0002 or 0003: the readers select
 # each finding's currency, a column those stores lack.
-READABLE_WITHOUT_UPGRADE = frozenset({"0004", "0006"})
+READABLE_WITHOUT_UPGRADE = frozenset({"0004", "0006", "0007"})
 _STORE_TABLES = frozenset({"runs", "inputs", "run_inputs", "findings", "coverage", "replays"})
 
 

@@ -140,6 +140,24 @@ trend_flags = Table(
 )
 
 
+# Each gaming day of a table an input records (its rounds there), and where that night
+# begins in the record (`start`: the hour stamp, line and round ID of its first round):
+# a later recording of the same table-night, the same night begun at the same round,
+# supersedes the earlier one in `trends` and `incidents` (trend_reads.superseded_nights).
+# `complete`: the record is whole (its table closed, or `audit --finished`). Migration 0008.
+table_nights = Table(
+    "table_nights", metadata,
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("night", String(10), primary_key=True),  # the gaming day
+    Column("site", Text),  # the table's licence, else its casino
+    Column("table_id", Text),
+    Column("start", Text, nullable=False),
+    Column("rounds", BigInteger, nullable=False),
+    Column("complete", Boolean, nullable=False),
+)
+
+
 # ---- tallies: what `auditor trends` counts from each input of a run (auditor/tally.py) ----
 # Added by migration 0002. One set of rows per input (`position` in run_inputs); `item`
 # numbers the rows of one input. Dates are the rounds' gaming dates (YYYY-MM-DD), the

@@ -88,7 +88,7 @@ def _in_gaming_days(tally: Tally, calendar: Calendar) -> tuple[dict, dict, dict,
 # A row's values in its table's column order (the tables are in store/schema.py)
 TALLY_COLUMNS = {table: tuple(table.columns.keys()) for table in (
     schema.tally_rounds, schema.tally_pairs, schema.tally_seats, schema.tally_game,
-    schema.tally_shuffles)}
+    schema.tally_shuffles, schema.table_nights)}
 
 
 def _rows(run_id: int, position: int, tally: Tally,
@@ -111,11 +111,32 @@ def _rows(run_id: int, position: int, tally: Tally,
     rows[schema.tally_game] = [
         (run_id, position, item, dealer, date, decks, soft, statistic, up, trials, hits)
         for item, ((dealer, date, statistic, up), (trials, hits)) in enumerate(game.items())]
+    rows[schema.table_nights] = _nights(run_id, position, tally, rounds, of_stamp)
     rows[schema.tally_shuffles] = [  # (their texts made in the worker: `ClosedShuffle`)
         (run_id, position, item, site, table_id, shuffled.shoe_id,
          of_stamp(shuffled.date)[0], decks, shuffled.cards, shuffled.lines, shuffled.rounds)
         for item, shuffled in enumerate(tally.shuffles)]
     return rows
+
+
+def _nights(run_id: int, position: int, tally: Tally, rounds: dict[tuple, int],
+            of_stamp: Any) -> list[tuple]:
+    """The table's gaming days in the record: the rounds of each, and where it begins
+    (its first round's hour stamp, line and round ID, as text). An undated night has no
+    row: with no gaming day, no later recording can be told to be of the same night."""
+    counts: dict[str, int] = {}
+    for (_, day, _), count in rounds.items():
+        if day is not None:
+            counts[day] = counts.get(day, 0) + count
+    starts: dict[str, tuple] = {}
+    for stamp, (line, round_id) in tally.starts.items():
+        day = of_stamp(stamp)[0]
+        if day in counts and (day not in starts or line < starts[day][1]):
+            starts[day] = (stamp, line, round_id)
+    complete = bool(tally.finished)
+    return [(run_id, position, day, tally.site, tally.table_id,
+             json.dumps(starts.get(day), separators=(",", ":")), count, complete)
+            for day, count in counts.items()]
 
 
 def record_tally(connection: Connection, run_id: int, position: int, tally: Tally,

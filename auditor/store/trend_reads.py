@@ -24,8 +24,10 @@ from sqlalchemy import (
     Engine,
     Select,
     and_,
+    case,
     cast,
     func,
+    inspect,
     literal_column,
     or_,
     select,
@@ -56,12 +58,59 @@ def chosen_inputs():
             .where(ranked.c.latest == 1).subquery("chosen"))
 
 
-def _of_chosen(query: Select, table, since: str | None, until: str | None,
+def superseded_nights():
+    """The table-nights of chosen inputs that a later recording supersedes, as a subquery
+    (run_id, position, night). A table-night is a table (its licence, else casino, and
+    table ID) on a gaming day, begun at one round (`table_nights.start`): a record audited
+    while its table was open, then again once finished, records the same table-night
+    twice, and only one recording counts: a complete one (the table closed, or
+    `audit --finished`) before any that is not; among complete ones the latest recorded
+    (the highest run, then the later place in it); among incomplete ones the one with the
+    most rounds of that night, then the latest (a record still being written only grows,
+    so an older partial audited after a newer one never wins). Two records of one night
+    that begin at different rounds (a swing and a grave shift file) are two table-nights.
+    A table with no ID, and an undated night, are never superseded."""
+    nights, chosen = schema.table_nights, chosen_inputs()
+    rank = func.row_number().over(
+        partition_by=(nights.c.site, nights.c.table_id, nights.c.night, nights.c.start),
+        order_by=(nights.c.complete.desc(),
+                  case((nights.c.complete, literal_column("0")), else_=nights.c.rounds).desc(),
+                  nights.c.run_id.desc(), nights.c.position.desc()))
+    ranked = (select(nights.c.run_id, nights.c.position, nights.c.night, rank.label("rank"))
+              .join(chosen, and_(chosen.c.run_id == nights.c.run_id,
+                                 chosen.c.position == nights.c.position))
+              .where(nights.c.table_id.is_not(None))
+              .subquery("ranked_nights"))
+    return (select(ranked.c.run_id, ranked.c.position, ranked.c.night)
+            .where(ranked.c.rank > 1).subquery("superseded"))
+
+
+def records_nights(engine: Engine) -> bool:
+    """Whether the store keeps `table_nights` (migration 0008): a store of an earlier
+    schema, read as it is (engine.READABLE_WITHOUT_UPGRADE), supersedes nothing. Asked
+    each time (a catalog look-up): a store may be upgraded while an engine lives."""
+    with reading(engine).connect() as connection:
+        return inspect(connection).has_table("table_nights")
+
+
+def _not_superseded(table, date_column):
+    """Rows of `table` (run_id, position) whose gaming day is not superseded."""
+    superseded = superseded_nights()
+    return ~(select(superseded.c.run_id)
+             .where(superseded.c.run_id == table.c.run_id,
+                    superseded.c.position == table.c.position,
+                    superseded.c.night == date_column).exists())
+
+
+def _of_chosen(engine: Engine, query: Select, table, since: str | None, until: str | None,
                dated: bool = True) -> Select:
-    """`query` over `table` limited to the chosen inputs and the window of dates."""
+    """`query` over `table` limited to the chosen inputs, their table-nights not
+    superseded (`superseded_nights`), and the window of dates."""
     chosen = chosen_inputs()
     query = query.join(chosen, and_(chosen.c.run_id == table.c.run_id,
                                     chosen.c.position == table.c.position))
+    if "date" in table.c and records_nights(engine):
+        query = query.where(_not_superseded(table, table.c.date))
     if dated and since:
         query = query.where(table.c.date >= since)
     if dated and until:
@@ -94,7 +143,7 @@ def round_totals(engine: Engine, since: str | None, until: str | None) -> Iterat
     site, table_id, shift, date, rounds)."""
     table = schema.tally_rounds
     keys = (table.c.dealer, table.c.site, table.c.table_id, table.c.shift, table.c.date)
-    query = _of_chosen(select(*keys, _sum(table.c.rounds).label("rounds")), table,
+    query = _of_chosen(engine, select(*keys, _sum(table.c.rounds).label("rounds")), table,
                        since, until).group_by(*keys)
     return _streamed(engine, query)
 
@@ -102,7 +151,7 @@ def round_totals(engine: Engine, since: str | None, until: str | None) -> Iterat
 def window_inputs(engine: Engine, since: str | None, until: str | None) -> tuple[list[int], int]:
     """The runs with tallied rounds in the window, and how many inputs they hold."""
     table = schema.tally_rounds
-    places = _of_chosen(select(table.c.run_id, table.c.position).distinct(), table,
+    places = _of_chosen(engine, select(table.c.run_id, table.c.position).distinct(), table,
                         since, until).subquery()
     with reading(engine).connect() as connection:
         runs = list(connection.execute(select(places.c.run_id).distinct()
@@ -144,6 +193,12 @@ def window_findings(engine: Engine, since: str | None, until: str | None) -> Ite
              .where(or_(findings.c.date.is_not(None), findings.c.round_id.is_not(None),
                         findings.c.dealer.is_not(None)))
              .order_by(findings.c.run_id, findings.c.position))
+    if records_nights(engine):  # nor one of a table-night a later recording supersedes
+        superseded = superseded_nights()
+        query = query.where(~(select(superseded.c.run_id)
+                              .where(superseded.c.run_id == findings.c.run_id,
+                                     superseded.c.position == places.c.place,
+                                     superseded.c.night == findings.c.date).exists()))
     if since:
         query = query.where(findings.c.date >= since)
     if until:
@@ -170,7 +225,7 @@ def pair_nights(engine: Engine, since: str | None, until: str | None,
     table = schema.tally_pairs
     dealer = dealer_of(table.c.dealer, no_dealer)
     keys = (dealer, table.c.player, table.c.date, table.c.run_id)
-    query = _of_chosen(select(dealer.label("dealer"), table.c.player, table.c.date,
+    query = _of_chosen(engine, select(dealer.label("dealer"), table.c.player, table.c.date,
                               table.c.run_id, _sum(table.c.rounds).label("rounds")),
                        table, since, until).group_by(*keys).order_by(dealer, table.c.player)
     return _streamed(engine, query)
@@ -185,7 +240,7 @@ def game_totals(engine: Engine, since: str | None, until: str | None,
     table = schema.tally_game
     keys = (dealer_of(table.c.dealer, no_dealer).label("dealer"), table.c.decks,
             table.c.hits_soft_17, table.c.statistic, table.c.up)
-    query = _of_chosen(select(*keys, _sum(table.c.trials).label("trials"),
+    query = _of_chosen(engine, select(*keys, _sum(table.c.trials).label("trials"),
                               _sum(table.c.hits).label("hits")), table, since, until)
     query = query.where(table.c.decks.is_not(None), table.c.decks != 0).group_by(*keys)
     with reading(engine).connect() as connection:
@@ -200,7 +255,7 @@ def shuffle_cards(engine: Engine, since: str | None, until: str | None,
     (sorting a year of cards would cost more than reading them): (run_id, position, item,
     cards)."""
     table = schema.tally_shuffles
-    query = _of_chosen(select(table.c.run_id, table.c.position, table.c.item,
+    query = _of_chosen(engine, select(table.c.run_id, table.c.position, table.c.item,
                               table.c.cards), table, since, until)
     return _streamed(engine, query.where(func.length(table.c.cards) >= least))
 
@@ -209,7 +264,7 @@ def shuffle_characters(engine: Engine, since: str | None, until: str | None,
                        least: int) -> int:
     """The characters of cards `shuffle_cards` would give: what sizes its spill."""
     table = schema.tally_shuffles
-    query = _of_chosen(select(func.coalesce(_sum(func.length(table.c.cards)), 0)), table,
+    query = _of_chosen(engine, select(func.coalesce(_sum(func.length(table.c.cards)), 0)), table,
                        since, until)
     with reading(engine).connect() as connection:
         return int(connection.execute(query.where(
@@ -238,7 +293,7 @@ def shuffles_at(engine: Engine, keys: Iterable[tuple[int, int, int]]) -> dict[tu
 def round_nights(engine: Engine, since: str | None, until: str | None) -> Iterator[Any]:
     """Every round row of the window, as recorded: (dealer, site, table_id, date, run_id)."""
     table = schema.tally_rounds
-    query = _of_chosen(select(table.c.dealer, table.c.site, table.c.table_id, table.c.date,
+    query = _of_chosen(engine, select(table.c.dealer, table.c.site, table.c.table_id, table.c.date,
                               table.c.run_id), table, since, until)
     return _streamed(engine, query.order_by(table.c.run_id, table.c.position, table.c.item))
 
