@@ -183,7 +183,8 @@ class FileAudit:
         for batch in source.batches():
             number = source.unterminated
             if number is not None and batch[0] == number and self.may_be_open and not (
-                    self.state is not None and self.state.closed):
+                    self.state is not None and self.state.closed) and self._live(
+                    self.state.shoe_date if self.state is not None else None):
                 text = batch[1][0]  # None: not even text (cut inside a character)
                 statement = next(parse_lines([(number, text, None)]), None) \
                     if text is not None else _CUT
@@ -209,7 +210,8 @@ class FileAudit:
 
     def _round(self, item: RoundRecord) -> None:
         state, result, texts = self.state, self.result, self.texts
-        if item.at_end and self.may_be_open and not state.closed:
+        if item.at_end and self.may_be_open and not state.closed and self._live(
+                item.start.date or state.shoe_date):
             self._open(item)
             return
         before = state.clone() if self.keep_evidence else None
@@ -243,6 +245,11 @@ class FileAudit:
                                                        item.end_line or item.last_line))
         texts.forget(item.start.line, item.end_line or item.last_line)
         result.tally.add_round(view, result.findings[found:] if judged else ())
+
+    def _live(self, day: str | None) -> bool:
+        """Whether a round of `day` may still be being dealt (`Judging.may_be_live`)."""
+        return self.judging is None or self.judging.may_be_live(max(
+            (d for d in (day, self.last_date) if d), default=None))
 
     def _open(self, item: RoundRecord) -> None:
         """The round the file ends inside, in a record whose table has not closed: still

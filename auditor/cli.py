@@ -618,11 +618,30 @@ def _judging(arguments: argparse.Namespace, settings, errors: Console):
     judged = judged_block(judging, select, ignore) if select or ignore else {}
     if approved:
         judged["approved"] = str(approved)
-    if getattr(arguments, "finished", False):
-        from dataclasses import replace
+    from dataclasses import replace
 
+    if getattr(arguments, "finished", False):
         judging = replace(judging, finished=True)
+    else:
+        judging = replace(judging, live_from=live_from(settings.calendar()))
     return judging, judged
+
+
+def live_from(calendar) -> str:
+    """The earliest date a record may still be being written on: yesterday by the tables'
+    clock (a night's rounds after midnight are dated the next day), so that a record of an
+    older night cut inside a round is judged as the catalog says, not set aside as open."""
+    from datetime import date, datetime, timedelta
+
+    today = datetime.now(_zone(calendar.time_zone)).date() if calendar.time_zone \
+        else date.today()
+    return (today - timedelta(days=1)).isoformat()
+
+
+def _zone(name: str):
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(name)
 
 
 def _load_outputs() -> None:

@@ -55,7 +55,8 @@ def run_conditions(judging: Any, judged: dict[str, Any], calendar: Calendar
             "ignore": list(judged.get("ignore") or []),
             "citations": citations, "approvals": approvals,
             "calendar": calendar.described(),
-            "finished": bool(judging is not None and judging.finished)}
+            "finished": bool(judging is not None and judging.finished),
+            "live_from": None if judging is None else judging.live_from}
 
 
 def conditions_of_run(run: dict[str, Any]) -> dict[str, Any]:
@@ -97,13 +98,17 @@ def judging_of(conditions: dict[str, Any]) -> Any:
     # A run recorded before open rounds were told apart (no `finished` in its conditions)
     # judged every file as finished: so it is audited again.
     finished = conditions.get("finished", True) is not False
-    if citations is None and not approvals and not finished:
+    live_from = conditions.get("live_from")
+    if live_from is not None and not isinstance(live_from, str):
+        raise UnknownConditions("the recorded date records may still be written from is not "
+                                "a date")
+    if citations is None and not approvals and not finished and live_from is None:
         return None
     if citations is not None and not (isinstance(citations, list)
                                       and all(isinstance(c, str) for c in citations)):
         raise UnknownConditions("the recorded selection is not a list of citations")
     return Judging(None if citations is None else frozenset(citations),
-                   approvals_of(approvals) if approvals else None, finished)
+                   approvals_of(approvals) if approvals else None, finished, live_from)
 
 
 def calendar_of(conditions: dict[str, Any]) -> Calendar:

@@ -41,6 +41,15 @@ class Judging(Fieldwise):
     # `audit --finished`: every file is a whole record, though it lacks `close`: a round
     # open at its end is judged (record:reference), never set aside as still being dealt.
     finished: bool = False
+    # The earliest date (YYYY-MM-DD) a record may still be being written on: a file that
+    # ends inside a round dated before it is an old record cut short, judged as the
+    # catalog says; None: a round of any date may still be dealt (undated rounds always).
+    live_from: str | None = None
+
+    def may_be_live(self, day: str | None) -> bool:
+        """Whether a round of `day` may still be being dealt."""
+        return (not self.finished and (self.live_from is None or day is None
+                                       or day >= self.live_from))
 
     def judges(self, check: Check) -> bool:
         return (self.citations is None or check.citation in self.citations

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+from datetime import date, timedelta
 from pathlib import Path
 
 from auditor.audit import audit_file
@@ -14,10 +15,13 @@ from auditor.cli import main
 from auditor.selection import Judging
 from auditor.split import audit_split
 
-HEADER = """bjh 1
+# A record still being written is of today's night: the audit takes a record of an older
+# night cut inside a round as an old record cut short (`Judging.live_from`).
+TODAY = date.today().isoformat()
+HEADER = f"""bjh 1
 casino "Test" licence=RL-9
 table T4 game=standard decks=6 min=5 max=500
-shoe A date=2026-11-20
+shoe A date={TODAY}
 shuffle
 cut
 """
@@ -63,7 +67,7 @@ def test_the_open_round_is_read_not_judged_and_named(tmp_path) -> None:
     assert summary.open_round == {"round": "2", "line": 19, "last_line": 28}
     assert summary.unwritten_line is None and summary.finished is False
     # the open round counts as read, not audited, in its dealer's hour
-    assert summary.round_counts == [["D1", "2026-11-20 20", 2, 1]]
+    assert summary.round_counts == [["D1", f"{TODAY} 20", 2, 1]]
 
 
 def test_finished_and_the_next_audit_judge_what_the_open_round_hid(tmp_path) -> None:
@@ -77,7 +81,7 @@ def test_finished_and_the_next_audit_judge_what_the_open_round_hid(tmp_path) -> 
     assert sorted(found(closed)) == sorted(hidden)
     # a `close` read earlier in the record: the table closed, and the round at the end is
     # judged as the catalog says
-    reopened = HEADER + round_text(1) + "close\nshoe B date=2026-11-20\n" + \
+    reopened = HEADER + round_text(1) + f"close\nshoe B date={TODAY}\n" + \
         round_text(2, paid="15").replace("leave s1\nend\n", "")
     result = audit_file(str(write(tmp_path, "reopened.bjh", reopened)))
     assert sorted(found(result)) == [("20:18:15:06", "2", 30), ("record:reference", "2", 21)]
@@ -122,7 +126,7 @@ def test_a_half_written_last_line_is_not_yet_written(tmp_path) -> None:
 def test_the_open_round_is_the_same_whatever_the_pieces(tmp_path) -> None:
     """A file cut into pieces at `shoe` statements (auditor/split.py): only the piece that
     reaches the file's end may hold the open round; one that a `shoe` ends never does."""
-    body = "".join(f"shoe S{n} date=2026-11-20\n" + round_text(n) for n in range(1, 40))
+    body = "".join(f"shoe S{n} date={TODAY}\n" + round_text(n) for n in range(1, 40))
     text = HEADER + body.replace("leave s1\nend\nshoe S20", "leave s1\nshoe S20") + \
         round_text(40, paid="15").replace("end\n", "")
     path = str(write(tmp_path, "pieces.bjh", text))
@@ -301,3 +305,27 @@ def test_a_round_that_never_closes_stays_open_and_cheap(tmp_path) -> None:
     assert time.perf_counter() - started < 10
     assert found(result) == []
     assert result.summary.open_round == {"round": "2", "line": 19, "last_line": 20 + 12_000}
+
+
+def test_a_record_of_an_older_night_cut_inside_a_round_is_judged_as_the_catalog_says(
+        tmp_path, capsys) -> None:
+    """No table writes an old night any more: such a file is a record cut short, and its
+    last round is judged (record:reference, and what it holds), not set aside as open.
+    The run keeps the date records may still be written from, so it verifies later."""
+    older = (date.today() - timedelta(days=2)).isoformat()
+    record = write(tmp_path, "old.bjh", HIDING.replace(TODAY, older))
+    store = str(tmp_path / "history.sqlite")
+    assert _audit(tmp_path, record, "out", store, "--new-store") == 1
+    document = json.loads((tmp_path / "out" / "findings.json").read_text(encoding="utf-8"))
+    assert sorted((f["citation"], f["round"], f["line"]) for f in document["findings"]) == [
+        ("20:18:15:06", "2", 28), ("record:reference", "2", 19)]
+    assert document["inputs"][0]["open_round"] is None
+    yesterday = (date.today() - timedelta(days=1)).isoformat()
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["conditions"]["live_from"] == yesterday
+    capsys.readouterr()
+    assert main(["verify", str(tmp_path / "out")]) == 4  # holds, unsigned
+    # yesterday's night is still a night a table may be writing: its round is open
+    recent = write(tmp_path, "recent.bjh", HIDING.replace(TODAY, yesterday))
+    result = audit_file(str(recent), judging=Judging(live_from=yesterday))
+    assert found(result) == [] and result.summary.open_round["round"] == "2"

@@ -143,7 +143,8 @@ class ReferenceCheck(_ProblemCheck):
     judged (no finding of any check for it or its statements), and the outputs name it
     (`open_round`); a last line with no newline in such a record is not yet written and
     not read, unless it is a whole `end` or `close`. A table that closed, an unclosed
-    round followed by another statement, or `audit --finished` (every file taken as
+    round followed by another statement, a round dated before yesterday (an older night's
+    record cut short, not one being written), or `audit --finished` (every file taken as
     finished): judged as above. Round statements outside a round, and a `sit` on an
     occupied seat, are reference problems too: occupied by a named player, or by the
     unnamed player a wager seated there (a wager on a seat with no `sit`), until a
