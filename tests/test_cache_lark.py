@@ -1,6 +1,7 @@
-"""The grammar's Lark parsers kept in the user's cache (parser.cached_lark): a kept parser
-reads every line as a freshly built one does, and a file that is not our plain data (damaged,
-foreign, or holding anything but lists, dicts, strings and numbers) is never used."""
+"""The grammar's Lark parsers kept in the user's cache (parser.grammar.cached_lark): a
+kept parser reads every line as a freshly built one does, and a file that is not our plain
+data (damaged, foreign, or holding anything but lists, dicts, strings and numbers) is never
+used."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ import pytest
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
-from auditor import parser
 from auditor.cache import key_of
+from auditor.parser import grammar as bjh_grammar
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,14 +59,14 @@ def _kept(folder: Path, name: str) -> Path:
      {"parser": "lalr", "lexer": "basic", "start": ["start", "diagnostic_fields"]}),
 ])
 def test_a_kept_parser_reads_every_line_as_a_built_one(cache_home, name, extra, options):
-    grammar = parser.grammar_text() + extra
-    built = parser.cached_lark(name, grammar, **options)  # built, and kept
+    grammar = bjh_grammar.grammar_text() + extra
+    built = bjh_grammar.cached_lark(name, grammar, **options)  # built, and kept
     path = _kept(cache_home, name)
     key = path.stem.removeprefix(f"lark-{name}-")
-    plugins = {"_plugins": parser._PLUGINS} if parser._PLUGINS else {}
-    loaded = parser._load_lark(path, key, plugins)
+    plugins = {"_plugins": bjh_grammar._PLUGINS} if bjh_grammar._PLUGINS else {}
+    loaded = bjh_grammar._load_lark(path, key, plugins)
     assert loaded is not None and type(loaded.parser.parser) is type(built.parser.parser)
-    again = parser.cached_lark(name, grammar, **options)
+    again = bjh_grammar.cached_lark(name, grammar, **options)
     assert path.stat().st_mtime_ns == _kept(cache_home, name).stat().st_mtime_ns  # not rewritten
     assert {t.name: t.pattern.to_regexp() for t in loaded.terminals} == \
         {t.name: t.pattern.to_regexp() for t in built.terminals}
@@ -74,7 +75,7 @@ def test_a_kept_parser_reads_every_line_as_a_built_one(cache_home, name, extra, 
         assert _read(loaded, text) == expected, text
         assert _read(again, text) == expected, text
     # another key (another grammar, option or version) never reads this file
-    assert parser._load_lark(path, key_of("another grammar"), plugins) is None
+    assert bjh_grammar._load_lark(path, key_of("another grammar"), plugins) is None
 
 
 class Trap:
@@ -92,8 +93,8 @@ class Trap:
     b"\x80\x05garbage", "trap", "truncated", "plain but not a parser",
 ])
 def test_a_damaged_or_foreign_file_is_ignored_and_replaced(cache_home, tmp_path, content):
-    grammar, options = parser.grammar_text(), {"parser": "lalr", "lexer": "contextual"}
-    reference = parser.cached_lark("parser", grammar, **options)
+    grammar, options = bjh_grammar.grammar_text(), {"parser": "lalr", "lexer": "contextual"}
+    reference = bjh_grammar.cached_lark("parser", grammar, **options)
     path = _kept(cache_home, "parser")
     good = path.read_bytes()
     key = path.stem.removeprefix("lark-parser-")
@@ -104,12 +105,12 @@ def test_a_damaged_or_foreign_file_is_ignored_and_replaced(cache_home, tmp_path,
     elif content == "plain but not a parser":
         content = pickle.dumps({"key": key, "lark": {"data": [1, 2], "memo": "x"}})
     path.write_bytes(content)
-    rebuilt = parser.cached_lark("parser", grammar, **options)
+    rebuilt = bjh_grammar.cached_lark("parser", grammar, **options)
     assert not (tmp_path / "ran").exists()  # never unpickled as an object
     assert _read(rebuilt, "deal s1h1 Tc") == _read(reference, "deal s1h1 Tc")
     assert _read(rebuilt, "deal s1h1 Xx") == _read(reference, "deal s1h1 Xx")
-    plugins = {"_plugins": parser._PLUGINS} if parser._PLUGINS else {}
-    kept = parser._load_lark(path, key, plugins)  # written again, whole
+    plugins = {"_plugins": bjh_grammar._PLUGINS} if bjh_grammar._PLUGINS else {}
+    kept = bjh_grammar._load_lark(path, key, plugins)  # written again, whole
     assert kept is not None
     assert _read(kept, "bet s1h1 main 5") == _read(reference, "bet s1h1 main 5")
     assert not [p for p in cache_home.iterdir() if p.name.startswith(".")]  # no temporary left
