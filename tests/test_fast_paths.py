@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from auditor import parser, source
 from auditor.config import MAX_AMOUNT
-from auditor.parser import parse_lines, parse_lines_lark
+from auditor.parser import builders, diagnosis, parse_lines, parse_lines_lark
+from auditor.parser import grammar as bjh_grammar
 from auditor.simulate import simulate, table_spec
 from auditor.source import SourceFile, _decode
 
@@ -191,9 +192,9 @@ def test_round_statements_are_the_grammars() -> None:
         usage = parser.STATEMENT_USAGE[keyword].split()
         assert usage[0] == keyword
         slots = [word for word in usage[1:] if word != "[tip]"]
-        assert tuple(parser._PLACEHOLDERS[slot][0] for slot in slots) == fields, keyword
+        assert tuple(bjh_grammar._PLACEHOLDERS[slot][0] for slot in slots) == fields, keyword
         assert tip == ("[tip]" in usage), keyword
-    assert set(parser.ROUND_STATEMENTS) <= set(parser._BUILDERS)
+    assert set(parser.ROUND_STATEMENTS) <= set(builders._BUILDERS)
 
 
 _FIELD_WORDS = st.text(st.sampled_from(list("sdhealr0123456789mainpusvoutwK.TcQJA2-_")),
@@ -204,11 +205,11 @@ _FIELD_WORDS = st.text(st.sampled_from(list("sdhealr0123456789mainpusvoutwK.TcQJ
 @given(_FIELD_WORDS)
 def test_round_field_patterns_read_the_grammars_words(word: str) -> None:
     for name, pattern in parser.ROUND_FIELDS.items():
-        grammar = parser._field_pattern(name).fullmatch(word) is not None
+        grammar = diagnosis._field_pattern(name).fullmatch(word) is not None
         assert (re.fullmatch(pattern, word) is not None) == grammar, (name, word)
     sound = re.fullmatch(parser.SOUND_AMOUNT, word) is not None
     if sound:  # narrowed: an amount the grammar reads, under MAX_AMOUNT
-        assert parser._field_pattern("AMOUNT").fullmatch(word)
+        assert diagnosis._field_pattern("AMOUNT").fullmatch(word)
         assert Decimal(word) < MAX_AMOUNT
 
 
@@ -216,8 +217,8 @@ def test_round_field_patterns_read_the_grammars_words(word: str) -> None:
 @given(st.from_regex(r"[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,4})?", fullmatch=True))
 def test_sound_clock_is_a_real_time_the_grammar_reads(clock: str) -> None:
     sound = re.fullmatch(parser.SOUND_CLOCK, clock) is not None
-    grammar = parser._field_pattern("CLOCK").fullmatch(clock) is not None
-    assert sound == (grammar and parser._real_clock(clock)), clock
+    grammar = diagnosis._field_pattern("CLOCK").fullmatch(clock) is not None
+    assert sound == (grammar and diagnosis._real_clock(clock)), clock
 
 
 def test_round_statements_take_the_one_step_path(tmp_path: Path,
@@ -228,12 +229,12 @@ def test_round_statements_take_the_one_step_path(tmp_path: Path,
     lines = list(SourceFile(str(path)).lines())
     expected = list(parse_lines(lines))
     general: list[str] = []
-    builders = dict(parser._BUILDERS)
-    for name, build in builders.items():
+    general_builders = dict(builders._BUILDERS)
+    for name, build in general_builders.items():
         def spy(text, line, time, name=name, build=build):
             general.append(name)
             return build(text, line, time)
-        monkeypatch.setitem(parser._BUILDERS, name, spy)
+        monkeypatch.setitem(builders._BUILDERS, name, spy)
     assert list(parse_lines(lines)) == expected
     assert general and not set(general) & {*parser.ROUND_STATEMENTS, "ROUND"}
 
