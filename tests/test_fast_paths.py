@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from auditor import parser, source
 from auditor.config import MAX_AMOUNT
-from auditor.parser import builders, diagnosis, parse_lines, parse_lines_lark
+from auditor.parser import batches, builders, diagnosis, parse_lines, parse_lines_lark
 from auditor.parser import grammar as bjh_grammar
 from auditor.simulate import simulate, table_spec
 from auditor.source import SourceFile, _decode
@@ -263,7 +263,7 @@ def test_batches_read_as_lines_one_by_one(tmp_path: Path, bad_at: int | None) ->
     assert texts == {number: text for number, text, _ in lines}
 
 
-# ---- runs of lines read by one match each (parser._run_patterns) ----
+# ---- runs of lines read by one match each (parser.fast._run_patterns) ----
 
 _RUN_LINES = [
     "18:00:01 deal s1h1 Kh", "18:00:02 deal dealer 9c", "round 12 time=18:00:03 dealer=D-1",
@@ -305,7 +305,7 @@ def test_runs_read_as_lark_reads_each_line(order: int) -> None:
 def _lines_read_one_by_one(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The numbers of the lines the parser reads one by one (`_line_reader`), as it reads."""
     one_by_one: list[int] = []
-    reader = parser._line_reader
+    reader = batches._line_reader
 
     def spy(problems):
         read_line = reader(problems)
@@ -316,7 +316,7 @@ def _lines_read_one_by_one(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
         return read
 
-    monkeypatch.setattr(parser, "_line_reader", spy)
+    monkeypatch.setattr(batches, "_line_reader", spy)
     return one_by_one
 
 
@@ -343,4 +343,4 @@ def test_a_batch_the_runs_do_not_read_goes_back_to_the_round_pattern(
     lines[40] = "18:00:40 sit s1 player=P-1"  # off the round pattern too: one by one
     numbered = [(n, text, None) for n, text in enumerate(lines, 1)]
     assert list(parse_lines(numbered)) == list(parse_lines_lark(numbered))
-    assert one_by_one == [*range(1, parser._RUNS_GIVEN_UP + 2), 41]
+    assert one_by_one == [*range(1, batches._RUNS_GIVEN_UP + 2), 41]

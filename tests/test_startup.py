@@ -240,7 +240,7 @@ def test_a_filter_changed_in_place_never_meets_its_old_compiled_templates(tmp_pa
 
 def test_the_grammar_terminals_come_from_the_cache_without_building_lark(tmp_path):
     code = ("from auditor import parser; from auditor.events import Deal; "
-            "line, empty = parser._line_patterns(); "
+            "line, empty = parser.fast._line_patterns(); "
             "assert line.match('deal s1h1 Tc').lastgroup == 'DEAL'; "
             "print(parser.lark_parser.cache_info().currsize)")
     cache = str(tmp_path / "cache")
