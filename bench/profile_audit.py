@@ -34,7 +34,7 @@ from auditor.cli import main as auditor_main  # noqa: E402
 
 STAGES = (  # module prefix -> stage, judged on the innermost auditor frame of a sample
     ("auditor/source.py", "read lines (source.py)"),
-    ("auditor/parser.py", "parse (parser.py)"),
+    ("auditor/parser/", "parse (parser/)"),
     ("auditor/reader.py", "structure (reader.py)"),
     ("auditor/config.py", "structure (reader.py)"),
     ("auditor/replay/", "replay (replay/)"),

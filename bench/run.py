@@ -10,7 +10,7 @@ Then, for each game and for the four games together, it measures:
   parse, replay, every check, findings.json, findings.csv, summary.csv and report.html),
   for J = 1 and 2; peak memory is the largest resident set of that process and of its
   worker processes (resource.getrusage);
-- parse alone: reading and parsing every line into events (source.py + parser.py), and
+- parse alone: reading and parsing every line into events (source.py + parser/), and
   the same through Lark alone (`parse_lines_lark`, the parser before its fast path);
 - replay alone: the replay of every round from already parsed records (engine.py);
 - the audit core: `audit_file` in process (parse, replay, every check, evidence), no output;

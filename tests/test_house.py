@@ -129,6 +129,42 @@ def test_the_report_model_knows_nothing_of_how_it_is_shown_or_asked_for() -> Non
                   or m.endswith("_cli")) == []
 
 
+# The parser's stages (auditor/parser/), in order: each imports only stages before it, and
+# none the package's façade (auditor/parser/__init__.py), which names what the rest uses.
+PARSER_STAGES = ("auditor.parser.grammar", "auditor.parser.builders",
+                 "auditor.parser.diagnosis", "auditor.parser.fast", "auditor.parser.batches")
+
+
+def stages_out_of_order(graph: dict[str, set[str]], stages: tuple[str, ...]) -> list[str]:
+    """Each stage's imports of its own package that are not of a stage before it."""
+    package = stages[0].rsplit(".", 1)[0]
+    return [f"{stage} imports {other}" for index, stage in enumerate(stages)
+            for other in sorted(graph[stage])
+            if (other == package or other.startswith(package + "."))
+            and other not in stages[:index]]
+
+
+def test_the_parsers_stages_import_only_the_stages_before_them() -> None:
+    graph = import_graph(typing=True)
+    assert sorted(m for m in graph if m.startswith("auditor.parser.")) == sorted(PARSER_STAGES)
+    assert stages_out_of_order(graph, PARSER_STAGES) == []
+
+
+def test_a_stage_out_of_order_would_be_seen() -> None:
+    """The test above can fail: a stage importing a later one, or the façade, is named."""
+    graph = {"p": {"p.a", "p.b"}, "p.a": {"p.b", "x"}, "p.b": {"p"}}
+    assert stages_out_of_order(graph, ("p.a", "p.b")) == ["p.a imports p.b", "p.b imports p"]
+
+
+def test_the_parser_reads_text_into_events_and_knows_nothing_after_them() -> None:
+    """text → statements → events: the parser reaches the events, the settings' limits and
+    the cache it keeps the grammar in; nothing that reads events (lazy imports count)."""
+    outside = sorted(m for m in reaches(import_graph(typing=True), "auditor.parser")
+                     if not m.startswith("auditor.parser."))
+    assert outside == ["auditor.cache", "auditor.config", "auditor.events",
+                       "auditor.fieldwise", "auditor.resources"]
+
+
 # The simulator: the round model (cards, the game's round builder, the table's session and
 # the hooks they consult) below, the fault injectors above it, handed to the session.
 SIMULATOR_BELOW_FAULTS = ("auditor.simulate.cards", "auditor.simulate.strategy",
