@@ -107,6 +107,7 @@ class Watch:
         except OSError as error:
             raise WatchError(f"the state folder {self.state} cannot be made "
                              f"({error.strerror})") from None
+        self._lock = _hold(self.state)
         sinks: list[Sink] = list(options.extra_sinks)
         try:
             if options.alert_jsonl is not None:
@@ -160,6 +161,7 @@ class Watch:
                 worker.stop(wait=2.0)
             if self.recording is not None:
                 self.recording.join(1.0)
+            self._lock.close()  # another watch may take the state folder now
         return 0
 
     def drain(self, timeout: float = 10.0) -> bool:
@@ -358,17 +360,14 @@ class Watch:
         out = self.out / day
         marker = self.state / f"recording-{day}"
         if not self._ran_before(day, marker, out):
-            command = [sys.executable, "-m", "auditor", "audit", *files, "--out", str(out),
-                       "--quiet"]
-            if self.options.store:
-                command += ["--store", self.options.store]
-            if self.options.config:
-                command += ["--config", self.options.config]
+            command, environment = day_command(files, out, self.options.store,
+                                               self.options.config)
             said_log = self.state / f"recording-{day}.log"  # a file: it outlives this watch
             try:
                 with open(said_log, "wb") as said_to:
                     process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
-                                               stdout=subprocess.DEVNULL, stderr=said_to)
+                                               stdout=subprocess.DEVNULL, stderr=said_to,
+                                               env=environment)
             except OSError as error:
                 self.tell(f"auditor: watch: the run of gaming day {day} could not start "
                           f"({error.strerror}); trying again in "
@@ -425,6 +424,40 @@ class Watch:
         marker.unlink(missing_ok=True)
         findings = out / "findings.json"
         return findings.exists() and findings.stat().st_mtime >= began
+
+
+def day_command(files: list[str], out: Path, store: str | None,
+                config: str | None) -> tuple[list[str], dict[str, str]]:
+    """The day's `auditor audit` and its environment. The store goes in the environment
+    (`BJH_STORE`, which only --store outranks), never on the command line: any user of the
+    machine reads a command line (ps), and a store URL may hold a password."""
+    command = [sys.executable, "-m", "auditor", "audit", *files, "--out", str(out), "--quiet"]
+    environment = dict(os.environ)
+    if store:
+        environment["BJH_STORE"] = store
+    if config:
+        command += ["--config", config]
+    return command, environment
+
+
+def _hold(state: Path) -> Any:
+    """The state folder's lock, held while the watch runs: a second watch on the same
+    folder would alert every finding again (each reads the sent-logs only at start) and
+    record each day twice, so it refuses."""
+    import fcntl
+
+    try:
+        handle = open(state / "watch.lock", "a", encoding="utf-8")  # noqa: SIM115 (held)
+    except OSError as error:
+        raise WatchError(f"the state folder {state} cannot be written "
+                         f"({error.strerror})") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise WatchError(f"another watch uses the state folder {state} (two would alert "
+                         "every finding twice)") from None
+    return handle
 
 
 def _is_audit(pid: int) -> bool:
