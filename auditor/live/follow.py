@@ -39,6 +39,9 @@ class Followed:
         self.calendar, self.judging, self.waivers = calendar, judging, waivers
         self.identity: tuple[int, int] | None = None
         self.size = -1  # the size at the last poll
+        # the byte after the last whole line looked at for an `end`: a file that grows
+        # without one is read from here, not again from the last round judged at every poll
+        self.looked = 0
         self.judge = FileJudge(path, calendar, judging, waivers)
         self.open_round: str | None = None
         self.last_round: str | None = None  # for the floor
@@ -59,18 +62,30 @@ class Followed:
             return None
         if change.restarted:
             self.judge = FileJudge(self.path, self.calendar, self.judging, self.waivers)
+            self.looked, self.open_round = 0, None
         self.identity, self.size = identity, status.st_size
-        start = self.judge.offset
+        base = self.judge.offset  # where the next piece begins
+        start = max(base, self.looked)
         with open(self.path, "rb") as handle:
             handle.seek(start)
             data = handle.read(max(0, status.st_size - start))
-        change.grew = True
-        complete = data[:data.rfind(b"\n") + 1]
-        if complete and _END_WORD.search(complete):
-            change.outcome = self.judge.judge(complete)
-        rest = data[self.judge.offset - start:]
+            whole = data.rfind(b"\n") + 1  # the bytes of whole lines
+            change.grew = True
+            if whole and _END_WORD.search(data, 0, whole):
+                if start > base:  # the piece from the last round judged
+                    handle.seek(base)
+                    piece = handle.read(start - base) + data[:whole]
+                else:
+                    piece = data[:whole]
+                change.outcome = self.judge.judge(piece)
+                rest = piece[self.judge.offset - base:] + data[whole:]
+                self.open_round = None  # what is left after the rounds judged tells
+            else:
+                rest = data
+        self.looked = start + whole
         rounds = _ROUND_LINE.findall(rest)
-        self.open_round = rounds[-1].decode("utf-8", "replace") if rounds else None
+        if rounds:
+            self.open_round = rounds[-1].decode("utf-8", "replace")
         change.open_round = self.open_round
         return change
 
