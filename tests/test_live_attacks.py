@@ -188,3 +188,13 @@ def test_a_file_growing_without_end_is_read_from_where_it_was_left(tmp_path) -> 
     change = followed.poll()
     assert change.outcome is not None and change.outcome.last_round == "2"
     assert change.open_round is None and followed.judge.rounds == 2
+
+
+def test_an_alert_jsonl_that_is_a_fifo_is_refused_not_waited_on(tmp_path) -> None:
+    """Reading the IDs a FIFO took blocked the watch's start for good: refused, one line."""
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    os.mkfifo(tmp_path / "alerts.jsonl")
+    with pytest.raises(WatchError) as refused:
+        Watch(_options(tmp_path, folder))
+    assert str(refused.value) == f"--alert-jsonl {tmp_path / 'alerts.jsonl'} is not a regular file"

@@ -107,7 +107,6 @@ class Watch:
         except OSError as error:
             raise WatchError(f"the state folder {self.state} cannot be made "
                              f"({error.strerror})") from None
-        self._lock = _hold(self.state)
         sinks: list[Sink] = list(options.extra_sinks)
         try:
             if options.alert_jsonl is not None:
@@ -118,6 +117,7 @@ class Watch:
                 sinks.append(UrlSink(options.alert_url))
         except ValueError as error:
             raise WatchError(str(error)) from None
+        self._lock = _hold(self.state)  # before the sent-logs are read
         self.workers = [SinkWorker(sink, self.state, self.tell, options.sent_at)
                         for sink in sinks]
         self.followed: dict[str, Followed] = {}
