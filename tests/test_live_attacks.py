@@ -198,3 +198,31 @@ def test_an_alert_jsonl_that_is_a_fifo_is_refused_not_waited_on(tmp_path) -> Non
     with pytest.raises(WatchError) as refused:
         Watch(_options(tmp_path, folder))
     assert str(refused.value) == f"--alert-jsonl {tmp_path / 'alerts.jsonl'} is not a regular file"
+
+
+def test_a_file_rewritten_in_place_and_longer_between_two_polls_is_read_again(tmp_path):
+    """`cat other > T4.bjh` between two polls: the same inode, and larger than what was
+    judged, so neither replaced nor truncated by size; reading on from the old offset
+    judged the middle of another record from the old one's state."""
+    from auditor.gaming_day import DEFAULT
+    from auditor.live.follow import Followed
+
+    day = date.today().isoformat()
+    path = tmp_path / "T4.bjh"
+    path.write_text(_header(day) + round_text(1) + round_text(2), encoding="utf-8")
+    followed = Followed(str(path), DEFAULT, None)
+    assert followed.poll().outcome.last_round == "2"
+    other = _header(day).replace("T4", "T5") + round_text(7, paid="15") + round_text(8) \
+        + round_text(9)
+    with open(path, "r+b") as handle:  # truncated and written again: one inode
+        handle.truncate(0)
+        handle.write(other.encode())
+    change = followed.poll()
+    assert change.restarted == "rewritten"
+    assert [(j.finding["citation"], j.finding["round"], j.finding["line"])
+            for j in change.outcome.judged] == [("20:18:15:06", "7", 16)]
+    assert followed.judge.table_key == "RL-9/T5" and followed.judge.rounds == 3
+    from watch_writer import audited
+
+    assert [j.finding["id"] for j in change.outcome.judged] == [
+        f["id"] for f in audited(path) if f["round"] is not None]

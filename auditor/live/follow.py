@@ -20,6 +20,9 @@ from auditor.selection import Judging
 # the round being dealt: the last `round` line after the last round judged
 _ROUND_LINE = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?round[ \t]+([^ \t\r\n#]+)")
 _END_WORD = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?end\b")
+# the bytes before the next piece, kept to tell a file rewritten in place (truncated and
+# written again, larger, between two polls: same inode, no smaller)
+_MARK_BYTES = 256
 
 
 @dataclass
@@ -42,6 +45,7 @@ class Followed:
         # the byte after the last whole line looked at for an `end`: a file that grows
         # without one is read from here, not again from the last round judged at every poll
         self.looked = 0
+        self.mark = b""  # the _MARK_BYTES before judge.offset, as they were read
         self.judge = FileJudge(path, calendar, judging, waivers)
         self.open_round: str | None = None
         self.last_round: str | None = None  # for the floor
@@ -60,9 +64,11 @@ class Followed:
             change.restarted = "truncated"
         elif status.st_size == self.size:
             return None
+        elif self.mark and self._rewritten():
+            change.restarted = "rewritten"
         if change.restarted:
             self.judge = FileJudge(self.path, self.calendar, self.judging, self.waivers)
-            self.looked, self.open_round = 0, None
+            self.looked, self.open_round, self.mark = 0, None, b""
         self.identity, self.size = identity, status.st_size
         base = self.judge.offset  # where the next piece begins
         start = max(base, self.looked)
@@ -78,6 +84,8 @@ class Followed:
                 else:
                     piece = data[:whole]
                 change.outcome = self.judge.judge(piece)
+                # the bytes judged, as read (the mark before them ends where they begin)
+                self.mark = (self.mark + piece[:self.judge.offset - base])[-_MARK_BYTES:]
                 rest = piece[self.judge.offset - base:] + data[whole:]
                 self.open_round = None  # what is left after the rounds judged tells
             else:
@@ -88,6 +96,13 @@ class Followed:
             self.open_round = rounds[-1].decode("utf-8", "replace")
         change.open_round = self.open_round
         return change
+
+    def _rewritten(self) -> bool:
+        """Whether the bytes before the next piece are no longer those judged."""
+        offset = self.judge.offset
+        with open(self.path, "rb") as handle:
+            handle.seek(offset - len(self.mark))
+            return handle.read(len(self.mark)) != self.mark
 
 
 class Folders:
