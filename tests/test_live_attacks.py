@@ -226,3 +226,40 @@ def test_a_file_rewritten_in_place_and_longer_between_two_polls_is_read_again(tm
 
     assert [j.finding["id"] for j in change.outcome.judged] == [
         f["id"] for f in audited(path) if f["round"] is not None]
+
+
+def test_a_table_is_shown_once_under_its_key_though_its_header_came_in_pieces(tmp_path):
+    """A table first seen with half its header was shown under its file's path, and once
+    its first round ended under its key: two rows on the floor for one table."""
+    import time
+
+    from test_watch import watching
+
+    from auditor.live.floor import LiveFloor
+
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    watch, stop, thread, told, _ = watching(folder, tmp_path, floor)
+    day = date.today().isoformat()
+    text = _header(day) + round_text(1) + round_text(2)
+    cut = text.index("table T4")
+
+    def until(condition) -> None:
+        deadline = time.time() + 30  # the watch's first loop loads the trends' reader
+        while not condition():
+            assert time.time() < deadline, "waited too long"
+            time.sleep(0.05)
+
+    with open(folder / "T4.bjh", "wb", buffering=0) as handle:
+        handle.write(text[:cut].encode())  # `bjh 1` and the casino, not the table yet
+        until(lambda: any(f.looked for f in watch.followed.values()))
+        handle.write(text[cut:text.index("round 1")].encode())  # the header, no round
+        until(lambda: floor.snapshot()["tables"])
+        handle.write(text[text.index("round 1"):].encode())
+        until(lambda: floor.snapshot()["tables"][-1]["rounds"] == 2)
+    stop.set()
+    thread.join(5)
+    tables = floor.snapshot()["tables"]
+    assert [(t["key"], t["rounds"], t["last_round"]) for t in tables] == [("RL-9/T4", 2, "2")]
+    assert told == []

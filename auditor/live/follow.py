@@ -23,6 +23,8 @@ _END_WORD = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?end\b")
 # the bytes before the next piece, kept to tell a file rewritten in place (truncated and
 # written again, larger, between two polls: same inode, no smaller)
 _MARK_BYTES = 256
+# a header is looked for in this many first bytes, while no round has ended
+_HEADER_BYTES = 65536
 
 
 @dataclass
@@ -90,12 +92,23 @@ class Followed:
                 self.open_round = None  # what is left after the rounds judged tells
             else:
                 rest = data
+                if self.judge.table_key is None and base == 0 and whole \
+                        and start + whole <= _HEADER_BYTES:
+                    handle.seek(0)
+                    self.judge.name_table(handle.read(start + whole))
         self.looked = start + whole
         rounds = _ROUND_LINE.findall(rest)
         if rounds:
             self.open_round = rounds[-1].decode("utf-8", "replace")
         change.open_round = self.open_round
         return change
+
+    @property
+    def named(self) -> bool:
+        """Whether the floor may show the table: under its key once the header named it,
+        under its path only for a record whose header names none."""
+        return (self.judge.table_key is not None or self.judge.offset > 0
+                or self.looked >= _HEADER_BYTES)
 
     def _rewritten(self) -> bool:
         """Whether the bytes before the next piece are no longer those judged."""

@@ -239,7 +239,7 @@ class Watch:
         if outcome is not None:
             for judged in outcome.judged:
                 self._found(judged.finding, judged.severity, judged.lines, judged.waived)
-        if self.floor is not None:
+        if self.floor is not None and followed.named:  # never a row under its path first
             if outcome is not None:
                 followed.findings += len(outcome.judged)
                 followed.last_round = outcome.last_round or followed.last_round
