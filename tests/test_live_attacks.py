@@ -263,3 +263,38 @@ def test_a_table_is_shown_once_under_its_key_though_its_header_came_in_pieces(tm
     tables = floor.snapshot()["tables"]
     assert [(t["key"], t["rounds"], t["last_round"]) for t in tables] == [("RL-9/T4", 2, "2")]
     assert told == []
+
+
+def test_the_first_rounds_are_judged_while_the_trend_flags_are_loaded(tmp_path) -> None:
+    """The page's trend flags were read in the watch's loop, whose first turn loaded the
+    trends' reader (over a second, more on a busy machine): no round was judged
+    meanwhile. Measured in a process of its own, where nothing is loaded yet."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "first.py"
+    script.write_text(f"""
+import sys, threading, time
+from pathlib import Path
+from auditor.live.floor import LiveFloor
+from auditor.live.watch import Watch, WatchOptions
+folder = Path({str(tmp_path / 'floor')!r}); folder.mkdir()
+floor = LiveFloor()
+watch = Watch(WatchOptions(paths=[str(folder)], state={str(tmp_path / 's')!r},
+                           out={str(tmp_path / 'o')!r}, record_days=False, poll=0.05,
+                           rescan=0.1, tell=lambda _: None), floor)
+stop = threading.Event()
+threading.Thread(target=watch.run, args=(stop,), daemon=True).start()
+time.sleep(0.2)
+(folder / "T4.bjh").write_text(sys.stdin.read())
+began = time.perf_counter()
+while not floor.snapshot()["findings"]:
+    time.sleep(0.01)
+print(f"{{time.perf_counter() - began:.3f}}", "auditor.trends.flags" in sys.modules)
+""", encoding="utf-8")
+    text = _header(date.today().isoformat()) + round_text(1, paid="15")
+    done = subprocess.run([sys.executable, str(script)], input=text, capture_output=True,
+                          text=True, timeout=60, check=True,
+                          env={**os.environ, "BJH_STORE": str(tmp_path / "none.sqlite")})
+    took, _loaded = done.stdout.split()
+    assert float(took) < 1.2, done.stdout  # was 1.8 s, with the reader loaded first

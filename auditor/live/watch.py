@@ -134,6 +134,7 @@ class Watch:
         self.gaming_day: str | None = None
         self.flags_shown: tuple | None = None
         self.next_flags = 0.0  # when the store's flags are read again for the page
+        self.flags_reader: threading.Thread | None = None
 
     def tell(self, text: str) -> None:
         self._tell(visible(" ".join(text.splitlines())))
@@ -152,8 +153,13 @@ class Watch:
                     self._poll(followed)
                 if self.options.record_days:
                     self._close_days()
-                if now >= self.next_flags:
-                    self._show_flags()
+                if now >= self.next_flags and self.floor is not None and not (
+                        self.flags_reader is not None and self.flags_reader.is_alive()):
+                    # in a thread: loading the trends' reader takes seconds, and a store
+                    # may be slow to answer; the rounds are judged meanwhile
+                    self.flags_reader = threading.Thread(target=self._show_flags,
+                                                         name="trend flags", daemon=True)
+                    self.flags_reader.start()
                     self.next_flags = now + self.options.flags_every
                 stop.wait(self.options.poll)
         finally:
