@@ -48,8 +48,13 @@ class Judging(Fieldwise):
 
     def may_be_live(self, day: str | None) -> bool:
         """Whether a round of `day` may still be being dealt."""
-        return (not self.finished and (self.live_from is None or day is None
-                                       or day >= self.live_from))
+        if self.finished:
+            return False
+        if self.live_from is None or day is None:
+            return True
+        # yesterday, today or tomorrow (a clock a time zone ahead): a round dated later is
+        # not being dealt tonight, and is judged, so that a date cannot hide a fault
+        return self.live_from <= day <= _days_after(self.live_from, 2)
 
     def judges(self, check: Check) -> bool:
         return (self.citations is None or check.citation in self.citations
@@ -188,3 +193,13 @@ def judged_block(judging: Judging, select: list[str], ignore: list[str]) -> dict
     return {"select": select, "ignore": ignore,
             "judged": sorted(chosen, key=citation_sort_key),
             "not_judged": sorted(set(checks) - chosen, key=citation_sort_key)}
+
+
+def _days_after(day: str, days: int) -> str:
+    """The date `days` after ISO date `day` (`day` itself when it is not one)."""
+    from datetime import date, timedelta
+
+    try:
+        return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
+    except ValueError:
+        return day

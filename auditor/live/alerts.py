@@ -66,6 +66,14 @@ class Sink:
 
 class JsonlSink(Sink):
     def __init__(self, path: str) -> None:
+        import stat
+
+        try:  # a FIFO or a device would block the watch reading what it took (or writing)
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode):
+            raise ValueError(f"--alert-jsonl {path} is not a regular file")
         self.path = path
         self.name = "jsonl:" + path
 

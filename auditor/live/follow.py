@@ -20,6 +20,11 @@ from auditor.selection import Judging
 # the round being dealt: the last `round` line after the last round judged
 _ROUND_LINE = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?round[ \t]+([^ \t\r\n#]+)")
 _END_WORD = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?end\b")
+# the bytes before the next piece, kept to tell a file rewritten in place (truncated and
+# written again, larger, between two polls: same inode, no smaller)
+_MARK_BYTES = 256
+# a header is looked for in this many first bytes, while no round has ended
+_HEADER_BYTES = 65536
 
 
 @dataclass
@@ -39,6 +44,10 @@ class Followed:
         self.calendar, self.judging, self.waivers = calendar, judging, waivers
         self.identity: tuple[int, int] | None = None
         self.size = -1  # the size at the last poll
+        # the byte after the last whole line looked at for an `end`: a file that grows
+        # without one is read from here, not again from the last round judged at every poll
+        self.looked = 0
+        self.mark = b""  # the _MARK_BYTES before judge.offset, as they were read
         self.judge = FileJudge(path, calendar, judging, waivers)
         self.open_round: str | None = None
         self.last_round: str | None = None  # for the floor
@@ -57,22 +66,56 @@ class Followed:
             change.restarted = "truncated"
         elif status.st_size == self.size:
             return None
+        elif self.mark and self._rewritten():
+            change.restarted = "rewritten"
         if change.restarted:
             self.judge = FileJudge(self.path, self.calendar, self.judging, self.waivers)
+            self.looked, self.open_round, self.mark = 0, None, b""
         self.identity, self.size = identity, status.st_size
-        start = self.judge.offset
+        base = self.judge.offset  # where the next piece begins
+        start = max(base, self.looked)
         with open(self.path, "rb") as handle:
             handle.seek(start)
             data = handle.read(max(0, status.st_size - start))
-        change.grew = True
-        complete = data[:data.rfind(b"\n") + 1]
-        if complete and _END_WORD.search(complete):
-            change.outcome = self.judge.judge(complete)
-        rest = data[self.judge.offset - start:]
+            whole = data.rfind(b"\n") + 1  # the bytes of whole lines
+            change.grew = True
+            if whole and _END_WORD.search(data, 0, whole):
+                if start > base:  # the piece from the last round judged
+                    handle.seek(base)
+                    piece = handle.read(start - base) + data[:whole]
+                else:
+                    piece = data[:whole]
+                change.outcome = self.judge.judge(piece)
+                # the bytes judged, as read (the mark before them ends where they begin)
+                self.mark = (self.mark + piece[:self.judge.offset - base])[-_MARK_BYTES:]
+                rest = piece[self.judge.offset - base:] + data[whole:]
+                self.open_round = None  # what is left after the rounds judged tells
+            else:
+                rest = data
+                if self.judge.table_key is None and base == 0 and whole \
+                        and start + whole <= _HEADER_BYTES:
+                    handle.seek(0)
+                    self.judge.name_table(handle.read(start + whole))
+        self.looked = start + whole
         rounds = _ROUND_LINE.findall(rest)
-        self.open_round = rounds[-1].decode("utf-8", "replace") if rounds else None
+        if rounds:
+            self.open_round = rounds[-1].decode("utf-8", "replace")
         change.open_round = self.open_round
         return change
+
+    @property
+    def named(self) -> bool:
+        """Whether the floor may show the table: under its key once the header named it,
+        under its path only for a record whose header names none."""
+        return (self.judge.table_key is not None or self.judge.offset > 0
+                or self.looked >= _HEADER_BYTES)
+
+    def _rewritten(self) -> bool:
+        """Whether the bytes before the next piece are no longer those judged."""
+        offset = self.judge.offset
+        with open(self.path, "rb") as handle:
+            handle.seek(offset - len(self.mark))
+            return handle.read(len(self.mark)) != self.mark
 
 
 class Folders:

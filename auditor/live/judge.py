@@ -130,6 +130,15 @@ class FileJudge:
                 self.first_gaming_day = outcome.gaming_day
         return outcome
 
+    def name_table(self, data: bytes) -> None:
+        """The table's key and game from the record's first whole lines (`data`, from its
+        first byte), before any round has ended: the floor shows it under its key."""
+        audit = FileAudit(self.path, judging=self.judging)
+        source = SourceFile(self.path, data=data)
+        events = list(parse_batches(source.batches(), audit.texts.keep, audit.texts.problems))
+        if events:
+            self._name_table(events)
+
     def _name_table(self, events: list) -> None:
         """The table's key and game from the header, before any round has ended."""
         items = read_structure(events)
@@ -138,7 +147,8 @@ class FileJudge:
         if isinstance(header, Header) and header.config is not None:
             summary = InputSummary(path=self.path)
             describe_table(summary, header.config)
-            self.table_key, self.game = summary.table_key, header.config.game
+            if summary.table != "?":  # not a header cut before its `table` line
+                self.table_key, self.game = summary.table_key, header.config.game
 
     def _identified(self, audit: FileAudit, data: bytes,
                     rounds: list[tuple[int, int, str]]) -> list[Judged]:

@@ -117,6 +117,7 @@ class Watch:
                 sinks.append(UrlSink(options.alert_url))
         except ValueError as error:
             raise WatchError(str(error)) from None
+        self._lock = _hold(self.state)  # before the sent-logs are read
         self.workers = [SinkWorker(sink, self.state, self.tell, options.sent_at)
                         for sink in sinks]
         self.followed: dict[str, Followed] = {}
@@ -133,6 +134,7 @@ class Watch:
         self.gaming_day: str | None = None
         self.flags_shown: tuple | None = None
         self.next_flags = 0.0  # when the store's flags are read again for the page
+        self.flags_reader: threading.Thread | None = None
 
     def tell(self, text: str) -> None:
         self._tell(visible(" ".join(text.splitlines())))
@@ -151,8 +153,13 @@ class Watch:
                     self._poll(followed)
                 if self.options.record_days:
                     self._close_days()
-                if now >= self.next_flags:
-                    self._show_flags()
+                if now >= self.next_flags and self.floor is not None and not (
+                        self.flags_reader is not None and self.flags_reader.is_alive()):
+                    # in a thread: loading the trends' reader takes seconds, and a store
+                    # may be slow to answer; the rounds are judged meanwhile
+                    self.flags_reader = threading.Thread(target=self._show_flags,
+                                                         name="trend flags", daemon=True)
+                    self.flags_reader.start()
                     self.next_flags = now + self.options.flags_every
                 stop.wait(self.options.poll)
         finally:
@@ -160,6 +167,7 @@ class Watch:
                 worker.stop(wait=2.0)
             if self.recording is not None:
                 self.recording.join(1.0)
+            self._lock.close()  # another watch may take the state folder now
         return 0
 
     def drain(self, timeout: float = 10.0) -> bool:
@@ -237,7 +245,7 @@ class Watch:
         if outcome is not None:
             for judged in outcome.judged:
                 self._found(judged.finding, judged.severity, judged.lines, judged.waived)
-        if self.floor is not None:
+        if self.floor is not None and followed.named:  # never a row under its path first
             if outcome is not None:
                 followed.findings += len(outcome.judged)
                 followed.last_round = outcome.last_round or followed.last_round
@@ -358,17 +366,14 @@ class Watch:
         out = self.out / day
         marker = self.state / f"recording-{day}"
         if not self._ran_before(day, marker, out):
-            command = [sys.executable, "-m", "auditor", "audit", *files, "--out", str(out),
-                       "--quiet"]
-            if self.options.store:
-                command += ["--store", self.options.store]
-            if self.options.config:
-                command += ["--config", self.options.config]
+            command, environment = day_command(files, out, self.options.store,
+                                               self.options.config)
             said_log = self.state / f"recording-{day}.log"  # a file: it outlives this watch
             try:
                 with open(said_log, "wb") as said_to:
                     process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
-                                               stdout=subprocess.DEVNULL, stderr=said_to)
+                                               stdout=subprocess.DEVNULL, stderr=said_to,
+                                               env=environment)
             except OSError as error:
                 self.tell(f"auditor: watch: the run of gaming day {day} could not start "
                           f"({error.strerror}); trying again in "
@@ -425,6 +430,40 @@ class Watch:
         marker.unlink(missing_ok=True)
         findings = out / "findings.json"
         return findings.exists() and findings.stat().st_mtime >= began
+
+
+def day_command(files: list[str], out: Path, store: str | None,
+                config: str | None) -> tuple[list[str], dict[str, str]]:
+    """The day's `auditor audit` and its environment. The store goes in the environment
+    (`BJH_STORE`, which only --store outranks), never on the command line: any user of the
+    machine reads a command line (ps), and a store URL may hold a password."""
+    command = [sys.executable, "-m", "auditor", "audit", *files, "--out", str(out), "--quiet"]
+    environment = dict(os.environ)
+    if store:
+        environment["BJH_STORE"] = store
+    if config:
+        command += ["--config", config]
+    return command, environment
+
+
+def _hold(state: Path) -> Any:
+    """The state folder's lock, held while the watch runs: a second watch on the same
+    folder would alert every finding again (each reads the sent-logs only at start) and
+    record each day twice, so it refuses."""
+    import fcntl
+
+    try:
+        handle = open(state / "watch.lock", "a", encoding="utf-8")  # noqa: SIM115 (held)
+    except OSError as error:
+        raise WatchError(f"the state folder {state} cannot be written "
+                         f"({error.strerror})") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise WatchError(f"another watch uses the state folder {state} (two would alert "
+                         "every finding twice)") from None
+    return handle
 
 
 def _is_audit(pid: int) -> bool:
