@@ -237,10 +237,17 @@ def test_an_alert_url_is_posted_to_with_its_password_never_shown(tmp_path):
     # a server that is down: told with the URL shown, never the password
     process = _watch_process(folder, tmp_path / "again", "--alert-url",
                              "http://watcher:s3cret@127.0.0.1:9/x")
-    time.sleep(2.5)
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(10) == 0
-    said = process.stderr.read().decode()
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(
+        line.decode() for line in process.stderr), daemon=True)
+    reader.start()
+    try:  # stopped once it has said its retry (a fixed sleep raced its start under load)
+        _wait_for(lambda: any("retrying" in line for line in lines))
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(10) == 0
+    reader.join(5)
+    said = "".join(lines)
     assert "retrying" in said and "s3cret" not in said and "watcher:***@127.0.0.1:9" in said
 
 
