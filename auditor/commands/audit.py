@@ -94,6 +94,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                             "(default: low; never: exit 0 whatever is found)")
     audit.add_argument("--fail-on-new", action="store_true", default=None,
                        help="with --baseline: only new findings fail the run")
+    _add_judging_options(audit)
+    _add_output_and_store_options(audit)
+
+
+def _add_judging_options(audit: argparse.ArgumentParser) -> None:
+    """What is judged: a selection of the rules, the approved house rules, finished files."""
     audit.add_argument("--select", action="append", default=None, metavar="WHAT",
                        help="judge only this: a citation or a prefix of one (20:18:15:30.10, "
                             "30.10(4)), a game (switch, db21, tensticks, ladies, standard) or "
@@ -108,6 +114,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                        help="take every file as a finished record, though it has no `close`: "
                             "a round open at its end is judged (record:reference), not set "
                             "aside as still being dealt")
+
+
+def _add_output_and_store_options(audit: argparse.ArgumentParser) -> None:
+    """The settings file, what is printed and the run store."""
     audit.add_argument("--config", default=None, metavar="FILE",
                        help="a settings file (default: [tool.bjh-auditor] in ./pyproject.toml, "
                             "or ./bjh-auditor.toml)")

@@ -24,13 +24,7 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
     terminal wide enough, a table; in a log or a narrow terminal, plain columns as wide as
     their widest cell, so no header or citation is ever cut); then waivers, the baseline
     and what fails the run."""
-    from types import SimpleNamespace
-
-    from rich.table import Table
-
-    from auditor.money import MoneyTotals, currency_label
-    from auditor.policy import fails
-    from auditor.report.frames import summary_by, summary_frame
+    from auditor.report.frames import summary_frame
 
     rounds = sum(i.rounds for i in result.inputs)
     audited = sum(i.rounds_audited for i in result.inputs)
@@ -42,71 +36,9 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
                       "(read, not judged): each is named in a warning line.")
     frame = summary_frame(result.findings, result.inputs)
     if not frame.empty:
-        # A row per citation; its money, and the total's, one amount per currency: two
-        # currencies are never added.
-        counts: dict[str, list[int]] = {}
-        money: dict[str, MoneyTotals] = {}
-        overall = MoneyTotals()
-        for row in (SimpleNamespace(**r) for r in summary_by(frame, "citation")):
-            counted = counts.setdefault(row.citation, [0, 0, 0, 0])
-            for index, value in enumerate((row.findings, row.high, row.medium, row.low)):
-                counted[index] += int(value)
-            under, over = Decimal(row.under_paid), Decimal(row.over_paid)
-            money.setdefault(row.citation, MoneyTotals()).add_totals(row.currency, under, over)
-            overall.add_totals(row.currency, under, over)
-        rows = [[citation, *(f"{n:,}" for n in counted),
-                 money[citation].text("under", "0.00"), money[citation].text("over", "0.00")]
-                for citation, counted in counts.items()]
-        total = ["total", *(f"{sum(c[i] for c in counts.values()):,}" for i in range(4)),
-                 overall.text("under", "0.00"), overall.text("over", "0.00")]
-        totals = [total]
-        if len(overall.currencies()) > 1:  # the total's counts, then each currency's total
-            total[5:] = ["", ""]
-            for row in (SimpleNamespace(**r) for r in summary_by(frame, "currency")):
-                amounts = MoneyTotals()
-                amounts.add_totals(row.currency, Decimal(row.under_paid), Decimal(row.over_paid))
-                totals.append([f"total {currency_label(row.currency)}",
-                               *(f"{int(n):,}" for n in (row.findings, row.high, row.medium,
-                                                         row.low)),
-                               amounts.text("under", "0.00"), amounts.text("over", "0.00")])
-        lines = [list(SUMMARY_HEADERS), *rows, *totals]
-        widths = [max(len(line[i]) for line in lines) for i in range(len(SUMMARY_HEADERS))]
-        framed = sum(widths) + max(0, 20 - widths[0]) + 3 * len(widths) + 1  # with borders
-        if console.is_terminal and framed <= console.width:
-            table = Table(title="Findings by citation")
-            for index, header in enumerate(SUMMARY_HEADERS):
-                table.add_column(header, no_wrap=True,
-                                 min_width=max(len(header), 20 if index == 0 else 0),
-                                 justify="left" if index == 0 else "right")
-            for row in rows:
-                table.add_row(*row)
-            table.add_section()
-            for row in totals:
-                table.add_row(*row, style="bold")
-            console.print(table)
-        else:  # a log, or a terminal too narrow for the table: plain columns, nothing cut
-            console.print("Findings by citation", markup=False)
-            for number, line in enumerate(lines):
-                if number == len(lines) - len(totals):
-                    console.print("  ".join("-" * w for w in widths), markup=False)
-                console.print("  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i])
-                                        for i, cell in enumerate(line)).rstrip(),
-                              markup=False, crop=False, overflow="ignore")
+        print_citations(console, frame)
         console.print(currency_note(result.inputs), markup=False)
-    waived = sum(1 for f in result.findings if f.waiver is not None)
-    if result.waivers:
-        status = {name: [w for w in result.waivers if w.status == name]
-                  for name in ("applied", "expired", "unused")}
-        console.print(f"Waivers: {waived} finding(s) waived by {len(status['applied'])} "
-                      f"waiver(s); {len(status['expired'])} expired (not applied), "
-                      f"{len(status['unused'])} unused.")
-        for waiver in status["expired"]:
-            console.print(f"  EXPIRED waiver {waiver.index} (line {waiver.line}: "
-                          f"{_criteria(waiver.matched_on)}) ended {waiver.expires}: "
-                          f"{waiver.matches} finding(s) not waived")
-        for waiver in status["unused"]:
-            console.print(f"  unused waiver {waiver.index} (line {waiver.line}: "
-                          f"{_criteria(waiver.matched_on)}) matched no finding")
+    print_waivers(console, result)
     if result.resolved is not None:
         new = sum(1 for f in result.findings if f.baseline == "new")
         console.print(f"Against the baseline: {new} new, {len(result.findings) - new} "
@@ -116,6 +48,103 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
 
         for line in summary_lines(result.patterns, every=verbose):
             console.print(line, markup=False)
+    print_failing(console, result, fail_on, fail_on_new, verbose)
+    console.print(f"Report: {out / 'report.html'}  (also findings.json, findings.csv, "
+                  "summary.csv)")
+
+
+def citation_lines(frame) -> tuple[list[list[str]], list[list[str]]]:
+    """A row per citation, and the total rows: the money one amount per currency, two
+    currencies never added (the total's counts, then each currency's total)."""
+    from types import SimpleNamespace
+
+    from auditor.money import MoneyTotals, currency_label
+    from auditor.report.frames import summary_by
+
+    counts: dict[str, list[int]] = {}
+    money: dict[str, MoneyTotals] = {}
+    overall = MoneyTotals()
+    for row in (SimpleNamespace(**r) for r in summary_by(frame, "citation")):
+        counted = counts.setdefault(row.citation, [0, 0, 0, 0])
+        for index, value in enumerate((row.findings, row.high, row.medium, row.low)):
+            counted[index] += int(value)
+        under, over = Decimal(row.under_paid), Decimal(row.over_paid)
+        money.setdefault(row.citation, MoneyTotals()).add_totals(row.currency, under, over)
+        overall.add_totals(row.currency, under, over)
+    rows = [[citation, *(f"{n:,}" for n in counted),
+             money[citation].text("under", "0.00"), money[citation].text("over", "0.00")]
+            for citation, counted in counts.items()]
+    total = ["total", *(f"{sum(c[i] for c in counts.values()):,}" for i in range(4)),
+             overall.text("under", "0.00"), overall.text("over", "0.00")]
+    totals = [total]
+    if len(overall.currencies()) > 1:
+        total[5:] = ["", ""]
+        for row in (SimpleNamespace(**r) for r in summary_by(frame, "currency")):
+            amounts = MoneyTotals()
+            amounts.add_totals(row.currency, Decimal(row.under_paid), Decimal(row.over_paid))
+            totals.append([f"total {currency_label(row.currency)}",
+                           *(f"{int(n):,}" for n in (row.findings, row.high, row.medium,
+                                                     row.low)),
+                           amounts.text("under", "0.00"), amounts.text("over", "0.00")])
+    return rows, totals
+
+
+def print_citations(console: Console, frame) -> None:
+    """The findings by citation: on a terminal wide enough a table, else plain columns."""
+    from rich.table import Table
+
+    rows, totals = citation_lines(frame)
+    lines = [list(SUMMARY_HEADERS), *rows, *totals]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(SUMMARY_HEADERS))]
+    framed = sum(widths) + max(0, 20 - widths[0]) + 3 * len(widths) + 1  # with borders
+    if console.is_terminal and framed <= console.width:
+        table = Table(title="Findings by citation")
+        for index, header in enumerate(SUMMARY_HEADERS):
+            table.add_column(header, no_wrap=True,
+                             min_width=max(len(header), 20 if index == 0 else 0),
+                             justify="left" if index == 0 else "right")
+        for row in rows:
+            table.add_row(*row)
+        table.add_section()
+        for row in totals:
+            table.add_row(*row, style="bold")
+        console.print(table)
+        return
+    # a log, or a terminal too narrow for the table: plain columns, nothing cut
+    console.print("Findings by citation", markup=False)
+    for number, line in enumerate(lines):
+        if number == len(lines) - len(totals):
+            console.print("  ".join("-" * w for w in widths), markup=False)
+        console.print("  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i])
+                                for i, cell in enumerate(line)).rstrip(),
+                      markup=False, crop=False, overflow="ignore")
+
+
+def print_waivers(console: Console, result) -> None:
+    """The waivers applied, expired (not applied) and unused, if a waiver file was given."""
+    if not result.waivers:
+        return
+    waived = sum(1 for f in result.findings if f.waiver is not None)
+    status = {name: [w for w in result.waivers if w.status == name]
+              for name in ("applied", "expired", "unused")}
+    console.print(f"Waivers: {waived} finding(s) waived by {len(status['applied'])} "
+                  f"waiver(s); {len(status['expired'])} expired (not applied), "
+                  f"{len(status['unused'])} unused.")
+    for waiver in status["expired"]:
+        console.print(f"  EXPIRED waiver {waiver.index} (line {waiver.line}: "
+                      f"{_criteria(waiver.matched_on)}) ended {waiver.expires}: "
+                      f"{waiver.matches} finding(s) not waived")
+    for waiver in status["unused"]:
+        console.print(f"  unused waiver {waiver.index} (line {waiver.line}: "
+                      f"{_criteria(waiver.matched_on)}) matched no finding")
+
+
+def print_failing(console: Console, result, fail_on: str, fail_on_new: bool,
+                  verbose: bool) -> None:
+    """How many findings fail the run, and the first 20 high ones (every finding with
+    `verbose`)."""
+    from auditor.policy import fails
+
     failed = high = 0
     first_high = []  # the findings are walked once: a month's are never held
     for finding in result.findings:
@@ -138,8 +167,6 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
                           f"{place}{marks}")
         if not verbose and high > 20:
             console.print(f"  … and {high - 20} more (--verbose lists every finding)")
-    console.print(f"Report: {out / 'report.html'}  (also findings.json, findings.csv, "
-                  "summary.csv)")
 
 
 def currency_note(inputs) -> str:
