@@ -135,11 +135,7 @@ def _add_output_and_store_options(audit: argparse.ArgumentParser) -> None:
 
 
 class Refused(Exception):
-    """What a step refuses, told in one line (`markup`: Rich markup in it is read)."""
-
-    def __init__(self, message: str, markup: bool | None = None) -> None:
-        super().__init__(message)
-        self.message, self.markup = message, markup
+    """What a step refuses, told in one line (escaped: auditor/shown.py)."""
 
 
 @dataclass
@@ -216,7 +212,7 @@ def audit(arguments: argparse.Namespace, console: Console) -> int:
         waivers, earlier, paths = read_before(arguments, options)
         recorded = audit_and_record(arguments, options, paths, console, errors)
     except Refused as error:
-        errors.print(error.message, markup=error.markup)
+        errors.print(str(error), markup=False)
         return EXIT_ERROR
     result = judge(recorded, options, waivers, earlier, errors)
     code = write_outputs(recorded, result, options, arguments)
@@ -268,9 +264,9 @@ def judging_of(arguments: argparse.Namespace, settings) -> tuple[Any, dict]:
         approvals = load_approvals(approved) if approved else None
         judging = judging_for(select, ignore, approvals)
     except ApprovalFileError as error:
-        raise Refused(printable(f"auditor: approved house rules: {error}"), False) from None
+        raise Refused(printable(f"auditor: approved house rules: {error}")) from None
     except SelectionError as error:
-        raise Refused(printable(f"auditor: --select/--ignore: {error}"), False) from None
+        raise Refused(printable(f"auditor: --select/--ignore: {error}")) from None
     judged = judged_block(judging, select, ignore) if select or ignore else {}
     if approved:
         judged["approved"] = str(approved)
