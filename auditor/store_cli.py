@@ -21,11 +21,20 @@ CONFIG_HELP = ("the settings file whose `store` is read (default: [tool.bjh-audi
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
+    """`runs`, `report` and `diff`, in that order."""
+    add_runs_parser(commands)
+    add_report_parser(commands)
+    add_diff_parser(commands)
+
+
+def add_runs_parser(commands: argparse._SubParsersAction) -> None:
     runs = commands.add_parser("runs", help="the audits kept in the run store")
     runs.add_argument("action", nargs="?", choices=["list", "show"], default="list")
     runs.add_argument("run", nargs="?", type=int, metavar="RUN", help="a run's number (show)")
     _common(runs)
 
+
+def add_report_parser(commands: argparse._SubParsersAction) -> None:
     report = commands.add_parser(
         "report", help="write the four outputs of a stored run again",
         description="Write findings.json, findings.csv, summary.csv and report.html of a "
@@ -34,6 +43,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     report.add_argument("--out", required=True, metavar="DIR")
     _common(report)
 
+
+def add_diff_parser(commands: argparse._SubParsersAction) -> None:
     diff = commands.add_parser(
         "diff", help="findings new, persisting and resolved between two stored runs",
         description="Compare two stored runs by stable finding ID: the findings of the later "

@@ -65,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", help="write a cProfile of one run here")
     args = parser.parse_args(argv)
     files = load(Path(args.folder))
-    # as `auditor audit` runs (cli.py): what is loaded kept out of the collector's walks
+    # as `auditor audit` runs (auditor/commands/audit.py): what is loaded kept out of the
+    # collector's walks
     gc.freeze()
     gc.set_threshold(20_000, 20, 10)
     rounds = sum(isinstance(i, RoundRecord) for _, items in files for i in items)

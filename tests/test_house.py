@@ -47,7 +47,17 @@ def import_graph(typing: bool = False) -> dict[str, set[str]]:
                     whole = f"{node.module}.{alias.name}"
                     targets.append(whole if whole in modules else node.module)
             graph[name].update(t for t in targets if t in modules and t != name)
+    # The command line imports each command's module by name, when it is asked for.
+    graph["auditor.cli"].update(command_modules().values())
     return graph
+
+
+def command_modules() -> dict[str, str]:
+    """The command line's table, command -> module, as auditor/cli.py writes it."""
+    tree = ast.parse((PACKAGE / "cli.py").read_text(encoding="utf-8"))
+    table = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                 and getattr(node.targets[0], "id", None) == "COMMAND_MODULES")
+    return ast.literal_eval(table)
 
 
 def loops(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -105,7 +115,8 @@ def test_a_loop_would_be_seen() -> None:
 def test_the_audit_of_one_file_knows_nothing_of_pools_runs_or_what_comes_after() -> None:
     below = reaches(import_graph(), "auditor.audit")
     above = {"auditor.tasks", "auditor.split", "auditor.run", "auditor.cluster",
-             "auditor.api", "auditor.store", "auditor.output.render", "auditor.cli"}
+             "auditor.api", "auditor.store", "auditor.output.render", "auditor.cli",
+             "auditor.commands"}
     assert below & above == set()
 
 
@@ -114,7 +125,7 @@ def test_the_shared_results_sit_below_every_layer_that_uses_them() -> None:
     layers_above = ("auditor.audit", "auditor.run", "auditor.tasks", "auditor.split",
                     "auditor.cluster", "auditor.api", "auditor.store", "auditor.output",
                     "auditor.identity", "auditor.waivers", "auditor.baseline", "auditor.case",
-                    "auditor.trends", "auditor.cli")
+                    "auditor.trends", "auditor.cli", "auditor.commands")
     assert [m for m in below if m.startswith(layers_above)] == []
 
 
@@ -125,7 +136,8 @@ def test_the_report_model_knows_nothing_of_how_it_is_shown_or_asked_for() -> Non
     model = [m for m in graph if m.startswith("auditor.report")]
     assert model
     reached = set().union(*(reaches(graph, m) for m in model))
-    assert sorted(m for m in reached if m.startswith(("auditor.output", "auditor.cli"))
+    assert sorted(m for m in reached if m.startswith(("auditor.output", "auditor.cli",
+                                                      "auditor.commands"))
                   or m.endswith("_cli")) == []
 
 
@@ -215,3 +227,44 @@ def test_the_live_page_knows_only_the_floor_of_the_watcher() -> None:
     graph = import_graph(typing=True)
     assert sorted(m for m in reaches(graph, "auditor.live.page") if live(m)) == [
         "auditor.live.floor"]
+
+
+def commands_module(module: str) -> bool:
+    return module == "auditor.commands" or module.startswith("auditor.commands.")
+
+
+def test_every_command_is_a_module_of_its_own_that_only_the_command_line_imports() -> None:
+    """Each command's module adds its parser and runs it (`add_parser`, `run`); the command
+    line names them all, and nothing below it imports one."""
+    import importlib
+
+    from auditor.cli import COMMANDS, build_parser
+
+    table = command_modules()
+    assert tuple(table) == COMMANDS
+    for module in set(table.values()):
+        loaded = importlib.import_module(module)
+        assert callable(loaded.add_parser) and callable(loaded.run), module
+    assert tuple(build_parser()._subparsers._group_actions[0].choices) == COMMANDS
+    graph = import_graph(typing=True)
+    importers = sorted(module for module, imported in graph.items()
+                       if not commands_module(module) and module != "auditor.cli"
+                       and any(commands_module(m) for m in imported))
+    assert importers == []
+
+
+def function_sizes(path: Path) -> dict[str, int]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {node.name: (node.end_lineno or node.lineno) - node.lineno + 1
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def test_the_command_line_is_thin() -> None:
+    """No function of cli.py or of a command's module over 60 lines (issue 44): the audit
+    is its steps, each a function."""
+    paths = [PACKAGE / "cli.py", *sorted((PACKAGE / "commands").glob("*.py"))]
+    over = {f"{path.name}:{name}": size for path in paths
+            for name, size in function_sizes(path).items() if size > 60}
+    assert over == {}
+    assert len(function_sizes(PACKAGE / "commands" / "audit.py")) >= 10

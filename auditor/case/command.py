@@ -20,6 +20,13 @@ INPUTS = "inputs"
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
+    """`case`, `verify` and `keygen`, in that order."""
+    add_case_parser(commands)
+    add_verify_parser(commands)
+    add_keygen_parser(commands)
+
+
+def add_case_parser(commands: argparse._SubParsersAction) -> None:
     case = commands.add_parser(
         "case", help="the case file of one licensee from an audited run (HTML, PDF, manifest)",
         description="Write the case file of one licensee (licence ID or casino name, as the "
@@ -59,6 +66,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                       help=f"most exhibits a case prints (default {EXHIBITS_AT_MOST}); over "
                            "it the case holds the summary and says how to narrow it")
 
+
+def add_verify_parser(commands: argparse._SubParsersAction) -> None:
     verify = commands.add_parser(
         "verify", help="check a case or run folder against its manifest",
         description="Check the signature with --key, hash every input and output again, "
@@ -74,6 +83,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     verify.add_argument("--key", default=None, metavar="PUB",
                         help="the signer's Ed25519 public key (PEM): check manifest.sig")
 
+
+def add_keygen_parser(commands: argparse._SubParsersAction) -> None:
     keygen = commands.add_parser(
         "keygen", help="make an Ed25519 key pair for signing cases",
         description="Write a new Ed25519 private key to KEY (PEM, owner-readable only) and "

@@ -1,4 +1,5 @@
-"""`auditor simulate`: the command line of the simulator (wired into auditor/cli.py)."""
+"""`auditor simulate`: the command line of the simulator (auditor/commands/simulate.py
+runs it)."""
 
 from __future__ import annotations
 

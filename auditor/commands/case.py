@@ -1,0 +1,19 @@
+"""`auditor case`: the case file of one licensee; see auditor/case/command.py."""
+
+from __future__ import annotations
+
+import argparse
+
+from auditor.commands import text_console
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    from auditor.case.command import add_case_parser
+
+    add_case_parser(commands)
+
+
+def run(arguments: argparse.Namespace) -> int:
+    from auditor.case.command import run as run_case
+
+    return run_case(arguments, text_console(soft_wrap=True), text_console(stderr=True))
