@@ -145,7 +145,8 @@ def main() -> int:
         idle_cpu = cpu_seconds(watch.pid) - idle_start
         tail = Tail(alerts)
         tail.start()
-        handles = {record.name: open(folder / record.name, "ab", buffering=0)
+        # held open the whole replay, as a table's writer holds its record; closed below
+        handles = {record.name: open(folder / record.name, "ab", buffering=0)  # noqa: SIM115
                    for record in records}
         ends: dict[tuple[str, int], float] = {}
         busy_start = cpu_seconds(watch.pid)
