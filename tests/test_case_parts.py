@@ -5,16 +5,28 @@ whole case seldom reaches (issue 45: mutants of the case code that no test saw).
 
 from __future__ import annotations
 
+import io
+import os
+import shutil
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from markupsafe import Markup
 
-from auditor.case.basis import Basis, basis_of
+from auditor.case import command
+from auditor.case.basis import Basis, HouseRule, basis_of, rules_applied
+from auditor.case.building import building
 from auditor.case.model import MoneyTotal, _table_words
 from auditor.case.render import _whole_pdf, money, visible
+from auditor.case.source import CaseError
+from auditor.cli import build_parser, main
 from auditor.findings import Finding
+from auditor.results import InputSummary
 from auditor.rulebase import rule_entries
+from auditor.shown import TextConsole
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 
 
 def finding(**fields) -> Finding:
@@ -105,3 +117,92 @@ def test_a_pdf_is_whole_when_it_begins_as_one_and_its_end_marker_is_in_its_last_
     pdf.write_bytes(b"<html>%%EOF")
     assert _whole_pdf(pdf) is False
     assert _whole_pdf(tmp_path / "missing.pdf") is False
+
+
+def test_rules_applied_leave_out_another_game_s_options() -> None:
+    db21 = InputSummary(path="t.bjh", table="T07", game="db21", decks=6,
+                        house_rules={"db21.paytable": "A", "soft17": "stand"},
+                        declared_rules=["db21.paytable"])
+    assert rules_applied("20:18:15:30.10(12)", db21) == [
+        HouseRule("db21.paytable", "A", True), HouseRule("soft17", "stand", False)]
+    ladies = InputSummary(path="l.bjh", table="T22", game="standard", decks=None,
+                          house_rules={"peek": "yes"}, declared_rules=None)
+    # a standard table: the ladies pay table is nothing of it; its decks are unknown
+    assert rules_applied("20:18:15:30.04(3)", ladies) == [
+        HouseRule("decks", None, True), HouseRule("peek", "yes", None)]
+    assert rules_applied("20:18:15:30.10(12)", None) is None
+    assert rules_applied("record:syntax", db21) == []  # depends on no house rule
+    assert rules_applied("20:18:15:99", db21) is None  # no such check: every rule
+
+
+def test_a_build_stopped_after_its_folder_went_keeps_its_own_error(tmp_path: Path) -> None:
+    """The folder being built removed meanwhile (by hand, by a cleaner): the error that
+    stopped the build is the one raised, not the cleanup's."""
+    out = tmp_path / "case"
+    with pytest.raises(CaseError, match=r"^the disk is full$"), building(out) as made:
+        shutil.rmtree(made)
+        raise CaseError("the disk is full")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_that_cannot_be_made_is_said_in_plain_text_on_a_terminal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An OSError (here --out under a file) is one line with no colour codes, even where
+    the error stream is a terminal that shows colours."""
+    run = tmp_path / "run"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "run-manifest-1", run)
+    monkeypatch.chdir(run)
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    arguments = build_parser("case").parse_args(
+        ["case", ".", "--licensee", "RL-0412", "--out", str(tmp_path / "a-file" / "case")])
+    stream = io.StringIO()
+    errors = TextConsole(file=stream, force_terminal=True, color_system="standard",
+                         width=200)
+    assert command.run(arguments, TextConsole(file=io.StringIO()), errors) == 2
+    assert stream.getvalue() == f"auditor: {tmp_path / 'a-file'}: File exists\n"
+
+
+@pytest.fixture(scope="module")
+def audited(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One sample log of RL-0412 copied and audited from inside its folder (its input
+    named relative to it), with a store of its own: the folder."""
+    folder = tmp_path_factory.mktemp("audited")
+    shutil.copy2(SAMPLES / "standard-t11-2026-11-20.bjh", folder / "t11.bjh")
+    here = Path.cwd()
+    os.chdir(folder)
+    try:
+        assert main(["audit", "t11.bjh", "--out", "out", "--quiet", "--store",
+                     "history.sqlite"]) == 1
+    finally:
+        os.chdir(here)
+    return folder
+
+
+def copied_run(audited: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "audited"
+    shutil.copytree(audited, folder)
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def test_a_case_without_pdf_needs_no_chromium(audited: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    copied_run(audited, tmp_path, monkeypatch)
+    monkeypatch.setenv("BJH_CHROMIUM", str(tmp_path / "no-chromium"))
+    assert main(["case", "out", "--licensee", "RL-0412", "--out", str(tmp_path / "case")]) == 0
+    assert sorted(path.name for path in (tmp_path / "case").iterdir()) == [
+        "case.html", "findings.json", "inputs", "manifest.json"]
+
+
+def test_an_input_changed_since_the_run_is_refused_by_case(
+        audited: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture) -> None:
+    folder = copied_run(audited, tmp_path, monkeypatch)
+    record = folder / "t11.bjh"
+    record.write_bytes(record.read_bytes() + b"\n")
+    capsys.readouterr()
+    status = main(["case", "out", "--licensee", "RL-0412", "--out", str(tmp_path / "case")])
+    assert (status, capsys.readouterr().err.strip()) == (
+        2, "auditor: input t11.bjh has changed since the run (SHA-256 differs): audit it "
+           "again")
+    assert not (tmp_path / "case").exists()
