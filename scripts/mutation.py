@@ -87,7 +87,8 @@ AREAS = {
     # the floor: what changed between nights, the store's reads for trends, the patterns
     "floor": Area(("auditor/trends/changes.py", "auditor/store/trend_reads.py",
                    "auditor/patterns.py"),
-                  ("tests/test_trends_changes.py", "tests/test_patterns.py",
+                  ("tests/test_floor_parts.py", "tests/test_trends_changes.py",
+                   "tests/test_patterns.py",
                    "tests/test_patterns_evidence.py", "tests/test_trends.py",
                    "tests/test_floor_history.py"), 50),
 }

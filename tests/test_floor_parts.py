@@ -23,6 +23,8 @@ from auditor.patterns import (
     unit_rates,
     weigh_patterns,
 )
+from auditor.trends.changes import _change, _strata
+from auditor.trends.counts import FloorCounts
 
 C06, C30 = "20:18:15:06", "20:18:15:30"
 
@@ -202,3 +204,69 @@ def test_the_summary_of_a_single_pattern() -> None:
         "Patterns (table, dealer, player × citation) against run 3: 1 new, 0 recurring, "
         "0 gone, 0 not audited.",
         "  new         table RL-1/T1 × 20:18:15:30  run 3: 0, run 8: 1"]
+
+
+NIGHTS = ["2026-11-01", "2026-11-02", "2026-11-03"]
+
+
+def small_floor() -> tuple[FloorCounts, FloorCounts]:
+    """Three nights: D-1 deals 90, 100 and 100 rounds at T1 with 2, 3, 3 findings; D-2
+    deals 100 a night at T1 with 1 finding each night, and 50 at T2 with none. The window's
+    sums, and the same night by night and cell by cell (what `count_floor` gives with
+    `by_cell_day`)."""
+    cells = {("D-1", "T1"): ([90, 100, 100], [2, 3, 3]),
+             ("D-2", "T1"): ([100, 100, 100], [1, 1, 1]), ("D-2", "T2"): ([50, 50, 50], [0, 0, 0])}
+    floor, recent = FloorCounts(), FloorCounts(by_cell_day=True)
+    for (dealer, table), (rounds, found) in cells.items():
+        for day, rounds_of_day, n in zip(NIGHTS, rounds, found, strict=True):
+            for kind, unit in (("dealer", dealer), ("table", table)):
+                floor.day_rounds[kind, unit, day] += rounds_of_day
+                floor.day_found[kind, unit, day] += n
+            recent.cell_day_rounds[dealer, table, day] += rounds_of_day
+            recent.cell_day_found[dealer, table, day] += n
+    return floor, recent
+
+
+def test_a_change_found_since_the_night_its_rate_rose() -> None:
+    floor, recent = small_floor()
+    judged = {("dealer", "D-1"), ("dealer", "D-2"), ("table", "T1"), ("table", "T2")}
+    strata = _strata(recent, judged)
+    assert strata["dealer"][0]["T1"] == Counter({
+        (day, what): n for day, rounds, found in zip(NIGHTS, (190, 200, 200), (3, 4, 4),
+                                                     strict=True)
+        for what, n in (("rounds", rounds), ("found", found))})
+    change = _change("dealer", "D-1", NIGHTS, NIGHTS[1:], floor, strata)
+    assert change is not None
+    # From the 2nd night: 6 of its 8 findings in 200 of its 290 rounds; given T1's
+    # findings on those nights (8 in 400 rounds, D-1's 200), 6 of 8 at a half. From the
+    # 3rd night the larger p is larger: the 2nd night is the likelier start.
+    own = tail(6, 8, Fraction(200, 290))
+    given = tail(6, 8, Fraction(1, 2))
+    assert (change["since"], change["candidates"]) == ("2026-11-02", 2)
+    assert change["counts"] == {"rounds_since": 200, "findings_since": 6,
+                                "rounds_before": 90, "findings_before": 2,
+                                "expected_from_before": 5.517, "expected_given": 4.0}
+    assert change["rates"] == {"since_per_1000": 30.0, "before_per_1000": 22.222}
+    assert max(own, given) < max(tail(3, 8, Fraction(100, 290)), tail(3, 4, Fraction(1, 2)))
+    assert change["p_before"] == pytest.approx(own, rel=1e-9)
+    assert change["p_given"] == pytest.approx(given, rel=1e-9)
+    assert 2 * max(own, given) > 1
+    assert change["p"] == 1.0  # the larger p times the 2 nights tried, at most 1
+    assert change["q"] is None
+    assert change["tested"].startswith(
+        "Findings at dealer D-1 from 2026-11-02: 6 in 200 rounds, against 5.5 expected "
+        "from its own rate before (2 in 90 rounds) and 4.0 given its tables' findings")
+    # A table with no finding: every candidate alike (p 1), the earliest named.
+    quiet = _change("table", "T2", NIGHTS, NIGHTS[1:], floor, strata)
+    assert quiet is not None
+    assert (quiet["since"], quiet["p"], quiet["p_before"], quiet["p_given"],
+            quiet["rates"]) == ("2026-11-02", 1.0, 1.0, 1.0,
+                                {"since_per_1000": 0.0, "before_per_1000": 0.0})
+
+
+def test_no_change_where_every_round_is_on_one_side_of_each_candidate() -> None:
+    floor, recent = small_floor()
+    strata = _strata(recent, {("dealer", "D-1"), ("table", "T1")})
+    # D-2 and T2 not judged: pooled
+    assert sorted(strata["dealer"][0]) == ["(under the minimum)", "T1"]
+    assert _change("dealer", "D-1", NIGHTS, NIGHTS[:1], floor, strata) is None
