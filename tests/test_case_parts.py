@@ -17,11 +17,12 @@ from markupsafe import Markup
 from auditor.case import command
 from auditor.case.basis import Basis, HouseRule, basis_of, rules_applied
 from auditor.case.building import building
-from auditor.case.model import MoneyTotal, _table_words
+from auditor.case.model import Exhibit, MoneyTotal, _exhibit, _rounds_by_id, _table_words
 from auditor.case.render import _whole_pdf, money, visible
 from auditor.case.source import CaseError
 from auditor.cli import build_parser, main
 from auditor.findings import Finding
+from auditor.replay.trace import RoundEvidence
 from auditor.results import InputSummary
 from auditor.rulebase import rule_entries
 from auditor.shown import TextConsole
@@ -206,3 +207,51 @@ def test_an_input_changed_since_the_run_is_refused_by_case(
         2, "auditor: input t11.bjh has changed since the run (SHA-256 differs): audit it "
            "again")
     assert not (tmp_path / "case").exists()
+
+
+def exhibit_of(found: Finding, replays: list[RoundEvidence] = ()) -> Exhibit:
+    source = ["bjh 1", "round 1 time=20:00:00 dealer=D-1", "20:00:01 bet s1h1 main 10",
+              "20:00:02 deal s1h1 Ah", "20:00:03 settle s1h1 main win 10"]
+    basis = basis_of(found.citation, rule_entries().get(found.citation))
+    return _exhibit(3, found, None, {"t.bjh": "inputs/t.bjh"}, basis,
+                    _rounds_by_id({str(n): r for n, r in enumerate(replays)}), source)
+
+
+def test_an_exhibit_shows_the_record_lines_it_stands_on() -> None:
+    exhibit = exhibit_of(finding(line=5, evidence=(3, 4)))
+    assert exhibit.record_lines == [(3, "20:00:01 bet s1h1 main 10", False),
+                                    (4, "20:00:02 deal s1h1 Ah", False),
+                                    (5, "20:00:03 settle s1h1 main win 10", True)]
+    assert (exhibit.number, exhibit.input_copy, exhibit.currency) == (
+        3, "inputs/t.bjh", "undeclared")
+    # A line the record does not have (a findings.json edited by hand) shows no text.
+    assert exhibit_of(finding(line=0, evidence=(9,))).record_lines == [
+        (0, "", True), (9, "", False)]
+
+
+def test_an_exhibit_says_why_it_has_no_replay() -> None:
+    kept = ("The audit keeps the replays of the first rounds of each citation in each "
+            "record; this round is not among them. Its lines are in the copied input.")
+    about_the_record = "This finding is about the record, not a round's play: no replay."
+    assert exhibit_of(finding(line=5, round="1")).replay_missing == kept
+    assert exhibit_of(finding(line=None, round="1")).replay_missing == about_the_record
+    assert exhibit_of(finding(line=5, round=None)).replay_missing == about_the_record
+
+
+def test_an_exhibit_replays_its_round_up_to_the_fault() -> None:
+    lines = [(2, "round 1 time=20:00:00 dealer=D-1"), (3, "20:00:01 bet s1h1 main 10"),
+             (4, "20:00:02 deal s1h1 Ah"), (5, "20:00:03 settle s1h1 main win 10")]
+    step = {"dealer": {"cards": ["9c"], "total": 9, "revealed": True}, "hands": [],
+            "wagers": []}
+    replay = RoundEvidence("t.bjh", "1", 2, lines, {3: step, 5: step})
+    exhibit = exhibit_of(finding(line=4, evidence=(3,)), [replay])
+    assert exhibit.replay == [(2, "round 1 time=20:00:00 dealer=D-1", False),
+                              (3, "20:00:01 bet s1h1 main 10", True),
+                              (4, "20:00:02 deal s1h1 Ah", True)]
+    assert exhibit.table_at_fault == {"line": 3, "dealer": "9c (9)", "hands": [],
+                                      "wagers": []}
+    assert exhibit.replay_missing is None
+    # No step of the round up to the fault: no table shown (not a crash).
+    early = RoundEvidence("t.bjh", "1", 2, lines, {5: step})
+    shown = exhibit_of(finding(line=4), [early])
+    assert (shown.table_at_fault, [line for line, _, _ in shown.replay]) == (None, [2, 3, 4])
