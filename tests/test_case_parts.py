@@ -17,8 +17,10 @@ from markupsafe import Markup
 from auditor.case import command
 from auditor.case.basis import Basis, HouseRule, basis_of, rules_applied
 from auditor.case.building import building
+from auditor.case.copies import copy_problems
 from auditor.case.model import Exhibit, MoneyTotal, _exhibit, _rounds_by_id, _table_words
 from auditor.case.render import _whole_pdf, money, visible
+from auditor.case.scope import Scope
 from auditor.case.source import CaseError
 from auditor.cli import build_parser, main
 from auditor.findings import Finding
@@ -255,3 +257,84 @@ def test_an_exhibit_replays_its_round_up_to_the_fault() -> None:
     early = RoundEvidence("t.bjh", "1", 2, lines, {5: step})
     shown = exhibit_of(finding(line=4), [early])
     assert (shown.table_at_fault, [line for line, _, _ in shown.replay]) == (None, [2, 3, 4])
+
+
+def summary_of(**fields) -> InputSummary:
+    base = {"path": "t.bjh", "table": "T11", "licence": "RL-0412", "casino": "Deadwood",
+            "first_date": "2026-11-20", "last_date": "2026-11-21",
+            "first_gaming_day": "2026-11-20", "last_gaming_day": "2026-11-20"}
+    return InputSummary(**{**base, **fields})
+
+
+def test_the_inputs_a_scope_takes() -> None:
+    every = Scope(licensee="RL-0412")
+    assert every.takes_input(summary_of()) is True
+    assert Scope(licensee="Deadwood").takes_input(summary_of()) is True
+    assert Scope(licensee="RL-0417").takes_input(summary_of()) is False
+    assert every.takes_input(summary_of(error="unreadable")) is False
+    assert every.takes_input(summary_of(table=None)) is False
+    assert Scope(licensee="RL-0412", tables=("T07",)).takes_input(summary_of()) is False
+    assert Scope(licensee="RL-0412", tables=("T11",)).takes_input(summary_of()) is True
+    # gaming dates: both ends included
+    assert Scope(date_from="2026-11-20", date_until="2026-11-20").takes_input(
+        summary_of()) is True
+    assert Scope(date_from="2026-11-21").takes_input(summary_of()) is False
+    assert Scope(date_until="2026-11-19").takes_input(summary_of()) is False
+    # a run recorded before gaming days: calendar dates, the first a day earlier
+    older = summary_of(first_gaming_day=None, last_gaming_day=None)
+    assert Scope(date_until="2026-11-19").takes_input(older) is True
+    assert Scope(date_until="2026-11-18").takes_input(older) is False
+    assert Scope(date_from="2026-11-21").takes_input(older) is True
+    assert Scope(date_from="2026-11-22").takes_input(older) is False
+    assert Scope(date_from="2026-11-20").takes_input(
+        summary_of(first_gaming_day=None, last_gaming_day=None, first_date=None)) is False
+
+
+def test_the_findings_a_scope_holds() -> None:
+    late = finding(date="2026-11-21", time="02:00:00", citation="20:18:15:30.10(12)")
+    assert Scope().gaming_day(late) == "2026-11-20"  # before 06:00: the night before
+    assert Scope(gaming_day_starts="00:00").gaming_day(late) == "2026-11-21"
+    assert Scope().gaming_day(finding(gaming_day="2026-11-19", date="2026-11-21")) == \
+        "2026-11-19"
+    assert Scope(date_until="2026-11-20").holds(late) is True
+    assert Scope(date_from="2026-11-20", date_until="2026-11-20").holds(late) is True
+    assert Scope(date_from="2026-11-21").holds(late) is False
+    assert Scope(date_until="2026-11-19").holds(late) is False
+    assert Scope(date_until="2026-11-19").holds(finding(date=None)) is True  # the record's
+    assert Scope(citations=("20:18:15:30.10",)).holds(late) is True
+    assert Scope(citations=("20:18:15:30.10(12)",)).holds(late) is True
+    assert Scope(citations=("20:18:15:30.1",)).holds(late) is False
+    assert Scope(citations=("20:18:15:30.10(1)",)).holds(late) is False
+
+
+def test_a_scope_s_narrowing_in_words() -> None:
+    assert Scope(licensee="RL-0412").narrowing() == []
+    assert Scope(tables=("T07", "T11"), date_from="2026-11-20",
+                 citations=("20:18:15:06",)).narrowing() == [
+        "table T07, T11", "gaming dates 2026-11-20 to any", "citation 20:18:15:06"]
+    assert Scope(date_until="2026-11-21").narrowing() == ["gaming dates any to 2026-11-21"]
+
+
+def test_the_files_of_a_manifest_that_are_not_the_folder_s_own(tmp_path: Path) -> None:
+    folder = tmp_path / "case"
+    (folder / "inputs").mkdir(parents=True)
+    (folder / "inputs" / "t.bjh").write_text("bjh 1\n", encoding="utf-8")
+    (folder / "inputs" / "sub").mkdir()
+    (tmp_path / "elsewhere.bjh").write_text("bjh 1\n", encoding="utf-8")
+    (folder / "inputs" / "link.bjh").symlink_to(tmp_path / "elsewhere.bjh")
+    manifest = {"kind": "case", "inputs": [
+        {"copy": "inputs/t.bjh"}, {"copy": "inputs/missing.bjh"}, {"copy": "../x.bjh"},
+        {"copy": "/etc/passwd"}, {"copy": "inputs/sub"}, {"copy": "inputs/link.bjh"},
+        {"name": "t07.bjh"}, "not an entry"],
+        "outputs": {"case.html": "…", "inputs/../../x": "…"}}
+    assert copy_problems(folder, manifest) == [
+        "input ../x.bjh: lies outside the folder",
+        "input /etc/passwd: lies outside the folder",
+        "input inputs/sub: not a plain file (a folder's files are plain files)",
+        f"input inputs/link.bjh: a link to {tmp_path / 'elsewhere.bjh'}, not the folder's "
+        "own file: it would not go with the folder, and a change where it points changes it",
+        "input t07.bjh: the case holds no copy of it (a case's inputs are its own copies, "
+        "under inputs/)",
+        "output inputs/../../x: lies outside the folder"]
+    # A run folder's inputs are named where they lay: no copy is asked of them.
+    assert copy_problems(folder, {"kind": "run", "inputs": [{"path": "t07.bjh"}]}) == []
