@@ -89,8 +89,7 @@ AREAS = {
                    "auditor/patterns.py"),
                   ("tests/test_floor_parts.py", "tests/test_trends_changes.py",
                    "tests/test_patterns.py",
-                   "tests/test_patterns_evidence.py", "tests/test_trends.py",
-                   "tests/test_floor_history.py"), 50),
+                   "tests/test_patterns_evidence.py", "tests/test_trends.py"), 50),
 }
 
 
