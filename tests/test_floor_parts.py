@@ -5,12 +5,18 @@ seldom reaches (issue 45: mutants of the floor code that no test saw)."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections import Counter
+from collections.abc import Iterator
 from fractions import Fraction
 from math import comb
+from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
 
+from auditor.cli import main
 from auditor.patterns import (
     at_least,
     compare_patterns,
@@ -23,6 +29,7 @@ from auditor.patterns import (
     unit_rates,
     weigh_patterns,
 )
+from auditor.store import open_store, trend_reads
 from auditor.trends.changes import _change, _strata
 from auditor.trends.counts import FloorCounts
 
@@ -270,3 +277,136 @@ def test_no_change_where_every_round_is_on_one_side_of_each_candidate() -> None:
     # D-2 and T2 not judged: pooled
     assert sorted(strata["dealer"][0]) == ["(under the minimum)", "T1"]
     assert _change("dealer", "D-1", NIGHTS, NIGHTS[:1], floor, strata) is None
+
+
+# ---- the store's reads for trends (auditor/store/trend_reads.py) ----
+
+T11, T07 = "standard-t11-2026-11-20.bjh", "db21-t07-2026-11-20.bjh"
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """Run 1 audits T11 and T07 (places 0 and 1), run 2 T11 again: trends read T07 of run
+    1 and T11 of run 2 (each content's latest run)."""
+    folder = tmp_path_factory.mktemp("two-runs")
+    samples = Path(__file__).resolve().parent.parent / "sample_logs"
+    for name in (T11, T07):
+        shutil.copy2(samples / name, folder / name)
+    here = Path.cwd()
+    os.chdir(folder)
+    try:
+        assert main(["audit", T11, T07, "--out", "one", "--quiet", "--store", "h.sqlite"]) == 1
+        assert main(["audit", T11, "--out", "two", "--quiet", "--store", "h.sqlite"]) == 1
+    finally:
+        os.chdir(here)
+    engine = open_store(str(folder / "h.sqlite"), read_only=True)
+    yield engine
+    engine.dispose()
+
+
+def test_a_run_s_rounds_by_unit(two_runs: Engine) -> None:
+    # T11: D-2207 and D-3140 deal 16 rounds each; T07: D-1188 and D-2650 15 each.
+    first = trend_reads.run_unit_rounds(two_runs, 1)
+    assert (first["table"], first["dealer"], first["floor"]) == (
+        {"RL-0412/T11": 32, "RL-0412/T07": 30},
+        {"D-2207": 16, "D-3140": 16, "D-1188": 15, "D-2650": 15}, {"rounds": 62})
+    second = trend_reads.run_unit_rounds(two_runs, 2)
+    assert (second["table"], second["dealer"], second["floor"]) == (
+        {"RL-0412/T11": 32}, {"D-2207": 16, "D-3140": 16}, {"rounds": 32})
+    assert second["player"]["P-3137"] == 32 and "P-5548" not in second["player"]
+    assert trend_reads.run_unit_rounds(two_runs, 3)["floor"] == {}
+
+
+def test_the_window_s_inputs_and_findings(two_runs: Engine) -> None:
+    assert trend_reads.window_inputs(two_runs, None, None) == ([1, 2], 2)
+    assert trend_reads.window_inputs(two_runs, "2026-11-20", "2026-11-20") == ([1, 2], 2)
+    assert trend_reads.window_inputs(two_runs, "2026-11-21", None) == ([], 0)
+    assert trend_reads.window_inputs(two_runs, None, "2026-11-19") == ([], 0)
+    expected = [  # (run, place, site, dealer, table, date, citation, line)
+        (1, 1, "RL-0412", "D-1188", "T07", "2026-11-20", "20:18:15:30.10(12)", 239),
+        (1, 1, "RL-0412", "D-1188", "T07", "2026-11-20", "20:18:15:30.10(8)", 555),
+        (1, 1, "RL-0412", "D-1188", "T07", "2026-11-20", "20:18:15:30.10(9)", 559),
+        (2, 0, "RL-0412", "D-2207", "T11", "2026-11-20", "20:18:15:26", 424),
+        (2, 0, "RL-0412", "D-2207", "T11", "2026-11-20", "20:18:15:30", 455),
+        (2, 0, "RL-0412", "D-2207", "T11", "2026-11-20", "20:18:15:06", 524),
+        (2, 0, "RL-0412", "D-2207", "T11", "2026-11-20", "20:18:15:23", 567),
+        (2, 0, "RL-0412", "D-3140", "T11", "2026-11-20", "record:syntax", 720)]
+
+    def rows(since: str | None, until: str | None) -> list[tuple]:
+        return [(r.run_id, r.place, r.site, r.dealer, r.table_id, r.date, r.citation, r.line)
+                for r in trend_reads.window_findings(two_runs, since, until)]
+
+    assert rows(None, None) == expected
+    assert rows("2026-11-20", "2026-11-20") == expected
+    assert rows("2026-11-21", None) == []
+    assert rows(None, "2026-11-19") == []
+
+
+def test_the_shuffles_read_back_with_their_input(two_runs: Engine) -> None:
+    keys = sorted((r.run_id, r.position, r.item)
+                  for r in trend_reads.shuffle_cards(two_runs, None, None, 0))
+    assert keys == [(1, 1, 0), (1, 1, 1), (1, 1, 2), (2, 0, 0), (2, 0, 1), (2, 0, 2)]
+    found = trend_reads.shuffles_at(two_runs, keys)
+    assert {key: row.path for key, row in found.items()} == {
+        (1, 1, 0): T07, (1, 1, 1): T07, (1, 1, 2): T07, (2, 0, 0): T11, (2, 0, 1): T11,
+        (2, 0, 2): T11}
+    assert trend_reads.shuffle_characters(two_runs, None, None, 0) == sum(
+        len(row.cards) for row in found.values())
+    assert trend_reads.shuffles_at(two_runs, [(2, 1, 0)]) == {}
+
+
+def test_pair_nights_sum_each_pair_s_rounds(two_runs: Engine) -> None:
+    rows = list(trend_reads.pair_nights(two_runs, None, None, "(none)"))
+    assert [tuple(row) for row in rows[:3]] == [
+        ("D-1188", "P-5521", "2026-11-20", 1, 15), ("D-1188", "P-5548", "2026-11-20", 1, 15),
+        ("D-1188", "P-5551", "2026-11-20", 1, 15)]
+    by_player: Counter = Counter()
+    for row in rows:
+        by_player[row.player] += row.rounds
+    assert by_player["P-3137"] == 32 and by_player["P-5548"] == 30  # the rounds they wagered
+    assert {row.run_id for row in rows} == {1, 2}
+    assert list(trend_reads.pair_nights(two_runs, "2026-11-21", None, "(none)")) == []
+
+
+def test_shuffles_of_at_least_so_many_characters(two_runs: Engine) -> None:
+    lengths = sorted(len(row.cards) for row in trend_reads.shuffle_cards(two_runs, None, None, 0))
+    longest = lengths[-1]
+    assert [len(row.cards) for row in trend_reads.shuffle_cards(
+        two_runs, None, None, longest)] == [longest]
+    assert list(trend_reads.shuffle_cards(two_runs, None, None, longest + 1)) == []
+    assert trend_reads.shuffle_characters(two_runs, None, None, longest) == longest
+
+
+NO_DEALER = """bjh 1
+casino "Plain Casino" licence=RL-0101
+table T01 game=standard decks=6 seats=7 min=10 max=500 currency=USD
+shoe 1 date=2026-11-20
+21:00:00 shuffle
+21:00:05 cut
+round 1 time=21:01:00
+21:01:00 sit s2 player=P-1
+21:01:01 bet s2h1 main 20
+21:01:02 deal s2h1 Tc
+21:01:03 deal dealer Th
+21:01:04 deal s2h1 9d
+21:01:05 deal dealer 6s
+21:01:06 stand s2h1
+21:01:07 reveal
+21:01:08 settle s2h1 main win 20
+end
+"""
+
+
+def test_a_round_with_no_dealer_counts_for_its_table_and_the_floor_only(tmp_path: Path) -> None:
+    record = tmp_path / "t01.bjh"
+    record.write_text(NO_DEALER, encoding="utf-8")
+    store = tmp_path / "h.sqlite"
+    main(["audit", str(record), "--out", str(tmp_path / "out"), "--quiet", "--store",
+          str(store)])
+    engine = open_store(str(store), read_only=True)
+    try:
+        rounds = trend_reads.run_unit_rounds(engine, 1)
+    finally:
+        engine.dispose()
+    assert (rounds["table"], rounds["dealer"], rounds["player"], rounds["floor"]) == (
+        {"RL-0101/T01": 1}, {}, {"P-1": 1}, {"rounds": 1})
