@@ -273,3 +273,26 @@ def test_a_store_of_the_first_schema_on_postgresql_is_upgraded(postgres_socket) 
             (f"{DB21}:521:14", (521, "round 14 time=20:51:10 dealer=D-1188"))]
     finally:
         engine.dispose()
+
+
+def test_0001a_places_a_finding_of_no_input_of_its_run_after_them(tmp_path) -> None:
+    """A finding whose file is none of its run's inputs (one made across files) is placed
+    after them, as the recorder places it, with the shift of its time."""
+    from old_stores import store_at
+
+    store = first_schema_store(tmp_path)
+    connection = sqlite3.connect(store)
+    document = {"citation": "20:18:15:30.02(6)", "file": "elsewhere.bjh", "line": 3,
+                "seat": None, "hand": None, "time": "23:30:00"}
+    with connection:
+        connection.execute(
+            "INSERT INTO findings (run_id, position, citation, severity, file, line, waived, "
+            "document) VALUES (1, 8, '20:18:15:30.02(6)', 'high', 'elsewhere.bjh', 3, 0, ?)",
+            (json.dumps(document),))
+    connection.close()
+    store_at(f"sqlite:///{store}", "0001a")
+    connection = sqlite3.connect(store)
+    row = connection.execute("SELECT input_position, order_key, shift FROM findings "
+                             "WHERE position = 8").fetchone()
+    connection.close()
+    assert row == (2, (3).to_bytes(8, "big") + b"20:18:15:30.02(6)\0\0\0", "grave")
