@@ -30,7 +30,8 @@ from auditor.patterns import (
     weigh_patterns,
 )
 from auditor.store import open_store, trend_reads
-from auditor.trends.changes import _change, _strata
+from auditor.trends.analysis import Settings
+from auditor.trends.changes import _change, _strata, add_changes
 from auditor.trends.counts import FloorCounts
 
 C06, C30 = "20:18:15:06", "20:18:15:30"
@@ -410,3 +411,17 @@ def test_a_round_with_no_dealer_counts_for_its_table_and_the_floor_only(tmp_path
         engine.dispose()
     assert (rounds["table"], rounds["dealer"], rounds["player"], rounds["floor"]) == (
         {"RL-0101/T01": 1}, {}, {"P-1": 1}, {"rounds": 1})
+
+
+def test_a_unit_dealt_on_one_night_only_has_no_change(two_runs: Engine) -> None:
+    """D-1 has rounds before and since the 2nd night; T9 only on the 3rd, so no candidate
+    has rounds on both sides: its entry keeps no change, the others are judged."""
+    floor, _ = small_floor()
+    floor.day_rounds["table", "T9", NIGHTS[2]] += 40
+    entries = [{"unit": {"kind": "dealer", "key": "D-1"}, "status": "judged"},
+               {"unit": {"kind": "table", "key": "T9"}, "status": "judged"},
+               {"unit": {"kind": "dealer", "key": "D-7"}, "status": "too few"}]
+    add_changes(two_runs, floor, entries, Settings(until=NIGHTS[2]), "FLAG", "-", "too few")
+    assert [entry["change"] is None for entry in entries] == [False, True, True]
+    assert entries[0]["change"]["status"] in ("FLAG", "-")
+    assert entries[0]["change"]["q"] == pytest.approx(entries[0]["change"]["p"])
