@@ -75,6 +75,21 @@ AREAS = {
                         "test_a_table_with_no_approval_is_reported_once",
                         "test_a_header_as_approved_has_no_approval_finding",
                         "test_the_approval_file_from_the_settings_file"))), 60),
+    # the evidence of a run: the case file, the build it names, reproducing it, its clock
+    "case": Area(("auditor/case/*.py", "auditor/build.py", "auditor/reproduce.py",
+                  "auditor/clock.py"),
+                 ("tests/test_case_parts.py", "tests/test_clock.py",
+                  "tests/test_case_exhibits.py",
+                  "tests/test_case_copies.py",
+                  "tests/test_case_atomic.py", "tests/test_case_gaming_days.py",
+                  "tests/test_reproduce.py", "tests/test_case.py", "tests/test_verify.py"),
+                 50),
+    # the floor: what changed between nights, the store's reads for trends, the patterns
+    "floor": Area(("auditor/trends/changes.py", "auditor/store/trend_reads.py",
+                   "auditor/patterns.py"),
+                  ("tests/test_floor_parts.py", "tests/test_trends_changes.py",
+                   "tests/test_patterns.py",
+                   "tests/test_patterns_evidence.py", "tests/test_trends.py"), 50),
 }
 
 

@@ -42,7 +42,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # The newest revision of migrations/versions, and every revision there (a store at any other
 # was written by a newer auditor): tests/test_store.py holds both to the scripts.
 HEAD_REVISION = "0008"
-KNOWN_REVISIONS = frozenset({"0001", "0002", "0003", "0004", "0006", "0007", "0008"})
+KNOWN_REVISIONS = frozenset({"0001", "0001a", "0002", "0003", "0004", "0006", "0007", "0008"})
 # Alembic's own version table, as Alembic makes it (alembic/ddl/impl.py `version_table_impl`).
 VERSION_TABLE = Table("alembic_version", MetaData(),
                       Column("version_num", String(32), nullable=False),

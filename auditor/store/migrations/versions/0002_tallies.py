@@ -3,7 +3,7 @@ and player; the players at seats named by findings; the dealer's cards by up car
 cards of each shuffle in the order dealt.
 
 Revision ID: 0002
-Revises: 0001
+Revises: 0001a (0001 when it shipped: 0001a was put between them, see there)
 Create Date: 2026-11-24
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0002"
-down_revision = "0001"
+down_revision = "0001a"
 branch_labels = None
 depends_on = None
 
