@@ -92,7 +92,8 @@ AREAS = {
                    "tests/test_patterns_evidence.py", "tests/test_trends.py"), 50),
     # incidents: exported exactly once, their links, a table-night superseded
     "incidents": Area(("auditor/incidents.py",),
-                      ("tests/test_incidents_links.py", "tests/test_incidents.py",
+                      ("tests/test_incidents_parts.py", "tests/test_incidents_links.py",
+                       "tests/test_incidents.py",
                        "tests/test_open_round.py"), 30),
     # the live floor: a record judged piece by piece, followed, alerted once
     "live": Area(("auditor/live/judge.py", "auditor/live/follow.py",

@@ -1,0 +1,105 @@
+"""The parts of the incident export (auditor/incidents.py) at their edges, with exact values:
+the run chosen, a round's time span, the store's memory of exports past its query chunks,
+a pending export published only whole and remembered, and the JSON written as UTF-8."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import insert
+
+from auditor.incidents import (
+    EXPORT,
+    FILES,
+    PENDING,
+    IncidentError,
+    _exported_before,
+    _write,
+    chosen_run,
+    occurred,
+    publish_pending,
+)
+from auditor.store import open_store, schema
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    engine = open_store(str(tmp_path / "history.sqlite"), new_store=True)
+    with engine.begin() as connection:
+        for run_id, status in ((1, "finished"), (2, "finished"), (3, "running")):
+            connection.execute(insert(schema.runs).values(
+                id=run_id, tool_version="test", rule_base="test", command="audit",
+                started=f"2026-11-2{run_id}T06:00:00+00:00", status=status, settings="{}",
+                document="{}", extras="{}"))
+    yield engine
+    engine.dispose()
+
+
+def test_the_run_asked_for_is_the_one_exported(store) -> None:
+    assert chosen_run(store, 1) == 1  # an earlier finished run, not the latest
+    assert chosen_run(store, None) == 2
+    with pytest.raises(IncidentError, match="run 3 did not finish"):
+        chosen_run(store, 3)
+    with pytest.raises(IncidentError, match="the store has no run 9"):
+        chosen_run(store, 9)
+
+
+def test_a_round_with_no_date_or_no_time_has_no_span() -> None:
+    assert occurred({}) == (None, None)
+    assert occurred({"date": "2026-11-20"}) == (None, None)
+    assert occurred({"time": "20:00:00"}) == (None, None)
+    assert occurred({"date": "2026-11-20", "round_started": "23:59:00",
+                     "round_ended": "00:01:00"}) == ("2026-11-20T23:59:00",
+                                                     "2026-11-21T00:01:00")
+
+
+def test_every_id_exported_before_is_found_past_the_query_chunks(store) -> None:
+    ids = [f"BJH-{number:016X}" for number in range(1203)]
+    with store.begin() as connection:
+        connection.execute(insert(schema.incident_exports), [
+            {"finding_id": i, "run_id": 1, "exported": "mark"} for i in ids])
+    with store.connect() as connection:
+        # each ID at a chunk's edge (the 500th, 501st, 1001st) among them
+        assert _exported_before(connection, [*ids, "BJH-NEVER"]) == set(ids)
+
+
+def _pending(out: Path, files: tuple[str, ...], mark: str, remembered: int) -> Path:
+    pending = out / PENDING
+    pending.mkdir(parents=True)
+    for name in files:
+        (pending / name).write_text(f"{name} of the export\n", encoding="utf-8")
+    (pending / EXPORT).write_text(json.dumps({"run": 1, "mark": mark,
+                                              "remembered": remembered}), encoding="utf-8")
+    return pending
+
+
+def test_a_pending_export_is_published_only_whole_and_remembered(store, tmp_path) -> None:
+    with store.begin() as connection:
+        connection.execute(insert(schema.incident_exports), [
+            {"finding_id": "BJH-1", "run_id": 1, "exported": "remembered-mark"}])
+    # whole but never remembered (the store's transaction rolled back): dropped
+    out = tmp_path / "never"
+    pending = _pending(out, FILES, "another-mark", 1)
+    publish_pending(store, out)
+    assert not pending.exists() and sorted(p.name for p in out.iterdir()) == []
+    # remembered but a file missing: dropped, never half published
+    out = tmp_path / "half"
+    pending = _pending(out, FILES[:1], "remembered-mark", 1)
+    publish_pending(store, out)
+    assert not pending.exists() and sorted(p.name for p in out.iterdir()) == []
+    # whole and remembered: published
+    out = tmp_path / "whole"
+    _pending(out, FILES, "remembered-mark", 1)
+    publish_pending(store, out)
+    assert sorted(p.name for p in out.iterdir()) == sorted(FILES)
+    assert (out / "incidents.json").read_text(encoding="utf-8") == \
+        "incidents.json of the export\n"
+
+
+def test_incidents_json_keeps_the_records_text_as_written(tmp_path) -> None:
+    _write(tmp_path, [], {"run": 1, "casino": "Café Ünïcode"})
+    text = (tmp_path / "incidents.json").read_text(encoding="utf-8")
+    assert '"casino": "Café Ünïcode"' in text
+    assert json.loads(text) == {"run": 1, "casino": "Café Ünïcode", "incidents": []}
