@@ -99,7 +99,7 @@ AREAS = {
     "live": Area(("auditor/live/judge.py", "auditor/live/follow.py",
                   "auditor/live/alerts.py", "auditor/live/floor.py"),
                  ("tests/test_live_floor.py", "tests/test_watch.py",
-                  "tests/test_live_attacks.py", "tests/test_watch_faults.py"), 30),
+                  "tests/test_live_attacks.py", "tests/test_watch_faults.py"), 20),
 }
 
 

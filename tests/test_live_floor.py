@@ -24,6 +24,11 @@ def test_changes_after_gives_each_change_once_in_order() -> None:
     assert [c.sequence for c in floor.changes_after(2)] == [3]
 
 
+def test_a_floor_with_no_change_yet_has_nothing_after_zero() -> None:
+    floor = LiveFloor()
+    assert floor.changes_after(0) == [] and floor.sequence == 0
+
+
 def test_a_reader_too_far_behind_is_told_to_load_the_snapshot() -> None:
     floor = LiveFloor(keep=3)
     for number in range(5):
@@ -43,6 +48,7 @@ def test_a_new_gaming_day_clears_the_findings_and_keeps_the_tables() -> None:
     floor.new_gaming_day("2026-11-28")
     snapshot = floor.snapshot()
     assert snapshot["findings"] == [] and snapshot["gaming_day"] == "2026-11-28"
+    assert snapshot["findings_total"] == 0
     assert snapshot["tables"][0]["key"] == "T1" and snapshot["tables"][0]["rounds"] == 0
 
 

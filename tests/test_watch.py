@@ -277,3 +277,37 @@ def test_only_findings_at_or_above_the_alert_level_are_alerted(tmp_path):
     assert [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")] == high
     # the floor shows every finding, whatever its severity
     assert len(floor.snapshot()["findings"]) == len(final)
+
+
+def test_a_header_written_before_any_round_and_each_findings_round_lines(tmp_path):
+    """A table writes its header, then its rounds: the header's piece judges no round and
+    tells nothing; each finding on the floor carries its own round's lines, first to last."""
+    source = simulated(tmp_path / "sim", rounds=20, seed="7")
+    text = source.read_text(encoding="utf-8")
+    header_end = text.index("\nround ") + 1
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    watch, stop, thread, told, taken = watching(folder, tmp_path, floor)
+    target = folder / source.name
+    target.write_text(text[:header_end], encoding="utf-8")
+    time.sleep(0.5)
+    with target.open("a", encoding="utf-8") as handle:
+        handle.write(text[header_end:])
+    deadline = time.monotonic() + 20
+    expected = of_rounds(audited(source), source)
+    while time.monotonic() < deadline and len(floor.snapshot()["findings"]) < len(expected):
+        time.sleep(0.1)
+    stop.set()
+    thread.join(5)
+    assert told == []
+    entries = floor.snapshot()["findings"]
+    assert [e["finding"]["id"] for e in entries] == [f["id"] for f in expected]
+    lines = text.split("\n")
+    for entry in entries:
+        numbers = [int(number) for number in entry["lines"]]
+        first, last = numbers[0], numbers[-1]
+        assert numbers == list(range(first, last + 1))
+        assert lines[first - 1].startswith("round ") and lines[last - 1] == "end"
+        assert first <= entry["finding"]["line"] <= last
+        assert all(entry["lines"][str(n)] == lines[n - 1] for n in numbers)
