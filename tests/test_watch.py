@@ -288,7 +288,7 @@ def test_a_header_written_before_any_round_and_each_findings_round_lines(tmp_pat
     folder = tmp_path / "floor"
     folder.mkdir()
     floor = LiveFloor()
-    watch, stop, thread, told, taken = watching(folder, tmp_path, floor)
+    _watch, stop, thread, told, _taken = watching(folder, tmp_path, floor)
     target = folder / source.name
     target.write_text(text[:header_end], encoding="utf-8")
     time.sleep(0.5)
