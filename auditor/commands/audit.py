@@ -283,15 +283,11 @@ def live_from(calendar) -> str:
     older night cut inside a round is judged as the catalog says, not set aside as open."""
     from datetime import date, timedelta
 
-    today = datetime.now(_zone(calendar.time_zone)).date() if calendar.time_zone \
+    from auditor.clock import zone
+
+    today = datetime.now(zone(calendar.time_zone)).date() if calendar.time_zone \
         else date.today()
     return (today - timedelta(days=1)).isoformat()
-
-
-def _zone(name: str):
-    from zoneinfo import ZoneInfo
-
-    return ZoneInfo(name)
 
 
 def read_before(arguments: argparse.Namespace, options: Options) -> tuple[Any, Any, list]:

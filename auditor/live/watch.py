@@ -497,9 +497,9 @@ def _judging(settings: Any) -> Judging | None:
 
 def _zone(name: str | None):
     if name:
-        from zoneinfo import ZoneInfo
+        from auditor.clock import zone
 
-        return ZoneInfo(name)
+        return zone(name)
     return datetime.now().astimezone().tzinfo
 
 
