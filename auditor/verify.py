@@ -102,7 +102,22 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     for key in ("conditions", "build"):
         if not isinstance(manifest.get(key, {}), dict):
             raise ManifestError(f"{path}: '{key}' is not a set of fields")
+    _one_gaming_day_start(path, manifest)
     return manifest
+
+
+def _one_gaming_day_start(path: Path, manifest: dict[str, Any]) -> None:
+    """The scope keeps the hour the gaming day began at, and so does the conditions'
+    calendar: one case, one hour. Two that differ would file a night under one date in the
+    scope and another in the reproduction, so such a manifest is refused."""
+    calendar = manifest.get("conditions", {}).get("calendar")
+    in_scope = manifest["scope"].get("gaming_day_starts")
+    if not isinstance(calendar, dict) or in_scope is None:
+        return
+    in_conditions = calendar.get("gaming_day_starts")
+    if in_conditions is not None and in_conditions != in_scope:
+        raise ManifestError(f"{path}: the scope's gaming day starts at {shown(in_scope)} and "
+                            f"the conditions' calendar at {shown(in_conditions)}")
 
 
 def _inside(name: str) -> bool:

@@ -421,3 +421,18 @@ def test_an_input_unreadable_when_audited_is_not_checked(tmp_path: Path, capsys)
     assert status == 4, said
     assert f"input {binary}: unreadable when audited, not checked" in said
     assert "DIFFERS" not in said
+
+
+def test_a_case_with_two_gaming_day_starts_is_refused(signed_case: Path, tmp_path: Path,
+                                                      capsys) -> None:
+    manifest = json.loads((signed_case / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["scope"]["gaming_day_starts"] == "06:00"
+    assert manifest["conditions"]["calendar"]["gaming_day_starts"] == "06:00"
+    status, said = verify(copy_of(signed_case, tmp_path / "same"), capsys=capsys)
+    assert status == 4 and "gaming day starts" not in said  # holds, only unsigned-checked
+    folder = copy_of(signed_case, tmp_path / "two")
+    rewrite_manifest(folder, lambda m: m["scope"].update(gaming_day_starts="04:00"))
+    status, said = verify(folder, capsys=capsys)
+    assert status == 2
+    assert ("the scope's gaming day starts at 04:00 and the conditions' calendar at 06:00"
+            in said)
