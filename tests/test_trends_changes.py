@@ -173,6 +173,8 @@ def test_each_flag_is_kept_with_the_night_it_was_first_raised(month, tmp_path,
     # flagged by both tests, one item: the window's test first raised on the night after
     # the change test, the change since its current first night
     assert f"First raised on the night of {night_of(first + 1)}." in page
+    # and the change's own first night said in the same item, as the terminal says it
+    assert f"The change was first raised on the night of {night_of(first)}.</p>" in page
     assert f'since <span class="since">{since[LAST]}</span>' in page
     # the history keeps the change as first raised: since night 8, on nights 10 to 14
     assert (f"<tr><th scope=\"row\">dealer <code>{CARELESS}</code></th><td>change</td>"
