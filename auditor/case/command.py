@@ -94,36 +94,15 @@ def add_keygen_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(arguments: argparse.Namespace, console, errors) -> int:
-    from auditor.manifest import ManifestError
-    from auditor.verify import shown
-
-    try:
-        if arguments.command == "keygen":
-            return _keygen(Path(arguments.key), console, errors)
-        if arguments.command == "verify":
-            return _verify(Path(arguments.folder), arguments.key, console, errors)
-        return make_case(arguments, console)
-    except (CaseError, ManifestError) as error:
-        errors.print(f"auditor: {shown(error)}", markup=False, highlight=False)
-        return 2
-    except OSError as error:  # a folder or file that cannot be read or written
-        errors.print(f"auditor: {shown(error.filename or 'a file')}: {error.strerror}",
-                     markup=False, highlight=False)
-        return 2
-    except Exception as error:  # the auditor's own bug: never told as 1 (differs)
-        errors.print(f"auditor: the auditor itself failed ({type(error).__name__}); the "
-                     f"traceback is in {_crash_log()}", markup=False, highlight=False)
-        return 3
-
-
-def _crash_log() -> str:
-    import tempfile
-    import traceback
-
-    handle, path = tempfile.mkstemp(prefix="auditor-crash-", suffix=".log")
-    with open(handle, "w", encoding="utf-8") as stream:
-        stream.write(traceback.format_exc())
-    return path
+    """`auditor case`, `verify` or `keygen`. A case or manifest that cannot be used
+    (`CaseError`, `ManifestError`), a folder or file that cannot be read or written, and a
+    failure of the auditor itself (never told as 1, "differs") are told by the command
+    line's guard in one line (auditor/commands/guard.py)."""
+    if arguments.command == "keygen":
+        return _keygen(Path(arguments.key), console, errors)
+    if arguments.command == "verify":
+        return _verify(Path(arguments.folder), arguments.key, console, errors)
+    return make_case(arguments, console)
 
 
 def _keygen(path: Path, console, errors) -> int:
