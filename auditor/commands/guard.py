@@ -159,16 +159,19 @@ def _log_traceback(arguments: argparse.Namespace) -> str:
     import tempfile
     import traceback
 
+    from auditor.store.urls import hide_secrets
+
+    told = hide_secrets(traceback.format_exc())  # a URL's password in a message neither
     folder = getattr(arguments, "crash_folder", None)
     try:
         if folder is not None:
             log = Path(folder) / CRASH_LOG
             log.parent.mkdir(parents=True, exist_ok=True)
-            log.write_text(traceback.format_exc(), encoding="utf-8")
+            log.write_text(told, encoding="utf-8")
         else:
             handle, name = tempfile.mkstemp(prefix="auditor-crash-", suffix=".log")
             with open(handle, "w", encoding="utf-8") as stream:
-                stream.write(traceback.format_exc())
+                stream.write(told)
             log = Path(name)
     except OSError:
         return "and the traceback could not be written"
