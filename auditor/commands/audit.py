@@ -21,6 +21,8 @@ from auditor.policy import FAIL_ON_LEVELS
 if TYPE_CHECKING:  # Rich is loaded when something is printed (auditor/shown.py)
     from rich.console import Console
 
+    from auditor.report.frames import RunSummary
+
 AUDIT_EPILOG = """\
 finding IDs:
   Every finding has a stable ID, BJH- and 16 hex digits: the SHA-256 of the table's
@@ -172,6 +174,7 @@ def run(arguments: argparse.Namespace) -> int:
     summary that goes away (`| head`) ends it quietly with the audit's own exit code, and
     an audit the closed pipe cut short never passes for a clean one
     (auditor/commands/guard.py)."""
+    from auditor import api
     from auditor.shown import LazyTextConsole
 
     arguments.exit_code = EXIT_ERROR  # until the audit's own is known
@@ -185,10 +188,11 @@ def run(arguments: argparse.Namespace) -> int:
     waivers, earlier, paths = read_before(arguments, options)
     recorded = audit_and_record(arguments, options, paths, console, errors)
     result = judge(recorded, options, waivers, earlier, errors)
-    code = write_outputs(recorded, result, options, arguments)
+    summary = api.summarize(result)  # handed to every output: counted once
+    code = write_outputs(recorded, result, summary, options, arguments)
     warn(arguments, options, recorded, result, errors)
     if not arguments.quiet:
-        summarize(console, result, options, arguments.verbose)
+        summarize(console, result, summary, options, arguments.verbose)
     recorded.store.dispose()
     return code
 
@@ -451,7 +455,7 @@ def judge(recorded: Recorded, options: Options, waivers, earlier, errors: Consol
     return result
 
 
-def write_outputs(recorded: Recorded, result, options: Options,
+def write_outputs(recorded: Recorded, result, summary: RunSummary, options: Options,
                   arguments: argparse.Namespace) -> int:
     """The four outputs written, the run finished in the store; its exit code."""
     from auditor.output.render import write_outputs as write
@@ -461,7 +465,7 @@ def write_outputs(recorded: Recorded, result, options: Options,
     recorded.run["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     # on a cluster, or with one job, the outputs are written by this process alone
     write(result, recorded.run, Path(options.out),
-          processes=1 if recorded.on_cluster else job_count(options.jobs))
+          processes=1 if recorded.on_cluster else job_count(options.jobs), summary=summary)
     code = exit_code(result, options.fail_on, options.fail_on_new)
     finish_run(recorded.store, recorded.run_id, recorded.run, code, run_extras_of(result))
     arguments.exit_code = code  # kept if the reader of what follows goes away (cli.py)
@@ -503,7 +507,8 @@ def warn(arguments: argparse.Namespace, options: Options, recorded: Recorded, re
         errors.print(unjudged, markup=False)  # even with --quiet: a run that judged nothing
 
 
-def summarize(console: Console, result, options: Options, verbose: bool) -> None:
+def summarize(console: Console, result, summary: RunSummary, options: Options,
+              verbose: bool) -> None:
     """What was judged, if a selection was made, and the summary (auditor/output/terminal.py)."""
     from auditor.output.terminal import print_summary
 
@@ -512,7 +517,7 @@ def summarize(console: Console, result, options: Options, verbose: bool) -> None
 
         console.print(judged_text(options.judged), markup=False)
     print_summary(console, result, Path(options.out), options.fail_on, options.fail_on_new,
-                  verbose)
+                  verbose, summary)
 
 
 def load_outputs() -> None:
