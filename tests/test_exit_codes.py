@@ -97,10 +97,11 @@ def test_audit_exits_0_clean_and_1_with_findings(floor: dict) -> None:
 
 def test_audit_exits_2_for_settings_it_cannot_read_in_one_escaped_line(
         tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    config = tmp_path / "bad\x1b[31m.toml"
+    """A name that would colour the terminal or forge a second line is escaped."""
+    config = tmp_path / "bad\x1b[31m\nauditor: forged.toml"
     assert main(["audit", T11, "--config", str(config), "--out", str(tmp_path / "out"),
                  "--quiet"]) == 2
-    shown = str(config).replace("\x1b", "\\x1b")
+    shown = str(config).replace("\x1b", "\\x1b").replace("\n", "\\n")
     assert said(capsys) == (f"auditor: settings: {shown}: cannot be read ([Errno 2] No such "
                             f"file or directory: '{shown}')\n")
 
@@ -259,6 +260,21 @@ def test_a_store_command_refused_on_an_os_error_names_the_file_then_why(
     assert main(["report", "1", "--store", floor["quiet"], "--out", str(out)]) == 2
     error = said(capsys)
     assert re.fullmatch(rf"auditor: {re.escape(str(out))}/\S+: Is a directory\n", error), error
+
+
+def test_an_interrupt_is_never_told_as_a_failure(floor: dict, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture) -> None:
+    """Ctrl-C goes through the guard as it came (Python's own exit 130), not as exit 3."""
+    import auditor.trends.analysis
+
+    def interrupted(*arguments, **options):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(auditor.trends.analysis, "trends_document", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        main(["trends", "--store", floor["quiet"], "--out", str(tmp_path / "t"), "--quiet"])
+    assert said(capsys) == ""
 
 
 def test_a_reader_gone_away_ends_the_command_quietly() -> None:
