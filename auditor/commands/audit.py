@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from auditor import __version__
 from auditor.commands import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, text_console
-from auditor.commands.guard import Refused
 from auditor.policy import FAIL_ON_LEVELS
+from auditor.refusal import Refused
 
 if TYPE_CHECKING:  # Rich is loaded when something is printed (auditor/shown.py)
     from rich.console import Console

@@ -20,15 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from auditor.commands import EXIT_CLEAN, EXIT_CRASH, EXIT_ERROR
+from auditor.refusal import Refused
 
 CRASH_LOG = "auditor-crash.log"
 
 Command = Callable[[argparse.Namespace], int]
-
-
-class Refused(Exception):
-    """What a command refuses to do with what it was given: its message (the whole line,
-    `auditor: …`), exit 2."""
 
 
 def guarded(run: Command, arguments: argparse.Namespace, os_errors_refused: bool = True) -> int:
