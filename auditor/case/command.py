@@ -14,6 +14,7 @@ from auditor.case import EXHIBITS_AT_MOST
 from auditor.case.building import building, out_problem
 from auditor.case.scope import Scope
 from auditor.case.source import CaseError, open_run
+from auditor.refusal import Refused
 
 CASE_OUTPUTS = ("case.html", "findings.json")
 INPUTS = "inputs"
@@ -99,25 +100,23 @@ def run(arguments: argparse.Namespace, console, errors) -> int:
     failure of the auditor itself (never told as 1, "differs") are told by the command
     line's guard in one line (auditor/commands/guard.py)."""
     if arguments.command == "keygen":
-        return _keygen(Path(arguments.key), console, errors)
+        return _keygen(Path(arguments.key), console)
     if arguments.command == "verify":
         return _verify(Path(arguments.folder), arguments.key, console, errors)
     return make_case(arguments, console)
 
 
-def _keygen(path: Path, console, errors) -> int:
+def _keygen(path: Path, console) -> int:
     from auditor.manifest import generate_key
 
     try:
         public = generate_key(path)
     except FileExistsError as error:
-        errors.print(f"auditor: {error.filename} exists: a key is never overwritten (nor "
-                     "either half of a pair, nor a link)", markup=False)
-        return 2
+        raise Refused(f"auditor: {error.filename} exists: a key is never overwritten (nor "
+                      "either half of a pair, nor a link)") from None
     except OSError as error:
-        errors.print(f"auditor: {error.filename or path} cannot be written "
-                     f"({error.strerror}): no key was made", markup=False)
-        return 2
+        raise Refused(f"auditor: {error.filename or path} cannot be written "
+                      f"({error.strerror}): no key was made") from None
     # two prints: the console shows a line break within one print as \n
     console.print(f"Private key: {path} (keep it secret)", markup=False)
     console.print(f"Public key: {public} (give it to whoever verifies)", markup=False)
