@@ -135,6 +135,19 @@ def test_audit_exits_3_when_it_fails_itself_with_the_traceback_in_out(
     assert SECRET not in log
 
 
+def test_a_crash_whose_log_cannot_be_written_is_still_one_line_exit_3(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    import auditor.output.render
+
+    monkeypatch.setattr(auditor.output.render, "write_outputs", raising())
+    out = tmp_path / "out"
+    (out / "auditor-crash.log").mkdir(parents=True)  # where the log would go: a folder
+    assert main(["audit", T11, "--out", str(out), "--quiet", "--jobs", "1", "--store",
+                 str(tmp_path / "history.sqlite")]) == 3
+    assert said(capsys) == ("auditor: the auditor itself failed after auditing the inputs "
+                            "(RuntimeError); and the traceback could not be written\n")
+
+
 # case: 0 made, 2 refused, 3 the auditor itself failed
 
 def test_case_exits_0_when_made_and_2_for_a_licensee_not_in_the_run(
