@@ -10,7 +10,8 @@
     store = api.open_store("history.sqlite")            # or postgresql+psycopg://…
     run_id = api.record_run(store, run, settings, paths, api.audit_inputs(paths))
     result = api.judge_run(store, run_id, waivers, earlier)  # IDs, waivers, baseline
-    api.render(result, run, "reports")                  # the four outputs
+    summary = api.summarize(result)                     # the findings counted, once
+    api.render(result, run, "reports", summary=summary) # the four outputs
 
 Whatever runs the audit (one process, several, a cluster, a large file in pieces), a file's
 result is the same: the pools only move the work (auditor/tasks.py).
@@ -21,15 +22,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from auditor.audit import audit_file
 from auditor.findings import Finding
 from auditor.results import AuditResult, FileResult
 from auditor.run import audit_each, collect_paths, merge
 
+if TYPE_CHECKING:
+    from auditor.report.frames import RunSummary
+
 __all__ = ["AuditResult", "FileResult", "audit_input", "audit_inputs", "collect_paths",
-           "connect_cluster", "judge_run", "merge", "open_store", "record_run", "render"]
+           "connect_cluster", "judge_run", "merge", "open_store", "record_run", "render",
+           "summarize"]
 
 
 def audit_input(path: str, data: bytes | None = None, keep_evidence: bool = True,
@@ -167,10 +172,19 @@ def _seating(store: Any, run_id: int) -> Callable[[Finding], Finding]:
     return seat
 
 
+def summarize(result: AuditResult) -> RunSummary:
+    """The run's findings counted by citation, table, dealer, shift, currency and date, with
+    the money involved: made once, for every output (`render`, the terminal's summary)."""
+    from auditor.report.frames import run_summary
+
+    return run_summary(result.findings, result.inputs)
+
+
 def render(result: AuditResult, run: dict[str, Any], out: str | Path,
-           processes: int = 1) -> None:
+           processes: int = 1, summary: RunSummary | None = None) -> RunSummary:
     """Write findings.json, findings.csv, summary.csv and report.html to `out`; with
-    `processes` above 1, the report by a second process meanwhile."""
+    `processes` above 1, the report by a second process meanwhile. Each output is handed
+    `summary` (`summarize`, made here when none is given), which is returned."""
     from auditor.output.render import write_outputs
 
-    write_outputs(result, run, Path(out), processes)
+    return write_outputs(result, run, Path(out), processes, summary)

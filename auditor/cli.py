@@ -1,6 +1,6 @@
 """The command line: the top parser built from the commands' modules (auditor/commands/
-and auditor/live/command.py), the command run by name, and the one guard that tells a
-failure of the auditor itself in one line, exit 3."""
+and auditor/live/command.py), and the command run by name under the one guard that tells
+what it raises in one line with its exit code (auditor/commands/guard.py)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ import argparse
 import gc
 import sys
 from importlib import import_module
-from pathlib import Path
 from types import ModuleType
 
 from auditor import __version__
 from auditor.commands import EXIT_CLEAN, EXIT_CRASH, EXIT_ERROR, EXIT_FINDINGS
-from auditor.shown import visible
+from auditor.commands.guard import CRASH_LOG, guarded
 
 # Each command's module, in the order `auditor --help` lists them: `add_parser(subparsers)`
 # adds its parser, `run(arguments) -> int` runs it. A module is imported only when its
@@ -33,7 +32,6 @@ COMMAND_MODULES = {
     "watch": "auditor.live.command",
 }
 COMMANDS = tuple(COMMAND_MODULES)
-CRASH_LOG = "auditor-crash.log"
 
 __all__ = ["COMMANDS", "CRASH_LOG", "EXIT_CLEAN", "EXIT_CRASH", "EXIT_ERROR", "EXIT_FINDINGS",
            "build_parser", "command_line", "exit_code", "main"]
@@ -90,41 +88,7 @@ def _main(argv: list[str] | None) -> int:
     arguments = build_parser(words[0] if words else None).parse_args(argv)
     arguments.words = words  # as given: the audit records them
     module = command_module(arguments.command)
-    try:
-        return module.run(arguments)
-    except BrokenPipeError:  # the reader stopped reading (`auditor runs --json | head`)
-        from auditor.store_cli import quiet_stdout
-
-        quiet_stdout()
-        return getattr(arguments, "exit_code", EXIT_CLEAN)  # an audit's, once it is known
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except Exception as error:
-        if not getattr(module, "CRASH_LOGGED", False):
-            raise  # the command tells its own failures
-        return crashed(error, arguments)
-
-
-def crashed(error: Exception, arguments: argparse.Namespace) -> int:
-    """A failure of the auditor itself told apart from findings: one line naming the file it
-    was on, the traceback in --out's auditor-crash.log, exit 3."""
-    import traceback
-
-    from auditor.results import AuditFailure
-
-    where = (f"while auditing {error.path}" if isinstance(error, AuditFailure)
-             else "after auditing the inputs")
-    log = Path(getattr(arguments, "out", None) or "reports") / CRASH_LOG
-    try:
-        log.parent.mkdir(parents=True, exist_ok=True)
-        log.write_text(traceback.format_exc(), encoding="utf-8")
-        told = f"the traceback is in {log}"
-    except OSError:
-        told = "and the traceback could not be written"
-    cause = error.__cause__ or error
-    print(visible(f"auditor: the auditor itself failed {where} ({type(cause).__name__}); "
-                  f"{told}"), file=sys.stderr)
-    return EXIT_CRASH
+    return guarded(module.run, arguments, getattr(module, "OS_ERRORS_REFUSED", True))
 
 
 def exit_code(result, fail_on: str = "low", new_only: bool = False) -> int:

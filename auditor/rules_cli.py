@@ -7,9 +7,9 @@ from rich.table import Table
 
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor.checks.base import registry
+from auditor.refusal import Refused
 from auditor.rule_coverage import coverage_rows, resolve_citation
 from auditor.rulebase import rule_entries
-from auditor.shown import TextConsole
 
 
 def markdown_table() -> str:
@@ -50,9 +50,7 @@ def _as_of(as_of: str, console: Console) -> int:
     try:
         day = date.fromisoformat(as_of).isoformat()
     except ValueError:
-        Console(stderr=True, highlight=False).print(
-            f"auditor: --as-of {as_of!r} is not a date; write YYYY-MM-DD", markup=False)
-        return 2
+        raise Refused(f"auditor: --as-of {as_of!r} is not a date; write YYYY-MM-DD") from None
     table = Table(title=f"The rule base on {day}")
     for column in ("citation", "title", "in force", "rule", "severity"):
         table.add_column(column)
@@ -68,15 +66,12 @@ def _as_of(as_of: str, console: Console) -> int:
 
 def _show(citation: str | None, console: Console) -> int:
     entries = rule_entries()
-    errors = TextConsole(stderr=True)
     if not citation:
-        errors.print("usage: auditor rules show CITATION  (e.g. 20:18:15:06, 30.10(4), "
-                     "30.02(11), record:syntax); `auditor rules` lists them", markup=False)
-        return 2
+        raise Refused("usage: auditor rules show CITATION  (e.g. 20:18:15:06, 30.10(4), "
+                      "30.02(11), record:syntax); `auditor rules` lists them")
     known = resolve_citation(citation, entries)
     if known is None:
-        errors.print(f"auditor: no rule {citation}; `auditor rules` lists them", markup=False)
-        return 2
+        raise Refused(f"auditor: no rule {citation}; `auditor rules` lists them")
     entry = entries[known]
     console.print(f"{entry.citation}  {entry.title}", markup=False)
     console.print()

@@ -5,7 +5,6 @@ whole case seldom reaches (issue 45: mutants of the case code that no test saw).
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 from decimal import Decimal
@@ -14,7 +13,6 @@ from pathlib import Path
 import pytest
 from markupsafe import Markup
 
-from auditor.case import command
 from auditor.case.basis import Basis, HouseRule, basis_of, rules_applied
 from auditor.case.building import building
 from auditor.case.copies import copy_problems
@@ -22,12 +20,11 @@ from auditor.case.model import Exhibit, MoneyTotal, _exhibit, _rounds_by_id, _ta
 from auditor.case.render import _whole_pdf, money, visible
 from auditor.case.scope import Scope
 from auditor.case.source import CaseError
-from auditor.cli import build_parser, main
+from auditor.cli import main
 from auditor.findings import Finding
 from auditor.replay.trace import RoundEvidence
 from auditor.results import InputSummary
 from auditor.rulebase import rule_entries
-from auditor.shown import TextConsole
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 
@@ -148,21 +145,17 @@ def test_a_build_stopped_after_its_folder_went_keeps_its_own_error(tmp_path: Pat
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_folder_that_cannot_be_made_is_said_in_plain_text_on_a_terminal(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An OSError (here --out under a file) is one line with no colour codes, even where
-    the error stream is a terminal that shows colours."""
+def test_a_folder_that_cannot_be_made_is_said_in_plain_text(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """An OSError (here --out under a file) is one line naming the file, then why, with no
+    colour codes: the command line's guard prints plain text (auditor/commands/guard.py)."""
     run = tmp_path / "run"
     shutil.copytree(Path(__file__).parent / "fixtures" / "run-manifest-1", run)
     monkeypatch.chdir(run)
     (tmp_path / "a-file").write_text("", encoding="utf-8")
-    arguments = build_parser("case").parse_args(
-        ["case", ".", "--licensee", "RL-0412", "--out", str(tmp_path / "a-file" / "case")])
-    stream = io.StringIO()
-    errors = TextConsole(file=stream, force_terminal=True, color_system="standard",
-                         width=200)
-    assert command.run(arguments, TextConsole(file=io.StringIO()), errors) == 2
-    assert stream.getvalue() == f"auditor: {tmp_path / 'a-file'}: File exists\n"
+    assert main(["case", ".", "--licensee", "RL-0412",
+                 "--out", str(tmp_path / "a-file" / "case")]) == 2
+    assert capsys.readouterr().err == f"auditor: {tmp_path / 'a-file'}: File exists\n"
 
 
 @pytest.fixture(scope="module")

@@ -180,8 +180,11 @@ def test_the_parser_reads_text_into_events_and_knows_nothing_after_them() -> Non
 # The simulator: the round model (cards, the game's round builder, the table's session and
 # the hooks they consult) below, the fault injectors above it, handed to the session.
 SIMULATOR_BELOW_FAULTS = ("auditor.simulate.cards", "auditor.simulate.strategy",
-                          "auditor.simulate.sampling", "auditor.simulate.game",
-                          "auditor.simulate.table", "auditor.simulate.hooks")
+                          "auditor.simulate.sampling", "auditor.simulate.pays",
+                          "auditor.simulate.round_parts", "auditor.simulate.settling",
+                          "auditor.simulate.player_turns", "auditor.simulate.game",
+                          "auditor.simulate.spec", "auditor.simulate.table",
+                          "auditor.simulate.hooks")
 
 
 def test_the_simulators_faults_are_in_no_import_loop_even_for_type_checking() -> None:
@@ -205,7 +208,8 @@ def test_the_simulators_table_and_game_know_nothing_of_the_faults() -> None:
 
 def test_the_fault_registry_imports_nothing_of_the_table_or_the_game() -> None:
     below = reaches(import_graph(), "auditor.simulate.faults.registry")
-    assert below & {"auditor.simulate.game", "auditor.simulate.table"} == set()
+    assert below & {"auditor.simulate.game", "auditor.simulate.table", "auditor.simulate.spec",
+                    "auditor.simulate.settling", "auditor.simulate.player_turns"} == set()
 
 
 def live(module: str) -> bool:
@@ -268,3 +272,28 @@ def test_the_command_line_is_thin() -> None:
             for name, size in function_sizes(path).items() if size > 60}
     assert over == {}
     assert len(function_sizes(PACKAGE / "commands" / "audit.py")) >= 10
+
+
+# The modules other helpers of issue 44 are splitting now (the store, the replay, the audit
+# of one file, three games' checks): each leaves this set as it falls under the limit, and
+# the set is emptied when their work is merged.
+STILL_OVER = frozenset({"store/runs.py", "replay/engine.py", "audit.py", "checks/switch.py",
+                        "checks/tensticks.py", "checks/standard.py"})
+MODULE_LINES = 600
+
+
+def modules_over(limit: int) -> dict[str, int]:
+    sizes = {path.relative_to(PACKAGE).as_posix():
+             len(path.read_text(encoding="utf-8").splitlines())
+             for path in PACKAGE.rglob("*.py")}
+    return {name: lines for name, lines in sizes.items() if lines > limit}
+
+
+def test_no_module_of_the_package_is_over_600_lines() -> None:
+    """A module is one idea a newcomer can read at a sitting (issue 44)."""
+    over = modules_over(MODULE_LINES)
+    assert {name: lines for name, lines in over.items() if name not in STILL_OVER} == {}
+
+
+def test_a_module_over_the_limit_would_be_seen() -> None:
+    assert "simulate/table.py" in modules_over(400) and "cli.py" not in modules_over(400)

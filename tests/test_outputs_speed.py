@@ -15,7 +15,6 @@ from plain_changes import changes_made_plainly
 from auditor.output.html_report import environment, html_parts, to_html
 from auditor.output.replay_view import Entity, entity_spans
 from auditor.report import frames
-from auditor.report.frames import summaries_shared, summary_by, summary_frame
 from auditor.run import audit_paths
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_logs" / "standard-t11-2026-11-20.bjh"
@@ -52,41 +51,34 @@ def test_report_html_is_written_in_a_few_large_chunks() -> None:
     assert '<span class="e dl"><b>Dealer</b>' in "".join(parts)
 
 
-def test_summaries_are_made_once_per_content_within_one_set_of_outputs(monkeypatch) -> None:
+def test_a_set_of_outputs_counts_the_findings_once(monkeypatch, tmp_path) -> None:
+    """findings.json, summary.csv and report.html are handed the run's one summary: the
+    findings are walked for it once and counted once by each column (issue 44)."""
+    from auditor.output.render import write_outputs
+
     result = audit_paths([str(SAMPLE)], jobs=1)
-    made: list[str] = []
-    summarise = frames._summary_by
+    walked: list[int] = []
+    counted: list[str] = []
+    frame_of, count_by = frames.summary_frame, frames.summary_by
 
-    def counted(frame, column):
-        made.append(column)
-        return summarise(frame, column)
+    def walking(findings, inputs=()):
+        walked.append(1)
+        return frame_of(findings, inputs)
 
-    monkeypatch.setattr(frames, "_summary_by", counted)
-    alone = summary_by(summary_frame(result.findings, result.inputs), "citation")
-    with summaries_shared():
-        first = summary_by(summary_frame(result.findings, result.inputs), "citation")
-        first[0]["findings"] = 99  # a caller's rows are its own
-        second = summary_by(summary_frame(result.findings, result.inputs), "citation")
-        summary_by(summary_frame(result.findings, result.inputs), "dealer")
-    assert made == ["citation", "citation", "dealer"]
-    assert second == alone and first != alone
-    summary_by(summary_frame(result.findings, result.inputs), "citation")
-    assert made == ["citation", "citation", "dealer", "citation"]  # outside: made again
+    def counting(frame, column):
+        counted.append(column)
+        return count_by(frame, column)
 
-
-def test_frames_that_differ_in_one_amount_are_summarised_apart() -> None:
-    result = audit_paths([str(SAMPLE)], jobs=1)
-    frame = summary_frame(result.findings, result.inputs)
-    other = frame.copy()
-    frame["difference"] = [Decimal("-1.00")] + [None] * (len(frame) - 1)
-    other["difference"] = [Decimal("-2.50")] + [None] * (len(frame) - 1)
-    with summaries_shared():
-        one = summary_by(frame, "citation")
-        two = summary_by(other, "citation")
-    assert "1.00" in [row["under_paid"] for row in one]
-    assert "2.50" not in [row["under_paid"] for row in one]
-    assert "2.50" in [row["under_paid"] for row in two]
-    assert "1.00" not in [row["under_paid"] for row in two]
+    monkeypatch.setattr(frames, "summary_frame", walking)
+    monkeypatch.setattr(frames, "summary_by", counting)
+    summary = write_outputs(result, RUN, tmp_path / "out")
+    assert walked == [1] and counted == list(frames.SUMMARY_BY)
+    assert summary.by("citation") == count_by(frame_of(result.findings, result.inputs),
+                                              "citation")
+    given = write_outputs(result, RUN, tmp_path / "again", summary=summary)
+    assert given is summary and walked == [1] and counted == list(frames.SUMMARY_BY)
+    for name in ("findings.json", "summary.csv", "report.html"):
+        assert (tmp_path / "again" / name).read_bytes() == (tmp_path / "out" / name).read_bytes()
 
 
 def test_a_replay_step_shares_the_dealers_entry_until_it_changes() -> None:
@@ -120,19 +112,6 @@ def test_a_replay_stored_at_any_zlib_level_reads_back_the_same(level: int) -> No
     stored = StoredReplay.of(key, zlib.compress(text, level), Reader())
     assert stored.whole().steps == evidence.steps
     assert stored.shown().lines == evidence.lines
-
-
-def test_outputs_made_within_other_outputs_leave_their_sharing_in_place() -> None:
-    """`summaries_shared` inside another (or in another thread) has its own memo: leaving
-    it restores the outer one, which still shares what it made."""
-    from auditor.report import frames as shared_frames
-
-    with summaries_shared():
-        outer = shared_frames._shared.get()
-        with summaries_shared():
-            assert shared_frames._shared.get() is not outer
-        assert shared_frames._shared.get() is outer
-    assert shared_frames._shared.get() is None
 
 
 def test_a_rounds_changes_are_those_made_afresh_at_every_step() -> None:

@@ -20,6 +20,7 @@ from auditor.output.tables import CSV_COLUMNS, MONEY_COLUMNS, _row, summary_csv,
 from auditor.report.frames import (
     SUMMARY_DIMENSIONS,
     SUMMARY_FRAME_COLUMNS,
+    RunSummary,
     SummaryColumns,
     identities,
     summary_by,
@@ -134,7 +135,7 @@ def test_the_summaries_are_pandas_rows_key_for_key(night) -> None:
     assert {f.currency for f in night.findings} == {"USD", "CAD", "EUR", "MXN", None}
     for dimension in (*SUMMARY_DIMENSIONS, "date", "severity"):
         assert summary_by(columns, dimension) == pandas_summary_by(columns, dimension)
-    assert summary_csv(columns) == pandas_summary_csv(columns)
+    assert summary_csv(RunSummary.of(columns)) == pandas_summary_csv(columns)
 
 
 def test_findings_csv_is_what_pandas_wrote(night) -> None:
@@ -160,8 +161,8 @@ def test_amounts_of_any_exponent_add_up_as_pandas_added_them() -> None:
         columns.columns["currency"].append(draw.choice(["USD", "CAD", None]))
     for dimension in (*SUMMARY_DIMENSIONS, "date"):
         assert summary_by(columns, dimension) == pandas_summary_by(columns, dimension)
-    assert summary_csv(columns) == pandas_summary_csv(columns)
-    assert summary_csv(SummaryColumns()) == pandas_summary_csv(SummaryColumns())
+    assert summary_csv(RunSummary.of(columns)) == pandas_summary_csv(columns)
+    assert summary_csv(RunSummary.of(SummaryColumns())) == pandas_summary_csv(SummaryColumns())
 
 
 def test_an_audit_with_every_output_imports_no_pandas(tmp_path) -> None:

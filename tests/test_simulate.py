@@ -23,7 +23,7 @@ from auditor.run import merge
 from auditor.simulate import SpecError, simulate, table_spec
 from auditor.simulate.clauses import clause_table
 from auditor.simulate.faults import FILE_LEVEL, INJECTORS, InjectorTable
-from auditor.simulate.table import HEADER_CITATIONS, HEADER_CLAUSES
+from auditor.simulate.spec import HEADER_CITATIONS, HEADER_CLAUSES
 
 # (decks, options) per game: the rules vary so that every injector finds its occasion
 # (surrender offered or not, trading allowed or not, a short shoe, peek or no peek ...).

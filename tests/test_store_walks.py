@@ -18,7 +18,7 @@ from auditor.output import html_report
 from auditor.output.html_report import to_html
 from auditor.output.json_report import to_json
 from auditor.output.tables import summary_csv, to_csv
-from auditor.report.frames import summary_frame
+from auditor.report.frames import run_summary
 from auditor.results import AuditResult
 from auditor.run import collect_paths, merge
 from auditor.store import load_result, open_store
@@ -90,8 +90,8 @@ def test_findings_judged_in_the_store_batch_by_batch_are_those_judged_in_memory(
     assert to_json(again, RUN) == to_json(listed, RUN)
     assert "".join(to_csv(again.findings, again.inputs)) == \
         "".join(to_csv(listed.findings, listed.inputs))
-    assert summary_csv(summary_frame(again.findings, again.inputs)) == \
-        summary_csv(summary_frame(listed.findings, listed.inputs))
+    assert summary_csv(run_summary(again.findings, again.inputs)) == \
+        summary_csv(run_summary(listed.findings, listed.inputs))
     assert to_html(again, RUN) == to_html(listed, RUN)
     store.dispose()
 

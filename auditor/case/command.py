@@ -14,6 +14,7 @@ from auditor.case import EXHIBITS_AT_MOST
 from auditor.case.building import building, out_problem
 from auditor.case.scope import Scope
 from auditor.case.source import CaseError, open_run
+from auditor.refusal import Refused
 
 CASE_OUTPUTS = ("case.html", "findings.json")
 INPUTS = "inputs"
@@ -94,51 +95,28 @@ def add_keygen_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(arguments: argparse.Namespace, console, errors) -> int:
-    from auditor.manifest import ManifestError
-    from auditor.verify import shown
-
-    try:
-        if arguments.command == "keygen":
-            return _keygen(Path(arguments.key), console, errors)
-        if arguments.command == "verify":
-            return _verify(Path(arguments.folder), arguments.key, console, errors)
-        return make_case(arguments, console)
-    except (CaseError, ManifestError) as error:
-        errors.print(f"auditor: {shown(error)}", markup=False, highlight=False)
-        return 2
-    except OSError as error:  # a folder or file that cannot be read or written
-        errors.print(f"auditor: {shown(error.filename or 'a file')}: {error.strerror}",
-                     markup=False, highlight=False)
-        return 2
-    except Exception as error:  # the auditor's own bug: never told as 1 (differs)
-        errors.print(f"auditor: the auditor itself failed ({type(error).__name__}); the "
-                     f"traceback is in {_crash_log()}", markup=False, highlight=False)
-        return 3
+    """`auditor case`, `verify` or `keygen`. A case or manifest that cannot be used
+    (`CaseError`, `ManifestError`), a folder or file that cannot be read or written, and a
+    failure of the auditor itself (never told as 1, "differs") are told by the command
+    line's guard in one line (auditor/commands/guard.py)."""
+    if arguments.command == "keygen":
+        return _keygen(Path(arguments.key), console)
+    if arguments.command == "verify":
+        return _verify(Path(arguments.folder), arguments.key, console, errors)
+    return make_case(arguments, console)
 
 
-def _crash_log() -> str:
-    import tempfile
-    import traceback
-
-    handle, path = tempfile.mkstemp(prefix="auditor-crash-", suffix=".log")
-    with open(handle, "w", encoding="utf-8") as stream:
-        stream.write(traceback.format_exc())
-    return path
-
-
-def _keygen(path: Path, console, errors) -> int:
+def _keygen(path: Path, console) -> int:
     from auditor.manifest import generate_key
 
     try:
         public = generate_key(path)
     except FileExistsError as error:
-        errors.print(f"auditor: {error.filename} exists: a key is never overwritten (nor "
-                     "either half of a pair, nor a link)", markup=False)
-        return 2
+        raise Refused(f"auditor: {error.filename} exists: a key is never overwritten (nor "
+                      "either half of a pair, nor a link)") from None
     except OSError as error:
-        errors.print(f"auditor: {error.filename or path} cannot be written "
-                     f"({error.strerror}): no key was made", markup=False)
-        return 2
+        raise Refused(f"auditor: {error.filename or path} cannot be written "
+                      f"({error.strerror}): no key was made") from None
     # two prints: the console shows a line break within one print as \n
     console.print(f"Private key: {path} (keep it secret)", markup=False)
     console.print(f"Public key: {public} (give it to whoever verifies)", markup=False)

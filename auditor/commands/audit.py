@@ -2,13 +2,12 @@
 written out and summed up. `run` takes the steps in order: the settings, the options, what
 is judged, what is read before the audit (waivers, a baseline file, the inputs), the audit
 and its recording, the judging of the whole run, the outputs, the warnings and the summary.
-A step that refuses raises `Refused`: one line, exit 2."""
+A step that refuses raises `Refused`: one line, exit 2 (auditor/commands/guard.py)."""
 
 from __future__ import annotations
 
 import argparse
 import gc
-import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,9 +16,12 @@ from typing import TYPE_CHECKING, Any
 from auditor import __version__
 from auditor.commands import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, text_console
 from auditor.policy import FAIL_ON_LEVELS
+from auditor.refusal import Refused
 
 if TYPE_CHECKING:  # Rich is loaded when something is printed (auditor/shown.py)
     from rich.console import Console
+
+    from auditor.report.frames import RunSummary
 
 AUDIT_EPILOG = """\
 finding IDs:
@@ -52,9 +54,10 @@ exit codes:
   3  the auditor itself failed (a bug: please report it with the input)
 """
 
-# A failure of the auditor itself is told in one line with its traceback in --out's
-# auditor-crash.log (auditor/cli.py's guard), not as a traceback on the terminal.
-CRASH_LOGGED = True
+# A file or folder that cannot be used is refused before the audit (`read_before`): one
+# that fails after it (a full disk writing the outputs) is the auditor's own failure, exit 3
+# with its traceback in --out (auditor/commands/guard.py).
+OS_ERRORS_REFUSED = False
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -134,10 +137,6 @@ def _add_output_and_store_options(audit: argparse.ArgumentParser) -> None:
                             "it a store path whose folder does not exist is refused")
 
 
-class Refused(Exception):
-    """What a step refuses, told in one line (escaped: auditor/shown.py)."""
-
-
 @dataclass
 class Options:
     """The run's options: the command line's flags, else the settings file's."""
@@ -168,57 +167,32 @@ class Recorded:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    """The audit, with the store failing mid-run (a full disk, a server gone, a damaged
-    file) told in one line naming it and the cause, exit 2: the run stays unfinished, and
-    --out keeps the outputs it had (they are published as one set). A reader of the
+    """The steps of the audit, in order. What a step refuses (`Refused`, a bad store, an
+    unreachable cluster) and the store failing mid-run (a full disk, a server gone, a
+    damaged file: the run stays unfinished, and --out keeps the outputs it had, published
+    as one set) are told by the command line's guard in one line, exit 2; a reader of the
     summary that goes away (`| head`) ends it quietly with the audit's own exit code, and
-    an audit the closed pipe cut short never passes for a clean one (auditor/cli.py)."""
+    an audit the closed pipe cut short never passes for a clean one
+    (auditor/commands/guard.py)."""
+    from auditor import api
     from auditor.shown import LazyTextConsole
 
     arguments.exit_code = EXIT_ERROR  # until the audit's own is known
+    arguments.crash_folder = arguments.out or "reports"  # until the settings are read
     # with --quiet only error lines are printed: Rich is loaded if one is printed
     console = LazyTextConsole(soft_wrap=True) if arguments.quiet \
         else text_console(soft_wrap=True)
-    try:
-        return audit(arguments, console)
-    except BrokenPipeError:
-        raise
-    except Exception as error:
-        # The store's modules (SQLAlchemy) loaded here, not before the audit: the workers
-        # begin before the store is loaded (`audit_and_record`).
-        from auditor.store import StoreFailure
-        from auditor.store.engine import cause_of, is_store_fault
-        from auditor.store.urls import shown
-
-        if not (isinstance(error, StoreFailure) or is_store_fault(error)):
-            raise  # the auditor's own failure (auditor/cli.py)
-        run_id = getattr(error, "run_id", None) or getattr(arguments, "run_id", None)
-        cause = error.cause if isinstance(error, StoreFailure) else cause_of(error)
-        left = f"run {run_id} is left unfinished" if run_id else "no run was recorded"
-        print(f"auditor: store {shown(getattr(arguments, 'store_location', '?'))} failed "
-              f"during the audit ({cause}); {left}, and {arguments.out} keeps the outputs "
-              "it had", file=sys.stderr)
-        return EXIT_ERROR
-
-
-def audit(arguments: argparse.Namespace, console: Console) -> int:
-    """The steps of the audit, in order; a refusal is one line, exit 2."""
-    from auditor.shown import LazyTextConsole
-
     errors = LazyTextConsole(stderr=True, soft_wrap=True)
-    try:
-        options = resolve_options(arguments)
-        options.judging, options.judged = judging_of(arguments, options.settings)
-        waivers, earlier, paths = read_before(arguments, options)
-        recorded = audit_and_record(arguments, options, paths, console, errors)
-    except Refused as error:
-        errors.print(str(error), markup=False)
-        return EXIT_ERROR
+    options = resolve_options(arguments)
+    options.judging, options.judged = judging_of(arguments, options.settings)
+    waivers, earlier, paths = read_before(arguments, options)
+    recorded = audit_and_record(arguments, options, paths, console, errors)
     result = judge(recorded, options, waivers, earlier, errors)
-    code = write_outputs(recorded, result, options, arguments)
+    summary = api.summarize(result)  # handed to every output: counted once
+    code = write_outputs(recorded, result, summary, options, arguments)
     warn(arguments, options, recorded, result, errors)
     if not arguments.quiet:
-        summarize(console, result, options, arguments.verbose)
+        summarize(console, result, summary, options, arguments.verbose)
     recorded.store.dispose()
     return code
 
@@ -241,7 +215,7 @@ def resolve_options(arguments: argparse.Namespace) -> Options:
         else (arguments.waivers or settings.waivers),
         baseline_path=arguments.baseline or settings.baseline,
         scheduler=arguments.scheduler or settings.scheduler)
-    arguments.out = options.out  # where a crash's traceback goes too (auditor/cli.py)
+    arguments.out = arguments.crash_folder = options.out  # a crash's traceback goes there too
     if options.jobs is not None and options.jobs < 1:
         raise Refused("auditor: --jobs must be 1 or more")
     if options.fail_on_new and not options.baseline_path:
@@ -353,7 +327,6 @@ def audit_and_record(arguments: argparse.Namespace, options: Options, paths: lis
     (docs/performance.md); set before any worker is forked, so that the workers run so
     too."""
     from auditor import api
-    from auditor.cluster import ClusterError
     from auditor.output.terminal import progress_bar
 
     threshold = gc.get_threshold()
@@ -383,8 +356,6 @@ def audit_and_record(arguments: argparse.Namespace, options: Options, paths: lis
                                     paths, audit.results, advance, calendar=calendar,
                                     recorded=replays)
             arguments.run_id = run_id
-    except ClusterError as error:
-        raise Refused(f"auditor: {error}") from None
     finally:
         audit.close(threshold)
     return Recorded(run, store, location, run_id, calendar, audit.cluster is not None, replays)
@@ -400,34 +371,31 @@ class _Audit:
         """The run store, and on a cluster the audit begun: one floor history
         (auditor/store_location.py); the default's folder is made on first use, as is
         --out's (the audit makes it anyway); a store named elsewhere only in a folder that
-        exists, or --new-store."""
+        exists, or --new-store. A store or cluster that cannot be used is refused (its
+        error told by auditor/commands/guard.py)."""
         from auditor import api
         from auditor.baseline_runs import baseline_run_problem, run_number
-        from auditor.cluster import ClusterError
         from auditor.store import StoreError
         from auditor.store_location import choose_store, in_folder
 
         options = self.options
-        try:
-            choice = choose_store(arguments.store, options.settings.store)
-            location = arguments.store_location = choice.location  # named if the store fails
-            store = api.open_store(location, new_store=arguments.new_store or choice.is_default
-                                   or in_folder(location, Path(options.out)))
-            if run_number(options.baseline_path) is not None:  # a run named: it must be whole
-                problem = baseline_run_problem(store, run_number(options.baseline_path))
-                if problem:
-                    raise StoreError(problem)
-            # before the run is recorded: a cluster that cannot be used costs nothing
-            if options.scheduler:
-                from auditor.cluster import quiet_logs
+        choice = choose_store(arguments.store, options.settings.store)
+        location = arguments.store_location = choice.location  # named if the store fails
+        store = api.open_store(location, new_store=arguments.new_store or choice.is_default
+                               or in_folder(location, Path(options.out)))
+        if run_number(options.baseline_path) is not None:  # a run named: it must be whole
+            problem = baseline_run_problem(store, run_number(options.baseline_path))
+            if problem:
+                raise StoreError(problem)
+        # before the run is recorded: a cluster that cannot be used costs nothing
+        if options.scheduler:
+            from auditor.cluster import quiet_logs
 
-                quiet_logs()
-                self.cluster = api.connect_cluster(options.scheduler)
-                self.results = api.audit_inputs(paths, cluster=self.cluster,
-                                                meanwhile=load_outputs,
-                                                judging=options.judging)
-        except (ClusterError, StoreError) as error:
-            raise Refused(f"auditor: {error}") from None
+            quiet_logs()
+            self.cluster = api.connect_cluster(options.scheduler)
+            self.results = api.audit_inputs(paths, cluster=self.cluster,
+                                            meanwhile=load_outputs,
+                                            judging=options.judging)
         return store, location, choice
 
     def close(self, threshold: tuple[int, int, int]) -> None:
@@ -487,7 +455,7 @@ def judge(recorded: Recorded, options: Options, waivers, earlier, errors: Consol
     return result
 
 
-def write_outputs(recorded: Recorded, result, options: Options,
+def write_outputs(recorded: Recorded, result, summary: RunSummary, options: Options,
                   arguments: argparse.Namespace) -> int:
     """The four outputs written, the run finished in the store; its exit code."""
     from auditor.output.render import write_outputs as write
@@ -497,7 +465,7 @@ def write_outputs(recorded: Recorded, result, options: Options,
     recorded.run["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     # on a cluster, or with one job, the outputs are written by this process alone
     write(result, recorded.run, Path(options.out),
-          processes=1 if recorded.on_cluster else job_count(options.jobs))
+          processes=1 if recorded.on_cluster else job_count(options.jobs), summary=summary)
     code = exit_code(result, options.fail_on, options.fail_on_new)
     finish_run(recorded.store, recorded.run_id, recorded.run, code, run_extras_of(result))
     arguments.exit_code = code  # kept if the reader of what follows goes away (cli.py)
@@ -539,7 +507,8 @@ def warn(arguments: argparse.Namespace, options: Options, recorded: Recorded, re
         errors.print(unjudged, markup=False)  # even with --quiet: a run that judged nothing
 
 
-def summarize(console: Console, result, options: Options, verbose: bool) -> None:
+def summarize(console: Console, result, summary: RunSummary, options: Options,
+              verbose: bool) -> None:
     """What was judged, if a selection was made, and the summary (auditor/output/terminal.py)."""
     from auditor.output.terminal import print_summary
 
@@ -548,7 +517,7 @@ def summarize(console: Console, result, options: Options, verbose: bool) -> None
 
         console.print(judged_text(options.judged), markup=False)
     print_summary(console, result, Path(options.out), options.fail_on, options.fail_on_new,
-                  verbose)
+                  verbose, summary)
 
 
 def load_outputs() -> None:

@@ -29,6 +29,10 @@ exit codes:
   3  the auditor itself failed (a bug: please report it)
 """
 
+# What the watch cannot use is a `WatchError` (exit 2); any other file error is its own
+# failure, exit 3 (auditor/commands/guard.py).
+OS_ERRORS_REFUSED = False
+
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
@@ -94,7 +98,7 @@ def options_of(arguments: argparse.Namespace) -> Any:
 def run(arguments: argparse.Namespace, floor: Any = None,
         stop: threading.Event | None = None) -> int:
     """`auditor watch`: until SIGINT or SIGTERM (or `stop`), writing `floor` if given."""
-    from auditor.live.watch import WatchError, run_watch
+    from auditor.live.watch import run_watch
 
     options = options_of(arguments)
     if options.poll <= 0 or options.command_timeout <= 0 or options.close_grace < 0:
@@ -113,15 +117,6 @@ def run(arguments: argparse.Namespace, floor: Any = None,
             if page is None:
                 return 2
         return run_watch(options, floor, stop)
-    except WatchError as error:
-        from auditor.shown import visible
-
-        print(visible(f"auditor: watch: {error}"), file=sys.stderr)
-        return 2
-    except Exception as error:  # the auditor's own failure: one line, exit 3
-        print(f"auditor: watch: the auditor itself failed ({type(error).__name__}: "
-              f"{' '.join(str(error).split())[:300]})", file=sys.stderr)
-        return 3
     finally:
         if page is not None:
             stop.set()

@@ -59,6 +59,7 @@ from auditor.output.replay_view import (
 )
 from auditor.output.template_cache import use_template_cache
 from auditor.report.build import LAZY_OVER, build_report
+from auditor.report.frames import RunSummary
 from auditor.report.groups import table_keys
 from auditor.report.model import FindingItem, Report
 from auditor.report.replays import REPLAYS_IN_REPORT
@@ -126,17 +127,18 @@ def load_templates() -> None:
             templates.get_template(name)
 
 
-def to_html(result: AuditResult, run: dict[str, Any], *,
+def to_html(result: AuditResult, run: dict[str, Any], summary: RunSummary | None = None, *,
             lean_replays_over: int = LEAN_REPLAYS_OVER) -> str:
-    return "".join(html_parts(result, run, lean_replays_over=lean_replays_over))
+    return "".join(html_parts(result, run, summary, lean_replays_over=lean_replays_over))
 
 
-def html_parts(result: AuditResult, run: dict[str, Any], *,
-               lean_replays_over: int = LEAN_REPLAYS_OVER) -> Iterator[str]:
+def html_parts(result: AuditResult, run: dict[str, Any], summary: RunSummary | None = None,
+               *, lean_replays_over: int = LEAN_REPLAYS_OVER) -> Iterator[str]:
     """report.html in the parts the template renders one after another: written as they
-    come, the page is never one text in memory (a month's report is tens of megabytes)."""
+    come, the page is never one text in memory (a month's report is tens of megabytes).
+    `summary`: the run's (auditor/report/frames.py), counted here only when none is given."""
     with collector_paused():
-        context = report_context(result, run, lean_replays_over=lean_replays_over)
+        context = report_context(result, run, summary, lean_replays_over=lean_replays_over)
         data = context["report_data"]
         # The page's data goes where the template puts it, in its parts: a mark no record
         # can hold (new each time) stands in for it while the template renders.
@@ -192,10 +194,12 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def report_context(result: AuditResult, run: dict[str, Any], *,
+def report_context(result: AuditResult, run: dict[str, Any],
+                   summary: RunSummary | None = None, *,
                    lean_replays_over: int = LEAN_REPLAYS_OVER) -> dict[str, Any]:
     """Everything the templates show: the report's model (`build_report`) laid out."""
-    report = build_report(result, run, lazy_over=LAZY_OVER, replays_in_report=REPLAYS_IN_REPORT)
+    report = build_report(result, run, summary, lazy_over=LAZY_OVER,
+                          replays_in_report=REPLAYS_IN_REPORT)
     keys = table_keys(result.inputs)
     shown = report.replays.shown
     lean = not report.lazy and len(shown) > lean_replays_over

@@ -7,28 +7,26 @@ from collections.abc import Iterator
 from typing import Any
 
 from auditor.checks.base import citation_sort_key
-from auditor.report.frames import SUMMARY_DIMENSIONS, identities, summary_by, summary_frame
+from auditor.report.frames import SUMMARY_DIMENSIONS, RunSummary, identities, run_summary
 from auditor.results import AuditResult
 
 
-def summaries(result: AuditResult) -> dict[str, list[dict[str, Any]]]:
-    """Findings counted by citation, table, dealer and shift, with the money involved."""
-    frame = summary_frame(result.findings, result.inputs)
-    return {dimension: summary_by(frame, dimension)
-            for dimension in SUMMARY_DIMENSIONS}
-
-
-def to_json(result: AuditResult, run: dict[str, Any]) -> str:
+def to_json(result: AuditResult, run: dict[str, Any], summary: RunSummary | None = None) -> str:
     """findings.json as one text (`json_parts` writes it in parts)."""
-    return "".join(json_parts(result, run))
+    return "".join(json_parts(result, run, summary))
 
 
-def json_parts(result: AuditResult, run: dict[str, Any]) -> Iterator[str]:
+def json_parts(result: AuditResult, run: dict[str, Any],
+               summary: RunSummary | None = None) -> Iterator[str]:
     """findings.json, one finding at a time: the text `json.dumps(document, indent=2)` would
     give, without the whole document or its text in memory at once.
 
     Each input with its table's identity (casino, licence, game, decks, seats, limits,
-    currency, house rules); each finding with `table_key`, its table's identity."""
+    currency, house rules); each finding with `table_key`, its table's identity; the
+    findings counted by citation, table, dealer, shift and currency (`summary`, the run's:
+    counted here only when none is given)."""
+    if summary is None:
+        summary = run_summary(result.findings, result.inputs)
     keys = {path: identity["table_key"] for path, identity in identities(result.inputs).items()}
     yield "{\n"
     yield _member("auditor", run) + ",\n"
@@ -43,7 +41,8 @@ def json_parts(result: AuditResult, run: dict[str, Any]) -> Iterator[str]:
             document = {**finding.as_dict(), "table_key": keys.get(finding.file) or finding.table}
             yield "    " + _indented(document, "    ") + (",\n" if number < last else "\n")
         yield "  ],\n"
-    yield _member("summary", summaries(result)) + ",\n"
+    yield _member("summary", {dimension: summary.by(dimension)
+                              for dimension in SUMMARY_DIMENSIONS}) + ",\n"
     yield _member("coverage", {citation: result.applied[citation]
                                for citation in sorted(result.applied, key=citation_sort_key)}
                   ) + ",\n"

@@ -4,34 +4,42 @@ the end of a run and `auditor report` writes again from the store."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from auditor.manifest import MANIFEST
 from auditor.output.publish import publish
 from auditor.results import AuditResult
 
+if TYPE_CHECKING:
+    from auditor.report.frames import RunSummary
+
 OUTPUT_NAMES = ("findings.json", "findings.csv", "summary.csv", "report.html")
 
 
-def write_outputs(result: AuditResult, run: dict[str, Any], out: Path,
-                  processes: int = 1) -> None:
+def write_outputs(result: AuditResult, run: dict[str, Any], out: Path, processes: int = 1,
+                  summary: RunSummary | None = None) -> RunSummary:
     """The four outputs and the manifest, published as one set in `out`. With `processes`
-    above 1, report.html is rendered by a second process while this one writes the rest."""
+    above 1, report.html is rendered by a second process while this one writes the rest.
+    `summary`: the run's findings counted (auditor/report/frames.py), counted here when
+    none is given, and handed to findings.json, summary.csv and report.html alike; it is
+    returned for what is printed after."""
     from auditor.output.html_report import html_parts
     from auditor.output.json_report import json_parts
     from auditor.output.tables import summary_csv, to_csv
-    from auditor.report.frames import summaries_shared, summary_frame
+    from auditor.report.frames import run_summary
 
+    if summary is None:
+        summary = run_summary(result.findings, result.inputs)
     # Published as one set (publish.py): a reader never finds files of two runs; the
     # manifest, written last, hashes the inputs, the rule base and the four outputs.
-    with summaries_shared():  # three outputs count the same findings: once
-        publish(out, {
-            "findings.json": lambda: json_parts(result, run),
-            "findings.csv": lambda: to_csv(result.findings, result.inputs),
-            "summary.csv": lambda: summary_csv(summary_frame(result.findings, result.inputs)),
-            "report.html": lambda: html_parts(result, run),
-        }, sealed=(MANIFEST, lambda folder: run_manifest(result, run, folder)),
-            aside=("report.html",) if processes > 1 else ())
+    publish(out, {
+        "findings.json": lambda: json_parts(result, run, summary),
+        "findings.csv": lambda: to_csv(result.findings, result.inputs),
+        "summary.csv": lambda: summary_csv(summary),
+        "report.html": lambda: html_parts(result, run, summary),
+    }, sealed=(MANIFEST, lambda folder: run_manifest(result, run, folder)),
+        aside=("report.html",) if processes > 1 else ())
+    return summary
 
 
 def run_manifest(result: AuditResult, run: dict[str, Any], folder: Path) -> str:

@@ -22,12 +22,12 @@ from auditor.batches import batched
 from auditor.findings import FINDING_FIELDS, Finding
 from auditor.gaming_day import shift_shown
 from auditor.money import currency_label
-from auditor.report.frames import SUMMARY_DIMENSIONS, identities, summary_by
+from auditor.report.frames import SUMMARY_DIMENSIONS, identities
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from auditor.report.frames import SummaryColumns
+    from auditor.report.frames import RunSummary
     from auditor.results import InputSummary
 
 IDENTITY_COLUMNS = ["casino", "licence", "table_key", "currency"]
@@ -130,13 +130,13 @@ SUMMARY_CSV_COLUMNS = ["dimension", "key", "currency", "findings", "high", "medi
                        "under_paid", "over_paid"]
 
 
-def summary_csv(frame: SummaryColumns) -> str:
+def summary_csv(summary: RunSummary) -> str:
     """Every summary in one long table: dimension, key, currency, counts and money. A key's
     findings in two currencies are two rows: amounts of two currencies are never added (the
     `currency` dimension gives each currency's total; an empty currency is undeclared)."""
     rows: list[list[Any]] = [SUMMARY_CSV_COLUMNS]
     for dimension in SUMMARY_DIMENSIONS:
-        for row in summary_by(frame, dimension):
+        for row in summary.by(dimension):
             key = currency_label(row["currency"]) if dimension == "currency" else row[dimension]
             # the key is record text (a casino's name, a dealer's ID): neutral, as in
             # findings.csv; counts and amounts stay numbers

@@ -14,17 +14,24 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # Rich is loaded when something is printed (auditor/shown.py)
     from rich.console import Console
 
+    from auditor.report.frames import RunSummary
+
 
 SUMMARY_HEADERS = ("citation", "findings", "high", "medium", "low", "under-paid", "over-paid")
 
 
 def print_summary(console: Console, result, out: Path, fail_on: str = "low",
-                  fail_on_new: bool = False, verbose: bool = False) -> None:
+                  fail_on_new: bool = False, verbose: bool = False,
+                  summary: RunSummary | None = None) -> None:
     """The findings by citation with a total row, and the currency the money is in (on a
     terminal wide enough, a table; in a log or a narrow terminal, plain columns as wide as
     their widest cell, so no header or citation is ever cut); then waivers, the baseline
-    and what fails the run."""
-    from auditor.report.frames import summary_frame
+    and what fails the run. `summary`: the run's (auditor/report/frames.py), counted here
+    only when none is given."""
+    if summary is None:
+        from auditor.report.frames import run_summary
+
+        summary = run_summary(result.findings, result.inputs)
 
     rounds = sum(i.rounds for i in result.inputs)
     audited = sum(i.rounds_audited for i in result.inputs)
@@ -34,9 +41,8 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
     if opened:
         console.print(f"{opened} round(s) still open at the end of a file with no `close` "
                       "(read, not judged): each is named in a warning line.")
-    frame = summary_frame(result.findings, result.inputs)
-    if not frame.empty:
-        print_citations(console, frame)
+    if summary.by("citation"):
+        print_citations(console, summary)
         console.print(currency_note(result.inputs), markup=False)
     print_waivers(console, result)
     if result.resolved is not None:
@@ -53,18 +59,17 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
                   "summary.csv)")
 
 
-def citation_lines(frame) -> tuple[list[list[str]], list[list[str]]]:
+def citation_lines(summary: RunSummary) -> tuple[list[list[str]], list[list[str]]]:
     """A row per citation, and the total rows: the money one amount per currency, two
     currencies never added (the total's counts, then each currency's total)."""
     from types import SimpleNamespace
 
     from auditor.money import MoneyTotals, currency_label
-    from auditor.report.frames import summary_by
 
     counts: dict[str, list[int]] = {}
     money: dict[str, MoneyTotals] = {}
     overall = MoneyTotals()
-    for row in (SimpleNamespace(**r) for r in summary_by(frame, "citation")):
+    for row in (SimpleNamespace(**r) for r in summary.by("citation")):
         counted = counts.setdefault(row.citation, [0, 0, 0, 0])
         for index, value in enumerate((row.findings, row.high, row.medium, row.low)):
             counted[index] += int(value)
@@ -79,7 +84,7 @@ def citation_lines(frame) -> tuple[list[list[str]], list[list[str]]]:
     totals = [total]
     if len(overall.currencies()) > 1:
         total[5:] = ["", ""]
-        for row in (SimpleNamespace(**r) for r in summary_by(frame, "currency")):
+        for row in (SimpleNamespace(**r) for r in summary.by("currency")):
             amounts = MoneyTotals()
             amounts.add_totals(row.currency, Decimal(row.under_paid), Decimal(row.over_paid))
             totals.append([f"total {currency_label(row.currency)}",
@@ -89,11 +94,11 @@ def citation_lines(frame) -> tuple[list[list[str]], list[list[str]]]:
     return rows, totals
 
 
-def print_citations(console: Console, frame) -> None:
+def print_citations(console: Console, summary: RunSummary) -> None:
     """The findings by citation: on a terminal wide enough a table, else plain columns."""
     from rich.table import Table
 
-    rows, totals = citation_lines(frame)
+    rows, totals = citation_lines(summary)
     lines = [list(SUMMARY_HEADERS), *rows, *totals]
     widths = [max(len(line[i]) for line in lines) for i in range(len(SUMMARY_HEADERS))]
     framed = sum(widths) + max(0, 20 - widths[0]) + 3 * len(widths) + 1  # with borders

@@ -13,6 +13,7 @@ from typing import Any
 
 from auditor.findings import SEVERITIES
 from auditor.report.coverage import build_coverage, build_provenance
+from auditor.report.frames import RunSummary, run_summary
 from auditor.report.groups import build_groups, table_keys
 from auditor.report.model import Licensee, Masthead, Report, Scope, TableIdentity
 from auditor.report.replays import REPLAYS_IN_REPORT, build_replays
@@ -26,16 +27,21 @@ from auditor.results import AuditResult
 LAZY_OVER = 500
 
 
-def build_report(result: AuditResult, run: dict[str, Any], *, lazy_over: int = LAZY_OVER,
+def build_report(result: AuditResult, run: dict[str, Any], summary: RunSummary | None = None,
+                 *, lazy_over: int = LAZY_OVER,
                  replays_in_report: int = REPLAYS_IN_REPORT) -> Report:
+    """The report of `result`; `summary`, the run's findings counted (frames.py), is counted
+    here only when none is given."""
     findings = result.findings
     keys = table_keys(result.inputs)
     totals = FindingsTotals.of(findings, result, keys)
+    if summary is None:
+        summary = run_summary(findings, result.inputs)
     lazy = totals.count > lazy_over
     replays = build_replays(result, totals, replays_in_report)
     return Report(
         run=run, fingerprint=fingerprint(result, run), masthead=build_masthead(result),
-        scope=build_scope(result, totals), summaries=build_summaries(totals.frame()),
+        scope=build_scope(result, totals), summaries=build_summaries(summary),
         groups=build_groups(totals, None if lazy else findings, replays, keys),
         replays=replays, coverage=build_coverage(result, totals.found(), run.get("judging")),
         provenance=build_provenance(result, run, totals.syntax_rounds),

@@ -13,9 +13,8 @@ alone cost a twentieth of a night's audit).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -69,10 +68,6 @@ class SummaryColumns:
         columns["currency"].append(finding.currency if finding.currency is not None or not known
                                    else known["currency"])
 
-    def frame(self) -> SummaryColumns:
-        """What `summary_by` counts (the columns themselves)."""
-        return self
-
     @property
     def empty(self) -> bool:
         return not self.columns["citation"]
@@ -103,25 +98,33 @@ UNDECLARED_KEY = ""  # the group of findings whose table declares no currency (n
 NO_KEY = "(none)"  # the group of findings with no value in the column counted by
 
 
-# While `summaries_shared`: the summaries made, by content. A context variable, so that two
-# sets of outputs made at once (threads, or one within another) never share or end the other's.
-_shared: ContextVar[dict[Any, Any] | None] = ContextVar("summaries_shared", default=None)
-
-
-@contextmanager
-def summaries_shared() -> Iterator[None]:
-    """Within it, `summary_by` of columns of the same content and the same column is made
-    once: findings.json, summary.csv and the report each count the run's findings by the
-    same five columns, fifteen summaries of which five differ. The outputs of
-    one run are made within it; nothing changes the findings meanwhile."""
-    token = _shared.set({})
-    try:
-        yield
-    finally:
-        _shared.reset(token)
-
-
 SummaryRows = list[dict[str, Any]]
+
+# What the outputs count the run's findings by: findings.json and summary.csv the first five,
+# the report the first four and the date, the terminal the citation and the currency.
+SUMMARY_BY = (*SUMMARY_DIMENSIONS, "date")
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """The run's findings counted once, by each of `SUMMARY_BY` (`summary_by`), and handed
+    to every output (findings.json, summary.csv, report.html, the terminal): none counts
+    them again. The rows are read, never changed."""
+
+    rows: dict[str, SummaryRows]
+
+    @classmethod
+    def of(cls, frame: SummaryColumns) -> RunSummary:
+        return cls({dimension: summary_by(frame, dimension) for dimension in SUMMARY_BY})
+
+    def by(self, dimension: str) -> SummaryRows:
+        return self.rows[dimension]
+
+
+def run_summary(findings: Iterable[Finding], inputs: Iterable[InputSummary] = ()
+                ) -> RunSummary:
+    """The summary of a run's findings (walked once), for every output."""
+    return RunSummary.of(summary_frame(findings, inputs))
 
 
 def summary_by(frame: SummaryColumns, column: str) -> SummaryRows:
@@ -132,27 +135,6 @@ def summary_by(frame: SummaryColumns, column: str) -> SummaryRows:
     Each row: the key (named `column`; no key for "currency"), "currency", "findings",
     "high", "medium", "low", "under_paid" and "over_paid" (exact text); the rows by key
     (citations in the rule base's order) and then currency, undeclared last."""
-    shared = _shared.get()
-    if shared is None:
-        return _summary_by(frame, column)
-    kept = shared.get(id(frame))  # the columns are kept with their key: their id stays theirs
-    if kept is None or kept[0] is not frame:
-        kept = shared[id(frame)] = (frame, _content(frame))
-    key = (column, kept[1])
-    table = shared.get(key)
-    if table is None:
-        table = shared[key] = _summary_by(frame, column)
-    return [dict(row) for row in table]  # each caller its own, as when made for it
-
-
-def _content(frame: SummaryColumns) -> tuple:
-    """What the columns hold, comparable: texts as they are, amounts as their exact text
-    (1.0 and 1.00 are equal numbers, written apart)."""
-    return tuple((name, tuple(map(str, values)) if name == "difference" else tuple(values))
-                 for name, values in frame.columns.items())
-
-
-def _summary_by(frame: SummaryColumns, column: str) -> SummaryRows:
     columns = frame.columns
     by_currency = column == "currency"
     source = "table_key" if column == "table" else column

@@ -6,25 +6,24 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from auditor.money import MoneyTotals
-from auditor.report.frames import summary_by
 from auditor.report.model import SummaryRow
 from auditor.rulebase import rule_entries
 
 if TYPE_CHECKING:
-    from auditor.report.frames import SummaryColumns
+    from auditor.report.frames import RunSummary
 
 SHIFT_ORDER = ("day", "swing", "grave", "(none)")
 DIMENSIONS = ("citation", "table", "dealer", "shift", "date")
 
 
-def build_summaries(frame: SummaryColumns) -> dict[str, list[SummaryRow]]:
+def build_summaries(summary: RunSummary) -> dict[str, list[SummaryRow]]:
     """A row per key, its money one amount per currency (`money`), never added; shifts in
     the day's order, the others as `summary_by` orders them."""
     entries = rule_entries()
     summaries: dict[str, list[SummaryRow]] = {}
     for column in DIMENSIONS:
         rows: dict[object, SummaryRow] = {}
-        for part in summary_by(frame, column):  # by key and currency
+        for part in summary.by(column):  # by key and currency
             key = part[column]
             row = rows.get(key)
             if row is None:

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from auditor.findings import Finding
 from auditor.gaming_day import DEFAULT_SHIFTS, shift_shown
 from auditor.money import MoneyTotals
-from auditor.report.frames import SummaryColumns
 
 if TYPE_CHECKING:
     from auditor.replay.trace import RoundEvidence
@@ -72,7 +71,6 @@ class FindingsTotals:
         self.undated = False
         # rounds not audited: (file, round, line, dealer, date, gaming day, shift)
         self.syntax_rounds: set[tuple] = set()
-        self.columns = SummaryColumns(result.inputs)
         # The replays the audit recorded, by (file, round): a round ID may repeat in a file.
         self._replays: dict[tuple[str, str], list[RoundEvidence]] = defaultdict(list)
         for evidence in result.evidence.values():
@@ -119,7 +117,6 @@ class FindingsTotals:
         values["gaming_day"].add(finding.gaming_day or NONE)
         values["shift"].add(shift_shown(finding) or NONE)
         self.undated = self.undated or not finding.date
-        self.columns.add(finding)
         evidence = self.replay_of(finding)
         if evidence is not None:
             self.replayable[id(evidence)] = evidence
@@ -135,10 +132,6 @@ class FindingsTotals:
                     evidence.start_line <= finding.line <= evidence.last_line:
                 return evidence
         return candidates[0] if len(candidates) == 1 else None
-
-    def frame(self) -> SummaryColumns:
-        """What the summaries count (`frames.summary_frame`)."""
-        return self.columns.frame()
 
     def found(self) -> Counter:
         """Findings by citation."""

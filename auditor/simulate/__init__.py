@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from auditor.simulate.table import SpecError, TableSpec, table_spec
+    from auditor.simulate.spec import SpecError, TableSpec, table_spec
 
 __all__ = ["SimulationResult", "SpecError", "TableSpec", "simulate", "table_spec"]
 
@@ -31,12 +31,12 @@ class SimulationResult:
 
 
 def __getattr__(name: str) -> Any:
-    """The simulator's table is loaded on first use: `auditor audit` builds the command
+    """The simulator's table spec is loaded on first use: `auditor audit` builds the command
     line, `simulate` included, without loading the simulator itself."""
     if name in ("SpecError", "TableSpec", "table_spec"):
-        from auditor.simulate import table
+        from auditor.simulate import spec
 
-        return getattr(table, name)
+        return getattr(spec, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -49,7 +49,8 @@ def simulate(out_dir: str | Path, spec: TableSpec, *, tables: int = 1,
     `floor` (surveillance.Floor) plants patterns across the tables; `header_fault` also
     plants a fault in each header when faults are planted: the clause named
     (table.HEADER_CLAUSES), or (True) one drawn at random."""
-    from auditor.simulate.table import Session, SpecError, TableSpec
+    from auditor.simulate.spec import SpecError, TableSpec
+    from auditor.simulate.table import Session
 
     if (rounds is None) == (hours is None):
         raise SpecError("give either a number of rounds or a number of hours")

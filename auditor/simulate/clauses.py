@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from auditor.checks.base import citation_sort_key
 from auditor.simulate.faults import ALL_GAMES, INJECTORS, clause_words
-from auditor.simulate.table import HEADER_CITATIONS, HEADER_CLAUSES
+from auditor.simulate.spec import HEADER_CITATIONS, HEADER_CLAUSES
 
 
 def clause_table() -> str:

@@ -9,6 +9,8 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from auditor.refusal import Refused
+
 if TYPE_CHECKING:  # Rich is loaded when something is printed (auditor/shown.py)
     from rich.console import Console
 
@@ -76,21 +78,17 @@ def run(arguments: argparse.Namespace, console: Console) -> int:
     from rich.table import Table
 
     from auditor.output.files import out_folder_problem
-    from auditor.shown import TextConsole
     from auditor.simulate import SpecError, simulate, table_spec
 
-    errors = TextConsole(stderr=True)
     if arguments.floor is not None:
-        return run_floor(arguments, console, errors)
+        return run_floor(arguments, console)
     if arguments.game is None or (arguments.rounds is None and arguments.hours is None):
-        errors.print("auditor: simulate needs --game and --rounds or --hours (or --floor "
-                     "FILE)")
-        return 2
+        raise Refused("auditor: simulate needs --game and --rounds or --hours (or --floor "
+                      "FILE)")
     options: dict[str, str] = {}
     for item in arguments.option:
         if "=" not in item:
-            errors.print(f"auditor: --option {item!r} is not KEY=VALUE")
-            return 2
+            raise Refused(f"auditor: --option {item!r} is not KEY=VALUE")
         key, value = item.split("=", 1)
         options[key] = value
     try:
@@ -113,12 +111,10 @@ def run(arguments: argparse.Namespace, console: Console) -> int:
                           hours=arguments.hours, seed=arguments.seed, faults=arguments.faults,
                           start=start, floor=floor, header_fault=arguments.header_fault)
     except (SpecError, ValueError) as error:
-        errors.print(f"auditor: {error}")
-        return 2
+        raise Refused(f"auditor: {error}") from None
     except OSError as error:  # the folder went away, or filled up, while records were written
-        errors.print(f"auditor: --out {arguments.out} cannot be written "
-                     f"({error.strerror or error})")
-        return 2
+        raise Refused(f"auditor: --out {arguments.out} cannot be written "
+                      f"({error.strerror or error})") from None
     elapsed = time.perf_counter() - started
     if arguments.quiet:
         return 0
@@ -137,7 +133,7 @@ def run(arguments: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def run_floor(arguments: argparse.Namespace, console: Console, errors: Console) -> int:
+def run_floor(arguments: argparse.Namespace, console: Console) -> int:
     """`simulate --floor FILE`: the floor of the file, night after night."""
     from pathlib import Path
 
@@ -148,16 +144,14 @@ def run_floor(arguments: argparse.Namespace, console: Console, errors: Console) 
              for name, default in ONE_TABLE_OPTIONS.items()
              if getattr(arguments, name) != default]
     if given:
-        errors.print(f"auditor: --floor takes the floor from its file: {', '.join(given)} "
-                     "cannot be given with it", markup=False)
-        return 2
+        raise Refused(f"auditor: --floor takes the floor from its file: {', '.join(given)} "
+                      "cannot be given with it")
     started = time.perf_counter()
     try:
         floor = read_floor_file(Path(arguments.floor))
         truth = simulate_floor(floor, Path(arguments.out))
     except (FloorFileError, SpecError) as error:
-        errors.print(f"auditor: {error}", markup=False)
-        return 2
+        raise Refused(f"auditor: {error}") from None
     if not arguments.quiet:
         console.print(f"Wrote a floor of {floor.tables} tables, {floor.nights} night(s) to "
                       f"{arguments.out}: {truth['rounds']:,} rounds, a roster of "

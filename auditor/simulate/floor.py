@@ -139,7 +139,7 @@ def read_floor_file(path: Path) -> FloorFile:
 
 
 def _groups(entries: Any, name: str) -> list[TableGroup]:
-    from auditor.simulate.table import GAMES
+    from auditor.simulate.spec import GAMES
 
     if not isinstance(entries, list) or not entries:
         raise FloorFileError(f"{name}: no `[[tables]]`: a floor has tables")

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import Hand, RoundBuilder, SeatPlay
+    from auditor.simulate.game import RoundBuilder
+    from auditor.simulate.round_parts import Hand, SeatPlay
     from auditor.simulate.table import Player, Session
 
 

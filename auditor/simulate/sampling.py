@@ -16,7 +16,7 @@ import random
 from collections import Counter
 
 from auditor.simulate.cards import VALUE, Shoe, is_two_card_21, total
-from auditor.simulate.game import play_dealer, super_match_kind
+from auditor.simulate.pays import play_dealer, super_match_kind
 
 
 def dealer_finals(decks: int, hits_soft_17: bool, samples: int,

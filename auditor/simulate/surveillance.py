@@ -244,7 +244,7 @@ class TableHooks:
                 or any(stmt.fault for stmt in builder.stmts)):
             return
         from auditor.simulate.faults.edits import rewrite_settle
-        from auditor.simulate.game import money
+        from auditor.simulate.pays import money
 
         number = self.seat_of(session, collusion[1])
         seat = next((s for s in builder.seats if s.seat == number), None)

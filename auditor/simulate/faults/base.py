@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from auditor.simulate.hooks import Hooks
 
 if TYPE_CHECKING:
-    from auditor.simulate.table import TableSpec
+    from auditor.simulate.spec import TableSpec
 
 ALL_GAMES = frozenset({"standard", "switch", "db21", "tensticks", "ladies"})
 

@@ -16,11 +16,12 @@ from auditor.simulate.faults.wagers import (
     SideWagerAlone,
     WinPaidWrong,
 )
-from auditor.simulate.game import db21_odds
+from auditor.simulate.pays import db21_odds
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import Hand, RoundBuilder, SeatPlay, Stmt, Wager
-    from auditor.simulate.table import TableSpec
+    from auditor.simulate.game import RoundBuilder
+    from auditor.simulate.round_parts import Hand, SeatPlay, Stmt, Wager
+    from auditor.simulate.spec import TableSpec
 
 DB21 = frozenset({"db21"})
 

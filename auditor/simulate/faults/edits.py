@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from auditor.simulate.game import money
+from auditor.simulate.pays import money
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import Hand, RoundBuilder, SeatPlay, Stmt, Wager
+    from auditor.simulate.game import RoundBuilder
+    from auditor.simulate.round_parts import Hand, SeatPlay, Stmt, Wager
 
 
 def personal_hands(builder: RoundBuilder) -> list[Hand]:

@@ -14,11 +14,12 @@ from auditor.simulate.faults.wagers import (
     WagerEdit,
     WinPaidWrong,
 )
-from auditor.simulate.game import LADIES, ladies_kind
+from auditor.simulate.pays import LADIES, ladies_kind
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import RoundBuilder, SeatPlay, Stmt, Wager
-    from auditor.simulate.table import TableSpec
+    from auditor.simulate.game import RoundBuilder
+    from auditor.simulate.round_parts import SeatPlay, Stmt, Wager
+    from auditor.simulate.spec import TableSpec
 
 LADIES_GAME = frozenset({"ladies"})
 

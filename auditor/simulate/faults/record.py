@@ -10,10 +10,13 @@ from auditor.simulate.faults.base import ALL_GAMES, Injector
 from auditor.simulate.faults.edits import insert_after, insert_before_end, personal_hands
 from auditor.simulate.faults.registry import injector
 from auditor.simulate.faults.wagers import WagerEdit
-from auditor.simulate.game import IMPOSSIBLE_TIME, Stmt, money
+from auditor.simulate.game import IMPOSSIBLE_TIME
+from auditor.simulate.pays import money
+from auditor.simulate.round_parts import Stmt
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import RoundBuilder, Wager
+    from auditor.simulate.game import RoundBuilder
+    from auditor.simulate.round_parts import Wager
     from auditor.simulate.table import Session
 
 

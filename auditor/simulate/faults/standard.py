@@ -15,11 +15,14 @@ from auditor.simulate.faults.edits import (
 )
 from auditor.simulate.faults.registry import injector
 from auditor.simulate.faults.wagers import PlacedAfterFirstCard, WagerEdit
-from auditor.simulate.game import money, root_of
+from auditor.simulate.pays import money
+from auditor.simulate.round_parts import root_of
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import Hand, RoundBuilder, SeatPlay, Stmt, Wager
-    from auditor.simulate.table import Session, TableSpec
+    from auditor.simulate.game import RoundBuilder
+    from auditor.simulate.round_parts import Hand, SeatPlay, Stmt, Wager
+    from auditor.simulate.spec import TableSpec
+    from auditor.simulate.table import Session
 
 
 @injector

@@ -22,11 +22,14 @@ from auditor.simulate.faults.wagers import (
     WagerEdit,
     WinPaidWrong,
 )
-from auditor.simulate.game import SUPER_MATCH, Stmt, Wager, money, super_match_kind
+from auditor.simulate.pays import SUPER_MATCH, money, super_match_kind
+from auditor.simulate.round_parts import Stmt, Wager
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import Hand, RoundBuilder, SeatPlay
-    from auditor.simulate.table import Session, TableSpec
+    from auditor.simulate.game import RoundBuilder
+    from auditor.simulate.round_parts import Hand, SeatPlay
+    from auditor.simulate.spec import TableSpec
+    from auditor.simulate.table import Session
 
 SWITCH = frozenset({"switch"})
 

@@ -10,11 +10,12 @@ from auditor.simulate.faults.base import Injector
 from auditor.simulate.faults.edits import personal_hands, rewrite_settle
 from auditor.simulate.faults.registry import injector
 from auditor.simulate.faults.wagers import WagerEdit
-from auditor.simulate.game import money
+from auditor.simulate.pays import money
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import Hand, RoundBuilder, SeatPlay, Stmt, Wager
-    from auditor.simulate.table import TableSpec
+    from auditor.simulate.game import RoundBuilder
+    from auditor.simulate.round_parts import Hand, SeatPlay, Stmt, Wager
+    from auditor.simulate.spec import TableSpec
 
 TENSTICKS = frozenset({"tensticks"})
 

@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from auditor.simulate.faults.base import Injector
 from auditor.simulate.faults.edits import move_after, rewrite_settle
-from auditor.simulate.game import SeatPlay, money
+from auditor.simulate.pays import money
+from auditor.simulate.round_parts import SeatPlay
 
 if TYPE_CHECKING:
-    from auditor.simulate.game import RoundBuilder, Stmt, Wager
+    from auditor.simulate.game import RoundBuilder
+    from auditor.simulate.round_parts import Stmt, Wager
     from auditor.simulate.table import Player
 
 
