@@ -7,10 +7,10 @@ from collections import Counter
 from decimal import Decimal
 
 import pytest
-from casefiles import Case, Marked, load_cases, parse_marker
 
 from auditor.audit import audit_file
 from auditor.findings import Finding
+from tests.helpers.casefiles import Case, Marked, load_cases, parse_marker
 
 CASES = load_cases()
 MONEY = ("expected", "actual", "difference")

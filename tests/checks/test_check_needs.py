@@ -3,10 +3,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from casefiles import load_cases
-
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
 from auditor.audit import round_holds
@@ -16,8 +12,10 @@ from auditor.reader import Header, RoundRecord, read_structure
 from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
 from auditor.source import SourceFile
+from tests.helpers import ROOT
+from tests.helpers.casefiles import load_cases
 
-SAMPLE_LOGS = Path(__file__).resolve().parent.parent / "sample_logs"
+SAMPLE_LOGS = ROOT / "sample_logs"
 MARKS = {PROBLEM, "insurance", "supermatch", "db21", "ladies", "tip"}
 
 

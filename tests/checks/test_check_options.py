@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from casefiles import load_cases
 
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
@@ -29,8 +27,10 @@ from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
 from auditor.replay.under import VIEW_OPTIONS, view_under
 from auditor.source import SourceFile
+from tests.helpers import ROOT
+from tests.helpers.casefiles import load_cases
 
-SAMPLE_LOGS = Path(__file__).resolve().parent.parent / "sample_logs"
+SAMPLE_LOGS = ROOT / "sample_logs"
 
 VALUES: dict[str, tuple] = {
     "soft17": ("hit", "stand"),

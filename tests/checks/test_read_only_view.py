@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 
 import pytest
-from casefiles import Case, load_cases
 
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor.checks.base import registry
@@ -13,6 +12,7 @@ from auditor.parser import parse_lines
 from auditor.reader import Header, RoundRecord, read_structure
 from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
+from tests.helpers.casefiles import Case, load_cases
 
 CASES = [c for c in load_cases() if c.kind == "violating"]
 

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from auditor.audit import audit_file
+from tests.helpers import ROOT
 
-SAMPLES = sorted((Path(__file__).resolve().parent.parent / "sample_logs").glob("*.bjh"))
+SAMPLES = sorted((ROOT / "sample_logs").glob("*.bjh"))
 _FAULT = re.compile(r"^#\s*fault:\s*(\S+)\s+round\s+(\S+)\s+line\s+(\d+)")
 
 

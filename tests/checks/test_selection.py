@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import EXIT_ERROR, main
+from tests.helpers import ROOT
 
-SAMPLES = Path(__file__).parent.parent / "sample_logs"
+SAMPLES = ROOT / "sample_logs"
 DB21 = SAMPLES / "db21-t07-2026-11-20.bjh"
 LADIES = SAMPLES / "ladies-t21-2026-11-20.bjh"
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from auditor.run import audit_paths
+from tests.helpers import ROOT
 
 HEADER = """bjh 1
 casino "Case Casino" licence=RL-0001
@@ -157,9 +158,9 @@ def test_a_card_punched_outside_the_audited_records_is_not_a_finding(tables) -> 
 def test_the_two_sample_shifts_together_show_only_their_announced_faults() -> None:
     """PC-7 crosses from T31 to T32 rightly. T32's second shoe has no date, so its rounds
     take the date before them: PC-7's punch there is still the next day, not before T31."""
-    from test_sample_logs import announced
+    from tests.checks.test_sample_logs import announced
 
-    samples = Path(__file__).resolve().parent.parent / "sample_logs"
+    samples = ROOT / "sample_logs"
     paths = [str(samples / "tensticks-t31-2026-11-20.bjh"),
              str(samples / "tensticks-t32-2026-11-21.bjh")]
     expected = {(Path(p).name, *fault) for p in paths for fault in announced(Path(p))}

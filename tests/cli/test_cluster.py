@@ -25,6 +25,7 @@ from auditor import api
 from auditor.audit import audit_file
 from auditor.run import merge
 from auditor.simulate import simulate, table_spec
+from tests.helpers import ROOT
 
 distributed = pytest.importorskip(
     "distributed", reason="dask[distributed] is not installed: pip install '.[cluster]'")
@@ -232,7 +233,7 @@ def test_a_workers_own_copy_of_another_content_is_never_audited(tmp_path: Path) 
     """The worker runs in a folder holding a stale night.bjh of the same size as the one
     given (the even-money payout not yet corrected): the input's bytes are sent instead,
     and the cluster writes what one process writes."""
-    standard = Path(__file__).parent.parent / "sample_logs" / "standard-t11-2026-11-20.bjh"
+    standard = ROOT / "sample_logs" / "standard-t11-2026-11-20.bjh"
     stale = standard.read_text(encoding="utf-8")
     given = stale.replace(*SAME_SIZE_FAULT, 1)  # line 524 only
     assert given != stale and len(given) == len(stale)

@@ -21,8 +21,8 @@ from auditor.output.aside import can_fork
 from auditor.store import RunRecorder, begin_run, open_store
 from auditor.store import engine as store_engine
 from auditor.store.runs import StoredFindings
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 T11 = ROOT / "sample_logs" / "standard-t11-2026-11-20.bjh"
 # T11's findings, as (citation, line), in the run's order
 T11_FINDINGS = [("20:18:15:26", 424), ("20:18:15:30", 455), ("20:18:15:06", 524),
@@ -181,9 +181,8 @@ def test_a_run_on_two_processes_writes_the_report_aside_and_the_same_outputs(
     """`auditor audit --jobs 2`, on SQLite and PostgreSQL: a child is forked for the report
     once the outputs begin (seen among the run's processes after its run folder is made),
     and the four outputs are those of `--jobs 1`, byte for byte but for the run's clock."""
-    from test_jobs import OUTPUTS, RUN_CLOCK, _children
-
     from auditor.simulate import simulate, table_spec
+    from tests.cli.test_jobs import OUTPUTS, RUN_CLOCK, _children
 
     for number in range(1, 4):
         simulate(tmp_path / "records", table_spec("standard", table_id=f"A{number}"),

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import main
+from tests.helpers import ROOT
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+SAMPLES = ROOT / "sample_logs"
 OUTPUTS = ("findings.json", "findings.csv", "summary.csv", "report.html")
 # What differs between two runs of the same audit: when it ran and where it wrote.
 RUN_CLOCK = re.compile(r'"(started|finished|command)": "[^"]*"'

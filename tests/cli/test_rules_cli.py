@@ -5,6 +5,7 @@ from __future__ import annotations
 from auditor.cli import main
 from auditor.rule_coverage import coverage_rows
 from auditor.rules_cli import markdown_table
+from tests.helpers import ROOT
 
 
 def test_rules_lists_every_citation_with_its_status(capsys) -> None:
@@ -36,9 +37,8 @@ def test_rules_show_of_an_unknown_citation_exits_2(capsys) -> None:
 
 
 def test_the_rule_base_page_shows_the_rule_base_as_generated() -> None:
-    from pathlib import Path
 
-    page = Path(__file__).resolve().parent.parent / "docs" / "rule-base.md"
+    page = ROOT / "docs" / "rule-base.md"
     assert markdown_table() in page.read_text(encoding="utf-8"), "regenerate: make readme"
 
 

@@ -9,8 +9,9 @@ import pytest
 
 from auditor.cli import EXIT_ERROR, main
 from auditor.settings import SettingsError, find_settings
+from tests.helpers import ROOT
 
-DB21 = str(Path(__file__).parent.parent / "sample_logs" / "db21-t07-2026-11-20.bjh")
+DB21 = str(ROOT / "sample_logs" / "db21-t07-2026-11-20.bjh")
 
 
 def refused(tmp_path: Path, capsys, content: str, name: str = "job.toml") -> str:

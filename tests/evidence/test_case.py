@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import main
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"
 # The eight samples this file's figures were worked out on (the Lucky Ladies ones came later).
 CASE_SAMPLES = sorted(str(p) for p in SAMPLES.glob("*.bjh") if not p.name.startswith("ladies-"))

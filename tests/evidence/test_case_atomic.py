@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import main
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "sample_logs" / "tensticks-t32-2026-11-21.bjh"
 CHROMIUM = "/usr/bin/chromium"
 

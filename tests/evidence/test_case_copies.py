@@ -14,8 +14,8 @@ import pytest
 
 from auditor.case.copies import copy_problems
 from auditor.cli import main
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "sample_logs" / "tensticks-t32-2026-11-21.bjh"
 COPY = "inputs/tensticks-t32-2026-11-21.bjh"
 NOT_OWN = ("not the folder's own file: it would not go with the folder, and a change where "

@@ -28,8 +28,9 @@ from auditor.replay.trace import RoundEvidence
 from auditor.results import InputSummary
 from auditor.rulebase import rule_entries
 from auditor.shown import TextConsole
+from tests.helpers import ROOT
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+SAMPLES = ROOT / "sample_logs"
 
 
 def finding(**fields) -> Finding:
@@ -153,7 +154,7 @@ def test_a_folder_that_cannot_be_made_is_said_in_plain_text_on_a_terminal(
     """An OSError (here --out under a file) is one line with no colour codes, even where
     the error stream is a terminal that shows colours."""
     run = tmp_path / "run"
-    shutil.copytree(Path(__file__).parent / "fixtures" / "run-manifest-1", run)
+    shutil.copytree(ROOT / "tests" / "fixtures" / "run-manifest-1", run)
     monkeypatch.chdir(run)
     (tmp_path / "a-file").write_text("", encoding="utf-8")
     arguments = build_parser("case").parse_args(

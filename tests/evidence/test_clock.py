@@ -10,10 +10,10 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from test_case_gaming_days import FALL_BACK, audited
 
 from auditor.cli import main
 from auditor.clock import ZoneError, zone_described, zoned
+from tests.evidence.test_case_gaming_days import FALL_BACK, audited
 
 
 @pytest.mark.parametrize("day, clock, said", [

@@ -12,13 +12,13 @@ import sqlite3
 from decimal import Decimal
 from pathlib import Path
 
-from old_stores import FIRST_SCHEMA_STORE, first_schema_store
-
 from auditor.cli import main
 from auditor.rulebase import rule_base_version
 from auditor.verify import verify_folder
+from tests.helpers import ROOT
+from tests.helpers.old_stores import FIRST_SCHEMA_STORE, first_schema_store
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = ROOT / "tests" / "fixtures"
 RUN = FIXTURES / "run-manifest-1"
 CASE = FIXTURES / "case-manifest-1"
 LADIES = "inputs/ladies-t22-2026-11-21.bjh"
@@ -203,7 +203,7 @@ def test_the_first_schema_store_is_made_as_today_s_first_schema_makes_one(tmp_pa
     """0001a brings the store the first schema's auditor wrote to the tables today's 0001
     makes (column order aside), with each finding's input, order key and shift filled as
     the recorder fills them."""
-    from old_stores import store_at
+    from tests.helpers.old_stores import store_at
 
     old = first_schema_store(tmp_path)
     store_at(f"sqlite:///{old}", "0001a")
@@ -226,7 +226,7 @@ def test_the_first_schema_store_is_made_as_today_s_first_schema_makes_one(tmp_pa
 
 
 def test_0001a_leaves_a_store_of_today_s_first_schema_as_it_is(tmp_path) -> None:
-    from old_stores import store_at
+    from tests.helpers.old_stores import store_at
 
     store = tmp_path / "today.sqlite"
     store_at(f"sqlite:///{store}", "0001")
@@ -239,11 +239,11 @@ def test_a_store_of_the_first_schema_on_postgresql_is_upgraded(postgres_socket) 
     """The same store on PostgreSQL (its tables and rows as the first schema's auditor left
     them, copied over): 0001a reshapes its replays there too (the old table's key renamed
     out of the way) and the run reads back."""
-    from postgres import create_database
     from sqlalchemy import MetaData, create_engine
 
     from auditor.store.engine import HEAD_REVISION, open_store, schema_revision
     from auditor.store.runs import load_result
+    from tests.helpers.postgres import create_database
 
     url = create_database(postgres_socket, "bjh_first_schema")
     old = create_engine(f"sqlite:///{FIRST_SCHEMA_STORE}")
@@ -278,7 +278,7 @@ def test_a_store_of_the_first_schema_on_postgresql_is_upgraded(postgres_socket) 
 def test_0001a_places_a_finding_of_no_input_of_its_run_after_them(tmp_path) -> None:
     """A finding whose file is none of its run's inputs (one made across files) is placed
     after them, as the recorder places it, with the shift of its time."""
-    from old_stores import store_at
+    from tests.helpers.old_stores import store_at
 
     store = first_schema_store(tmp_path)
     connection = sqlite3.connect(store)

@@ -20,8 +20,9 @@ from auditor.identity import (
 from auditor.results import AuditResult
 from auditor.run import audit_paths
 from auditor.simulate import simulate, table_spec
+from tests.helpers import ROOT
 
-SAMPLES = sorted(Path(__file__).parent.parent.glob("sample_logs/*.bjh"))
+SAMPLES = sorted(ROOT.glob("sample_logs/*.bjh"))
 ID = re.compile(r"^BJH-[0-9A-F]{16}$")
 
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_tensticks_cross_file import FIRST_TABLE, SECOND_TABLE
-
 from auditor.findings import Finding
 from auditor.identity import (
     Identifier,
@@ -27,8 +25,10 @@ from auditor.identity import (
 )
 from auditor.results import AuditResult
 from auditor.run import audit_paths
+from tests.checks.test_tensticks_cross_file import FIRST_TABLE, SECOND_TABLE
+from tests.helpers import ROOT
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+SAMPLES = ROOT / "sample_logs"
 T11 = SAMPLES / "standard-t11-2026-11-20.bjh"
 
 # (file, line, citation, ID) of every finding of the sample logs, in the run's order.

@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_case import verify
 
 from auditor.cli import main
 from auditor.manifest import key_fingerprint
+from tests.evidence.test_case import verify
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"
 T11 = str(SAMPLES / "standard-t11-2026-11-20.bjh")
 T22 = str(SAMPLES / "ladies-t22-2026-11-21.bjh")

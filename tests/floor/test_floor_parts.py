@@ -33,6 +33,7 @@ from auditor.store import open_store, trend_reads
 from auditor.trends.analysis import Settings
 from auditor.trends.changes import _change, _strata, add_changes
 from auditor.trends.counts import FloorCounts
+from tests.helpers import ROOT
 
 C06, C30 = "20:18:15:06", "20:18:15:30"
 
@@ -290,7 +291,7 @@ def two_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     """Run 1 audits T11 and T07 (places 0 and 1), run 2 T11 again: trends read T07 of run
     1 and T11 of run 2 (each content's latest run)."""
     folder = tmp_path_factory.mktemp("two-runs")
-    samples = Path(__file__).resolve().parent.parent / "sample_logs"
+    samples = ROOT / "sample_logs"
     for name in (T11, T07):
         shutil.copy2(samples / name, folder / name)
     here = Path.cwd()

@@ -7,9 +7,8 @@ import csv
 import json
 from pathlib import Path
 
-from test_gaming_day import NIGHT
-
 from auditor.cli import main
+from tests.floor.test_gaming_day import NIGHT
 
 # The night of test_gaming_day, at a table that declares its currency.
 RECORD = NIGHT.replace("table T4 game=standard", "table T4 game=standard currency=USD")

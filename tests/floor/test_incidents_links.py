@@ -16,10 +16,10 @@ from urllib.parse import unquote
 
 import pytest
 from sqlalchemy import select
-from test_incidents import RECORD
 
 from auditor.cli import main
 from auditor.store import open_store, schema
+from tests.floor.test_incidents import RECORD
 
 NIGHT = "2026-11-22 #1"
 PASSWORD = "s3cret-Pw9"

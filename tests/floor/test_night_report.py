@@ -12,11 +12,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_gaming_day import NIGHT
-from test_report_browser import Page, expect, visible_findings
-from test_report_browser import browser as browser  # the fixture
 
 from auditor.cli import main
+from tests.floor.test_gaming_day import NIGHT
+from tests.outputs.test_report_browser import Page, expect, visible_findings
+from tests.outputs.test_report_browser import browser as browser  # the fixture
 
 CARELESS = "D-1003"
 NIGHTS = ("2026-11-20", "2026-11-21", "2026-11-22")

@@ -32,12 +32,12 @@ from datetime import date, timedelta
 
 import pytest
 from sqlalchemy import select
-from test_trends import record_nights
 
 from auditor.cli import main
 from auditor.store import open_store, schema
 from auditor.store.engine import HEAD_REVISION
 from auditor.trends.analysis import Settings, flags, trends_document
+from tests.floor.test_trends import record_nights
 
 TABLES, ROUNDS, FAULTS, CARELESS, FROM_NIGHT = 6, 240, "0.02", "D-1004", 8
 COLLUDER, PLAYER, COLLUDE_RATE, PAIR_FROM, LAST = "D-1007", "P-7777", "0.03", 15, 17
@@ -261,10 +261,10 @@ def test_flags_are_read_but_not_written_where_the_store_cannot_be_written(month,
 def test_a_store_of_the_previous_schema_gets_its_flag_table(store_url, tmp_path) -> None:
     """A store at 0006 (before trend_flags) is read as it is, then given the table by the
     trends that records its flags; on SQLite and PostgreSQL alike."""
-    from old_stores import store_at
     from sqlalchemy import create_engine, text
 
     from auditor.simulate.tallies import FloorPlan, write_floor
+    from tests.helpers.old_stores import store_at
 
     url = store_url if "://" in store_url else f"sqlite:///{store_url}"
     store_at(url, "0006")

@@ -24,9 +24,7 @@ from auditor.simulate.tallies import FloorPlan, write_floor
 from auditor.store import open_store, schema
 from auditor.trends import repeats as repeats_module
 from auditor.trends.analysis import Settings, table_name, trends_document
-
-ROOT = Path(__file__).resolve().parent.parent
-
+from tests.helpers import ROOT
 
 # ---- the distributions, as scipy.stats and statsmodels give them ----
 

@@ -19,9 +19,10 @@ import re
 import tomllib
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
-CASES = Path(__file__).parent / "cases"
+from tests.helpers import ROOT
+
+CASES = ROOT / "tests" / "cases"
 _MARKER = re.compile(r"#!\s*(.+?)\s*$")
 _ROUND = re.compile(r"^\s*(?:\d\d:\d\d:\d\d(?:\.\d+)?\s+)?round\s+(\S+)")
 _END = re.compile(r"^\s*(?:\d\d:\d\d:\d\d(?:\.\d+)?\s+)?end\b")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from tests.helpers import ROOT
+
 
 def store_at(url: str, revision: str) -> None:
     """Make the store at `url` (an SQLAlchemy URL) and bring it to `revision` exactly."""
@@ -23,7 +25,7 @@ def store_at(url: str, revision: str) -> None:
     engine.dispose()
 
 
-FIRST_SCHEMA_STORE = Path(__file__).parent / "fixtures" / "store-0001.sqlite"
+FIRST_SCHEMA_STORE = ROOT / "tests" / "fixtures" / "store-0001.sqlite"
 """A store written by the auditor of the first schema itself (commit f6f2bec, one run of
 two sample logs; tests/fixtures/make_fixtures.py): not one made by today's migrations up to
 0001, which were edited since (0001 gained columns after stores of it were written)."""

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+
 CHROMIUM = os.environ.get("BJH_CHROMIUM", "/usr/bin/chromium")
 
 

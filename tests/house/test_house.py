@@ -8,7 +8,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "auditor"
+from tests.helpers import ROOT
+
+PACKAGE = ROOT / "auditor"
 
 
 def module_name(path: Path) -> str:

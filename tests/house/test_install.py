@@ -8,12 +8,10 @@ import os
 import subprocess
 import sys
 import venv
-from pathlib import Path
 
 from auditor.identity import apply_identity
 from auditor.run import audit_paths, collect_paths
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
 
 
 def test_installed_package_audits_the_samples_like_the_checkout(tmp_path) -> None:

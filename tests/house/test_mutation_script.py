@@ -6,11 +6,10 @@ from __future__ import annotations
 import ast
 import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ from sqlalchemy import create_engine, inspect
 
 from auditor.store import open_store
 from auditor.store.engine import HEAD_REVISION, KNOWN_REVISIONS, MIGRATIONS, _upgrade
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_logs" / "db21-t07-2026-11-20.bjh"
 
 
@@ -79,7 +79,7 @@ def second_store_url(store_url, request, tmp_path):
     """Another empty store of the same kind as `store_url`."""
     if "://" not in store_url:
         return str(tmp_path / "migrated.sqlite")
-    from postgres import create_database
+    from tests.helpers.postgres import create_database
 
     socket = request.getfixturevalue("postgres_socket")
     return create_database(socket, f"bjh_m{abs(hash(request.node.nodeid)) % 10**12}")
@@ -121,7 +121,7 @@ def test_a_store_opens_without_alembic_when_new_and_at_the_head(tmp_path):
 
 
 def test_an_old_store_is_still_upgraded_by_the_migrations(tmp_path):
-    from old_stores import store_at
+    from tests.helpers.old_stores import store_at
 
     store = tmp_path / "old.sqlite"
     store_at(f"sqlite:///{store}", "0002")

@@ -10,10 +10,10 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
-from test_open_round import round_text
 
 from auditor.live.watch import Watch, WatchError, WatchOptions
 from auditor.selection import Judging
+from tests.checks.test_open_round import round_text
 
 
 def _options(tmp: Path, folder: Path, **more) -> WatchOptions:
@@ -111,8 +111,8 @@ def _watched_alerts(tmp: Path, text: str) -> tuple[list[dict], list[dict], list[
     findings of the finished file, what the watch told)."""
     import time
 
-    from test_watch import alerts_of, watching
-    from watch_writer import audited, of_rounds
+    from tests.helpers.watch_writer import audited, of_rounds
+    from tests.live.test_watch import alerts_of, watching
 
     folder = tmp / "floor"
     folder.mkdir()
@@ -222,7 +222,7 @@ def test_a_file_rewritten_in_place_and_longer_between_two_polls_is_read_again(tm
     assert [(j.finding["citation"], j.finding["round"], j.finding["line"])
             for j in change.outcome.judged] == [("20:18:15:06", "7", 16)]
     assert followed.judge.table_key == "RL-9/T5" and followed.judge.rounds == 3
-    from watch_writer import audited
+    from tests.helpers.watch_writer import audited
 
     assert [j.finding["id"] for j in change.outcome.judged] == [
         f["id"] for f in audited(path) if f["round"] is not None]
@@ -233,9 +233,8 @@ def test_a_table_is_shown_once_under_its_key_though_its_header_came_in_pieces(tm
     its first round ended under its key: two rows on the floor for one table."""
     import time
 
-    from test_watch import watching
-
     from auditor.live.floor import LiveFloor
+    from tests.live.test_watch import watching
 
     folder = tmp_path / "floor"
     folder.mkdir()

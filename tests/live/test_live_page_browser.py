@@ -16,15 +16,15 @@ from __future__ import annotations
 import json
 import statistics
 import time
-from pathlib import Path
 
 import pytest
-from test_live_page import LINES, PWN, UPDATED, Served, finding, table
-from test_report_browser import browser  # noqa: F401 (the fixture: chromium, or why not)
 
 from auditor.live.floor import LiveFloor
+from tests.helpers import ROOT
+from tests.live.test_live_page import LINES, PWN, UPDATED, Served, finding, table
+from tests.outputs.test_report_browser import browser  # noqa: F401 (the fixture: chromium, or why not)
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = ROOT / "test-artifacts"
 LIMIT_SECONDS = 2.0  # issue 43: a finding on the page within 2 s of its round's end
 
 

@@ -10,10 +10,9 @@ import threading
 import time
 from pathlib import Path
 
-from watch_writer import Writer, audited, end_of_round, of_rounds, simulated
-
 from auditor.live.floor import LiveFloor
 from auditor.live.watch import Watch, WatchOptions
+from tests.helpers.watch_writer import Writer, audited, end_of_round, of_rounds, simulated
 
 
 def watching(folder: Path, tmp: Path, floor: LiveFloor | None = None, **options):

@@ -13,10 +13,9 @@ import threading
 import time
 from pathlib import Path
 
-from test_watch import alerts_of, watching
-from watch_writer import Writer, audited, of_rounds, simulated
-
 from auditor.live.floor import LiveFloor
+from tests.helpers.watch_writer import Writer, audited, of_rounds, simulated
+from tests.live.test_watch import alerts_of, watching
 
 
 def _round_ids(path: Path) -> list[str]:

@@ -15,9 +15,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from watch_writer import audited, of_rounds, simulated
-
 from auditor.store import open_store, schema
+from tests.helpers.watch_writer import audited, of_rounds, simulated
 
 PAGE = re.compile(r"the live page is at (http://127\.0\.0\.1:\d+/)")
 

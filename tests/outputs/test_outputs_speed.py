@@ -6,19 +6,19 @@ from __future__ import annotations
 
 from decimal import Decimal
 from itertools import pairwise
-from pathlib import Path
 
 import pytest
-from hostile_entities import hostile_entities
-from plain_changes import changes_made_plainly
 
 from auditor.output.html_report import environment, html_parts, to_html
 from auditor.output.replay_view import Entity, entity_spans
 from auditor.report import frames
 from auditor.report.frames import summaries_shared, summary_by, summary_frame
 from auditor.run import audit_paths
+from tests.helpers import ROOT
+from tests.helpers.hostile_entities import hostile_entities
+from tests.helpers.plain_changes import changes_made_plainly
 
-SAMPLE = Path(__file__).resolve().parent.parent / "sample_logs" / "standard-t11-2026-11-20.bjh"
+SAMPLE = ROOT / "sample_logs" / "standard-t11-2026-11-20.bjh"
 RUN = {"version": "9.9.9", "rule_base": "abcdef012345", "command": "auditor audit logs --out r",
        "started": "2026-11-21T23:00:00+00:00", "finished": "2026-11-21T23:00:07+00:00"}
 

@@ -9,10 +9,8 @@ import random
 import subprocess
 import sys
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from test_currency import four_currency_night
 
 from auditor.checks.base import citation_sort_key
 from auditor.money import currency_label, currency_order, exact_text
@@ -26,10 +24,11 @@ from auditor.report.frames import (
     summary_frame,
 )
 from auditor.run import audit_paths
+from tests.helpers import ROOT
+from tests.outputs.test_currency import four_currency_night
 
 pd = pytest.importorskip("pandas")
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def pandas_summary_by(columns: SummaryColumns, column: str) -> list[dict]:

@@ -22,15 +22,15 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from test_report import CLEAN, RUN, faulty_record
 
 from auditor.cli import main
 from auditor.findings import Finding
 from auditor.output.html_report import to_html
 from auditor.replay.trace import RoundEvidence
 from auditor.results import AuditResult, InputSummary
+from tests.helpers import ROOT
+from tests.outputs.test_report import CLEAN, RUN, faulty_record
 
-ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 ARGUMENTS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

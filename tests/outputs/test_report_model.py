@@ -17,8 +17,9 @@ from auditor.report.model import FaultRef, NoReplay, TableEntity
 from auditor.run import audit_paths
 from auditor.store import load_result, open_store, schema
 from auditor.store.runs import _evidence_document, _evidence_json
+from tests.helpers import ROOT
 
-SAMPLE = Path(__file__).resolve().parent.parent / "sample_logs" / "standard-t12-2026-11-21.bjh"
+SAMPLE = ROOT / "sample_logs" / "standard-t12-2026-11-21.bjh"
 RUN = {"version": "test", "rule_base": "test", "command": "auditor audit",
        "started": "2026-11-25T10:00:00+00:00", "finished": "2026-11-25T10:01:05+00:00"}
 

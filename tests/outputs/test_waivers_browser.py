@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
-from test_report_browser import Page, browser, visible_findings  # noqa: F401  (fixture)
 
 from auditor.cli import main
+from tests.helpers import ROOT
+from tests.outputs.test_report_browser import Page, browser, visible_findings  # noqa: F401  (fixture)
 
-ROOT = Path(__file__).resolve().parent.parent
 WAIVERS = """[[waiver]]
 citation = "20:18:15:30.10(12)"
 table = "T07"

@@ -15,8 +15,7 @@ from lark.exceptions import UnexpectedInput
 
 from auditor.cache import key_of
 from auditor.parser import grammar as bjh_grammar
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
 
 BAD_LINES = [
     "deal s1h1 Xx", "bet s3h1 main", "settle s3h1 main maybe 10", "18:00:00", "hit",

@@ -13,7 +13,6 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from casefiles import load_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,8 +22,8 @@ from auditor.parser import batches, builders, diagnosis, parse_lines, parse_line
 from auditor.parser import grammar as bjh_grammar
 from auditor.simulate import simulate, table_spec
 from auditor.source import SourceFile, _decode
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+from tests.helpers.casefiles import load_cases
 
 
 def both(lines: list[tuple[int, str | None, str | None]]) -> tuple[list, list]:

@@ -25,8 +25,8 @@ from auditor.output.json_report import to_json
 from auditor.run import merge
 from auditor.settings import SettingsError, find_settings
 from auditor.waivers import WaiverFileError, Waiving, load_waivers
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_logs").glob("*.bjh"))
 CASES = 3000 if os.environ.get("BJH_SLOW_TESTS") else 240
 PIECES = [b"9" * 40, b"\x00", b"\xff\xfe", b"=", b"#", b'"', b"\r", b"\n", b"\t", b"25:61:61",

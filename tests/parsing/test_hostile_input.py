@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import EXIT_CRASH, main
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SWITCH = ROOT / "sample_logs" / "switch-bjs2-evening.bjh"
 STANDARD = ROOT / "sample_logs" / "standard-t11-2026-11-20.bjh"
 

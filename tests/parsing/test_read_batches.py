@@ -13,8 +13,7 @@ from auditor import events as ev
 from auditor.audit import _LineTexts
 from auditor.parser import parse_batches, parse_lines
 from auditor.source import SourceFile
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
 
 
 def test_batches_give_each_block_with_its_problems(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from auditor.replay.view import (
     make_hand,
 )
 from auditor.source import SourceFile
+from tests.helpers import ROOT
 
 
 def declared_default(field: dataclasses.Field):
@@ -84,7 +85,7 @@ def test_mutable_defaults_are_not_shared() -> None:
     assert DealerHand().draws is not DealerHand().draws
 
 
-SAMPLES = sorted(Path(__file__).resolve().parent.parent.glob("sample_logs/*.bjh"))
+SAMPLES = sorted(ROOT.glob("sample_logs/*.bjh"))
 
 
 def replayed(path: Path):

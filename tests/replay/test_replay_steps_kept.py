@@ -8,15 +8,16 @@ import zlib
 from pathlib import Path
 from types import SimpleNamespace
 
-from plain_changes import changes_made_plainly
 from sqlalchemy import insert
 
 from auditor import api
 from auditor.case.model import _exhibit, _rounds_by_id
 from auditor.store import RunRecorder, begin_run, load_result, schema
 from auditor.store.runs import _compressed, _evidence_document, _lines_asked, _steps_asked
+from tests.helpers import ROOT
+from tests.helpers.plain_changes import changes_made_plainly
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+SAMPLES = ROOT / "sample_logs"
 RUN = {"version": "test", "rule_base": "test", "command": "audit sample_logs",
        "started": "2026-11-26T00:00:00+00:00"}
 

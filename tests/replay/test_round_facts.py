@@ -10,7 +10,6 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from test_check_needs import _views, every_view
 
 from auditor import blackjack
 from auditor import events as ev
@@ -20,6 +19,7 @@ from auditor.replay.engine import UNRECORDED_KINDS
 from auditor.replay.outcomes import Expected, _expected, _first_four, seat_first_four
 from auditor.source import SourceFile
 from auditor.tally import Tally
+from tests.checks.test_check_needs import _views, every_view
 
 
 def _simulated_views(tmp_path: Path, game: str, options: dict | None = None):

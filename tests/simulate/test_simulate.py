@@ -24,6 +24,7 @@ from auditor.simulate import SpecError, simulate, table_spec
 from auditor.simulate.clauses import clause_table
 from auditor.simulate.faults import FILE_LEVEL, INJECTORS, InjectorTable
 from auditor.simulate.table import HEADER_CITATIONS, HEADER_CLAUSES
+from tests.helpers import ROOT
 
 # (decks, options) per game: the rules vary so that every injector finds its occasion
 # (surrender offered or not, trading allowed or not, a short shoe, peek or no peek ...).
@@ -427,7 +428,7 @@ def test_the_header_fault_is_a_choice(tmp_path: Path) -> None:
 
 
 def test_the_rule_base_page_lists_every_clause() -> None:
-    page = Path(__file__).resolve().parent.parent / "docs" / "rule-base.md"
+    page = ROOT / "docs" / "rule-base.md"
     assert clause_table() in page.read_text(encoding="utf-8"), "regenerate: make readme"
     row = "| 20:18:15:03 | side wager under minimum | db21, ladies, switch |"
     assert row in clause_table()

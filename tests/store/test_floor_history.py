@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 from auditor.cli import main
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "sample_logs" / "standard-t11-2026-11-20.bjh"
 OTHER = ROOT / "sample_logs" / "standard-t12-2026-11-21.bjh"
 

@@ -18,8 +18,8 @@ from sqlalchemy import func, select, text
 from auditor.cli import main
 from auditor.store import StoreError, latest_run_over, list_runs, open_store, schema
 from auditor.store.engine import MIGRATIONS
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"
 OUTPUTS = ("findings.json", "findings.csv", "summary.csv", "report.html")
 

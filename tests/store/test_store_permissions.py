@@ -15,8 +15,8 @@ from sqlalchemy import text
 
 from auditor.cli import main
 from auditor.store import open_store
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "sample_logs" / "tensticks-t32-2026-11-21.bjh"
 
 

@@ -23,8 +23,8 @@ from auditor import api
 from auditor.cli import main
 from auditor.store import RunRecorder, begin_run, list_runs, open_store, schema
 from auditor.store.urls import command_line, shown
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"
 T11 = SAMPLES / "standard-t11-2026-11-20.bjh"
 T32 = SAMPLES / "tensticks-t32-2026-11-21.bjh"
@@ -139,7 +139,7 @@ def newest_revision() -> str:
 def test_migration_0003_widens_a_store_written_at_0002(store_url, tmp_path):
     """A store at 0002 opened by this auditor is upgraded through 0003 (unbounded text) to
     the newest revision, and holds names of any length."""
-    from old_stores import store_at
+    from tests.helpers.old_stores import store_at
 
     store_at(store_url if "://" in store_url else f"sqlite:///{store_url}", "0002")
     path, dealer, _, _ = _long_names(tmp_path)
@@ -369,7 +369,7 @@ def test_a_full_disk_under_the_store_is_one_line_and_the_run_left_unfinished(tmp
 @pytest.mark.slow  # a few minutes
 def test_a_postgresql_server_stopped_mid_run_is_one_line_and_the_run_left_unfinished(
         tmp_path):
-    from postgres import PORT, create_database, running_server, server_binaries
+    from tests.helpers.postgres import PORT, create_database, running_server, server_binaries
 
     if server_binaries() is None:
         pytest.skip("no PostgreSQL server: scripts/install-postgres.sh installs it")

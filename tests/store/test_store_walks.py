@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 from datetime import date
-from pathlib import Path
 
 from auditor import api
 from auditor.audit import audit_file
@@ -24,8 +23,9 @@ from auditor.run import collect_paths, merge
 from auditor.store import load_result, open_store
 from auditor.store import runs as stored_runs
 from auditor.waivers import apply_waivers, parse_waivers
+from tests.helpers import ROOT
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+SAMPLES = ROOT / "sample_logs"
 TODAY = date(2026, 11, 25)
 RUN = {"version": "test", "rule_base": "test", "command": "auditor audit sample_logs",
        "started": "2026-11-25T00:00:00+00:00"}
