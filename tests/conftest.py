@@ -65,7 +65,7 @@ def shared_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def postgres_socket():
-    """A PostgreSQL server of the session's own (tests/postgres.py); skipped with the reason
+    """A PostgreSQL server of the session's own (tests/helpers/postgres.py); skipped with the reason
     where none can be had, failed instead under CI, which installs one."""
     import os
 

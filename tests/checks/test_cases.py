@@ -81,7 +81,7 @@ def test_every_check_has_a_violating_and_a_compliant_case() -> None:
 
     kinds = {(c.citation, c.kind) for c in CASES}
     # A check held to a file outside the record (--approved) is tested with that file
-    # (tests/test_selection.py): a case is a record alone.
+    # (tests/checks/test_selection.py): a case is a record alone.
     missing = [f"{citation} {kind}" for citation, check in registry().items()
                if not check.outside_file
                for kind in ("violating", "compliant") if (citation, kind) not in kinds]

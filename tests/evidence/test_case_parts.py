@@ -1,6 +1,6 @@
 """The parts of `auditor case` one at a time, with exact values: the basis a finding rests
 on, the replayed table's words, the money totals, the printed PDF's check, the scope's
-dates. The whole case is made and read in tests/test_case*.py; these hold the branches a
+dates. The whole case is made and read in tests/evidence/test_case*.py; these hold the branches a
 whole case seldom reaches (issue 45: mutants of the case code that no test saw)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The floor's parts one at a time, with exact values: patterns across nights (their
 counts, statuses, weights against chance and lines), computed by hand here from the
-binomial law. tests/test_patterns*.py audit whole floors; these hold the branches a floor
+binomial law. tests/floor/test_patterns*.py audit whole floors; these hold the branches a floor
 seldom reaches (issue 45: mutants of the floor code that no test saw)."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ with the nights, and the pieces that make it so held to what they replace.
 
 Floors here are written straight into a store by auditor/simulate/tallies.py (tallies
 and findings, no records), which takes a second where dealing and auditing them would
-take minutes; tests/test_trends.py holds the verdicts on floors dealt by the simulator.
+take minutes; tests/floor/test_trends.py holds the verdicts on floors dealt by the simulator.
 """
 
 from __future__ import annotations

@@ -157,3 +157,17 @@ def test_the_doc_table_keeps_the_rows_of_areas_not_run(mutation, tmp_path, monke
           "Equivalent mutants (scripts/mutation-equivalents.toml), not run:\n\n"
           "- `auditor/identity.py:11` `1` → `2`: why\n"
           "<!-- mutation: end -->\nafter\n")
+
+
+def test_every_area_names_tests_that_are_there(mutation, monkeypatch, capsys) -> None:
+    """The tests of each area exist (a file moved, or a test renamed, would leave an area
+    measured by fewer tests than it says); a name that is not there stops the command."""
+    assert {name: mutation.missing_tests(name) for name in mutation.AREAS} == \
+        {name: [] for name in mutation.AREAS}
+    gone = ("tests/test_identity_moved.py", "tests/evidence/test_golden_ids.py::test_nothing")
+    monkeypatch.setitem(mutation.AREAS, "identity",
+                        mutation.Area(("auditor/identity.py",), gone, 1))
+    assert mutation.missing_tests("identity") == list(gone)
+    assert mutation.main(["identity", "--list"]) == 2
+    assert capsys.readouterr().err == ("identity: tests named in AREAS that are not there: "
+                                       f"{gone[0]}, {gone[1]}\n")

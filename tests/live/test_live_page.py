@@ -4,7 +4,7 @@ client is too far behind, ahead, or of another server), the guard (Host header, 
 security headers), the first paint's escaping, and the server in a thread (it starts, pushes,
 stops with a stream open, and says when its port is taken).
 
-The page in a real browser: tests/test_live_page_browser.py.
+The page in a real browser: tests/live/test_live_page_browser.py.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ findings again, and with JavaScript off the page is the snapshot, saying it does
 Every page must raise no console error and ask nothing of another origin. Screenshots are
 kept under test-artifacts/ (gitignored).
 
-Chromium and the playwright package: as tests/test_report_browser.py (skipped with the
+Chromium and the playwright package: as tests/outputs/test_report_browser.py (skipped with the
 reason where missing, failing under CI=true).
 """
 

@@ -81,7 +81,7 @@ def test_an_unknown_statement_outside_a_round(tmp_path) -> None:
 def test_a_truncated_file_ends_its_open_round(tmp_path) -> None:
     """Taken as finished (`audit --finished`), a file cut inside a round ends it there:
     the round is judged, unclosed. (Without `close` and without --finished, the round is
-    still open and not judged: tests/test_open_round.py.)"""
+    still open and not judged: tests/checks/test_open_round.py.)"""
     from auditor.selection import Judging
 
     text = HEADER + round_text(1) + round_text(2)[:60]

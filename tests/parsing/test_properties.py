@@ -103,7 +103,7 @@ def check_accounting(text: str) -> None:
     unreadable = {e.line for e in events if isinstance(e, ev.Unreadable)}
     # A record with no `close` may be still being written: its last line with no newline
     # is not yet written, and the round it ends inside is open, read but not judged; the
-    # summary names both, and no finding stands on either (tests/test_open_round.py).
+    # summary names both, and no finding stands on either (tests/checks/test_open_round.py).
     summary = result.summary
     told = set() if summary.open_round is None else set(range(
         summary.open_round["line"], summary.open_round["last_line"] + 1))

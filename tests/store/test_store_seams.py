@@ -1,7 +1,7 @@
 """The run store at its seams (issue 24): an unfinished run is never reported or compared, no
 length limit in the schema, a store that fails mid-run, passwords never written or printed,
 every store command guarded, store paths and URLs refused in one plain line, a read-only
-store read. Real SQLite files and the real PostgreSQL of tests/postgres.py, same result on
+store read. Real SQLite files and the real PostgreSQL of tests/helpers/postgres.py, same result on
 both."""
 
 from __future__ import annotations
