@@ -14,6 +14,7 @@ from auditor.audit import audit_file
 from auditor.cli import main
 from auditor.selection import Judging
 from auditor.split import audit_split
+from tests.helpers.audits import audit
 
 # A record still being written is of today's night: the audit takes a record of an older
 # night cut inside a round as an old record cut short (`Judging.live_from`).
@@ -140,8 +141,7 @@ def test_the_open_round_is_the_same_whatever_the_pieces(tmp_path) -> None:
 
 
 def _audit(tmp_path: Path, record: Path, out: str, store: str, *extra: str) -> int:
-    return main(["audit", str(record), "--out", str(tmp_path / out), "--store", store,
-                 "--quiet", *extra])
+    return audit(record, out=tmp_path / out, store=store, jobs=None, more=extra)
 
 
 def test_every_output_names_the_open_round(tmp_path, capsys) -> None:

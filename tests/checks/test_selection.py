@@ -10,17 +10,18 @@ import pytest
 
 from auditor.cli import EXIT_ERROR, main
 from tests.helpers import ROOT
+from tests.helpers.audits import audit, findings_of
 
 SAMPLES = ROOT / "sample_logs"
 DB21 = SAMPLES / "db21-t07-2026-11-20.bjh"
 LADIES = SAMPLES / "ladies-t21-2026-11-20.bjh"
 
 
-def audit(out: Path, *arguments: str, inputs: list[Path] | None = None) -> dict:
-    code = main(["audit", *map(str, inputs or [SAMPLES]), "--out", str(out), "--quiet",
-                 *arguments])
-    assert code == 1
-    return json.loads((out / "findings.json").read_text(encoding="utf-8"))
+def judged(out: Path, *arguments: str, inputs: list[Path] | None = None) -> dict:
+    """findings.json of an audit of `inputs` (the sample logs) with `arguments`, the
+    command's own job count."""
+    assert audit(*(inputs or [SAMPLES]), out=out, jobs=None, more=arguments) == 1
+    return findings_of(out)
 
 
 def found(document: dict) -> set[tuple[str, str, str, int | None]]:
@@ -30,12 +31,12 @@ def found(document: dict) -> set[tuple[str, str, str, int | None]]:
 
 @pytest.fixture(scope="module")
 def full(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    return audit(tmp_path_factory.mktemp("full"))
+    return judged(tmp_path_factory.mktemp("full"))
 
 
 def test_select_db21_gives_its_findings_and_the_record_ones_with_the_same_ids(
         full: dict, tmp_path: Path) -> None:
-    selected = audit(tmp_path, "--select", "20:18:15:30.10")
+    selected = judged(tmp_path, "--select", "20:18:15:30.10")
     expected = {f for f in found(full) if f[1].startswith(("20:18:15:30.10(", "record:"))}
     assert found(selected) == expected
     assert {f[1] for f in expected} >= {"20:18:15:30.10(12)", "20:18:15:30.10(4)"}
@@ -48,10 +49,10 @@ def test_select_db21_gives_its_findings_and_the_record_ones_with_the_same_ids(
 
 def test_select_in_workers_as_in_one_process(full: dict, tmp_path: Path) -> None:
     """The selection travels with each task to the worker processes."""
-    one = audit(tmp_path / "one", "--select", "db21.past_posting", "--select", "30.10(12)",
-                "--jobs", "1")
-    two = audit(tmp_path / "two", "--select", "db21.past_posting", "--select", "30.10(12)",
-                "--jobs", "2")
+    one = judged(tmp_path / "one", "--select", "db21.past_posting", "--select", "30.10(12)",
+                 "--jobs", "1")
+    two = judged(tmp_path / "two", "--select", "db21.past_posting", "--select", "30.10(12)",
+                 "--jobs", "2")
     assert found(one) == found(two) == {
         f for f in found(full)
         if f[1] in ("20:18:15:30.10(4)", "20:18:15:30.10(12)") or f[1].startswith("record:")}
@@ -60,7 +61,7 @@ def test_select_in_workers_as_in_one_process(full: dict, tmp_path: Path) -> None
 def test_ignore_switch_leaves_no_switch_finding_and_says_so(full: dict, tmp_path: Path,
                                                             floor_history: Path) -> None:
     assert any(f[1].startswith("20:18:15:30.09") for f in found(full))
-    ignored = audit(tmp_path, "--ignore", "switch")
+    ignored = judged(tmp_path, "--ignore", "switch")
     assert not any(f[1].startswith("20:18:15:30.09") for f in found(ignored))
     # every other finding of the full audit is still there, with its ID
     assert {f for f in found(full) if not f[1].startswith("20:18:15:30.09")} <= found(ignored)
@@ -89,7 +90,7 @@ def _run_settings(path: Path) -> dict:
 def test_selection_from_the_settings_file(full: dict, tmp_path: Path) -> None:
     config = tmp_path / "bjh-auditor.toml"
     config.write_text('select = ["ladies"]\n', encoding="utf-8")
-    selected = audit(tmp_path / "out", "--config", str(config))
+    selected = judged(tmp_path / "out", "--config", str(config))
     assert found(selected) == {f for f in found(full)
                                if f[1].startswith(("20:18:15:30.04(", "record:"))}
 
@@ -183,10 +184,10 @@ sidebet.max = 100
 
 
 def test_an_unapproved_paytable_and_maximum_are_one_finding_each(tmp_path: Path) -> None:
-    plain = audit(tmp_path / "plain", inputs=[DB21])
+    plain = judged(tmp_path / "plain", inputs=[DB21])
     approved = tmp_path / "approved.toml"
     approved.write_text(APPROVAL, encoding="utf-8")
-    held = audit(tmp_path / "held", "--approved", str(approved), inputs=[DB21])
+    held = judged(tmp_path / "held", "--approved", str(approved), inputs=[DB21])
     new = found(held) - found(plain)
     assert found(plain) <= found(held)
     assert {(f[1], f[3]) for f in new} == {("record:approval", 10), ("record:approval", 12)}
@@ -203,7 +204,7 @@ def test_an_unapproved_paytable_and_maximum_are_one_finding_each(tmp_path: Path)
 def test_a_table_with_no_approval_is_reported_once(tmp_path: Path) -> None:
     approved = tmp_path / "approved.toml"
     approved.write_text(APPROVAL.replace('"T07"', '"T99"'), encoding="utf-8")
-    held = audit(tmp_path / "held", "--approved", str(approved), inputs=[DB21])
+    held = judged(tmp_path / "held", "--approved", str(approved), inputs=[DB21])
     approvals = [f for f in held["findings"] if f["citation"] == "record:approval"]
     assert [(f["line"], f["severity"]) for f in approvals] == [(10, "low")]
     assert "licence RL-0412, table T07" in approvals[0]["message"]
@@ -277,8 +278,8 @@ def _dated(tmp_path: Path, round_date: str) -> Path:
 
 
 def test_a_round_before_a_rules_effective_date_is_not_judged_by_it(tmp_path: Path) -> None:
-    before = audit(tmp_path / "before", inputs=[_dated(tmp_path, "2003-05-05")])
-    on_the_day = audit(tmp_path / "on", inputs=[_dated(tmp_path, "2003-05-06")])
+    before = judged(tmp_path / "before", inputs=[_dated(tmp_path, "2003-05-05")])
+    on_the_day = judged(tmp_path / "on", inputs=[_dated(tmp_path, "2003-05-06")])
     where = {(f[1], f[3]) for f in found(before)}
     assert ("20:18:15:30.04(4)", 280) not in where
     assert ("20:18:15:30.04(4)", 572) in where  # the other rounds keep their date
@@ -290,7 +291,7 @@ def test_rules_not_yet_in_force_are_listed_so(tmp_path: Path, capsys, monkeypatc
     lines = LADIES.read_text(encoding="utf-8").replace("date=2026-11-20", "date=2001-01-02")
     old = tmp_path / "ladies-2001.bjh"
     old.write_text(lines, encoding="utf-8")
-    document = audit(tmp_path / "out", inputs=[old])
+    document = judged(tmp_path / "out", inputs=[old])
     assert not any(f["citation"].startswith("20:18:15:30.04") for f in document["findings"])
     coverage = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     row = coverage.split('data-citation="20:18:15:30.04(4)"')[1].split("</tr>")[0]
@@ -354,8 +355,8 @@ def test_the_approval_file_from_the_settings_file(tmp_path: Path) -> None:
     (folder / "approved.toml").write_text(APPROVAL.replace("max = 300", "max = 500"),
                                           encoding="utf-8")
     (folder / "bjh-auditor.toml").write_text('approved = "approved.toml"\n', encoding="utf-8")
-    held = audit(tmp_path / "out", "--config", str(folder / "bjh-auditor.toml"),
-                 inputs=[DB21])
+    held = judged(tmp_path / "out", "--config", str(folder / "bjh-auditor.toml"),
+                  inputs=[DB21])
     assert [(f["line"], f["message"].split(" where ")[0]) for f in held["findings"]
             if f["citation"] == "record:approval"] == [
         (12, "The header declares db21.paytable=1")]
@@ -366,6 +367,6 @@ def test_a_header_as_approved_has_no_approval_finding(tmp_path: Path) -> None:
     approved = tmp_path / "approved.toml"
     approved.write_text(APPROVAL.replace("max = 300", "max = 500.00").replace(
         "db21.paytable = 2", "db21.paytable = 1"), encoding="utf-8")
-    plain = audit(tmp_path / "plain", inputs=[DB21])
-    held = audit(tmp_path / "held", "--approved", str(approved), inputs=[DB21])
+    plain = judged(tmp_path / "plain", inputs=[DB21])
+    held = judged(tmp_path / "held", "--approved", str(approved), inputs=[DB21])
     assert found(held) == found(plain)

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from auditor import blackjack
-from auditor.audit import audit_file
+from tests.helpers.audits import audit_record
 
 # The first four cards of s1 (h1's two, then h2's two), by the rank they make.
 HANDS = {
@@ -62,10 +62,8 @@ def main_outcome(*cards: str) -> str:
     return f"{'win' if total > 19 else 'lose' if total < 19 else 'push'} 10"
 
 
-def audit(tmp_path, text: str) -> list:
-    path = tmp_path / "round.bjh"
-    path.write_text(text, encoding="utf-8")
-    return audit_file(str(path), keep_evidence=False).findings
+def round_findings(tmp_path, text: str) -> list:
+    return audit_record(tmp_path, text, "round.bjh").findings
 
 
 @pytest.mark.parametrize(("rank", "decks"), list(SCHEDULE), ids=[f"{r}-{d}" for r, d in SCHEDULE])
@@ -75,7 +73,7 @@ def test_the_schedule_pays_each_rank(tmp_path, rank: str | None, decks: int) -> 
     if rank is not None:
         assert blackjack.SUPER_MATCH_SCHEDULE[decks][rank] == odds
     outcome, amount = ("win", WAGER * odds) if odds else ("lose", WAGER)
-    assert audit(tmp_path, record(decks, HANDS[rank], outcome, amount)) == []
+    assert round_findings(tmp_path, record(decks, HANDS[rank], outcome, amount)) == []
 
 
 @pytest.mark.parametrize(("rank", "decks"), [k for k, v in SCHEDULE.items() if v],
@@ -83,7 +81,7 @@ def test_the_schedule_pays_each_rank(tmp_path, rank: str | None, decks: int) -> 
 def test_a_win_paid_one_unit_more_is_a_pay_table_finding(tmp_path, rank: str,
                                                         decks: int) -> None:
     owed = WAGER * SCHEDULE[(rank, decks)]
-    findings = audit(tmp_path, record(decks, HANDS[rank], "win", owed + WAGER))
+    findings = round_findings(tmp_path, record(decks, HANDS[rank], "win", owed + WAGER))
     assert [(f.citation, f.round, f.line) for f in findings] == [
         ("20:18:15:30.09(18)", "1", 16)]
     assert (findings[0].expected, findings[0].actual, findings[0].difference) == (
@@ -96,7 +94,7 @@ def test_the_other_deck_counts_odds_are_wrong(tmp_path, rank: str) -> None:
     at the other table is a finding, in both directions."""
     for decks, other in ((6, 8), (8, 6)):
         paid = WAGER * SCHEDULE[(rank, other)]
-        findings = audit(tmp_path, record(decks, HANDS[rank], "win", paid))
+        findings = round_findings(tmp_path, record(decks, HANDS[rank], "win", paid))
         assert [(f.citation, f.line, f.expected, f.actual) for f in findings] == [
             ("20:18:15:30.09(18)", 16, WAGER * SCHEDULE[(rank, decks)], paid)]
 
@@ -106,14 +104,14 @@ def test_only_the_highest_hand_is_paid(tmp_path, decks: int) -> None:
     """Four of a kind also holds pairs, and two pair two pairs: only the highest is paid."""
     four = WAGER * SCHEDULE[("four of a kind", decks)]
     summed = four + WAGER * (SCHEDULE[("two pair", decks)] + SCHEDULE[("pair", decks)])
-    findings = audit(tmp_path, record(decks, HANDS["four of a kind"], "win", summed))
+    findings = round_findings(tmp_path, record(decks, HANDS["four of a kind"], "win", summed))
     assert [(f.citation, f.expected, f.actual) for f in findings] == [
         ("20:18:15:30.09(18)", four, summed)]
 
 
 @pytest.mark.parametrize("rank", [r for r in HANDS if r is not None])
 def test_a_matched_hand_collected_is_an_outcome_finding(tmp_path, rank: str) -> None:
-    findings = audit(tmp_path, record(6, HANDS[rank], "lose", WAGER))
+    findings = round_findings(tmp_path, record(6, HANDS[rank], "lose", WAGER))
     assert [(f.citation, f.line, f.expected, f.actual) for f in findings] == [
         ("20:18:15:30.09(6)", 16, WAGER * SCHEDULE[(rank, 6)], -WAGER)]
 

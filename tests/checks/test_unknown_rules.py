@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from auditor.audit import FileAudit, audit_file
+from auditor.audit import FileAudit
 from auditor.checks.base import registry
 from auditor.parser import parse_lines
 from auditor.reader import read_structure
 from auditor.source import SourceFile
 from auditor.unknown_rules import UnknownRules
+from tests.helpers.audits import audit_record
 
 HEADER = """bjh 1
 table T01 game=standard decks=6 min=10 max=500
@@ -34,19 +35,13 @@ end
 """
 
 
-def _audit(tmp_path, text: str):
-    record = tmp_path / "t.bjh"
-    record.write_text(text, encoding="utf-8")
-    return audit_file(str(record), keep_evidence=False)
-
-
 def _found(result) -> list[tuple[str, str | None, int | None, str]]:
     return [(f.citation, f.round, f.line, f.message) for f in result.findings]
 
 
 def test_a_rule_judged_under_each_value_says_which_house_rule_was_unknown(tmp_path) -> None:
     text = HEADER.format(options="option surrender=late\noption surrender=no")
-    result = _audit(tmp_path, text + SURRENDER_AFTER_A_HIT)
+    result = audit_record(tmp_path, text + SURRENDER_AFTER_A_HIT, "t.bjh")
     assert _found(result) == [
         ("20:18:15:30", "1", 15, "With the house rule surrender (set to late at line 3 and to "
          "no at line 4) unknown, every value it could hold gives this finding: s1h1 "
@@ -87,7 +82,7 @@ settle s1h3 main win 20
 settle s1h4 main win 20
 end
 """
-    result = _audit(tmp_path, text)
+    result = audit_record(tmp_path, text, "t.bjh")
     assert _found(result)[0] == (
         "20:18:15:25", "1", 18, "With the house rule splits (set to 1 at line 3 and to 2 at "
         "line 4) unknown, every value it could hold gives this finding; under splits=2: s1h1 "
@@ -107,7 +102,7 @@ reveal
 settle s1h1 main win 20
 end
 """
-    result = _audit(tmp_path, text)
+    result = audit_record(tmp_path, text, "t.bjh")
     assert _found(result)[0] == (
         "20:18:15:26", "1", 15, "With the house rule soft17 (set to hit at line 3 and to "
         "stand at line 4) unknown, every value it could hold gives this finding: The dealer "
@@ -117,7 +112,7 @@ end
 
 def test_a_rule_that_does_not_depend_on_the_unknown_rule_is_worded_as_ever(tmp_path) -> None:
     text = HEADER.format(options="option das=yes\noption das=no") + SURRENDER_AFTER_A_HIT
-    result = _audit(tmp_path, text)
+    result = audit_record(tmp_path, text, "t.bjh")
     assert [f.message for f in result.findings if f.citation == "20:18:15:30"] == [
         "s1h1 surrendered; the header does not declare surrender, so it is judged under "
         "the default surrender=no (not offered); and s1h1 surrendered after its first "
@@ -127,7 +122,7 @@ def test_a_rule_that_does_not_depend_on_the_unknown_rule_is_worded_as_ever(tmp_p
 
 def test_decks_unknown_is_no_table_size_and_no_count(tmp_path) -> None:
     text = HEADER.replace("decks=6", "decks=0").format(options="")
-    result = _audit(tmp_path, text + SURRENDER_AFTER_A_HIT.replace("2d", "Tc"))
+    result = audit_record(tmp_path, text + SURRENDER_AFTER_A_HIT.replace("2d", "Tc"), "t.bjh")
     assert result.summary.decks is None
     assert result.summary.game == "standard"
     assert [f.citation for f in result.findings] == ["20:18:15:30", "record:header"]
@@ -157,7 +152,7 @@ draw 5c
 settle s2h1 main push 20
 end
 """
-    result = _audit(tmp_path, text)
+    result = audit_record(tmp_path, text, "t.bjh")
     assert _found(result) == [
         ("20:18:15:06", "1", 16, "The main wager on s2h1 was pushed (20.00 returned); it "
          "should be paid 20.00: the dealer went over 21 (23), or, without the card the dealer "
@@ -198,7 +193,7 @@ draw 2c
 draw 2c
 end
 """
-    result = _audit(tmp_path, text)
+    result = audit_record(tmp_path, text, "t.bjh")
     counts = [(f.round, f.line, f.message) for f in result.findings
               if f.citation == "record:card-count"]
     assert counts == [
@@ -224,7 +219,7 @@ settle s1h1 main win 20
 end
 """
     text = text.replace("shuffle\ncut\n", "", 1)
-    result = _audit(tmp_path, text)
+    result = audit_record(tmp_path, text, "t.bjh")
     assert [(f.line, f.message) for f in result.findings
             if f.citation == "record:card-count"] == [
         (9, "Kh is seen for the 2nd time since the shoe came into play, but the 1-deck shoe "
@@ -258,7 +253,7 @@ def test_a_fault_every_value_of_two_unknown_rules_gives_is_found(tmp_path) -> No
     """soft17 given two ways and surrender a value it cannot take: the dealer's stand on a
     hard 16 is wrong under all four tables; the dealer's drawing does not depend on
     surrender, so its finding names soft17 alone."""
-    result = _audit(tmp_path, ISSUE_EXAMPLE)
+    result = audit_record(tmp_path, ISSUE_EXAMPLE, "t.bjh")
     assert _found(result) == [
         # every table words it alike (a stop at 16 is wrong whatever soft17 says)
         ("20:18:15:26", "1", 16, "With the house rule soft17 (set to hit at line 3 and to "
@@ -292,7 +287,7 @@ reveal
 settle s1h1 main win 20
 end
 """
-    result = _audit(tmp_path, text)
+    result = audit_record(tmp_path, text, "t.bjh")
     payouts = [(f.citation, f.line, f.message, f.expected, f.actual)
                for f in result.findings if f.citation == "20:18:15:06"]
     assert payouts == [(
@@ -332,7 +327,7 @@ settle s1h1 main lose 10
 settle s2h1 main lose 10
 end
 """
-    result = _audit(tmp_path, text)
+    result = audit_record(tmp_path, text, "t.bjh")
     assert ("record:header", None, 10,
             "20:18:15:03 (standard.wager_timing_and_limits) is not judged in this file: it "
             "depends on the house rules decks, sidebet.min, sidebet.max, blackjack and "

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from auditor.cli import main
 from tests.helpers import ROOT
+from tests.helpers.audits import audit
 
 SAMPLES = ROOT / "sample_logs"
 OUTPUTS = ("findings.json", "findings.csv", "summary.csv", "report.html")
@@ -28,8 +28,9 @@ RUN_CLOCK = re.compile(r'"(started|finished|command)": "[^"]*"'
                        r"|\(\d+ s\)|--out \S+|--jobs \d+")
 
 
-def audit(folder: Path, out: Path, jobs: int) -> dict[str, str]:
-    assert main(["audit", str(folder), "--out", str(out), "--quiet", "--jobs", str(jobs)]) == 1
+def outputs_of(folder: Path, out: Path, jobs: int) -> dict[str, str]:
+    """The outputs of an audit of `folder` on `jobs` jobs, without the run's clock."""
+    assert audit(folder, out=out, jobs=jobs) == 1
     return {name: RUN_CLOCK.sub("", (out / name).read_text(encoding="utf-8"))
             for name in OUTPUTS}
 
@@ -52,8 +53,8 @@ def uneven_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("jobs", [2, 3])
 def test_parallel_output_is_the_output_of_one_job(uneven_folder: Path, tmp_path: Path,
                                                   jobs: int) -> None:
-    one = audit(uneven_folder, tmp_path / "one", 1)
-    parallel = audit(uneven_folder, tmp_path / "parallel", jobs)
+    one = outputs_of(uneven_folder, tmp_path / "one", 1)
+    parallel = outputs_of(uneven_folder, tmp_path / "parallel", jobs)
     for name in OUTPUTS:
         assert parallel[name] == one[name], f"{name} differs with --jobs {jobs}"
     report = json.loads((tmp_path / "parallel" / "findings.json").read_text(encoding="utf-8"))

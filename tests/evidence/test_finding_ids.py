@@ -12,24 +12,16 @@ from auditor.findings import Finding
 from auditor.identity import (
     RECIPE,
     Identifier,
-    apply_identity,
     canonical_text,
     finding_id,
     normalise_statement,
 )
-from auditor.results import AuditResult
-from auditor.run import audit_paths
 from auditor.simulate import simulate, table_spec
 from tests.helpers import ROOT
+from tests.helpers.audits import audit_identified
 
 SAMPLES = sorted(ROOT.glob("sample_logs/*.bjh"))
 ID = re.compile(r"^BJH-[0-9A-F]{16}$")
-
-
-def audited(paths: list[str]) -> AuditResult:
-    result = audit_paths(paths, jobs=1)
-    apply_identity(result)
-    return result
 
 
 def shifted(text: str) -> str:
@@ -80,8 +72,8 @@ def test_the_recipe_is_the_documented_one() -> None:
 def test_ids_survive_inserted_blank_lines_comments_and_notes(tmp_path, sample: Path) -> None:
     moved = tmp_path / sample.name  # the same name: the finding's file is not in the ID anyway
     moved.write_text(shifted(sample.read_text(encoding="utf-8")), encoding="utf-8")
-    before = audited([str(sample)]).findings
-    after = audited([str(moved)]).findings
+    before = audit_identified([str(sample)]).findings
+    after = audit_identified([str(moved)]).findings
     assert before, "every sample log has findings"
     what = [(f.citation, f.round, f.seat, f.hand, f.severity) for f in before]
     assert what == [(f.citation, f.round, f.seat, f.hand, f.severity) for f in after]
@@ -102,7 +94,7 @@ def test_a_different_table_date_or_statement_gives_a_different_id(tmp_path) -> N
     other_casino = tmp_path / "licence.bjh"
     other_casino.write_text(text.replace("licence=RL-0412", "licence=RL-0999"),
                             encoding="utf-8")
-    ids = {path: {f.id for f in audited([str(path)]).findings}
+    ids = {path: {f.id for f in audit_identified([str(path)]).findings}
            for path in (sample, other_table, other_casino)}
     assert len(ids[sample]) == 3
     assert not ids[sample] & ids[other_table]
@@ -110,7 +102,7 @@ def test_a_different_table_date_or_statement_gives_a_different_id(tmp_path) -> N
 
 
 def test_ids_are_unique_over_the_sample_logs() -> None:
-    findings = audited([str(p) for p in SAMPLES]).findings
+    findings = audit_identified([str(p) for p in SAMPLES]).findings
     assert len(findings) == 47
     repeated = [i for i, n in Counter(f.id for f in findings).items() if n > 1]
     assert repeated == []
@@ -122,7 +114,7 @@ def test_ids_are_unique_over_a_simulated_run_with_repeated_faults(tmp_path) -> N
         spec = table_spec(game, table_id="T1")
         made = simulate(tmp_path / game, spec, rounds=300, seed="ids", faults=0.3, tables=2)
         paths.extend(str(p) for p in made.files)
-    findings = audited(paths).findings
+    findings = audit_identified(paths).findings
     assert len(findings) > 300
     counts = Counter(f.id for f in findings)
     assert [i for i, n in counts.items() if n > 1] == []
@@ -130,7 +122,7 @@ def test_ids_are_unique_over_a_simulated_run_with_repeated_faults(tmp_path) -> N
     # the same findings, with the same IDs; nothing in the record tells them apart.
     copy = tmp_path / "copy.bjh"
     copy.write_text(Path(paths[0]).read_text(encoding="utf-8"), encoding="utf-8")
-    again = audited([*paths, str(copy)]).findings
+    again = audit_identified([*paths, str(copy)]).findings
     first = [f.id for f in again if f.file == paths[0]]
     assert first and first == [f.id for f in again if f.file == str(copy)]
     assert [f.id for f in again if f.file != str(copy)] == [f.id for f in findings]
@@ -171,7 +163,7 @@ def shifts(folder: Path) -> tuple[Path, Path]:
 
 def ids_by_dealer(paths: list[Path]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
-    for finding in audited([str(p) for p in paths]).findings:
+    for finding in audit_identified([str(p) for p in paths]).findings:
         found.setdefault(finding.dealer, []).append(finding.id)
     return found
 
@@ -223,7 +215,7 @@ def test_a_pipe_or_slash_in_a_field_cannot_make_two_findings_one_id(tmp_path) ->
     two = tmp_path / "c2.bjh"
     two.write_text('bjh 1\ncasino "X/T1|||record:syntax|||P"\ntable T2 game=standard '
                    "decks=6\nshoe S1\njunk\n", encoding="utf-8")
-    findings = audited([str(one), str(two)]).findings
+    findings = audit_identified([str(one), str(two)]).findings
     assert [(f.file, f.line, f.citation) for f in findings] == [
         (str(one), 5, "record:syntax"), (str(two), 5, "record:syntax")]
     assert findings[0].id != findings[1].id
@@ -238,7 +230,7 @@ def test_identical_findings_in_one_file_are_numbered_by_their_place_in_it(tmp_pa
              "junk\nshuffle\njunk\n"
     path = tmp_path / "twice.bjh"
     path.write_text(record, encoding="utf-8")
-    alone = audited([str(path)]).findings
+    alone = audit_identified([str(path)]).findings
     assert [(f.line, f.citation) for f in alone] == [(5, "record:syntax"), (7, "record:syntax")]
     assert alone[0].id != alone[1].id
     # Met between rounds in shoe S1: the shoe in force is part of the ID (an undated night's
@@ -248,5 +240,5 @@ def test_identical_findings_in_one_file_are_numbered_by_their_place_in_it(tmp_pa
     assert [f.id for f in alone] == [finding_id(key, 1), finding_id(key, 2)]
     other = tmp_path / "other.bjh"
     other.write_text(record.replace("T1", "T2"), encoding="utf-8")
-    assert [f.id for f in audited([str(other), str(path)]).findings
+    assert [f.id for f in audit_identified([str(other), str(path)]).findings
             if f.file == str(path)] == [f.id for f in alone]

@@ -27,6 +27,7 @@ from auditor.results import AuditResult
 from auditor.run import audit_paths
 from tests.checks.test_tensticks_cross_file import FIRST_TABLE, SECOND_TABLE
 from tests.helpers import ROOT
+from tests.helpers.audits import audit_identified
 
 SAMPLES = ROOT / "sample_logs"
 T11 = SAMPLES / "standard-t11-2026-11-20.bjh"
@@ -85,14 +86,8 @@ SAMPLE_IDS = [
 ]
 
 
-def audited(paths: list[Path]) -> AuditResult:
-    result = audit_paths([str(p) for p in paths], jobs=1)
-    apply_identity(result)
-    return result
-
-
 def test_every_finding_of_the_sample_logs_keeps_its_id() -> None:
-    findings = audited(sorted(SAMPLES.glob("*.bjh"))).findings
+    findings = audit_identified(sorted(SAMPLES.glob("*.bjh"))).findings
     assert [(Path(f.file).name, f.line, f.citation, f.id) for f in findings] == SAMPLE_IDS
 
 
@@ -103,7 +98,7 @@ def test_a_casino_name_not_in_ascii_is_hashed_as_itself(tmp_path: Path) -> None:
         'casino "Deadwood Example Casino" licence=RL-0412', 'casino "Café Zürich"')
     path = tmp_path / "t11.bjh"
     path.write_text(record, encoding="utf-8")
-    findings = audited([path]).findings
+    findings = audit_identified([path]).findings
     assert [(f.line, f.citation, f.id) for f in findings] == [
         (424, "20:18:15:26", "BJH-625FEB03D24CE940"),
         (455, "20:18:15:30", "BJH-90EA19E8384CA742"),
@@ -122,7 +117,7 @@ def test_findings_made_across_files_stand_on_the_statements_read_again(tmp_path:
     first, second = tmp_path / "t31.bjh", tmp_path / "t32.bjh"
     first.write_text(FIRST_TABLE, encoding="utf-8")
     second.write_text(SECOND_TABLE, encoding="utf-8")
-    findings = audited([first, second]).findings
+    findings = audit_identified([first, second]).findings
     assert [(f.file, f.line, f.statement, f.id) for f in findings] == [
         (str(second), 10, "14:01:00 sit s6 player=P-9 punchcard=PC-9 punches=4",
          "BJH-E40B15C32D76EABC"),
@@ -133,11 +128,11 @@ def test_findings_made_across_files_stand_on_the_statements_read_again(tmp_path:
     # The same findings given in the other order, and with the first table renamed, keep them.
     renamed = tmp_path / "a-first.bjh"
     renamed.write_bytes(first.read_bytes())
-    assert [f.id for f in audited([second, renamed]).findings] == [f.id for f in findings]
+    assert [f.id for f in audit_identified([second, renamed]).findings] == [f.id for f in findings]
 
 
 def test_the_player_and_the_gaming_day_are_given_with_the_id() -> None:
-    findings = audited([T11]).findings
+    findings = audit_identified([T11]).findings
     assert [(f.line, f.seat, f.player, f.gaming_day, f.shift) for f in findings] == [
         (424, None, None, "2026-11-20", "swing"),
         (455, "s3", "P-3107", "2026-11-20", "swing"),

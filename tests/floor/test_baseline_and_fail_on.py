@@ -13,6 +13,7 @@ from auditor.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, main
 from auditor.identity import apply_identity
 from auditor.run import audit_paths
 from tests.helpers import ROOT
+from tests.helpers.audits import audit, findings_of
 
 SAMPLES = ROOT / "sample_logs"
 DB21 = SAMPLES / "db21-t07-2026-11-20.bjh"  # 30.10(12) high r6, 30.10(8) and (9) medium r14
@@ -20,10 +21,10 @@ STANDARD = SAMPLES / "standard-t11-2026-11-20.bjh"  # four high (dealer D-2207),
 PAID_TWENTY = "settle s5 db21 win 20"  # the 30.10(12) fault, line 239
 
 
-def audit(tmp_path: Path, name: str, *arguments: str) -> tuple[int, dict]:
+def audited(tmp_path: Path, name: str, *arguments: str) -> tuple[int, dict]:
+    """The exit status and findings.json of an audit into tmp_path / name."""
     out = tmp_path / name
-    code = main(["audit", *arguments, "--out", str(out), "--quiet", "--jobs", "1"])
-    return code, json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    return audit(*arguments, out=out), findings_of(out)
 
 
 def test_new_persisting_and_resolved_with_multiplicity(tmp_path) -> None:
@@ -31,7 +32,7 @@ def test_new_persisting_and_resolved_with_multiplicity(tmp_path) -> None:
     night1.mkdir()
     shutil.copy(DB21, night1 / "t07.bjh")
     shutil.copy(DB21, night1 / "t07-copy.bjh")  # exported twice: each finding twice
-    code, first = audit(tmp_path, "out1", str(night1))
+    code, first = audited(tmp_path, "out1", str(night1))
     assert code == EXIT_FINDINGS and first["resolved"] is None
     # The copy's findings are the same findings: the same three IDs, each twice.
     assert len(first["findings"]) == 6 and len({f["id"] for f in first["findings"]}) == 3
@@ -43,8 +44,8 @@ def test_new_persisting_and_resolved_with_multiplicity(tmp_path) -> None:
     (night2 / "t07.bjh").write_text(text.replace(PAID_TWENTY, "settle s5 db21 win 10"),
                                     encoding="utf-8")
     shutil.copy(STANDARD, night2 / "t11.bjh")
-    code, second = audit(tmp_path, "out2", str(night2), "--baseline",
-                         str(tmp_path / "out1" / "findings.json"))
+    code, second = audited(tmp_path, "out2", str(night2), "--baseline",
+                           str(tmp_path / "out1" / "findings.json"))
     assert code == EXIT_FINDINGS
     marks = [(Path(f["file"]).name, f["citation"], f["baseline"]) for f in second["findings"]]
     assert marks == [
@@ -63,8 +64,8 @@ def test_new_persisting_and_resolved_with_multiplicity(tmp_path) -> None:
                         ("t07.bjh", "20:18:15:30.10(12)", 239)]
     assert all(r["id"] in earlier for r in second["resolved"])
     # --fail-on-new: the persisting ones do not fail the run, the new ones do.
-    code, _ = audit(tmp_path, "out3", str(night2 / "t07.bjh"), "--baseline",
-                    str(tmp_path / "out1" / "findings.json"), "--fail-on-new")
+    code, _ = audited(tmp_path, "out3", str(night2 / "t07.bjh"), "--baseline",
+                      str(tmp_path / "out1" / "findings.json"), "--fail-on-new")
     assert code == EXIT_CLEAN
 
 
@@ -116,7 +117,7 @@ def test_each_fail_on_level(tmp_path, waived: bool, fail_on: str, code: int) -> 
         waivers = tmp_path / "w.toml"
         waivers.write_text(WAIVE_THE_HIGH_ONES, encoding="utf-8")
         arguments += ["--waivers", str(waivers)]
-    result, document = audit(tmp_path, "out", *arguments)
+    result, document = audited(tmp_path, "out", *arguments)
     assert result == code
     assert [(f["severity"], f["waiver"] is not None) for f in document["findings"]] == \
         [("high", waived)] * 4 + [("low", False)]
@@ -133,8 +134,8 @@ def test_medium_findings_fail_at_medium_only(tmp_path, fail_on: str, code: int) 
     waivers = tmp_path / "w.toml"
     waivers.write_text(f'[[waiver]]\nid = "{high.id}"\njustification = "j"\n'
                        'approved_by = "a"\nexpires = 2099-01-01\n', encoding="utf-8")
-    assert audit(tmp_path, "out", str(DB21), "--waivers", str(waivers),
-                 "--fail-on", fail_on)[0] == code
+    assert audited(tmp_path, "out", str(DB21), "--waivers", str(waivers),
+                   "--fail-on", fail_on)[0] == code
 
 
 def test_settings_file_precedence(tmp_path, monkeypatch) -> None:
@@ -252,10 +253,10 @@ def test_a_deeply_nested_baseline_is_refused_naming_it(tmp_path, capsys) -> None
 
 
 def test_a_baseline_the_auditor_wrote_is_read(tmp_path) -> None:
-    code, _ = audit(tmp_path, "out1", str(STANDARD))
+    code, _ = audited(tmp_path, "out1", str(STANDARD))
     assert code == EXIT_FINDINGS
-    code, second = audit(tmp_path, "out2", str(STANDARD), "--baseline",
-                         str(tmp_path / "out1" / "findings.json"))
+    code, second = audited(tmp_path, "out2", str(STANDARD), "--baseline",
+                           str(tmp_path / "out1" / "findings.json"))
     assert [f["baseline"] for f in second["findings"]] == ["persisting"] * 5
     assert second["resolved"] == []
 

@@ -14,6 +14,7 @@ from auditor.cli import main
 from auditor.gaming_day import Calendar
 from auditor.store import open_store
 from auditor.trends.analysis import Settings, trends_document
+from tests.helpers.audits import audit, written
 
 # Three over-payments (each 20:18:15:06, line 18, 29, 40): at 23:50 on 11-22, at 00:30 on
 # 11-23 (the same gaming day, begun 06:00 on 11-22) and at 06:10 on 11-23 (the next one).
@@ -62,17 +63,15 @@ end
 """
 
 
-def audit(tmp_path: Path, store: str, *extra: str) -> Path:
-    record = tmp_path / "night.bjh"
-    record.write_text(NIGHT, encoding="utf-8")
+def night_audited(tmp_path: Path, store: str, *extra: str) -> Path:
+    """NIGHT audited into tmp_path / "out" (its findings: exit 1)."""
     out = tmp_path / "out"
-    assert main(["audit", str(record), "--out", str(out), "--store", store, "--quiet",
-                 "--jobs", "1", *extra]) == 1
+    assert audit(written(tmp_path, NIGHT, "night.bjh"), out=out, store=store, more=extra) == 1
     return out
 
 
 def test_a_night_crossing_midnight_is_one_gaming_day_everywhere(tmp_path, store_url) -> None:
-    out = audit(tmp_path, store_url)
+    out = night_audited(tmp_path, store_url)
     findings = json.loads((out / "findings.json").read_text(encoding="utf-8"))["findings"]
     assert [(f["citation"], f["line"], f["date"], f["round_started"], f["gaming_day"],
              f["shift"], f["player"]) for f in findings] == [
@@ -102,7 +101,7 @@ def test_the_settings_file_chooses_the_gaming_day_and_the_shifts(tmp_path) -> No
     config = tmp_path / "bjh-auditor.toml"
     config.write_text('gaming_day_starts = "00:00"\n[shifts]\nnight = "20:00-08:00"\n'
                       'daylight = "08:00-20:00"\n', encoding="utf-8")
-    out = audit(tmp_path, str(tmp_path / "history.sqlite"), "--config", str(config))
+    out = night_audited(tmp_path, str(tmp_path / "history.sqlite"), "--config", str(config))
     findings = json.loads((out / "findings.json").read_text(encoding="utf-8"))["findings"]
     assert [(f["line"], f["gaming_day"], f["shift"]) for f in findings] == [
         (18, "2026-11-22", "night"), (29, "2026-11-23", "night"), (40, "2026-11-23", "night")]
@@ -145,7 +144,7 @@ def test_an_hour_no_shift_covers_is_shown_under_none_not_a_default_shift(tmp_pat
     filter), never the built-in "grave" shift."""
     config = tmp_path / "bjh-auditor.toml"
     config.write_text('[shifts]\nday = "06:00-14:00"\n', encoding="utf-8")
-    out = audit(tmp_path, str(tmp_path / "history.sqlite"), "--config", str(config))
+    out = night_audited(tmp_path, str(tmp_path / "history.sqlite"), "--config", str(config))
     findings = json.loads((out / "findings.json").read_text(encoding="utf-8"))["findings"]
     assert [(f["line"], f["shift"]) for f in findings] == [(18, None), (29, None), (40, "day")]
     with (out / "findings.csv").open(encoding="utf-8", newline="") as handle:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import json
 import re
 from datetime import date
 from pathlib import Path
@@ -15,6 +14,7 @@ from auditor.identity import apply_identity
 from auditor.run import audit_paths
 from auditor.waivers import WaiverFileError, apply_waivers, parse_waivers
 from tests.helpers import ROOT
+from tests.helpers.audits import audit, findings_of
 
 SAMPLES = ROOT / "sample_logs"
 DB21 = str(SAMPLES / "db21-t07-2026-11-20.bjh")  # T07, licence RL-0412, dealer D-1188
@@ -48,8 +48,8 @@ expires = "2099-12-31"
 
 def run(tmp_path: Path, *arguments: str) -> tuple[int, dict, list[dict]]:
     out = tmp_path / "out"
-    code = main(["audit", *arguments, "--out", str(out), "--quiet", "--jobs", "1"])
-    document = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    code = audit(*arguments, out=out)
+    document = findings_of(out)
     with (out / "findings.csv").open(encoding="utf-8") as stream:
         rows = list(csv.DictReader(stream))
     return code, document, rows

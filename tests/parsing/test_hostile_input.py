@@ -12,17 +12,15 @@ import pytest
 
 from auditor.cli import EXIT_CRASH, main
 from tests.helpers import ROOT
+from tests.helpers.audits import audit, findings_of, written
 
 SWITCH = ROOT / "sample_logs" / "switch-bjs2-evening.bjh"
 STANDARD = ROOT / "sample_logs" / "standard-t11-2026-11-20.bjh"
 
 
 def audited(tmp_path: Path, text: str, name: str = "record.bjh") -> tuple[int, dict]:
-    record = tmp_path / name
-    record.write_text(text, encoding="utf-8")
-    code = main(["audit", str(record), "--out", str(tmp_path / "out"), "--quiet",
-                 "--jobs", "1"])
-    return code, json.loads((tmp_path / "out" / "findings.json").read_text())
+    code = audit(written(tmp_path, text, name), out=tmp_path / "out")
+    return code, findings_of(tmp_path / "out")
 
 
 def changed(path: Path, line: int, old: str, new: str) -> str:

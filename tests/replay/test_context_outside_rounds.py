@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from auditor.identity import apply_identity
-from auditor.run import audit_paths
+from tests.helpers.audits import audit_identified, written
 
 NIGHT = """\
 bjh 1
@@ -35,11 +34,8 @@ more junk after the round
 
 
 def audited(tmp_path: Path, name: str, text: str):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    result = audit_paths([str(path)], jobs=1)
-    apply_identity(result)  # IDs, gaming days and shifts, as a run's are given
-    return result.findings
+    # IDs, gaming days and shifts, as a run's are given
+    return audit_identified([written(tmp_path, text, name)]).findings
 
 
 def test_a_finding_between_rounds_has_its_shoe_date_dealer_and_time(tmp_path: Path) -> None:

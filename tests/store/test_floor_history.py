@@ -10,6 +10,7 @@ from pathlib import Path
 
 from auditor.cli import main
 from tests.helpers import ROOT
+from tests.helpers.audits import audit
 
 RECORD = ROOT / "sample_logs" / "standard-t11-2026-11-20.bjh"
 OTHER = ROOT / "sample_logs" / "standard-t12-2026-11-21.bjh"
@@ -19,8 +20,6 @@ def default_of(floor_history: Path) -> Path:
     return floor_history / "bjh-auditor" / "floor.sqlite"
 
 
-def audit(record: Path, out: Path, *more: str) -> int:
-    return main(["audit", str(record), "--out", str(out), "--jobs", "1", *more])
 
 
 def runs(capsys, *more: str) -> list[dict]:
@@ -36,7 +35,7 @@ def test_dated_out_folders_share_the_default_store(floor_history, tmp_path, caps
     assert not floor_history.exists()
     for night, record in enumerate((RECORD, OTHER), start=1):
         capsys.readouterr()
-        assert audit(record, tmp_path / f"2026-11-2{night}") == 1
+        assert audit(record, out=tmp_path / f"2026-11-2{night}", quiet=False) == 1
         assert f"auditor: run {night} recorded in {store}" in \
             capsys.readouterr().err.splitlines()
         assert not (tmp_path / f"2026-11-2{night}" / "history.sqlite").exists()
@@ -65,15 +64,15 @@ def test_bjh_store_then_the_settings_then_the_default(floor_history, tmp_path, c
     (tmp_path / "bjh-auditor.toml").write_text('store = "floor/settings.sqlite"\n',
                                                encoding="utf-8")
     capsys.readouterr()
-    assert audit(RECORD, tmp_path / "o1", "--quiet") == 1
+    assert audit(RECORD, out=tmp_path / "o1") == 1
     assert (tmp_path / "floor" / "settings.sqlite").is_file()
     assert not floor_history.exists()
     monkeypatch.setenv("BJH_STORE", str(tmp_path / "floor" / "env.sqlite"))
-    assert audit(RECORD, tmp_path / "o2", "--quiet") == 1  # the environment wins
+    assert audit(RECORD, out=tmp_path / "o2") == 1  # the environment wins
     assert [r["id"] for r in runs(capsys)] == [1]
     assert (tmp_path / "floor" / "env.sqlite").is_file()
-    assert audit(RECORD, tmp_path / "o3", "--quiet", "--store",  # --store wins over both
-                 str(tmp_path / "floor" / "flag.sqlite")) == 1
+    assert audit(RECORD, out=tmp_path / "o3",  # --store wins over both
+                 store=tmp_path / "floor" / "flag.sqlite") == 1
     assert [r["id"] for r in runs(capsys, "--store", str(tmp_path / "floor" / "flag.sqlite"))
             ] == [1]
     monkeypatch.delenv("BJH_STORE")
@@ -88,13 +87,13 @@ def test_a_named_store_in_a_missing_folder_is_refused_the_default_is_made(
     missing = tmp_path / "no-such-folder" / "floor.sqlite"
     monkeypatch.setenv("BJH_STORE", str(missing))
     capsys.readouterr()
-    assert audit(RECORD, tmp_path / "out", "--quiet") == 2
+    assert audit(RECORD, out=tmp_path / "out") == 2
     error = capsys.readouterr().err
     assert error == (f"auditor: store {missing}: the folder {missing.parent} does not exist "
                      "(give --new-store to start a new store there)\n")
     assert not missing.parent.exists()
     monkeypatch.delenv("BJH_STORE")
-    assert audit(RECORD, tmp_path / "out", "--quiet") == 1  # the default's folder is made
+    assert audit(RECORD, out=tmp_path / "out") == 1  # the default's folder is made
     assert default_of(floor_history).is_file()
 
 
@@ -137,10 +136,10 @@ def test_an_old_store_in_out_is_named_and_left_alone(floor_history, tmp_path, ca
     out = tmp_path / "reports"
     out.mkdir()
     old = out / "history.sqlite"
-    assert audit(RECORD, out, "--quiet", "--store", str(old)) == 1
+    assert audit(RECORD, out=out, store=str(old)) == 1
     before = old.read_bytes()
     capsys.readouterr()
-    assert audit(OTHER, out, "--quiet") == 1
+    assert audit(OTHER, out=out) == 1
     store = default_of(floor_history)
     assert capsys.readouterr().err.splitlines() == [
         f"auditor: {old} is a run store an older auditor kept in --out; this run is recorded "
@@ -149,7 +148,7 @@ def test_an_old_store_in_out_is_named_and_left_alone(floor_history, tmp_path, ca
     assert old.read_bytes() == before
     assert [r["inputs"] for r in runs(capsys)] == [1]
     capsys.readouterr()
-    assert audit(OTHER, out, "--quiet", "--store", str(old)) == 1  # named: no word
+    assert audit(OTHER, out=out, store=str(old)) == 1  # named: no word
     assert capsys.readouterr().err == ""
 
 
@@ -161,8 +160,7 @@ def test_reading_the_missing_default_names_the_old_reports_store(floor_history, 
     assert main(["runs"]) == 2
     assert capsys.readouterr().err == f"auditor: no run store at {store}\n"
     (tmp_path / "reports").mkdir()
-    assert audit(RECORD, tmp_path / "reports", "--quiet", "--store",
-                 "reports/history.sqlite") == 1
+    assert audit(RECORD, out=tmp_path / "reports", store="reports/history.sqlite") == 1
     hint = (f"auditor: no run store at {store} (an older auditor's store is at "
             "reports/history.sqlite: give --store reports/history.sqlite, or set BJH_STORE or "
             "the settings' `store`)\n")

@@ -19,20 +19,18 @@ from auditor.cli import main
 from auditor.store import StoreError, latest_run_over, list_runs, open_store, schema
 from auditor.store.engine import MIGRATIONS
 from tests.helpers import ROOT
+from tests.helpers.audits import audit
 
 SAMPLES = ROOT / "sample_logs"
 OUTPUTS = ("findings.json", "findings.csv", "summary.csv", "report.html")
 
 
-def audit(store: str, out: Path, *paths: Path) -> int:
-    return main(["audit", *map(str, paths), "--out", str(out), "--store", store, "--quiet",
-                 "--jobs", "1"])
 
 
 def test_two_runs_recorded_with_their_counts_and_each_input_kept_once(store_url, tmp_path):
     one_file = SAMPLES / "db21-t07-2026-11-20.bjh"
-    assert audit(store_url, tmp_path / "night1", SAMPLES) == 1
-    assert audit(store_url, tmp_path / "night2", one_file) == 1
+    assert audit(SAMPLES, out=tmp_path / "night1", store=store_url) == 1
+    assert audit(one_file, out=tmp_path / "night2", store=store_url) == 1
     engine = open_store(store_url)
     runs = list_runs(engine)
     assert [(r.id, r.status, r.exit_code, r.inputs, r.rounds, r.findings, r.high, r.medium,
@@ -47,8 +45,8 @@ def test_two_runs_recorded_with_their_counts_and_each_input_kept_once(store_url,
 
 
 def test_a_stored_run_is_rendered_again_byte_for_byte(store_url, tmp_path):
-    audit(store_url, tmp_path / "first", SAMPLES)
-    audit(store_url, tmp_path / "second", SAMPLES / "switch-t03-2026-11-20.bjh")
+    audit(SAMPLES, out=tmp_path / "first", store=store_url)
+    audit(SAMPLES / "switch-t03-2026-11-20.bjh", out=tmp_path / "second", store=store_url)
     assert main(["report", "1", "--store", store_url, "--out", str(tmp_path / "again")]) == 0
     for name in OUTPUTS:
         assert (tmp_path / "again" / name).read_bytes() == \
@@ -56,7 +54,7 @@ def test_a_stored_run_is_rendered_again_byte_for_byte(store_url, tmp_path):
 
 
 def test_the_cli_lists_and_shows_runs_as_json(store_url, tmp_path, capsys):
-    audit(store_url, tmp_path / "out", SAMPLES / "switch-t03-2026-11-20.bjh")
+    audit(SAMPLES / "switch-t03-2026-11-20.bjh", out=tmp_path / "out", store=store_url)
     capsys.readouterr()
     assert main(["runs", "--store", store_url, "--json"]) == 0
     import json
@@ -77,7 +75,7 @@ def test_a_newer_schema_is_refused_with_a_plain_message(store_url, tmp_path, cap
     engine.dispose()
     with pytest.raises(StoreError, match=r"written by a newer auditor.*9999"):
         open_store(store_url)
-    assert audit(store_url, tmp_path / "out", SAMPLES) == 2
+    assert audit(SAMPLES, out=tmp_path / "out", store=store_url) == 2
     assert "newer auditor" in capsys.readouterr().err
 
 
@@ -102,7 +100,7 @@ def _simulated(tmp_path: Path, rounds: int) -> Path:
 
 def test_a_killed_run_is_marked_unfinished_and_never_a_baseline(store_url, tmp_path):
     records = _simulated(tmp_path, 20_000)
-    assert audit(store_url, tmp_path / "whole", records) in (0, 1)
+    assert audit(records, out=tmp_path / "whole", store=store_url) in (0, 1)
     command = [sys.executable, "-m", "auditor", "audit", str(records), "--out",
                str(tmp_path / "killed"), "--store", store_url, "--quiet", "--jobs", "1"]
     process = subprocess.Popen(command, cwd=ROOT)
@@ -209,7 +207,7 @@ def _corrected_night(tmp_path: Path) -> Path:
 def test_baseline_last_and_diff_compare_runs_by_stable_id(store_url, tmp_path, capsys):
     import json
 
-    audit(store_url, tmp_path / "out1", SAMPLES)
+    audit(SAMPLES, out=tmp_path / "out1", store=store_url)
     first = json.loads((tmp_path / "out1" / "findings.json").read_text())["findings"]
     fixed = next(f for f in first if f["file"].endswith("t11-2026-11-20.bjh")
                  and f["line"] == 455)

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from auditor.cli import main
 from auditor.store import open_store
 from tests.helpers import ROOT
+from tests.helpers.audits import audit
 
 RECORD = ROOT / "sample_logs" / "tensticks-t32-2026-11-21.bjh"
 
@@ -33,9 +33,6 @@ def mode(path: Path) -> str:
     return oct(stat.S_IMODE(path.stat().st_mode))
 
 
-def audit(out: Path, *more: str) -> None:
-    assert main(["audit", str(RECORD), "--out", str(out), "--quiet", "--jobs", "1",
-                 *more]) == 1
 
 
 def modes_while_open(store: Path) -> dict[str, str]:
@@ -55,23 +52,23 @@ def test_the_default_store_is_private(tmp_path: Path, monkeypatch: pytest.Monkey
                                       umask: int) -> None:
     data = tmp_path / "home" / "share"  # neither exists: the audit makes both
     monkeypatch.setenv("XDG_DATA_HOME", str(data))
-    audit(tmp_path / "o")
+    assert audit(RECORD, out=tmp_path / "o") == 1
     store = data / "bjh-auditor" / "floor.sqlite"
     assert [mode(p) for p in (tmp_path / "home", data, data / "bjh-auditor")] == [
         "0o700", "0o700", "0o700"]
     assert mode(store) == "0o600"
     assert modes_while_open(store) == {"floor.sqlite": "0o600", "floor.sqlite-shm": "0o600",
                                        "floor.sqlite-wal": "0o600"}
-    audit(tmp_path / "o2")  # the next night's audit uses it as it is
+    assert audit(RECORD, out=tmp_path / "o2") == 1  # the next night's audit uses it as it is
     assert mode(store) == "0o600"
 
 
 def test_a_named_store_is_private(tmp_path: Path, umask: int) -> None:
     named = tmp_path / "history.sqlite"
-    audit(tmp_path / "o", "--store", str(named))
+    assert audit(RECORD, out=tmp_path / "o", store=str(named)) == 1
     assert mode(named) == "0o600"
     deeper = tmp_path / "new" / "nights" / "history.sqlite"
-    audit(tmp_path / "o2", "--store", str(deeper), "--new-store")
+    assert audit(RECORD, out=tmp_path / "o2", store=str(deeper), more=("--new-store",)) == 1
     assert [mode(tmp_path / "new"), mode(deeper.parent), mode(deeper)] == [
         "0o700", "0o700", "0o600"]
 
@@ -84,11 +81,11 @@ def test_what_exists_is_left_as_it_is(tmp_path: Path, monkeypatch: pytest.Monkey
     (data / "bjh-auditor").mkdir(parents=True)
     (data / "bjh-auditor").chmod(0o750)
     monkeypatch.setenv("XDG_DATA_HOME", str(data))
-    audit(tmp_path / "o")
+    assert audit(RECORD, out=tmp_path / "o") == 1
     assert mode(data / "bjh-auditor") == "0o750"
     assert mode(data / "bjh-auditor" / "floor.sqlite") == "0o600"
     shared = tmp_path / "shared.sqlite"
-    audit(tmp_path / "o2", "--store", str(shared))
+    assert audit(RECORD, out=tmp_path / "o2", store=str(shared)) == 1
     shared.chmod(0o640)
-    audit(tmp_path / "o3", "--store", str(shared))
+    assert audit(RECORD, out=tmp_path / "o3", store=str(shared)) == 1
     assert mode(shared) == "0o640"

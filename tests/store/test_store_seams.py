@@ -24,6 +24,7 @@ from auditor.cli import main
 from auditor.store import RunRecorder, begin_run, list_runs, open_store, schema
 from auditor.store.urls import command_line, shown
 from tests.helpers import ROOT
+from tests.helpers.audits import audit
 
 SAMPLES = ROOT / "sample_logs"
 T11 = SAMPLES / "standard-t11-2026-11-20.bjh"
@@ -31,9 +32,6 @@ T32 = SAMPLES / "tensticks-t32-2026-11-21.bjh"
 OUTPUTS = ("findings.json", "findings.csv", "summary.csv", "report.html")
 
 
-def audit(store: str, out: Path, *paths: Path, extra: tuple[str, ...] = ()) -> int:
-    return main(["audit", *map(str, paths), "--out", str(out), "--store", store, "--quiet",
-                 "--jobs", "1", *extra])
 
 
 def one_line(captured: str) -> str:
@@ -68,7 +66,7 @@ def _killed_run(store_url: str, given: list[Path], audited: int) -> int:
 def test_report_and_diff_refuse_an_unfinished_run_naming_the_inputs_not_audited(
         store_url, tmp_path, capsys):
     given = [T11, T32, SAMPLES / "switch-bjs2-evening.bjh"]
-    assert audit(store_url, tmp_path / "whole", *given) == 1
+    assert audit(*given, out=tmp_path / "whole", store=store_url) == 1
     assert _killed_run(store_url, given, audited=1) == 2
     capsys.readouterr()
     assert main(["report", "2", "--store", store_url, "--out", str(tmp_path / "r")]) == 2
@@ -111,11 +109,11 @@ def test_a_252_character_dealer_and_201_character_names_audit_on_every_store(
         store_url, tmp_path, capsys):
     path, dealer, player, casino = _long_names(tmp_path)
     assert (len(dealer), len(player), len(casino)) == (252, 201, 215)
-    assert audit(store_url, tmp_path / "out", T32, path) == 1
+    assert audit(T32, path, out=tmp_path / "out", store=store_url) == 1
     written = json.loads((tmp_path / "out" / "findings.json").read_text(encoding="utf-8"))
     assert {f["dealer"] for f in written["findings"] if f["file"] == str(path)} >= {dealer}
     reference = tmp_path / "reference.sqlite"
-    assert audit(str(reference), tmp_path / "ref", T32, path) == 1
+    assert audit(T32, path, out=tmp_path / "ref", store=str(reference)) == 1
     again = json.loads((tmp_path / "ref" / "findings.json").read_text(encoding="utf-8"))
     assert [f["id"] for f in written["findings"]] == [f["id"] for f in again["findings"]]
     engine = open_store(store_url)
@@ -143,7 +141,7 @@ def test_migration_0003_widens_a_store_written_at_0002(store_url, tmp_path):
 
     store_at(store_url if "://" in store_url else f"sqlite:///{store_url}", "0002")
     path, dealer, _, _ = _long_names(tmp_path)
-    assert audit(store_url, tmp_path / "out", path) == 1
+    assert audit(path, out=tmp_path / "out", store=store_url) == 1
     engine = open_store(store_url)
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() \
@@ -160,7 +158,7 @@ def test_a_store_password_is_never_written_or_printed(store_url, tmp_path, capsy
     if "://" not in store_url:
         pytest.skip("an SQLite path has no password (PostgreSQL half of this test)")
     url = with_password(store_url)
-    assert audit(url, tmp_path / "o", T32, extra=("--verbose",)) == 1
+    assert audit(T32, out=tmp_path / "o", store=url, more=("--verbose",)) == 1
     assert main(["audit", str(T32), "--out", str(tmp_path / "o2"), f"--store={url}",
                  "--jobs", "1"]) == 1
     assert main(["trends", "--store", url, "--out", str(tmp_path / "t")]) in (0, 1)
@@ -168,7 +166,7 @@ def test_a_store_password_is_never_written_or_printed(store_url, tmp_path, capsy
     assert main(["runs", "--store", url, "--json"]) == 0
     assert main(["runs", "show", "2", "--store", url, "--json"]) == 0
     refused = "postgresql+psycopg://postgres:S3cretPW@127.0.0.1:1/nowhere"
-    assert audit(refused, tmp_path / "o3", T32) == 2
+    assert audit(T32, out=tmp_path / "o3", store=refused) == 2
     captured = capsys.readouterr()
     printed = captured.out + captured.err
     assert "S3cretPW" not in printed
@@ -206,7 +204,7 @@ def _damage(store_url: str) -> None:
 
 
 def test_every_store_command_refuses_a_damaged_store_in_one_line(store_url, tmp_path, capsys):
-    assert audit(store_url, tmp_path / "o", T32) == 1
+    assert audit(T32, out=tmp_path / "o", store=store_url) == 1
     assert main(["audit", str(T32), "--out", str(tmp_path / "o"), "--store", store_url,
                  "--jobs", "1"]) == 1
     assert re.fullmatch(r"auditor: run 2 recorded in .+",
@@ -219,7 +217,7 @@ def test_every_store_command_refuses_a_damaged_store_in_one_line(store_url, tmp_
         line = one_line(capsys.readouterr().err)
         assert line.startswith(f"auditor: store {shown(store_url)} cannot be read (") and \
             "findings" in line, command
-    assert audit(store_url, tmp_path / "o3", T32) == 2
+    assert audit(T32, out=tmp_path / "o3", store=store_url) == 2
     line = one_line(capsys.readouterr().err)
     assert line.startswith(f"auditor: store {shown(store_url)} failed during the audit (")
     assert line.endswith(f"run 3 is left unfinished, and {tmp_path / 'o3'} keeps the outputs "
@@ -228,7 +226,7 @@ def test_every_store_command_refuses_a_damaged_store_in_one_line(store_url, tmp_
 
 def test_a_store_damaged_mid_file_and_an_out_that_is_a_file(tmp_path, capsys):
     good = tmp_path / "good.sqlite"
-    assert audit(str(good), tmp_path / "o", T11, T32) == 1
+    assert audit(T11, T32, out=tmp_path / "o", store=str(good)) == 1
     damaged = tmp_path / "mid.sqlite"
     data = bytearray(good.read_bytes())
     middle = len(data) // 2
@@ -265,19 +263,19 @@ def test_store_paths_that_cannot_be_used_are_one_line_and_exit_2(tmp_path, capsy
         str(foreign): "is not an auditor's run store (it holds a table runs but no schema",
     }
     for location, reason in expected.items():
-        assert audit(location, tmp_path / "o", T32) == 2, location
+        assert audit(T32, out=tmp_path / "o", store=location) == 2, location
         line = one_line(capsys.readouterr().err)
         assert line.startswith(f"auditor: store {shown(location)}: ") and reason in line, line
         assert "pw@" not in line
     for location in ("postgres://u:pw@h/db", "mysql://u:pw@h/db"):
-        assert audit(location, tmp_path / "o", T32) == 2
+        assert audit(T32, out=tmp_path / "o", store=location) == 2
         assert "a store is a SQLite file path, sqlite:///PATH, or postgresql+psycopg://" in \
             capsys.readouterr().err
     assert not (tmp_path / "nonexistent").exists()
     new = tmp_path / "new" / "dir" / "h.sqlite"
-    assert audit(str(new), tmp_path / "o", T32, extra=("--new-store",)) == 1
+    assert audit(T32, out=tmp_path / "o", store=str(new), more=("--new-store",)) == 1
     assert [r.id for r in list_runs(open_store(str(new)))] == [1]
-    assert audit(str(tmp_path / "fresh-out"), tmp_path / "fresh-out", T32) == 2  # a folder
+    assert audit(T32, out=tmp_path / "fresh-out", store=tmp_path / "fresh-out") == 2  # a folder
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux's /proc")
@@ -312,7 +310,7 @@ def test_a_store_that_cannot_be_used_stops_workers_already_begun(tmp_path):
 
 def test_a_closed_pipe_ends_a_command_quietly(tmp_path):
     store = tmp_path / "h.sqlite"
-    assert audit(str(store), tmp_path / "o", T32) == 1
+    assert audit(T32, out=tmp_path / "o", store=str(store)) == 1
     reader, writer = os.pipe()
     os.close(reader)  # the reader is gone before the first line: `| head -0`
     try:
@@ -349,7 +347,7 @@ def test_a_full_disk_under_the_store_is_one_line_and_the_run_left_unfinished(tmp
         pytest.skip("a small tmpfs cannot be mounted here (needs root)")
     try:
         out = tmp_path / "out"
-        assert audit(str(tmp_path / "before.sqlite"), out, T32) == 1
+        assert audit(T32, out=out, store=str(tmp_path / "before.sqlite")) == 1
         before = {name: (out / name).read_bytes() for name in OUTPUTS}
         done = subprocess.run([sys.executable, "-m", "auditor", "audit", str(records), "--out",
                                str(out), "--store", str(full / "h.sqlite"), "--quiet",
@@ -415,7 +413,7 @@ def test_a_store_on_read_only_media_is_read(tmp_path, capsys):
     folder = tmp_path / "ro"
     folder.mkdir()
     store = folder / "h.sqlite"
-    assert audit(str(store), tmp_path / "o", T11, T32) == 1
+    assert audit(T11, T32, out=tmp_path / "o", store=str(store)) == 1
     before = {path.name: path.read_bytes() for path in folder.iterdir()}
     mounted = False
     if os.geteuid() == 0:
@@ -476,4 +474,4 @@ def test_no_store_location_gives_exit_3(tmp_path, monkeypatch):
     probe()
     for location in ("postgres://u:pw@h/db", "sqlite:///" + str(tmp_path / "a" / "b.sqlite"),
                      "postgresql+psycopg://u:pw@127.0.0.1:1/db", str(tmp_path / "ok.sqlite")):
-        assert audit(location, tmp_path / "o", T32) in (1, 2), location
+        assert audit(T32, out=tmp_path / "o", store=location) in (1, 2), location
