@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import ROOT
+from tests.helpers.browser import launched
 
 _SESSION_DATA: str | None = None
 
@@ -90,3 +91,10 @@ def store_url(request, tmp_path):
 
     socket = request.getfixturevalue("postgres_socket")
     return create_database(socket, f"bjh_{abs(hash(request.node.nodeid)) % 10**12}")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium through playwright, one per test module (tests/helpers/browser.py);
+    a test that asks for it is marked `browser`."""
+    yield from launched()

@@ -15,8 +15,7 @@ import pytest
 
 from auditor.cli import main
 from tests.floor.test_gaming_day import NIGHT
-from tests.outputs.test_report_browser import Page, expect, visible_findings
-from tests.outputs.test_report_browser import browser as browser  # the fixture
+from tests.helpers.browser import Page, expect, visible_findings
 
 CARELESS = "D-1003"
 NIGHTS = ("2026-11-20", "2026-11-21", "2026-11-22")

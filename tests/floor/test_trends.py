@@ -283,8 +283,7 @@ def test_clean_floors_raise_no_flag(tmp_path) -> None:
 
 # ---- trends.html in a real browser (Debian's chromium through playwright) ----
 
-from tests.outputs.test_report_browser import ARTIFACTS, Page  # noqa: E402
-from tests.outputs.test_report_browser import browser as browser  # noqa: E402  (the fixture)
+from tests.helpers.browser import ARTIFACTS, Page  # noqa: E402
 
 HOSTILE_NAME = '"><img src=x onerror=window.__pwned=1>.bjh'
 HOSTILE_RECORD = """\

@@ -22,7 +22,6 @@ import pytest
 from auditor.live.floor import LiveFloor
 from tests.helpers import ROOT
 from tests.live.test_live_page import LINES, PWN, UPDATED, Served, finding, table
-from tests.outputs.test_report_browser import browser  # noqa: F401 (the fixture: chromium, or why not)
 
 ARTIFACTS = ROOT / "test-artifacts"
 LIMIT_SECONDS = 2.0  # issue 43: a finding on the page within 2 s of its round's end
@@ -32,7 +31,7 @@ class LivePage:
     """The live page open in a new browser context, with every console error, page error,
     dialog and request it made."""
 
-    def __init__(self, browser, url: str, javascript: bool = True) -> None:  # noqa: F811
+    def __init__(self, browser, url: str, javascript: bool = True) -> None:
         self.origin = url
         self.context = browser.new_context(java_script_enabled=javascript,
                                            viewport={"width": 1280, "height": 900})
@@ -84,7 +83,7 @@ def visible_within(page, text: str, limit: float) -> None:
         arg=text, timeout=limit * 1000, polling="raf")
 
 
-def test_a_finding_appears_within_two_seconds_and_its_tables_row_follows(browser,  # noqa: F811
+def test_a_finding_appears_within_two_seconds_and_its_tables_row_follows(browser,
                                                                           served) -> None:
     live = LivePage(browser, served.url)
     page = live.page
@@ -118,7 +117,7 @@ def test_a_finding_appears_within_two_seconds_and_its_tables_row_follows(browser
     live.close()
 
 
-def test_a_finding_opens_its_rounds_lines_with_the_evidence_marked(browser, served) -> None:  # noqa: F811
+def test_a_finding_opens_its_rounds_lines_with_the_evidence_marked(browser, served) -> None:
     live = LivePage(browser, served.url)
     page = live.page
     served.floor.add_finding(finding("over-paid", id="F-2", line=12, evidence=[10]), LINES)
@@ -138,7 +137,7 @@ def test_a_finding_opens_its_rounds_lines_with_the_evidence_marked(browser, serv
     live.close()
 
 
-def test_hostile_record_text_shows_as_text_and_runs_nothing(browser, served) -> None:  # noqa: F811
+def test_hostile_record_text_shows_as_text_and_runs_nothing(browser, served) -> None:
     live = LivePage(browser, served.url)
     page = live.page
     attribute = '"><img src=x onerror="window.__pwned=1">'
@@ -171,7 +170,7 @@ def test_hostile_record_text_shows_as_text_and_runs_nothing(browser, served) -> 
     live.close()
 
 
-def test_a_page_too_far_behind_loads_the_snapshot_again(browser) -> None:  # noqa: F811
+def test_a_page_too_far_behind_loads_the_snapshot_again(browser) -> None:
     floor = LiveFloor(keep=3)
     floor.update_table(table())
     server = Served(floor)
@@ -193,7 +192,7 @@ def test_a_page_too_far_behind_loads_the_snapshot_again(browser) -> None:  # noq
         server.close()
 
 
-def test_a_new_gaming_day_starts_the_findings_again(browser, served) -> None:  # noqa: F811
+def test_a_new_gaming_day_starts_the_findings_again(browser, served) -> None:
     live = LivePage(browser, served.url)
     served.floor.new_gaming_day("2026-11-28")
     live.page.wait_for_function(
@@ -207,7 +206,7 @@ def test_a_new_gaming_day_starts_the_findings_again(browser, served) -> None:  #
     live.close()
 
 
-def test_with_javascript_off_the_page_is_the_snapshot_and_says_so(browser, served) -> None:  # noqa: F811
+def test_with_javascript_off_the_page_is_the_snapshot_and_says_so(browser, served) -> None:
     live = LivePage(browser, served.url, javascript=False)
     page = live.page
     note = page.locator("noscript p, p.static")
@@ -225,7 +224,7 @@ def test_with_javascript_off_the_page_is_the_snapshot_and_says_so(browser, serve
         "/", "/live.css", "/favicon.svg"]
 
 
-def test_a_page_open_across_a_restart_of_the_server_shows_the_new_floor(browser) -> None:  # noqa: F811
+def test_a_page_open_across_a_restart_of_the_server_shows_the_new_floor(browser) -> None:
     """The watcher killed and started again: its new floor numbers its changes from 1 again.
     The page, reconnecting with the old numbers, loads the new floor's snapshot instead of
     taking the new changes as the ones after those it saw."""

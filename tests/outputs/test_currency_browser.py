@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import main
+from tests.helpers.browser import ARTIFACTS, Page, expect, pdf_pages, set_filter
 from tests.outputs.test_currency import four_currency_night
-from tests.outputs.test_report_browser import ARTIFACTS, Page, expect, pdf_pages, set_filter
-from tests.outputs.test_report_browser import browser as browser  # the fixture
 
 SHOWN_TABLE = "RL-0417/BJS-5"  # Black Hills Grand's switch table, in CAD
 

@@ -7,8 +7,7 @@ import json
 
 from auditor.cli import main
 from tests.floor.test_incidents import NEXT, RECORD
-from tests.outputs.test_report_browser import Page, expect, visible_findings
-from tests.outputs.test_report_browser import browser as browser  # the fixture
+from tests.helpers.browser import Page, expect, visible_findings
 
 
 def test_a_player_is_found_and_an_evidence_link_opens_its_finding(tmp_path, browser) -> None:

@@ -12,14 +12,11 @@ playwright package is missing the tests skip, except under CI=true, where they f
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
 import time
 from collections import Counter
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
@@ -29,12 +26,16 @@ from auditor.output.html_report import to_html
 from auditor.replay.trace import RoundEvidence
 from auditor.results import AuditResult, InputSummary
 from tests.helpers import ROOT
+from tests.helpers.browser import (
+    ARTIFACTS,
+    Page,
+    expect,
+    pdf_pages,
+    set_filter,
+    unavailable,
+    visible_findings,
+)
 from tests.outputs.test_report import CLEAN, RUN, faulty_record
-
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-ARGUMENTS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 # Hostile text where a record can hold text: a note, a player ID, a table ID, the casino.
 PWN = "<script>window.__pwned=1</script>"
@@ -80,12 +81,6 @@ end
 """
 
 
-def unavailable(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason}; under CI=true the browser test must run, not skip")
-    pytest.skip(reason)
-
-
 def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(monkeypatch) -> None:
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="must run, not skip"):
@@ -93,20 +88,6 @@ def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(monkeypatch) -> No
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="no browser"):
         unavailable("no browser")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:  # pragma: no cover
-        unavailable("the playwright package is missing (pip install -e '.[test]')")
-    if not os.access(CHROMIUM, os.X_OK):
-        unavailable(f"{CHROMIUM} is missing: run scripts/install-browser.sh as root")
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGUMENTS)
-        yield instance
-        instance.close()
 
 
 @pytest.fixture(scope="module")
@@ -130,49 +111,11 @@ def report(tmp_path_factory) -> dict:
     return {"path": out / "report.html", "findings": findings, "inputs": document["inputs"]}
 
 
-class Page:
-    """A page of the report with every console error, page error and dialog it raised."""
-
-    def __init__(self, browser, path: Path, javascript: bool = True,
-                 width: int = 1360, height: int = 900) -> None:
-        self.context = browser.new_context(java_script_enabled=javascript,
-                                           viewport={"width": width, "height": height})
-        self.page = self.context.new_page()
-        self.problems: list[str] = []
-        self.dialogs: list[str] = []
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(
-            f"console: {m.text}"))
-        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.page.on("dialog", self._dialog)
-        self.page.goto(path.as_uri())
-        self.page.wait_for_load_state("load")
-
-    def _dialog(self, dialog) -> None:
-        self.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    def close(self) -> None:
-        self.context.close()
-        assert self.problems == []
-        assert self.dialogs == []
-
-
 @pytest.fixture
 def page(browser, report):
     opened = Page(browser, report["path"])
     yield opened.page
     opened.close()
-
-
-def expect(locator):
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect(locator)
-
-
-def visible_findings(page) -> list[str]:
-    return page.eval_on_selector_all(
-        "li.finding", "items => items.filter(i => i.offsetParent !== null).map(i => i.id)")
 
 
 def expected_visible(page, report: dict, keep) -> list[str]:
@@ -471,25 +414,6 @@ def test_a_large_report_opens_and_filters_without_freezing(browser, tmp_path) ->
 
 
 # ---- who was audited, and the report as a case file -------------------------------------
-
-def pdf_pages(page, path: Path) -> list[str]:
-    """The page printed to an A4 PDF, and each printed page's text (pdftotext)."""
-    if not shutil.which("pdftotext"):
-        unavailable("pdftotext is missing: run scripts/install-browser.sh as root")
-    page.emulate_media(media="print")
-    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
-    page.pdf(path=str(path), format="A4", print_background=True)
-    page.evaluate("window.dispatchEvent(new Event('afterprint'))")
-    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
-    return text.split("\f")[:-1]
-
-
-def set_filter(page, name: str, value: str) -> None:
-    page.fill(f"#filters [name={name}]", value) if name in ("table", "dealer", "q") else \
-        page.select_option(f"#filters [name={name}]", value)
-    page.dispatch_event(f"#filters [name={name}]", "change")
-
 
 def test_the_licensee_and_the_house_rules_are_shown(page, report) -> None:
     masthead = page.locator("header.masthead").inner_text()

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import main
-from tests.outputs.test_report_browser import ARTIFACTS, Page, expect, pdf_pages, set_filter
-from tests.outputs.test_report_browser import browser as browser  # the fixture
+from tests.helpers.browser import ARTIFACTS, Page, expect, pdf_pages, set_filter
 
 HEADER = ('bjh 1\ncasino "Scope Casino" licence=RL-0707\n'
           "table {table} game=standard decks=6 seats=7 min=10 max=500 currency=USD\n"

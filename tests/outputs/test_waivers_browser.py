@@ -9,7 +9,7 @@ import pytest
 
 from auditor.cli import main
 from tests.helpers import ROOT
-from tests.outputs.test_report_browser import Page, browser, visible_findings  # noqa: F401  (fixture)
+from tests.helpers.browser import Page, visible_findings
 
 WAIVERS = """[[waiver]]
 citation = "20:18:15:30.10(12)"
@@ -44,7 +44,7 @@ def report(tmp_path_factory) -> dict:
     return {"path": out / "report.html", "findings": findings}
 
 
-def test_waived_and_new_findings_are_shown_marked_and_filterable(browser, report) -> None:  # noqa: F811
+def test_waived_and_new_findings_are_shown_marked_and_filterable(browser, report) -> None:
     opened = Page(browser, report["path"])
     page = opened.page
     findings = report["findings"]
