@@ -26,7 +26,6 @@ from auditor.store import begin_run, finish_run, open_store, record_result
 from auditor.store.tallies import lines_of
 from auditor.trends.analysis import FLAGGED, TOO_FEW, Settings, flags, trends_document
 
-SLOW = os.environ.get("BJH_SLOW_TESTS") == "1"
 TABLES, NIGHTS, ROUNDS = 20, 5, 80
 FAULTS = "0.03"
 CARELESS, COLLUDING, COLLUDER = "D-1003", "D-1017", "P-7770001"
@@ -264,12 +263,15 @@ def clean_floor_flags(tmp_path: Path, seed: str, rounds: int = ROUNDS) -> dict:
 
 
 # (seed, rounds a table a night): two small floors always; four floors twice as long slow.
-CLEAN_FLOORS = [("quiet-1", ROUNDS), ("quiet-2", ROUNDS)] + (
-    [("quiet-3", 2 * ROUNDS), ("quiet-4", 2 * ROUNDS), ("quiet-5", 2 * ROUNDS),
-     ("quiet-6", 2 * ROUNDS)] if SLOW else [])
+CLEAN_FLOORS = [("quiet-1", ROUNDS), ("quiet-2", ROUNDS)]
+LONG_CLEAN_FLOORS = [("quiet-3", 2 * ROUNDS), ("quiet-4", 2 * ROUNDS), ("quiet-5", 2 * ROUNDS),
+                     ("quiet-6", 2 * ROUNDS)]
 
 
-def test_clean_floors_raise_no_flag(tmp_path) -> None:
+@pytest.mark.parametrize("floors", [
+    pytest.param(CLEAN_FLOORS, id="small"),
+    pytest.param(LONG_CLEAN_FLOORS, id="long", marks=pytest.mark.slow)])
+def test_clean_floors_raise_no_flag(tmp_path, floors: list[tuple[str, int]]) -> None:
     """The same floors without the planted patterns. Each question controls its false
     discovery rate at 5%: with nothing to find, a seed raises a false flag in a question
     with chance at most 5%. We assert no flag at all on these seeds (checked), and state
@@ -277,8 +279,8 @@ def test_clean_floors_raise_no_flag(tmp_path) -> None:
     raised = {seed: {name: [e["unit"] for e in entries]
                      for name, entries in clean_floor_flags(tmp_path, seed, rounds).items()
                      if entries}
-              for seed, rounds in CLEAN_FLOORS}
-    assert raised == {seed: {} for seed, _ in CLEAN_FLOORS}
+              for seed, rounds in floors}
+    assert raised == {seed: {} for seed, _ in floors}
 
 
 # ---- trends.html in a real browser (Debian's chromium through playwright) ----

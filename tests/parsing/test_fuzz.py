@@ -7,7 +7,6 @@ in the normal run; `BJH_SLOW_TESTS=1` for thousands."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import tempfile
 from datetime import date
@@ -28,7 +27,6 @@ from auditor.waivers import WaiverFileError, Waiving, load_waivers
 from tests.helpers import ROOT
 
 SAMPLES = sorted((ROOT / "sample_logs").glob("*.bjh"))
-CASES = 3000 if os.environ.get("BJH_SLOW_TESTS") else 240
 PIECES = [b"9" * 40, b"\x00", b"\xff\xfe", b"=", b"#", b'"', b"\r", b"\n", b"\t", b"25:61:61",
           b"date=2026-02-30", b"game=swatch", b"s9h9", b"dealer", b"end\n", b"round 1\n",
           b"shuffle\n", "é".encode(), b"-1", b"1e26"]
@@ -64,9 +62,11 @@ def audited(path: Path) -> str:
 
 
 @pytest.mark.parametrize("batch", range(8))
-def test_mutated_records_never_crash_and_every_line_is_accounted_for(tmp_path, batch):
+@pytest.mark.parametrize("cases", [240, pytest.param(3000, marks=pytest.mark.slow)])
+def test_mutated_records_never_crash_and_every_line_is_accounted_for(tmp_path, batch, cases):
+    """`cases` records in all, an eighth of them in each batch."""
     chance = random.Random(f"fuzz-{batch}")
-    for case in range(CASES // 8):
+    for case in range(cases // 8):
         original = SAMPLES[chance.randrange(len(SAMPLES))].read_bytes()
         data = mutated(original, chance)
         path = tmp_path / f"case-{case}.bjh"
@@ -84,7 +84,6 @@ def test_mutated_records_never_crash_and_every_line_is_accounted_for(tmp_path, b
 # exit 3 or a traceback: each loader returns or raises its own error, which the command
 # line turns into exit 2; what it returns is then used without a crash.
 
-SLOW = bool(os.environ.get("BJH_SLOW_TESTS"))
 RECORD = ROOT / "sample_logs" / "standard-t11-2026-11-20.bjh"
 WAIVERS = b"""# the compliance office
 [[waiver]]
@@ -242,16 +241,24 @@ def publishable(value) -> None:
     json.dumps(value, ensure_ascii=False, default=str).encode("utf-8")
 
 
-LOADER = settings(max_examples=3000 if SLOW else 300, deadline=None, derandomize=True,
+LOADER = settings(deadline=None, derandomize=True,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-COMMAND = settings(max_examples=200 if SLOW else 25, deadline=None, derandomize=True,
+COMMAND = settings(deadline=None, derandomize=True,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                           HealthCheck.function_scoped_fixture])
 
 
-@LOADER
-@given(waiver_files())
-def test_any_waiver_file_is_read_or_refused_and_what_is_read_applies(data: bytes) -> None:
+# Examples per property: a few hundred in every run, ten times more marked slow.
+LOADER_EXAMPLES = [300, pytest.param(3000, marks=pytest.mark.slow)]
+COMMAND_EXAMPLES = [25, pytest.param(200, marks=pytest.mark.slow)]
+
+
+def explore(base: settings, examples: int, body, *strategies, **named_strategies) -> None:
+    """`body` checked on `examples` examples drawn from the strategies."""
+    settings(base, max_examples=examples)(given(*strategies, **named_strategies)(body))()
+
+
+def waiver_file_read(data: bytes) -> None:
     try:
         waivers = load_waivers(written(data, "w.toml"))
     except WaiverFileError as error:
@@ -262,9 +269,12 @@ def test_any_waiver_file_is_read_or_refused_and_what_is_read_applies(data: bytes
     publishable([findings, [status.model_dump(mode="json") for status in waive.statuses()]])
 
 
-@LOADER
-@given(settings_files(), st.booleans())
-def test_any_settings_file_is_read_or_refused(data: bytes, as_pyproject: bool) -> None:
+@pytest.mark.parametrize("examples", LOADER_EXAMPLES)
+def test_any_waiver_file_is_read_or_refused_and_what_is_read_applies(examples: int) -> None:
+    explore(LOADER, examples, waiver_file_read, waiver_files())
+
+
+def settings_file_read(data: bytes, as_pyproject: bool) -> None:
     path = written(data, "pyproject.toml" if as_pyproject else "job.toml")
     try:
         found = (find_settings(None, path.parent) if as_pyproject
@@ -275,12 +285,15 @@ def test_any_settings_file_is_read_or_refused(data: bytes, as_pyproject: bool) -
     publishable(found.model_dump(mode="json"))
 
 
+@pytest.mark.parametrize("examples", LOADER_EXAMPLES)
+def test_any_settings_file_is_read_or_refused(examples: int) -> None:
+    explore(LOADER, examples, settings_file_read, settings_files(), st.booleans())
+
+
 SEVERITIES = ("high", "medium", "low")
 
 
-@LOADER
-@given(baselines())
-def test_any_baseline_is_read_or_refused_and_what_is_read_compares(data: bytes) -> None:
+def baseline_read(data: bytes) -> None:
     try:
         earlier = load_baseline(written(data, "findings.json"))
     except BaselineError as error:
@@ -297,9 +310,12 @@ def test_any_baseline_is_read_or_refused_and_what_is_read_compares(data: bytes) 
     publishable([marked, comparison.resolved(), Comparison(earlier).resolved()])
 
 
-@COMMAND
-@given(kind=st.sampled_from(["--waivers", "--config", "--baseline"]), data=st.data())
-def test_any_waiver_settings_or_baseline_file_is_exit_0_1_or_2(kind: str, data, capsys) -> None:
+@pytest.mark.parametrize("examples", LOADER_EXAMPLES)
+def test_any_baseline_is_read_or_refused_and_what_is_read_compares(examples: int) -> None:
+    explore(LOADER, examples, baseline_read, baselines())
+
+
+def file_given_to_the_audit(kind: str, data, capsys) -> None:
     made = {"--waivers": (waiver_files, "w.toml"), "--config": (settings_files, "job.toml"),
             "--baseline": (baselines, "findings.json")}
     strategy, name = made[kind]
@@ -319,3 +335,9 @@ def test_any_waiver_settings_or_baseline_file_is_exit_0_1_or_2(kind: str, data, 
     assert "Traceback" not in error
     if code == 2:
         assert error.count("\n") == 1 and error.startswith("auditor: "), error
+
+
+@pytest.mark.parametrize("examples", COMMAND_EXAMPLES)
+def test_any_waiver_settings_or_baseline_file_is_exit_0_1_or_2(examples: int, capsys) -> None:
+    explore(COMMAND, examples, lambda kind, data: file_given_to_the_audit(kind, data, capsys),
+            kind=st.sampled_from(["--waivers", "--config", "--baseline"]), data=st.data())

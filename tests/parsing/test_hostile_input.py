@@ -231,7 +231,8 @@ def _complete_set(out: Path) -> str:
     return folder
 
 
-def test_a_kill_at_any_moment_leaves_one_complete_set_of_outputs(tmp_path):
+@pytest.mark.parametrize("kills", [8, pytest.param(30, marks=pytest.mark.slow)])
+def test_a_kill_at_any_moment_leaves_one_complete_set_of_outputs(tmp_path, kills: int):
     import random
     import signal
     import subprocess
@@ -242,7 +243,6 @@ def test_a_kill_at_any_moment_leaves_one_complete_set_of_outputs(tmp_path):
     assert main(["audit", str(STANDARD), "--out", str(out), "--quiet", "--jobs", "1"]) == 1
     sets = {_complete_set(out)}
     chance = random.Random(12)
-    kills = 30 if os.environ.get("BJH_SLOW_TESTS") else 8
     for _ in range(kills):
         process = subprocess.Popen(
             [sys.executable, "-m", "auditor", "audit", str(ROOT / "sample_logs"), "--out",

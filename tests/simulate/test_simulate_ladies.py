@@ -10,7 +10,6 @@ records. 20,000 faulty rounds with `BJH_SLOW_TESTS=1`; a smaller run otherwise.
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -21,7 +20,6 @@ from auditor.run import merge
 from auditor.simulate import simulate, table_spec
 from auditor.simulate.faults import INJECTORS
 
-SLOW = os.environ.get("BJH_SLOW_TESTS") == "1"
 # (decks, options): every pay table, with peek and without (the top award waits)
 CONFIGS = [
     (6, {"ladies.paytable": "A"}),
@@ -30,8 +28,9 @@ CONFIGS = [
     (2, {"ladies.paytable": "A", "peek": "no", "das": "no", "double": "9-11"}),
     (1, {"ladies.paytable": "C", "peek": "no", "surrender": "late"}),
 ]
-FAULTY_ROUNDS = 20_000 // len(CONFIGS) if SLOW else 600  # per configuration
-CLEAN_ROUNDS = 4_000 if SLOW else 400
+# Rounds per configuration: a smaller run always, 20,000 faulty rounds in all marked slow.
+FAULTY_ROUNDS = [600, pytest.param(20_000 // len(CONFIGS), marks=pytest.mark.slow)]
+CLEAN_ROUNDS = [400, pytest.param(4_000, marks=pytest.mark.slow)]
 LADIES_CLAUSES = {v.__name__ for c, vs in INJECTORS.items() if c.startswith("20:18:15:30.04")
                   for v in vs}
 
@@ -64,8 +63,9 @@ def _explain(keys: set[Key], messages: dict[Key, str]) -> str:
                      for k in sorted(keys, key=lambda k: (k[0], k[3]))[:20])
 
 
-def test_planted_truth_equals_the_findings(tmp_path: Path) -> None:
-    planted, found, clauses = _audit(tmp_path, FAULTY_ROUNDS, 0.3, "ladies-faults")
+@pytest.mark.parametrize("rounds", FAULTY_ROUNDS)
+def test_planted_truth_equals_the_findings(tmp_path: Path, rounds: int) -> None:
+    planted, found, clauses = _audit(tmp_path, rounds, 0.3, "ladies-faults")
     assert planted - set(found) == set(), "planted, not found:\n" + _explain(
         planted - set(found), {})
     assert set(found) - planted == set(), "found, not planted:\n" + _explain(
@@ -76,8 +76,9 @@ def test_planted_truth_equals_the_findings(tmp_path: Path) -> None:
     assert clauses["SideWagerOverLimit"] and clauses["LadiesWithoutPaytable"]
 
 
-def test_clean_rounds_give_no_finding(tmp_path: Path) -> None:
-    planted, found, _ = _audit(tmp_path, CLEAN_ROUNDS, 0.0, "ladies-clean")
+@pytest.mark.parametrize("rounds", CLEAN_ROUNDS)
+def test_clean_rounds_give_no_finding(tmp_path: Path, rounds: int) -> None:
+    planted, found, _ = _audit(tmp_path, rounds, 0.0, "ladies-clean")
     assert not planted
     assert not found, _explain(set(found), found)
 
