@@ -21,8 +21,8 @@ audit: $(STAMP)
 
 # The browser test needs Debian's chromium; without it that test fails under CI=true.
 test: $(STAMP)
-	bash scripts/install-browser.sh || echo "make: no browser installed; tests/test_report_browser.py will say why"
-	bash scripts/install-postgres.sh || echo "make: no PostgreSQL server installed; tests/test_store.py will say why"
+	bash scripts/install-browser.sh || echo "make: no browser installed; tests/outputs/test_report_browser.py will say why"
+	bash scripts/install-postgres.sh || echo "make: no PostgreSQL server installed; tests/store/test_store.py will say why"
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

@@ -16,7 +16,7 @@ from auditor.commands.guard import CRASH_LOG, guarded
 
 # Each command's module, in the order `auditor --help` lists them: `add_parser(subparsers)`
 # adds its parser, `run(arguments) -> int` runs it. A module is imported only when its
-# command is asked for (tests/test_lean_audit.py, tests/test_after_speed.py).
+# command is asked for (tests/house/test_lean_audit.py, tests/house/test_after_speed.py).
 COMMAND_MODULES = {
     "audit": "auditor.commands.audit",
     "rules": "auditor.commands.rules",

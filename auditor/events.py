@@ -4,7 +4,7 @@ Events are slotted dataclasses rather than pydantic models: a round has forty or
 and they are built on the hot path (measured: 0.14 µs each, against 0.55 µs frozen and
 2.8 µs for a pydantic model). They are not frozen, for that reason alone: nothing changes
 an event once built (the replay reads them; checks see them through the round's view, and
-`tests/test_read_only_view.py` holds checks to leaving the view unchanged). Validation that
+`tests/checks/test_read_only_view.py` holds checks to leaving the view unchanged). Validation that
 matters to an inspector (amounts, cards, seats) is done by the grammar; meaning is judged
 later by the replay and the checks.
 """

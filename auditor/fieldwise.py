@@ -9,7 +9,7 @@ again while its own repr is written), and equal when `other` is of the very same
 the fields with `compare=True` are equal in order (else NotImplemented); no hash, as a
 dataclass with `eq=True` that is not frozen has none. For classes whose instances are not
 compared on a hot path (these are slower than compiled ones); held to the generated
-methods by tests/test_lean_audit.py.
+methods by tests/house/test_lean_audit.py.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Where the header leaves a house rule unknown (an option given two values, an opt
 `decks` with a value it cannot take), every rule is still judged. A finding stands where
 every table the header could describe gives it: every combination of the values the
 unknown rules could hold. A check's verdict depends only on the house rules it declares
-(`Check.options`, held to that by tests/test_check_options.py), so each check is judged
+(`Check.options`, held to that by tests/checks/test_check_options.py), so each check is judged
 under every combination of the unknown rules *it* declares, the others at any one value:
 that is the same verdict as under every combination of them all, at the cost of the
 largest such product rather than the product over the header. A check that declares none

@@ -7,7 +7,7 @@ Each file is a one-round standard record of its own table, made by the simulator
 cached under bench/.data/). Each size is audited with `auditor audit DIR --out TMP --quiet
 --jobs J` in a fresh process with a fresh store; printed are the wall and CPU seconds (the
 parent's and its workers'), and each per file. A cost per file that grows with the number
-of files is something quadratic (tests/test_many_files.py counts the pool's part of it). A
+of files is something quadratic (tests/cli/test_many_files.py counts the pool's part of it). A
 benchmark, never a unit test.
 """
 

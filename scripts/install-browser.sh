@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian's chromium for tests/test_report_browser.py (the report driven in a real
+# Installs Debian's chromium for tests/outputs/test_report_browser.py (the report driven in a real
 # headless browser), and poppler-utils for pdftotext. Idempotent: does nothing when both
 # are already there.
 # Playwright drives this browser; `playwright install` is never used (it downloads a build).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian's PostgreSQL server for the run store's tests (tests/test_store.py starts a
+# Installs Debian's PostgreSQL server for the run store's tests (tests/store/test_store.py starts a
 # throw-away cluster of its own on a Unix socket; nothing listens on the network). Idempotent:
 # does nothing when initdb is already there.
 set -euo pipefail

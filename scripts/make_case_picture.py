@@ -1,6 +1,6 @@
 """Make docs/case-page1.png (page 1 of the sample case, as printed) and docs/case-page1.txt
 (its text), so the documentation's picture of a case is never drawn by hand and never goes
-stale: tests/test_docs_figures.py makes page 1's text again and compares it with the .txt.
+stale: tests/house/test_docs_figures.py makes page 1's text again and compares it with the .txt.
 
     .venv/bin/python scripts/make_case_picture.py
 

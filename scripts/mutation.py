@@ -21,7 +21,8 @@ change nothing any test could see) are counted apart and not run.
 `--markdown` prints the table; `--doc` writes it between the marker comments of
 docs/development.md (a row per area: an area run again replaces its row, the others stay),
 with the equivalents listed under it. Exit status: 0, or 1 when an area stays under AIM
-(killed out of the non-equivalent mutants), or 2 when the unmutated tests fail.
+(killed out of the non-equivalent mutants), or 2 when the unmutated tests fail or a test the
+area names is not there (`--list` says so too, and names the area's tests).
 """
 
 from __future__ import annotations
@@ -59,18 +60,20 @@ class Area:
 
 AREAS = {
     "identity": Area(("auditor/identity.py",),
-                     ("tests/test_golden_ids.py", "tests/test_finding_ids.py"), 40),
+                     ("tests/evidence/test_golden_ids.py",
+                      "tests/evidence/test_finding_ids.py"), 40),
     "verify": Area(("auditor/verify.py", "auditor/manifest.py", "auditor/build.py",
                     "auditor/reproduce.py"),
-                   ("tests/test_reproduce.py", "tests/test_verify.py", "tests/test_case.py"),
+                   ("tests/evidence/test_reproduce.py", "tests/evidence/test_verify.py",
+                    "tests/evidence/test_case.py"),
                    40),
     "checks": Area(("auditor/checks/*.py",),
-                   ("tests/test_cases.py", "tests/test_check_helpers.py",
-                    "tests/test_switch_paytable.py", "tests/test_check_needs.py",
-                    "tests/test_paytables.py", "tests/test_tensticks_cross_file.py",
-                    "tests/test_sample_logs.py",
+                   ("tests/checks/test_cases.py", "tests/checks/test_check_helpers.py",
+                    "tests/checks/test_switch_paytable.py", "tests/checks/test_check_needs.py",
+                    "tests/checks/test_paytables.py", "tests/checks/test_tensticks_cross_file.py",
+                    "tests/checks/test_sample_logs.py",
                     # the check held to a file beside the record (--approved)
-                    *(f"tests/test_selection.py::{name}" for name in (
+                    *(f"tests/checks/test_selection.py::{name}" for name in (
                         "test_an_unapproved_paytable_and_maximum_are_one_finding_each",
                         "test_a_table_with_no_approval_is_reported_once",
                         "test_a_header_as_approved_has_no_approval_finding",
@@ -78,28 +81,29 @@ AREAS = {
     # the evidence of a run: the case file, the build it names, reproducing it, its clock
     "case": Area(("auditor/case/*.py", "auditor/build.py", "auditor/reproduce.py",
                   "auditor/clock.py"),
-                 ("tests/test_case_parts.py", "tests/test_clock.py",
-                  "tests/test_case_exhibits.py",
-                  "tests/test_case_copies.py",
-                  "tests/test_case_atomic.py", "tests/test_case_gaming_days.py",
-                  "tests/test_reproduce.py", "tests/test_case.py", "tests/test_verify.py"),
+                 ("tests/evidence/test_case_parts.py", "tests/evidence/test_clock.py",
+                  "tests/evidence/test_case_exhibits.py",
+                  "tests/evidence/test_case_copies.py",
+                  "tests/evidence/test_case_atomic.py", "tests/evidence/test_case_gaming_days.py",
+                  "tests/evidence/test_reproduce.py", "tests/evidence/test_case.py",
+                  "tests/evidence/test_verify.py"),
                  50),
     # the floor: what changed between nights, the store's reads for trends, the patterns
     "floor": Area(("auditor/trends/changes.py", "auditor/store/trend_reads.py",
                    "auditor/patterns.py"),
-                  ("tests/test_floor_parts.py", "tests/test_trends_changes.py",
-                   "tests/test_patterns.py",
-                   "tests/test_patterns_evidence.py", "tests/test_trends.py"), 50),
+                  ("tests/floor/test_floor_parts.py", "tests/floor/test_trends_changes.py",
+                   "tests/floor/test_patterns.py",
+                   "tests/floor/test_patterns_evidence.py", "tests/floor/test_trends.py"), 50),
     # incidents: exported exactly once, their links, a table-night superseded
     "incidents": Area(("auditor/incidents.py",),
-                      ("tests/test_incidents_parts.py", "tests/test_incidents_links.py",
-                       "tests/test_incidents.py",
-                       "tests/test_open_round.py"), 30),
+                      ("tests/floor/test_incidents_parts.py", "tests/floor/test_incidents_links.py",
+                       "tests/floor/test_incidents.py",
+                       "tests/checks/test_open_round.py"), 30),
     # the live floor: a record judged piece by piece, followed, alerted once
     "live": Area(("auditor/live/judge.py", "auditor/live/follow.py",
                   "auditor/live/alerts.py", "auditor/live/floor.py"),
-                 ("tests/test_live_floor.py", "tests/test_watch.py",
-                  "tests/test_live_attacks.py", "tests/test_watch_faults.py"), 20),
+                 ("tests/live/test_live_floor.py", "tests/live/test_watch.py",
+                  "tests/live/test_live_attacks.py", "tests/live/test_watch_faults.py"), 20),
 }
 
 
@@ -353,6 +357,21 @@ def area_mutants(name: str) -> list[Mutant]:
     return mutants
 
 
+def missing_tests(name: str) -> list[str]:
+    """The tests an area names that are not there: a file that does not exist, or a
+    `file::name` whose file defines no function of that name (a test moved or renamed would
+    otherwise run nothing of the area, or fail as if a mutant were killed)."""
+    missing = []
+    for test in AREAS[name].tests:
+        file, _, function = test.partition("::")
+        path = ROOT / file
+        defined = path.is_file() and (not function or re.search(
+            rf"^def {re.escape(function)}\(", path.read_text(encoding="utf-8"), re.M))
+        if not defined:
+            missing.append(test)
+    return missing
+
+
 def sample(mutants: list[Mutant], count: int, seed: str) -> list[Mutant]:
     """`count` mutants, the same for the same seed and code: shuffled by the seed, taken in
     that order, those that would not parse passed over."""
@@ -565,6 +584,11 @@ def main(argv: list[str] | None = None) -> int:
             copy.check_imported()
         for name in options.areas:
             area = AREAS[name]
+            missing = missing_tests(name)
+            if missing:
+                print(f"{name}: tests named in AREAS that are not there: {', '.join(missing)}",
+                      file=sys.stderr)
+                return 2
             every = area_mutants(name)
             count = options.sample or area.sample
             chosen = sample(every, count, f"{options.seed}:{name}")
@@ -580,7 +604,8 @@ def main(argv: list[str] | None = None) -> int:
                 for mutant in every:
                     print(f"{'*' if mutant in picked else ' '} {mutant.file}:{mutant.line} "
                           f"{mutant.change}")
-                print(f"{name}: {len(every)} mutants, {len(chosen)} sampled (*)")
+                print(f"{name}: {len(every)} mutants, {len(chosen)} sampled (*), against "
+                      f"{len(area.tests)} test paths: {' '.join(area.tests)}")
                 continue
             assert copy is not None
             result, seconds, detail = copy.run(area.tests, timeout=3600)

@@ -1,14 +1,13 @@
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+from tests.helpers.browser import launched
+
 _SESSION_DATA: str | None = None
 
 
@@ -67,11 +66,11 @@ def shared_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def postgres_socket():
-    """A PostgreSQL server of the session's own (tests/postgres.py); skipped with the reason
+    """A PostgreSQL server of the session's own (tests/helpers/postgres.py); skipped with the reason
     where none can be had, failed instead under CI, which installs one."""
     import os
 
-    from postgres import running_server, server_binaries
+    from tests.helpers.postgres import running_server, server_binaries
 
     if server_binaries() is None:
         reason = "no PostgreSQL server: scripts/install-postgres.sh installs Debian's package"
@@ -88,7 +87,14 @@ def store_url(request, tmp_path):
     PostgreSQL server."""
     if request.param == "sqlite":
         return str(tmp_path / "history.sqlite")
-    from postgres import create_database
+    from tests.helpers.postgres import create_database
 
     socket = request.getfixturevalue("postgres_socket")
     return create_database(socket, f"bjh_{abs(hash(request.node.nodeid)) % 10**12}")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium through playwright, one per test module (tests/helpers/browser.py);
+    a test that asks for it is marked `browser`."""
+    yield from launched()

@@ -81,13 +81,13 @@ class Check:
     # The house rules the check's verdict depends on (HouseRules fields, and `decks`), for
     # a header that leaves one unknown (auditor/unknown_rules.py): the check is judged under
     # every combination of these alone. Every check declares them (frozenset() for none):
-    # tests/test_check_options.py holds each to it, over every test case and sample log.
+    # tests/checks/test_check_options.py holds each to it, over every test case and sample log.
     options: ClassVar[frozenset[str] | None] = None
     # What a round must hold for `round` to find anything in it: any one of these statement
     # types (event classes), wager marks (`RoundView.wager_marks`: a side wager's kind or
     # `tip`) or PROBLEM (the round has a problem). The runner (audit._RoundJudge) skips the
     # check in a round that holds none of them; None: every round is judged. Declared only
-    # where the check reads nothing else (tests/test_check_needs.py holds it to that).
+    # where the check reads nothing else (tests/checks/test_check_needs.py holds it to that).
     needs: ClassVar[frozenset | None] = None
 
     def applies_to(self, game: str) -> bool:

@@ -1,7 +1,7 @@
 """The fast paths: regular expressions that read the common statements in one step.
 
 Each is the grammar's reading, written for Python's regex engine, and held to Lark's by
-tests/test_fast_paths.py. `_line_patterns`: a whole line as the grammar reads it, made of
+tests/parsing/test_fast_paths.py. `_line_patterns`: a whole line as the grammar reads it, made of
 the grammar's own statement terminals as Lark compiled them (`grammar_terminals`, kept in
 the user's cache so that Lark is not loaded to make them); its event is built by the
 builders. `_round_pattern`: a round's own statement with sound values (nearly every line)
@@ -98,7 +98,7 @@ def _lark_release() -> str:
 # regular expression both checks the line and captures its fields, so the event is built
 # from the match with no splitting of words and no `implausible` call. It accepts only
 # lines the grammar reads the same way with values `implausible` passes: the field
-# patterns are the grammar's (tests/test_fast_paths.py holds them to grammars/bjh.lark),
+# patterns are the grammar's (tests/parsing/test_fast_paths.py holds them to grammars/bjh.lark),
 # except two that are narrowed to sound values, the time stamp to a real time of day and an
 # amount to at most 15 digits before its point (under MAX_AMOUNT). Any other line takes
 # the general path below, which reads it, or says what is wrong, exactly as before.
@@ -108,7 +108,7 @@ def _lark_release() -> str:
 # possessive, an optional part `(?>X|)`. A field is always followed by a blank, a comment
 # or the line's end, none of which a field can hold, so a field matches one span of the
 # line in one way only and giving up backtracking changes nothing read; the engine then
-# keeps no state for the alternatives it passed (tests/test_fast_paths.py holds each field
+# keeps no state for the alternatives it passed (tests/parsing/test_fast_paths.py holds each field
 # to the grammar's words).
 ROUND_FIELDS: dict[str, str] = {
     "TARGET": r"(?>s[1-9](?>h[1-9][0-9]*+|)|dealer)",
@@ -169,7 +169,7 @@ def _round_builder(name: str, at: list[int], tipped: bool = False
 
     The event is made by `object.__new__` and its fields set here, in one Python frame
     rather than two (a builder calling the dataclass's `__init__`): the builder is most of
-    the reading's cost per line. Every field of the class is set (tests/test_fast_paths.py
+    the reading's cost per line. Every field of the class is set (tests/parsing/test_fast_paths.py
     compares each event with Lark's, field by field)."""
     cls = _EVENT_CLASSES[name]
     new = object.__new__
@@ -445,7 +445,7 @@ def _words_builder(name: str, timed: bool) -> Callable[[int, list[str]], ev.Even
     """Build `name`'s event from a checked line's words: [time stamp,] keyword, fields.
 
     As `_round_builder`, the event is made by `object.__new__` and every field of its
-    class set here (tests/test_fast_paths.py compares each event with Lark's)."""
+    class set here (tests/parsing/test_fast_paths.py compares each event with Lark's)."""
     cls = _EVENT_CLASSES.get(name, ev.RoundStart)
     new = object.__new__
     known = _AMOUNT_CACHE.get  # `or`: a miss (or a zero) builds it

@@ -36,7 +36,7 @@ _VALUE = blackjack.VALUE
 # The round's commonest objects (a card, a settlement, a decision, a wager) are made in
 # place: `_new(Card)` and the fields stored, not `Card(...)`, whose Python `__init__` is
 # a second frame entered from C (about twice the work in CPython 3.11).
-# Every field is stored at the site; tests/test_replay_inits.py holds them to the
+# Every field is stored at the site; tests/replay/test_replay_inits.py holds them to the
 # dataclasses' own constructors.
 _new = object.__new__
 _VIEW_INIT = RoundView.__init__

@@ -62,7 +62,7 @@ class TableState(Fieldwise):
         """A copy that a replay can change without touching this one (for tracing; with
         `config`, for judging under another table the header could describe)."""
         # made in place (every round, for the evidence): every field stored, as
-        # tests/test_replay_inits.py holds it to the dataclass's own fields
+        # tests/replay/test_replay_inits.py holds it to the dataclass's own fields
         copy = _new(TableState)
         copy.config = config or self.config
         copy.shoe_id, copy.shoe_date, copy.shuffled = self.shoe_id, self.shoe_date, self.shuffled

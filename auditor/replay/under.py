@@ -6,7 +6,7 @@ configured: what the record shows (cards, hands, decisions, wagers and their set
 does not depend on the house rules. What does is worked out again for each other table:
 what each wager should have paid and the dealer's hand without a card drawn on a standing
 total (outcomes.py), and the games' derived facts (the Lucky Ladies facts read the deck
-count and `peek`). tests/test_check_options.py holds `view_under` to a full replay under
+count and `peek`). tests/checks/test_check_options.py holds `view_under` to a full replay under
 the other table, for every check, over every test case and sample log.
 """
 

@@ -277,7 +277,7 @@ class Hand(CountedCards, Fieldwise):
 def make_hand(name: str, seat: str, root: str = "") -> Hand:
     """`Hand(name, seat, root)`, made in place: a plain call, where calling the class
     enters its `__init__` through C as a second frame (a hand of every seat in every
-    round). tests/test_replay_inits.py holds the two to the same fields and values."""
+    round). tests/replay/test_replay_inits.py holds the two to the same fields and values."""
     hand = _new(Hand)
     hand.name, hand.seat, hand.root = name, seat, root
     hand.cards, hand.late_cards = [], ()

@@ -4,7 +4,7 @@ schema by the migrations, or refused when a newer auditor wrote it.
 Alembic (half a second to import) is imported only when a store must be upgraded: the
 stored revision is read with SQLAlchemy alone (the `alembic_version` table), and a new,
 empty store is made from the tables of schema.py and stamped at HEAD_REVISION (Alembic's
-"create_all, then stamp"); tests/test_store.py holds a store made so to one migrated from
+"create_all, then stamp"); tests/store/test_store.py holds a store made so to one migrated from
 nothing, on SQLite and PostgreSQL, and HEAD_REVISION and KNOWN_REVISIONS to the scripts.
 
 Every refusal is a `StoreError` whose message is one plain line naming the store (its
@@ -40,7 +40,7 @@ from auditor.store.urls import SUPPORTED, hide_secrets, shown
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # The newest revision of migrations/versions, and every revision there (a store at any other
-# was written by a newer auditor): tests/test_store.py holds both to the scripts.
+# was written by a newer auditor): tests/store/test_store.py holds both to the scripts.
 HEAD_REVISION = "0008"
 KNOWN_REVISIONS = frozenset({"0001", "0001a", "0002", "0003", "0004", "0006", "0007", "0008"})
 # Alembic's own version table, as Alembic makes it (alembic/ddl/impl.py `version_table_impl`).

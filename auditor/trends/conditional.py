@@ -14,7 +14,7 @@ tail is wanted, and
 Under the tilt the counts near k carry the mass, so the tilted distribution can be trimmed,
 as it is convolved, to the counts within 10⁻⁴⁰ of its largest: what is dropped is below
 the p-value's own rounding however small the p-value (10⁻¹⁰⁰ keeps its digits), and a
-unit's support stays a few hundred counts wide. tests/test_trends.py holds the two ways
+unit's support stays a few hundred counts wide. tests/floor/test_trends.py holds the two ways
 to each other.
 """
 

@@ -4,7 +4,7 @@ Benjamini–Hochberg procedure.
 scipy.stats and statsmodels (which brings pandas) cost about 80 MiB of memory to import,
 half of what a year's trends may use. Their functions that trends called are thin
 wrappers of scipy.special's: these call the same functions with the same arguments, as the
-wrappers do within their support, so every value is the same float (tests/test_trends.py
+wrappers do within their support, so every value is the same float (tests/floor/test_trends.py
 holds them to scipy.stats and statsmodels).
 """
 

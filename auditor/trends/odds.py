@@ -1,5 +1,6 @@
-"""Exact probabilities of the game: what the simulator is tested against (tests/test_odds.py)
-and what `auditor trends` compares each dealer's cards with (auditor/trends/game_math.py).
+"""Exact probabilities of the game: what the simulator is tested against
+(tests/simulate/test_odds.py) and what `auditor trends` compares each dealer's cards with
+(auditor/trends/game_math.py).
 
 The model, stated once: the dealer's up card, hole card and every card the dealer draws
 are the first cards off a freshly shuffled shoe of `decks` complete decks (dealt without

@@ -1,0 +1,298 @@
+"""Each documented exit code reached through the real command line (`main`, as the
+`auditor` script runs it) for audit, case, verify, trends and incidents, and the one guard
+every command runs under (auditor/commands/guard.py): a refusal is one escaped line with
+any password hidden, exit 2; a failure of the auditor itself one line naming only the
+error's type, its traceback in a log the line names, exit 3.
+
+A failure of the auditor itself is a bug, so none can be had from the real parts alone:
+those tests replace one function of the auditor by one that raises."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from auditor.cli import main
+from tests.helpers import ROOT
+
+T11 = str(ROOT / "sample_logs" / "standard-t11-2026-11-20.bjh")  # four high findings, one low
+SECRET = "s3cret-of-the-floor"
+UNREACHABLE = f"postgresql+psycopg://auditor:{SECRET}@127.0.0.1:1/floor"
+CRASH_IN_TEMP = re.compile(r"auditor: the auditor itself failed \(RuntimeError\); the "
+                           r"traceback is in (?P<log>.+/auditor-crash-[^/]+\.log)\n")
+
+
+@pytest.fixture(scope="module")
+def floor(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Two stores: `quiet`, the sample T11 audited (findings, nothing flagged across
+    nights); `flagged`, a clean simulated night whose last table repeats a shoe (no
+    finding, one trends flag). The exit codes of their audits."""
+    folder = tmp_path_factory.mktemp("floor")
+    night = folder / "night"
+    assert main(["simulate", "--game", "standard", "--tables", "2", "--rounds", "60",
+                 "--seed", "exit-codes", "--repeat-shoe", "--roster", "--out", str(night),
+                 "--quiet"]) == 0
+    made = {"folder": folder, "run": folder / "run", "quiet": str(folder / "quiet.sqlite"),
+            "flagged": str(folder / "flagged.sqlite")}
+    made["clean_code"] = main(["audit", str(night), "--out", str(folder / "night-out"),
+                               "--store", made["flagged"], "--quiet", "--jobs", "1"])
+    made["findings_code"] = main(["audit", T11, "--out", str(made["run"]), "--store",
+                                  made["quiet"], "--quiet", "--jobs", "1"])
+    return made
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    folder = tmp_path_factory.mktemp("keys")
+    for name in ("inspector", "stranger"):
+        assert main(["keygen", str(folder / name)]) == 0
+    return {name: str(folder / name) for name in ("inspector", "stranger")}
+
+
+@pytest.fixture(scope="module")
+def signed_case(floor: dict, keys: dict[str, str]) -> Path:
+    case = floor["folder"] / "case"
+    assert main(["case", str(floor["run"]), "--licensee", "RL-0412", "--out", str(case),
+                 "--sign", keys["inspector"]]) == 0
+    return case
+
+
+def said(capsys: pytest.CaptureFixture) -> str:
+    return capsys.readouterr().err
+
+
+@pytest.fixture
+def temporary_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The temporary folder, where a crash of a command with no --out of an audit's leaves
+    its traceback, made the test's own."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    return tmp_path
+
+
+def crash_log(error: str) -> str:
+    """The one line of a crash told, and the traceback in the log it names."""
+    told = CRASH_IN_TEMP.fullmatch(error)
+    assert told, error
+    return Path(told["log"]).read_text(encoding="utf-8")
+
+
+def raising(message: str = "a bug"):
+    def broken(*arguments, **options):
+        raise RuntimeError(message)
+
+    return broken
+
+
+# audit: 0 nothing fails the run, 1 findings, 2 refused, 3 the auditor itself failed
+
+def test_audit_exits_0_clean_and_1_with_findings(floor: dict) -> None:
+    assert (floor["clean_code"], floor["findings_code"]) == (0, 1)
+
+
+def test_audit_exits_2_for_settings_it_cannot_read_in_one_escaped_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A name that would colour the terminal or forge a second line is escaped."""
+    config = tmp_path / "bad\x1b[31m\nauditor: forged.toml"
+    assert main(["audit", T11, "--config", str(config), "--out", str(tmp_path / "out"),
+                 "--quiet"]) == 2
+    shown = str(config).replace("\x1b", "\\x1b").replace("\n", "\\n")
+    assert said(capsys) == (f"auditor: settings: {shown}: cannot be read ([Errno 2] No such "
+                            f"file or directory: '{shown}')\n")
+
+
+def test_audit_exits_2_for_a_store_it_cannot_open_never_printing_its_password(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["audit", T11, "--out", str(tmp_path / "out"), "--quiet", "--jobs", "1",
+                 "--store", UNREACHABLE]) == 2
+    error = said(capsys)
+    assert error.startswith("auditor: store postgresql+psycopg://auditor:***@127.0.0.1:1/"
+                            "floor: cannot be opened (") and error.count("\n") == 1, error
+    assert SECRET not in error
+
+
+def test_audit_exits_3_when_it_fails_itself_with_the_traceback_in_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """After the inputs are audited (the outputs' writer fails): one line, the traceback
+    in --out's auditor-crash.log, the exception's text (here a URL with a password)
+    nowhere on the terminal nor in the log."""
+    import auditor.output.render
+
+    monkeypatch.setattr(auditor.output.render, "write_outputs",
+                        raising(f"lost {UNREACHABLE}"))
+    out = tmp_path / "out"
+    assert main(["audit", T11, "--out", str(out), "--quiet", "--jobs", "1", "--store",
+                 str(tmp_path / "history.sqlite")]) == 3
+    assert said(capsys) == ("auditor: the auditor itself failed after auditing the inputs "
+                            f"(RuntimeError); the traceback is in {out}/auditor-crash.log\n")
+    log = (out / "auditor-crash.log").read_text(encoding="utf-8")
+    assert "Traceback" in log and "RuntimeError: lost postgresql+psycopg://auditor:***@" in log
+    assert SECRET not in log
+
+
+def test_a_crash_whose_log_cannot_be_written_is_still_one_line_exit_3(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    import auditor.output.render
+
+    monkeypatch.setattr(auditor.output.render, "write_outputs", raising())
+    out = tmp_path / "out"
+    (out / "auditor-crash.log").mkdir(parents=True)  # where the log would go: a folder
+    assert main(["audit", T11, "--out", str(out), "--quiet", "--jobs", "1", "--store",
+                 str(tmp_path / "history.sqlite")]) == 3
+    assert said(capsys) == ("auditor: the auditor itself failed after auditing the inputs "
+                            "(RuntimeError); and the traceback could not be written\n")
+
+
+# case: 0 made, 2 refused, 3 the auditor itself failed
+
+def test_case_exits_0_when_made_and_2_for_a_licensee_not_in_the_run(
+        floor: dict, signed_case: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert (signed_case / "manifest.json").is_file()
+    assert main(["case", str(floor["run"]), "--licensee", "NOPE", "--out",
+                 str(tmp_path / "case")]) == 2
+    assert said(capsys) == (f"auditor: no input of the audit written to {floor['run']} is of "
+                            "licensee 'NOPE' in the scope asked for\n")
+    assert not (tmp_path / "case").exists()
+
+
+def test_case_exits_3_when_it_fails_itself(floor: dict, tmp_path: Path, temporary_folder,
+                                           monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture) -> None:
+    import auditor.case.command
+
+    monkeypatch.setattr(auditor.case.command, "make_case", raising())
+    assert main(["case", str(floor["run"]), "--licensee", "RL-0412", "--out",
+                 str(tmp_path / "case")]) == 3
+    assert "RuntimeError: a bug" in crash_log(said(capsys))
+
+
+# verify: 0 holds, 1 differs, 2 cannot be checked, 3 failed, 4 no key, 5 another key
+
+def test_verify_exits_0_4_and_5_by_the_key_given(signed_case: Path, keys: dict[str, str],
+                                                 capsys: pytest.CaptureFixture) -> None:
+    assert main(["verify", str(signed_case), "--key", keys["inspector"] + ".pub"]) == 0
+    assert main(["verify", str(signed_case)]) == 4
+    assert main(["verify", str(signed_case), "--key", keys["stranger"] + ".pub"]) == 5
+
+
+def test_verify_exits_1_for_a_changed_file_and_2_for_no_manifest(
+        signed_case: Path, keys: dict[str, str], tmp_path: Path,
+        capsys: pytest.CaptureFixture) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(signed_case, copy)
+    with (copy / "case.html").open("a", encoding="utf-8") as page:
+        page.write("<!-- edited -->")
+    assert main(["verify", str(copy), "--key", keys["inspector"] + ".pub"]) == 1
+    (copy / "manifest.json").unlink()
+    said(capsys)
+    assert main(["verify", str(copy)]) == 2
+    assert said(capsys) == f"auditor: {copy} holds no manifest.json\n"
+
+
+def test_verify_exits_3_when_it_fails_itself(signed_case: Path, temporary_folder,
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture) -> None:
+    import auditor.verify
+
+    monkeypatch.setattr(auditor.verify, "verify_folder", raising())
+    assert main(["verify", str(signed_case)]) == 3
+    assert "RuntimeError: a bug" in crash_log(said(capsys))
+
+
+# trends: 0 nothing flagged, 1 something flagged, 2 refused, 3 failed
+
+def test_trends_exits_0_with_nothing_flagged_and_1_with_a_flag(floor: dict,
+                                                               tmp_path: Path) -> None:
+    assert main(["trends", "--store", floor["quiet"], "--out", str(tmp_path / "quiet"),
+                 "--quiet"]) == 0
+    assert main(["trends", "--store", floor["flagged"], "--out", str(tmp_path / "flagged"),
+                 "--quiet"]) == 1
+
+
+def test_trends_exits_2_for_a_store_it_cannot_read_never_printing_its_password(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["trends", "--store", str(tmp_path / "none.sqlite"), "--out",
+                 str(tmp_path / "t"), "--quiet"]) == 2
+    assert said(capsys) == f"auditor: no run store at {tmp_path / 'none.sqlite'}\n"
+    assert main(["trends", "--store", UNREACHABLE, "--out", str(tmp_path / "t"),
+                 "--quiet"]) == 2
+    error = said(capsys)
+    assert error.startswith("auditor: store postgresql+psycopg://auditor:***@127.0.0.1:1/"
+                            "floor") and error.count("\n") == 1 and SECRET not in error, error
+
+
+def test_trends_exits_3_when_it_fails_itself(floor: dict, tmp_path: Path, temporary_folder,
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture) -> None:
+    import auditor.trends.analysis
+
+    monkeypatch.setattr(auditor.trends.analysis, "trends_document", raising())
+    assert main(["trends", "--store", floor["quiet"], "--out", str(tmp_path / "t"),
+                 "--quiet"]) == 3
+    assert "RuntimeError: a bug" in crash_log(said(capsys))
+
+
+# incidents: 0 exported, 2 refused, 3 failed
+
+def test_incidents_exits_0_when_exported_and_2_for_a_run_not_in_the_store(
+        floor: dict, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["incidents", "--store", floor["quiet"], "--out", str(tmp_path / "i"),
+                 "--quiet"]) == 0
+    assert (tmp_path / "i" / "incidents.json").is_file()
+    assert main(["incidents", "--store", floor["quiet"], "--run", "99", "--out",
+                 str(tmp_path / "j"), "--quiet"]) == 2
+    assert said(capsys) == "auditor: the store has no run 99\n"
+
+
+def test_incidents_exits_3_when_it_fails_itself(floor: dict, tmp_path: Path,
+                                                temporary_folder,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture) -> None:
+    import auditor.incidents
+
+    monkeypatch.setattr(auditor.incidents, "export_incidents", raising(UNREACHABLE))
+    assert main(["incidents", "--store", floor["quiet"], "--out", str(tmp_path / "i"),
+                 "--quiet"]) == 3
+    log = crash_log(said(capsys))
+    assert "RuntimeError: postgresql+psycopg://auditor:***@" in log and SECRET not in log
+
+
+# the guard itself
+
+def test_a_store_command_refused_on_an_os_error_names_the_file_then_why(
+        floor: dict, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """`report` into an --out whose findings.json is a folder: the file system's refusal,
+    exit 2, in one line as the shell's tools say it (the file, then why)."""
+    out = tmp_path / "out"
+    (out / "findings.json").mkdir(parents=True)
+    assert main(["report", "1", "--store", floor["quiet"], "--out", str(out)]) == 2
+    error = said(capsys)
+    assert re.fullmatch(rf"auditor: {re.escape(str(out))}/\S+: Is a directory\n", error), error
+
+
+def test_an_interrupt_is_never_told_as_a_failure(floor: dict, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture) -> None:
+    """Ctrl-C goes through the guard as it came (Python's own exit 130), not as exit 3."""
+    import auditor.trends.analysis
+
+    def interrupted(*arguments, **options):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(auditor.trends.analysis, "trends_document", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        main(["trends", "--store", floor["quiet"], "--out", str(tmp_path / "t"), "--quiet"])
+    assert said(capsys) == ""
+
+
+def test_a_reader_gone_away_ends_the_command_quietly() -> None:
+    """`auditor rules | head -1`: no traceback, no BrokenPipe message, exit 0."""
+    process = subprocess.run(
+        f"{sys.executable} -m auditor rules | head -1", shell=True, capture_output=True,
+        text=True, timeout=120, cwd=ROOT)
+    assert process.stderr == "" and process.stdout.count("\n") == 1

@@ -1,0 +1,6 @@
+"""What the tests share: the repository's root and folders, and helper modules beside this one
+(tests/helpers/*.py), imported as `tests.helpers.NAME`."""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent

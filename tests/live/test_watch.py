@@ -1,0 +1,312 @@
+"""`auditor watch` (auditor/live/): a writer appends a simulated record line by line into a
+watched folder; every finding of a round is alerted once, within 2 s of its `end` line, as
+the audit of the finished file gives it (same ID, same fields); what needs the whole file
+comes with the gaming day's run, which is the audit's own, byte for byte."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+from auditor.live.floor import LiveFloor
+from auditor.live.watch import Watch, WatchOptions
+from tests.helpers.watch_writer import Writer, audited, end_of_round, of_rounds, simulated
+
+
+def watching(folder: Path, tmp: Path, floor: LiveFloor | None = None, **options):
+    """A watch of `folder` in a thread; (the watch, its stop event, its thread, what it
+    told, when each alert was taken)."""
+    told: list[str] = []
+    taken: dict[str, list[float]] = {}
+    settings = dict(paths=[str(folder)], state=str(tmp / "state"), out=str(tmp / "out"),
+                    alert_jsonl=str(tmp / "alerts.jsonl"), alert_on="low", poll=0.05,
+                    rescan=0.1, record_days=False, tell=told.append,
+                    sent_at=lambda id_, when: taken.setdefault(id_, []).append(when))
+    settings.update(options)
+    watch = Watch(WatchOptions(**settings), floor)
+    stop = threading.Event()
+    thread = threading.Thread(target=watch.run, args=(stop,), daemon=True)
+    thread.start()
+    return watch, stop, thread, told, taken
+
+
+def alerts_of(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_each_round_finding_alerted_once_within_two_seconds_as_the_audit_gives_it(tmp_path):
+    source = simulated(tmp_path / "sim", rounds=60, seed="7")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    watch, stop, thread, told, taken = watching(folder, tmp_path, floor)
+    # every line in two writes: a half line is never judged
+    writer = Writer(source, folder / source.name, pause=0.0005, halves=True)
+    writer.start()
+    writer.join()
+    time.sleep(0.5)
+    assert watch.drain()
+    stop.set()
+    thread.join(5)
+    final = audited(folder / source.name)
+    in_rounds = of_rounds(final, folder / source.name)
+    alerts = alerts_of(tmp_path / "alerts.jsonl")
+    assert in_rounds, "the record must hold round findings for this test to mean anything"
+    # each alerted once, and exactly as findings.json holds it (table_key added)
+    assert [a["id"] for a in alerts] == [f["id"] for f in in_rounds]
+    for alert, finding in zip(alerts, in_rounds, strict=True):
+        assert alert == {**finding, "table_key": "RL-SIM-01/T01"}
+    ends = sorted(writer.ends)
+    for alert in alerts:
+        [when] = taken[alert["id"]]
+        assert when - writer.ends[end_of_round(ends, alert["line"])] < 2.0, alert["id"]
+    # only the findings that need the whole file wait for the day's run
+    assert {f["citation"] for f in final if f["round"] is None} <= {"record:card-count",
+                                                                    "record:header"}
+    snapshot = floor.snapshot()
+    assert [entry["finding"]["id"] for entry in snapshot["findings"]] == \
+        [f["id"] for f in in_rounds]
+    [table] = snapshot["tables"]
+    assert (table["key"], table["rounds"], table["last_round"], table["open_round"]) == \
+        ("RL-SIM-01/T01", 60, "60", None)
+    # the table is told when what the page shows changes (a round opened, a round ended),
+    # not at every line read: 60 rounds, each opened and ended, and the header
+    tables = [c for c in floor.changes_after(0) if c.kind == "table"]
+    assert 1 <= len(tables) <= 2 * 60 + 2
+    assert told == []
+
+
+def test_a_round_is_never_judged_while_open(tmp_path):
+    source = simulated(tmp_path / "sim", rounds=20, seed="11")
+    lines = source.read_bytes().splitlines(keepends=True)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    # the record up to the middle of its last round: that round stays open
+    last_round = max(n for n, line in enumerate(lines, 1) if line.startswith(b"round "))
+    cut = last_round + 3
+    (folder / source.name).write_bytes(b"".join(lines[:cut]))
+    _watch, stop, thread, _told, _taken = watching(folder, tmp_path, floor)
+    time.sleep(0.6)
+    stop.set()
+    thread.join(5)
+    [table] = floor.snapshot()["tables"]
+    assert (table["rounds"], table["last_round"], table["open_round"]) == (19, "19", "20")
+    judged = {entry["finding"]["line"] for entry in floor.snapshot()["findings"]}
+    assert all(line < last_round for line in judged)
+
+
+def _without_run_fields(document: dict) -> dict:
+    """findings.json but for what names the run itself: the command line (its --out and
+    --store differ), the times it started and finished."""
+    auditor = {key: value for key, value in document["auditor"].items()
+               if key not in ("command", "started", "finished")}
+    return {**document, "auditor": auditor}
+
+
+def _findings_text(text: str) -> str:
+    return text[text.index('  "findings": '):text.index('  "summary": ')]
+
+
+def test_the_gaming_days_run_is_the_audit_of_the_finished_files(tmp_path):
+    import subprocess
+    import sys
+
+    source = simulated(tmp_path / "sim", rounds=40, seed="5", day="2026-11-20")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    store = tmp_path / "watch.sqlite"
+    watch, stop, thread, told, _taken = watching(
+        folder, tmp_path, floor, record_days=True, close_grace=0.5, store=str(store))
+    writer = Writer(source, folder / source.name, pause=0.0005)
+    writer.start()
+    writer.join()
+    deadline = time.time() + 60
+    while "2026-11-20" not in watch.recorded_days and time.time() < deadline:
+        time.sleep(0.1)
+    assert watch.drain()
+    stop.set()
+    thread.join(5)
+    assert told == [f"auditor: watch: gaming day 2026-11-20 recorded (1 records; outputs in "
+                    f"{tmp_path / 'out' / '2026-11-20'})"]
+    direct = tmp_path / "direct"
+    subprocess.run([sys.executable, "-m", "auditor", "audit", str(folder / source.name),
+                    "--out", str(direct), "--store", str(tmp_path / "direct.sqlite"),
+                    "--quiet"], check=False)
+    ours = (tmp_path / "out" / "2026-11-20" / "findings.json").read_text(encoding="utf-8")
+    theirs = (direct / "findings.json").read_text(encoding="utf-8")
+    assert _findings_text(ours) == _findings_text(theirs)  # byte for byte
+    assert _without_run_fields(json.loads(ours)) == _without_run_fields(json.loads(theirs))
+    # every finding alerted once: the rounds' at their end, the whole file's with the run
+    final = json.loads(theirs)["findings"]
+    alerts = alerts_of(tmp_path / "alerts.jsonl")
+    assert sorted(a["id"] for a in alerts) == sorted(f["id"] for f in final)
+    assert any(f["round"] is None for f in final), "a finding of the whole file is wanted"
+    assert (tmp_path / "state" / "days.log").read_text() == "2026-11-20\n"
+    assert floor.snapshot()["gaming_day"] == "2026-11-21"
+    # started again, the day is not recorded twice
+    watch, stop, thread, told, _taken = watching(
+        folder, tmp_path, None, record_days=True, close_grace=0.2, store=str(store))
+    time.sleep(1.0)
+    stop.set()
+    thread.join(5)
+    assert told == []
+    import sqlite3
+
+    with sqlite3.connect(store) as connection:
+        assert connection.execute("SELECT count(*) FROM runs").fetchone() == (1,)
+
+
+def _fed_in_random_pieces(path: Path, seed: int) -> list[dict]:
+    """The findings FileJudge gives a record that grows by random amounts (cut anywhere,
+    mid-line too), as the watch reads it."""
+    import random
+
+    from auditor.gaming_day import DEFAULT
+    from auditor.live.judge import FileJudge
+
+    data = path.read_bytes()
+    rng = random.Random(seed)
+    judge = FileJudge(str(path), DEFAULT)
+    found: list[dict] = []
+    size = 0
+    while size < len(data):
+        size = min(len(data), size + rng.randint(1, 3000))
+        chunk = data[judge.offset:size]
+        chunk = chunk[:chunk.rfind(b"\n") + 1]
+        outcome = judge.judge(chunk) if chunk else None
+        if outcome is not None:
+            found.extend(judged.finding for judged in outcome.judged)
+    return found
+
+
+def test_every_game_judged_in_pieces_as_the_audit_judges_the_whole_file(tmp_path):
+    """Ten sticks carries lights and punched cards across rounds, Switch its pairs of
+    hands, the side wagers their paytables: the state handed from piece to piece must be
+    the table's own for each round's findings and IDs to be the audit's."""
+    for number, game in enumerate(("standard", "switch", "db21", "tensticks", "ladies")):
+        path = simulated(tmp_path / game, game=game, rounds=150, seed=str(number + 20),
+                         table=f"G{number}", faults=0.2)
+        final = of_rounds(audited(path), path)
+        live = [{k: v for k, v in f.items() if k != "table_key"}
+                for f in _fed_in_random_pieces(path, seed=number)]
+        assert len(final) > 10, game
+        assert live == final, game
+
+
+def test_a_records_judging_holds_the_tables_state_not_the_night(tmp_path):
+    """Memory is bounded by the open round: what a record's judging keeps after 600 rounds
+    is what it kept after 100 (no findings here: those are kept, a few bytes each)."""
+    import pickle
+
+    from auditor.gaming_day import DEFAULT
+    from auditor.live.judge import FileJudge
+
+    path = simulated(tmp_path / "long", rounds=600, seed="9", faults=0.0)
+    data = path.read_bytes()
+    judge = FileJudge(str(path), DEFAULT)
+    sizes = []
+    for size in range(20_000, len(data) + 20_000, 20_000):
+        chunk = data[judge.offset:min(size, len(data))]
+        chunk = chunk[:chunk.rfind(b"\n") + 1]
+        judge.judge(chunk)
+        sizes.append((judge.rounds, len(pickle.dumps(judge.__dict__))))
+    assert judge.rounds == 600
+    # what is kept rises and falls with the shoe and the seats taken, never with the rounds
+    first_half = max(kept for rounds, kept in sizes if rounds <= 300)
+    second_half = max(kept for rounds, kept in sizes if rounds > 300)
+    assert second_half < first_half * 1.25, sizes
+    assert first_half < 20_000, sizes
+
+
+def test_the_settings_waivers_mark_live_findings_and_a_waived_one_is_not_alerted(tmp_path):
+    import subprocess
+    import sys
+
+    source = simulated(tmp_path / "sim", rounds=40, seed="7")
+    waived_citation = of_rounds(audited(source), source)[0]["citation"]
+    (tmp_path / "waivers.toml").write_text(
+        f'[[waiver]]\ncitation = "{waived_citation}"\njustification = "Known layout"\n'
+        'approved_by = "J. Doe"\nexpires = 2099-12-31\n', encoding="utf-8")
+    config = tmp_path / "bjh-auditor.toml"
+    config.write_text('waivers = "waivers.toml"\n', encoding="utf-8")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    watch, stop, thread, told, _ = watching(folder, tmp_path, floor, config=str(config))
+    try:
+        Writer(source, folder / source.name, pause=0.0003).run()
+        time.sleep(0.5)
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    assert told == []
+    subprocess.run([sys.executable, "-m", "auditor", "audit", str(folder / source.name),
+                    "--config", str(config), "--out", str(tmp_path / "direct"), "--store",
+                    str(tmp_path / "direct.sqlite"), "--quiet"], check=False)
+    document = json.loads((tmp_path / "direct" / "findings.json").read_text(encoding="utf-8"))
+    final = of_rounds(document["findings"], folder / source.name)
+    shown = [entry["finding"] for entry in floor.snapshot()["findings"]]
+    assert shown == final  # the waiver marks included
+    assert any(f["waiver"] is not None for f in final)
+    assert [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")] == \
+        [f["id"] for f in final if f["waiver"] is None]
+
+
+def test_only_findings_at_or_above_the_alert_level_are_alerted(tmp_path):
+    source = simulated(tmp_path / "sim", rounds=60, seed="7")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    watch, stop, thread, _told, _ = watching(folder, tmp_path, floor, alert_on="high")
+    try:
+        Writer(source, folder / source.name, pause=0.0002).run()
+        time.sleep(0.5)
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    final = of_rounds(audited(folder / source.name), folder / source.name)
+    high = [f["id"] for f in final if f["severity"] == "high"]
+    assert high and len(high) < len(final)
+    assert [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")] == high
+    # the floor shows every finding, whatever its severity
+    assert len(floor.snapshot()["findings"]) == len(final)
+
+
+def test_a_header_written_before_any_round_and_each_findings_round_lines(tmp_path):
+    """A table writes its header, then its rounds: the header's piece judges no round and
+    tells nothing; each finding on the floor carries its own round's lines, first to last."""
+    source = simulated(tmp_path / "sim", rounds=20, seed="7")
+    text = source.read_text(encoding="utf-8")
+    header_end = text.index("\nround ") + 1
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    _watch, stop, thread, told, _taken = watching(folder, tmp_path, floor)
+    target = folder / source.name
+    target.write_text(text[:header_end], encoding="utf-8")
+    time.sleep(0.5)
+    with target.open("a", encoding="utf-8") as handle:
+        handle.write(text[header_end:])
+    deadline = time.monotonic() + 20
+    expected = of_rounds(audited(source), source)
+    while time.monotonic() < deadline and len(floor.snapshot()["findings"]) < len(expected):
+        time.sleep(0.1)
+    stop.set()
+    thread.join(5)
+    assert told == []
+    entries = floor.snapshot()["findings"]
+    assert [e["finding"]["id"] for e in entries] == [f["id"] for f in expected]
+    lines = text.split("\n")
+    for entry in entries:
+        numbers = [int(number) for number in entry["lines"]]
+        first, last = numbers[0], numbers[-1]
+        assert numbers == list(range(first, last + 1))
+        assert lines[first - 1].startswith("round ") and lines[last - 1] == "end"
+        assert first <= entry["finding"]["line"] <= last
+        assert all(entry["lines"][str(n)] == lines[n - 1] for n in numbers)
