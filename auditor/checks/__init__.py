@@ -4,5 +4,5 @@ import importlib
 import pkgutil
 
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    if _module not in ("base", "judging"):
+    if _module not in ("base", "judging", "runner"):
         importlib.import_module(f"{__name__}.{_module}")
