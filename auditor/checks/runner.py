@@ -9,14 +9,17 @@ in force on its date, gathers the facts for the checks that judge across files
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain
+from typing import Any
 
-from auditor.checks.base import PROBLEM, Check, FileView, registry
+from auditor.checks import games
+from auditor.checks.base import PROBLEM, Check, FileView
 from auditor.config import TableConfig
 from auditor.findings import Finding
 from auditor.reader import Problem
 from auditor.replay.engine import UNRECORDED_KINDS
+from auditor.replay.view import RoundView
 from auditor.results import FileResult
 from auditor.rulebase import effective_dates
 from auditor.selection import Judging
@@ -41,7 +44,7 @@ def checks_for(game: str | None, checks: Iterable[Check],
 _HAS_PROBLEM = frozenset({PROBLEM})
 
 
-def round_holds(view) -> frozenset:
+def round_holds(view: RoundView) -> frozenset:
     """What a replayed round holds, as `Check.needs` names it: its statement types, the
     marks of its wagers (side wagers' kinds, `tip`) and PROBLEM if it has a problem."""
     holds = frozenset(chain(map(type, view.events), view.wager_marks))
@@ -50,13 +53,14 @@ def round_holds(view) -> frozenset:
 
 def runner_for(config: TableConfig, result: FileResult, judging: Judging | None,
                problems: list[Problem] | None) -> RoundRunner:
-    """The runner of a table's checks: its game's registered checks, as selected.
+    """The runner of a table's checks: its game's checks in the registry of games, as
+    selected.
 
     Where the header leaves a house rule unknown, each check is judged under every table
     of the unknown rules it depends on (auditor/unknown_rules.py); None nearly always. A
     check with too many such tables is not judged, and the header says so: a problem for
     each is added to `problems` (None for a piece of a file, whose first piece says so)."""
-    checks = checks_for(config.game, registry().values(), judging)
+    checks = checks_for(config.game, games.every_check(), judging)
     unknown = UnknownRules(config) if config.unknown else None
     if unknown is not None:
         left_out = unknown.not_judged(checks)
@@ -67,7 +71,9 @@ def runner_for(config: TableConfig, result: FileResult, judging: Judging | None,
     # and a rule of it selected (`--select record`, or a selection of another game's
     # rules, judges the record alone: no round of this file is audited then).
     regulation = any(not c.citation.startswith("record:") for c in checks)
-    runner = RoundRunner(checks, result, regulation=config.game is not None and regulation)
+    facts = games.game(config.game).facts if config.game is not None else None
+    runner = RoundRunner(checks, result, regulation=config.game is not None and regulation,
+                         facts=facts)
     runner.unknown = unknown
     return runner
 
@@ -82,8 +88,12 @@ class RoundRunner:
     `applied` (rounds judged per citation) is counted once per file, not per check and round.
     """
 
-    def __init__(self, checks: list[Check], result: FileResult, regulation: bool = True) -> None:
+    def __init__(self, checks: list[Check], result: FileResult, regulation: bool = True,
+                 facts: Callable[[RoundView], Any] | None = None) -> None:
         self.checks = checks
+        # The game's facts (auditor/checks/games.py), derived for each round before its
+        # checks read it: the checks then share them and change nothing of the view.
+        self.facts = facts
         self.result = result
         # False: no rule of the regulation applies (no game known, or only record checks
         # selected), so no round counts as audited
@@ -125,10 +135,12 @@ class RoundRunner:
             self.in_force[date] = known
         return known
 
-    def run(self, view) -> list[Finding]:
+    def run(self, view: RoundView) -> list[Finding]:
         """The round's findings, after the checks judged it (also added to the file's
         result, and the facts gathered for the checks across files)."""
         result = self.result
+        if self.facts is not None:
+            self.facts(view)
         if self.effective and view.date:
             every, unreadable, collecting = self._in_force(view.date)
         else:  # the common case, without the call
