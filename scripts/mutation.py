@@ -64,7 +64,7 @@ AREAS = {
                     "auditor/reproduce.py"),
                    ("tests/test_reproduce.py", "tests/test_verify.py", "tests/test_case.py"),
                    40),
-    "checks": Area(("auditor/checks/*.py",),
+    "checks": Area(("auditor/checks/*.py", "auditor/checks/*/*.py"),
                    ("tests/test_cases.py", "tests/test_check_helpers.py",
                     "tests/test_switch_paytable.py", "tests/test_check_needs.py",
                     "tests/test_paytables.py", "tests/test_tensticks_cross_file.py",

@@ -166,3 +166,10 @@ def test_a_runner_over_no_checks_finds_nothing() -> None:
     runner = RoundRunner([], result, regulation=False)
     assert [runner.run(view) for view in views] == [[]] * len(views)
     assert runner.judged == 0 and result.findings == []
+
+
+def test_no_module_of_the_checks_is_over_600_lines() -> None:
+    """A game's checks are split by idea into a package (issue 44), none a long scroll."""
+    long = {str(path.relative_to(CHECKS)): lines for path in CHECKS.rglob("*.py")
+            if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 600}
+    assert long == {}

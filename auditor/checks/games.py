@@ -20,8 +20,16 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from auditor.checks import approval, db21, ladies, record, standard, switch, tensticks
+from auditor.checks import approval, db21, ladies, record
 from auditor.checks.base import Check, registry
+from auditor.checks.standard import dealer, player, wagers
+from auditor.checks.switch import payouts as switch_payouts
+from auditor.checks.switch import play as switch_play
+from auditor.checks.switch import super_match as switch_super_match
+from auditor.checks.switch import table as switch_table
+from auditor.checks.tensticks import bonus_card as tensticks_bonus_card
+from auditor.checks.tensticks import lights as tensticks_lights
+from auditor.checks.tensticks import punch_card as tensticks_punch_card
 from auditor.replay import ladies as ladies_facts
 from auditor.replay import switch as switch_facts
 from auditor.replay import tensticks as tensticks_facts
@@ -37,14 +45,16 @@ class Game:
     checks: tuple[ModuleType, ...]  # the modules of its own checks
 
 
-EVERY_GAME: tuple[ModuleType, ...] = (approval, record, standard)
+EVERY_GAME: tuple[ModuleType, ...] = (approval, record, wagers, player, dealer)
 """The checks of the record and of the chapter's standard rules, for the games each names."""
 
 GAMES: tuple[Game, ...] = (
     Game("standard", "Standard blackjack", None, None, ()),
-    Game("switch", "Blackjack Switch", "20:18:15:30.09", switch_facts.of, (switch,)),
+    Game("switch", "Blackjack Switch", "20:18:15:30.09", switch_facts.of,
+         (switch_table, switch_super_match, switch_payouts, switch_play)),
     Game("db21", "Dealer Bust 21", "20:18:15:30.10", None, (db21,)),
-    Game("tensticks", "Ten sticks 21", "20:18:15:30.02", tensticks_facts.of, (tensticks,)),
+    Game("tensticks", "Ten sticks 21", "20:18:15:30.02", tensticks_facts.of,
+         (tensticks_bonus_card, tensticks_lights, tensticks_punch_card)),
     Game("ladies", "Lucky Ladies blackjack", "20:18:15:30.04", ladies_facts.of, (ladies,)),
 )
 

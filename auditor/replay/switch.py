@@ -2,7 +2,7 @@
 
 They say what the record shows (who was misdealt, how many cards each hand was dealt, where
 the initial deal ended, which hands hold a switched 21); whether that is a violation is for
-`auditor/checks/switch.py` to say. `of(view)` derives them on first use and keeps them in
+`auditor/checks/switch/` to say. `of(view)` derives them on first use and keeps them in
 `view.derived["switch"]` (the game's entry in auditor/checks/games.py names it).
 """
 

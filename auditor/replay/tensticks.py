@@ -5,7 +5,7 @@
 record shows: where each bonus card (the ten of clubs) arrived and what it did to its hand,
 which draws the dealer made while holding one, and what each light's count should have
 been given what came before it. Whether any of it is a violation is for
-`auditor/checks/tensticks.py` to say.
+`auditor/checks/tensticks/` to say.
 """
 
 from __future__ import annotations
