@@ -214,7 +214,7 @@ def audit(arguments: argparse.Namespace, console: Console) -> int:
     except Refused as error:
         errors.print(str(error), markup=False)
         return EXIT_ERROR
-    result = judge(recorded, options, waivers, earlier, errors)
+    result = annotate(recorded, options, waivers, earlier, errors)
     code = write_outputs(recorded, result, options, arguments)
     warn(arguments, options, recorded, result, errors)
     if not arguments.quiet:
@@ -459,10 +459,10 @@ def _record_options(run: dict, options: Options, arguments: argparse.Namespace, 
         run["judging"] = options.judged
 
 
-def judge(recorded: Recorded, options: Options, waivers, earlier, errors: Console):
-    """The whole run judged: identity is computed once, for the whole run in record order,
-    before waivers and the baseline look at the findings; the store keeps the findings as
-    judged, and the outputs are written from it."""
+def annotate(recorded: Recorded, options: Options, waivers, earlier, errors: Console):
+    """The run's findings annotated: identity is computed once, for the whole run in record
+    order, before waivers and the baseline look at the findings; the store keeps the
+    findings as annotated, and the outputs are written from it."""
     from auditor import api
     from auditor.baseline_runs import run_number
 
@@ -477,8 +477,9 @@ def judge(recorded: Recorded, options: Options, waivers, earlier, errors: Consol
         earlier = earlier_findings(store, compared.findings_run)
         if compared.findings_run is not None:
             run["baseline_run"] = compared.findings_run
-    result = api.judge_run(store, run_id, waivers, earlier, today=datetime.now(UTC).date(),
-                           calendar=recorded.calendar, recorded=recorded.replays)
+    result = api.annotate_run(store, run_id, waivers, earlier,
+                              today=datetime.now(UTC).date(), calendar=recorded.calendar,
+                              recorded=recorded.replays)
     if compared is not None and compared.patterns_run is not None:
         from auditor.baseline_runs import patterns_against
 
