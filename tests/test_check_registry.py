@@ -6,6 +6,8 @@ and the runner returns what it judged."""
 from __future__ import annotations
 
 import ast
+import inspect
+import re
 from pathlib import Path
 
 import pytest
@@ -173,3 +175,39 @@ def test_no_module_of_the_checks_is_over_600_lines() -> None:
     long = {str(path.relative_to(CHECKS)): lines for path in CHECKS.rglob("*.py")
             if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 600}
     assert long == {}
+
+
+DEVELOPMENT = CHECKS.parent.parent / "docs" / "development.md"
+EXAMPLE = re.compile(r"<!-- example check: begin -->\n```python\n(.*?)```\n"
+                     r"<!-- example check: end -->", re.S)
+
+
+def test_the_example_check_in_the_docs_is_the_real_one_and_runs() -> None:
+    """docs/development.md's example is the registered check's source, and the block, run
+    as code (its class made again, not registered a second time), finds what it finds."""
+    from auditor.checks.switch import table
+
+    [block] = EXAMPLE.findall(DEVELOPMENT.read_text(encoding="utf-8"))
+    assert block == inspect.getsource(table.InsuranceOnAce)
+    namespace = dict(vars(table), register=lambda cls: cls)
+    exec(compile(block, "docs/development.md", "exec"), namespace)
+    example, registered = namespace["InsuranceOnAce"](), registry()["20:18:15:30.09(9)"]
+    assert type(example) is not type(registered)
+    views, _ = replayed(case_lines("20:18:15:30.09(9)", "violating"))
+    found = [f for view in views for f in example.round(view)]
+    assert found == [f for view in views for f in registered.round(view)]
+    assert [(f.citation, f.line) for f in found] == [("20:18:15:30.09(9)", 19)]
+
+
+def test_the_registry_order_is_by_game_module_then_the_rule_base() -> None:
+    """Not the order the modules happen to be imported in: Switch's checks come in the
+    order of their subsections though their modules interleave them (the simulator draws
+    its faults in this order, so a seed keeps giving the same records)."""
+    order = list(registry())
+    switch = [c for c in order if c.startswith("20:18:15:30.09")]
+    assert switch == sorted(switch, key=lambda c: int(c.split("(")[1].rstrip(")")))
+    assert [c for c in order if c.startswith("record:") and c != "record:approval"] == [
+        "record:syntax", "record:reference", "record:card-count", "record:unsettled",
+        "record:header"]
+    groups = [type(registry()[c]).__module__.split(".")[2] for c in order]
+    assert groups == sorted(groups)
