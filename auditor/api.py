@@ -9,7 +9,7 @@
     merged = api.merge(results)                         # in input order, cross-file checks
     store = api.open_store("history.sqlite")            # or postgresql+psycopg://…
     run_id = api.record_run(store, run, settings, paths, api.audit_inputs(paths))
-    result = api.judge_run(store, run_id, waivers, earlier)  # IDs, waivers, baseline
+    result = api.annotate_run(store, run_id, waivers, earlier)  # IDs, waivers, baseline
     summary = api.summarize(result)                     # the findings counted, once
     api.render(result, run, "reports", summary=summary) # the four outputs
 
@@ -32,8 +32,8 @@ from auditor.run import audit_each, collect_paths, merge
 if TYPE_CHECKING:
     from auditor.report.frames import RunSummary
 
-__all__ = ["AuditResult", "FileResult", "audit_input", "audit_inputs", "collect_paths",
-           "connect_cluster", "judge_run", "merge", "open_store", "record_run", "render",
+__all__ = ["AuditResult", "FileResult", "annotate_run", "audit_input", "audit_inputs",
+           "collect_paths", "connect_cluster", "merge", "open_store", "record_run", "render",
            "summarize"]
 
 
@@ -87,7 +87,7 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
     run's ID if it was begun); the audit still under way is stopped first.
 
     `recorded`, a dict, is given what the report shows of each replay kept (its lines and
-    changes, by round key): `judge_run` given it too shows them without reading them back."""
+    changes, by round key): `annotate_run` given it too shows them without reading them back."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
@@ -115,10 +115,10 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
     return run_id
 
 
-def judge_run(store: Any, run_id: int, waivers: list | None = None,
-              earlier: list[dict[str, Any]] | None = None,
-              today: date | None = None, calendar: Any = None,
-              recorded: dict[str, Any] | None = None) -> AuditResult:
+def annotate_run(store: Any, run_id: int, waivers: list | None = None,
+                 earlier: list[dict[str, Any]] | None = None,
+                 today: date | None = None, calendar: Any = None,
+                 recorded: dict[str, Any] | None = None) -> AuditResult:
     """Give a recorded run's findings their stable IDs, their gaming day and shift
     (`calendar`, a `gaming_day.Calendar`; the default one if None) and the player at their
     seat, then their waivers (`waivers`, from `waivers.load_waivers`) and baseline marks
@@ -132,24 +132,24 @@ def judge_run(store: Any, run_id: int, waivers: list | None = None,
     from auditor.waivers import Waiving
 
     result, _ = load_result(store, run_id, recorded)
-    judges = [Identifier.of_inputs(result.inputs,
-                                   read_statements(missing_statements(store, run_id))),
-              (calendar or DEFAULT_CALENDAR).stamp, _seating(store, run_id)]
+    annotators = [Identifier.of_inputs(result.inputs,
+                                       read_statements(missing_statements(store, run_id))),
+                  (calendar or DEFAULT_CALENDAR).stamp, _seating(store, run_id)]
     if waivers is not None:
         waive = Waiving(waivers, result.inputs, today or datetime.now(UTC).date())
-        judges.append(waive)
+        annotators.append(waive)
     if earlier is not None:
         from auditor.baseline import Comparison  # loaded by a run with a baseline only
 
         comparison = Comparison(earlier)
-        judges.append(comparison)
+        annotators.append(comparison)
 
-    def judge(finding: Finding) -> Finding:
-        for step in judges:  # identity first: waivers and the baseline look at the IDs
+    def annotate(finding: Finding) -> Finding:
+        for step in annotators:  # identity first: waivers and the baseline look at the IDs
             finding = step(finding)
         return finding
 
-    judge_findings(store, run_id, judge)
+    judge_findings(store, run_id, annotate)
     if waivers is not None:
         result.waivers = waive.statuses()
     if earlier is not None:
@@ -158,7 +158,7 @@ def judge_run(store: Any, run_id: int, waivers: list | None = None,
 
 
 def _seating(store: Any, run_id: int) -> Callable[[Finding], Finding]:
-    """A judge that names the player at a finding's seat, if the record names one."""
+    """An annotator that names the player at a finding's seat, if the record names one."""
     from auditor.findings import changed
     from auditor.store.tallies import seated_players
 

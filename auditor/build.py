@@ -3,7 +3,7 @@ of every file that decides a verdict or how it is shown (the code, the templates
 rule base, the grammar), so a manifest pins the very build that made a folder and
 `auditor verify` names the file that differs in another.
 
-Files are named as in the repository (`auditor/checks/standard.py`, `rules/….toml`,
+Files are named as in the repository (`auditor/checks/standard/wagers.py`, `rules/….toml`,
 `grammars/….lark`), whether the package runs from a checkout or an installed wheel (whose
 rule base and grammar lie under `auditor/_data/`).
 """

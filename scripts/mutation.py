@@ -67,7 +67,7 @@ AREAS = {
                    ("tests/evidence/test_reproduce.py", "tests/evidence/test_verify.py",
                     "tests/evidence/test_case.py"),
                    40),
-    "checks": Area(("auditor/checks/*.py",),
+    "checks": Area(("auditor/checks/*.py", "auditor/checks/*/*.py"),
                    ("tests/checks/test_cases.py", "tests/checks/test_check_helpers.py",
                     "tests/checks/test_switch_paytable.py", "tests/checks/test_check_needs.py",
                     "tests/checks/test_paytables.py", "tests/checks/test_tensticks_cross_file.py",

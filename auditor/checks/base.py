@@ -85,9 +85,10 @@ class Check:
     options: ClassVar[frozenset[str] | None] = None
     # What a round must hold for `round` to find anything in it: any one of these statement
     # types (event classes), wager marks (`RoundView.wager_marks`: a side wager's kind or
-    # `tip`) or PROBLEM (the round has a problem). The runner (audit._RoundJudge) skips the
-    # check in a round that holds none of them; None: every round is judged. Declared only
-    # where the check reads nothing else (tests/checks/test_check_needs.py holds it to that).
+    # `tip`) or PROBLEM (the round has a problem). The runner (auditor/checks/runner.py)
+    # skips the check in a round that holds none of them; None: every round is judged.
+    # Declared only where the check reads nothing else (tests/checks/test_check_needs.py holds it
+    # to that).
     needs: ClassVar[frozenset | None] = None
 
     def applies_to(self, game: str) -> bool:
@@ -193,8 +194,29 @@ def register(cls: type[Check]) -> type[Check]:
 
 
 def registry() -> dict[str, Check]:
-    """Every registered check by citation (importing auditor.checks registers them all)."""
-    return dict(_REGISTRY)
+    """Every registered check by citation (importing auditor.checks registers them all).
+
+    In one order whatever order their modules were imported in: by the module of their
+    game (or of the record), alphabetically, then as the rule base lists their citations.
+    The runner runs them in it, and the simulator draws its faults in it: a seed gives the
+    same records however a game's checks are split into modules."""
+    global _ORDERED
+    if _ORDERED is None or len(_ORDERED) != len(_REGISTRY):
+        from auditor.rulebase import rule_entries
+
+        listed = {citation: place for place, citation in enumerate(rule_entries())}
+        _ORDERED = dict(sorted(_REGISTRY.items(), key=lambda item: (
+            _module_group(type(item[1])), listed.get(item[0], len(listed)),
+            citation_sort_key(item[0]))))
+    return dict(_ORDERED)
+
+
+_ORDERED: dict[str, Check] | None = None
+
+
+def _module_group(cls: type[Check]) -> str:
+    """The module of a check's game or kind: `switch` for auditor/checks/switch/table.py."""
+    return cls.__module__.removeprefix("auditor.checks.").split(".", 1)[0]
 
 
 def citation_sort_key(citation: str) -> tuple:

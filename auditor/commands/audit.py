@@ -187,7 +187,7 @@ def run(arguments: argparse.Namespace) -> int:
     options.judging, options.judged = judging_of(arguments, options.settings)
     waivers, earlier, paths = read_before(arguments, options)
     recorded = audit_and_record(arguments, options, paths, console, errors)
-    result = judge(recorded, options, waivers, earlier, errors)
+    result = annotate(recorded, options, waivers, earlier, errors)
     summary = api.summarize(result)  # handed to every output: counted once
     code = write_outputs(recorded, result, summary, options, arguments)
     warn(arguments, options, recorded, result, errors)
@@ -427,10 +427,10 @@ def _record_options(run: dict, options: Options, arguments: argparse.Namespace, 
         run["judging"] = options.judged
 
 
-def judge(recorded: Recorded, options: Options, waivers, earlier, errors: Console):
-    """The whole run judged: identity is computed once, for the whole run in record order,
-    before waivers and the baseline look at the findings; the store keeps the findings as
-    judged, and the outputs are written from it."""
+def annotate(recorded: Recorded, options: Options, waivers, earlier, errors: Console):
+    """The run's findings annotated: identity is computed once, for the whole run in record
+    order, before waivers and the baseline look at the findings; the store keeps the
+    findings as annotated, and the outputs are written from it."""
     from auditor import api
     from auditor.baseline_runs import run_number
 
@@ -445,8 +445,9 @@ def judge(recorded: Recorded, options: Options, waivers, earlier, errors: Consol
         earlier = earlier_findings(store, compared.findings_run)
         if compared.findings_run is not None:
             run["baseline_run"] = compared.findings_run
-    result = api.judge_run(store, run_id, waivers, earlier, today=datetime.now(UTC).date(),
-                           calendar=recorded.calendar, recorded=recorded.replays)
+    result = api.annotate_run(store, run_id, waivers, earlier,
+                              today=datetime.now(UTC).date(), calendar=recorded.calendar,
+                              recorded=recorded.replays)
     if compared is not None and compared.patterns_run is not None:
         from auditor.baseline_runs import patterns_against
 

@@ -44,10 +44,6 @@ _VIEW_INIT = RoundView.__init__
 UNRECORDED_KINDS = frozenset({ev.Deal, ev.Bet, ev.Stand, ev.Settle})
 """The statement types `RoundView.kinds` leaves out (replay_round takes them in its loop)."""
 
-ROUND_EXTENSIONS: dict[str, list[Callable[[RoundView, TableState], None]]] = {}
-"""Per game, functions that derive more facts once a round is replayed (registered by games)."""
-
-
 def replay_round(state: TableState, record: RoundRecord, file: str,
                  on_step: Callable[[ev.Event, RoundView], None] | None = None) -> RoundView:
     """Replay one round against the table; `on_step` sees the view after each statement."""
@@ -224,10 +220,6 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
     if hits:
         kinds.add(hit)
     replay.finish()
-    extensions = ROUND_EXTENSIONS.get(state.config.game)
-    if extensions:
-        for extension in extensions:
-            extension(view, state)
     return view
 
 

@@ -187,15 +187,15 @@ def outliers(floor: FloorCounts, settings: Settings) -> list[dict[str, Any]]:
     for (dealer, table), k in cell_found.items():
         found["dealer"][dealer] += k
         found["table"][table] += k
-    judged = {kind: {key for key, n in rounds[kind].items()
-                     if n >= settings.min_rounds and key != NO_DEALER} for kind in OTHER}
+    sizeable = {kind: {key for key, n in rounds[kind].items()
+                       if n >= settings.min_rounds and key != NO_DEALER} for kind in OTHER}
     shrunk = {kind: _shrunk({k: n for k, n in rounds[kind].items() if k != NO_DEALER},
                             found[kind]) for kind in OTHER}
     entries = []
     for kind, other in OTHER.items():
         # strata: the other kind's units, those under the minimum (and no dealer) pooled
         def stratum(key: str, other: str = other) -> str:
-            return key if key in judged[other] else POOLED
+            return key if key in sizeable[other] else POOLED
 
         strata_rounds: Counter = Counter()
         strata_found: Counter = Counter()
@@ -212,7 +212,7 @@ def outliers(floor: FloorCounts, settings: Settings) -> list[dict[str, Any]]:
             share = n / total_rounds
             expected = total_found * share
             p_given = expected_given = p_floor = None
-            if key in judged[kind] and total_found:
+            if key in sizeable[kind] and total_found:
                 p_given, expected_given = _conditional_p(k, [
                     (count, strata_rounds[s], strata_found[s])
                     for s, count in sorted(unit_cells[key].items())])
@@ -248,13 +248,13 @@ def outliers(floor: FloorCounts, settings: Settings) -> list[dict[str, Any]]:
             if p_given is not None:
                 entry["history"] = _history(kind, key, days, day_rounds, day_found)
             entries.append(entry)
-    _judge_together(entries, settings.fdr, cell_rounds, cell_found,
-                    total_found / total_rounds if total_rounds else 0.0)
+    _flag_together(entries, settings.fdr, cell_rounds, cell_found,
+                   total_found / total_rounds if total_rounds else 0.0)
     return _rank(entries)
 
 
-def _judge_together(entries: list[dict[str, Any]], fdr: float, cell_rounds: Counter,
-                    cell_found: Counter, floor_rate: float) -> None:
+def _flag_together(entries: list[dict[str, Any]], fdr: float, cell_rounds: Counter,
+                   cell_found: Counter, floor_rate: float) -> None:
     """Statuses, in place, from two tests each controlled by Benjamini–Hochberg across
     every dealer and table judged. Flagged: the unit stands out against the floor's rate
     and given the other kind's units (in its own right); or against the floor's rate with
@@ -360,18 +360,18 @@ def pairs(engine: Engine, floor: FloorCounts, settings: Settings,
     rounds: dict[tuple[str, str], int] = {}  # the pairs listed
     nights: dict[tuple[str, str], Counter] = defaultdict(Counter)  # theirs, night by night
     first: dict[tuple[str, str], int] = {}  # their first run
-    quiet_judged = 0  # judged pairs with no over-payment
+    quiet_pairs = 0  # pairs with enough rounds and no over-payment
     pair, n, listed = None, 0, False
 
     def close() -> None:  # the pair whose rows just ended
-        nonlocal quiet_judged
+        nonlocal quiet_pairs
         if pair is None:
             return
         dealer_rounds[pair[0]] += n
         if listed:
             rounds[pair] = n
         elif n >= settings.min_pair_rounds:
-            quiet_judged += 1
+            quiet_pairs += 1
 
     for dealer, player, day, run_id, count in trend_reads.pair_nights(
             engine, settings.since, settings.until, NO_DEALER):  # a pair's rows together
@@ -423,7 +423,7 @@ def pairs(engine: Engine, floor: FloorCounts, settings: Settings,
                                    [share for _, _, _, share in tested])
         for (entry, *_), value in zip(tested, values.tolist(), strict=True):
             entry["p"] = float(value)
-    _bh(entries, settings.fdr, untested_ones=quiet_judged)
+    _bh(entries, settings.fdr, untested_ones=quiet_pairs)
     return _order(entries)
 
 

@@ -45,18 +45,18 @@ def add_changes(engine: Engine, floor: FloorCounts, entries: list[dict[str, Any]
     """Each judged dealer's and table's entry of the window's test gets `change`: the test
     above (null where the window has fewer than two dated nights or the unit is not
     judged)."""
-    judged = [e for e in entries if e["status"] != too_few]
+    sizeable = [e for e in entries if e["status"] != too_few]
     for entry in entries:
         entry["change"] = None
     nights = [day for day in floor.days if day != UNDATED]
     candidates = nights[1:][-settings.change_nights:]
-    if not candidates or not judged:
+    if not candidates or not sizeable:
         return
     recent = count_floor(engine, candidates[0], settings.until, by_cell_day=True)
-    judged_keys = {(e["unit"]["kind"], e["unit"]["key"]) for e in judged}
-    strata = _strata(recent, judged_keys)
+    sizeable_keys = {(e["unit"]["kind"], e["unit"]["key"]) for e in sizeable}
+    strata = _strata(recent, sizeable_keys)
     tested = []
-    for entry in judged:
+    for entry in sizeable:
         kind, key = entry["unit"]["kind"], entry["unit"]["key"]
         change = _change(kind, key, nights, candidates, floor, strata)
         if change is None:
@@ -71,7 +71,7 @@ def add_changes(engine: Engine, floor: FloorCounts, entries: list[dict[str, Any]
             change["status"] = flagged if flag else not_flagged
 
 
-def _strata(recent: FloorCounts, judged: set[tuple[str, str]]) -> dict[str, Any]:
+def _strata(recent: FloorCounts, sizeable: set[tuple[str, str]]) -> dict[str, Any]:
     """For each kind: the other kind's strata night by night (rounds and findings; units
     under the minimum and rounds with no dealer pooled), and each unit's rounds in each
     stratum night by night."""
@@ -81,7 +81,7 @@ def _strata(recent: FloorCounts, judged: set[tuple[str, str]]) -> dict[str, Any]
         unit_rounds: dict[str, Counter] = defaultdict(Counter)  # (stratum, day)
         for (dealer, table, day), n in recent.cell_day_rounds.items():
             unit, partner = (dealer, table) if kind == "dealer" else (table, dealer)
-            stratum = partner if (other, partner) in judged and partner != NO_DEALER \
+            stratum = partner if (other, partner) in sizeable and partner != NO_DEALER \
                 else POOLED
             stratum_days[stratum][day, "rounds"] += n
             stratum_days[stratum][day, "found"] += recent.cell_day_found[dealer, table, day]

@@ -175,7 +175,7 @@ def test_an_undated_fact_takes_the_date_of_its_file() -> None:
     """A punch in an undated shoe before the file's dated one is not earlier than every
     dated fact: it takes the file's first date (2026-11-22), after the hand-in at T41."""
     from auditor.checks.base import registry
-    from auditor.checks.tensticks import PunchCardFact
+    from auditor.checks.tensticks.punch_card import PunchCardFact
 
     def fact(kind: str, punches: int, date: str | None, time: str, file: str,
              line: int) -> PunchCardFact:

@@ -71,7 +71,7 @@ def test_findings_judged_in_the_store_batch_by_batch_are_those_judged_in_memory(
     monkeypatch.setattr(stored_runs, "_JUDGED_AT_ONCE", 7)  # 47 findings: seven batches
     store = open_store(store_url)
     run_id = api.record_run(store, RUN, {}, paths, enumerate(results))
-    judged = api.judge_run(store, run_id, WAIVERS, earlier, today=TODAY)
+    judged = api.annotate_run(store, run_id, WAIVERS, earlier, today=TODAY)
     assert [f.as_dict() for f in judged.findings] == [f.as_dict() for f in expected.findings]
     assert len(judged.findings) == 47
     assert [w.model_dump() for w in judged.waivers] == \
