@@ -12,12 +12,12 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from itertools import chain, count
+from itertools import count
 from typing import Any
 
-from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
-from auditor.checks.base import PROBLEM, Check, FileView, registry, round_end
+from auditor.checks.base import FileView, round_end
+from auditor.checks.runner import RoundRunner, runner_for
 from auditor.config import TableConfig, option_field, option_key
 from auditor.findings import Finding
 from auditor.gaming_day import hour_stamp
@@ -31,14 +31,12 @@ from auditor.reader import (
     read_body,
     read_structure,
 )
-from auditor.replay.engine import UNRECORDED_KINDS, replay_round
+from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
 from auditor.replay.trace import trace_round
 from auditor.results import FileResult, InputSummary, round_key
-from auditor.rulebase import effective_dates
 from auditor.selection import Judging
 from auditor.source import SourceFile, UnreadableFile
-from auditor.unknown_rules import UnknownRules
 
 
 def house_rules(config: TableConfig) -> dict[str, str]:
@@ -112,7 +110,7 @@ class FileAudit:
         self.result = FileResult(self.summary)
         self.state: TableState | None = None
         self.file_view: FileView | None = None
-        self.judge = _RoundJudge([], self.result)
+        self.runner = RoundRunner([], self.result)
         self.first_date: str | None = None
         self.last_date: str | None = None
         self.dealers: dict[str, None] = {}
@@ -144,25 +142,10 @@ class FileAudit:
             self.file_view.approvals = self.judging.approvals
         describe_table(self.summary, config)
         self.file_view.house_rules = self.summary.house_rules
-        self.summary.rounds_audited += self.judge.judged  # any judged before a new judge
-        checks = checks_for(config.game, registry().values(), self.judging)
-        # Where the header leaves a house rule unknown, each check is judged under every
-        # table of the unknown rules it depends on (auditor/unknown_rules.py); None nearly
-        # always. A check with too many such tables is not judged, and the header says so
-        # (once per file: a piece of a file, begun with a state, leaves that to the first).
-        unknown = UnknownRules(config) if config.unknown else None
-        if unknown is not None:
-            left_out = unknown.not_judged(checks)
-            if state is None:
-                self.file_view.problems.extend(unknown.problem(c) for c in left_out)
-            checks = [c for c in checks if c not in left_out]
-        # A round counts as audited where a rule of the regulation judged it: a known game,
-        # and a rule of it selected (`--select record`, or a selection of another game's
-        # rules, judges the record alone: no round of this file is audited then).
-        regulation = any(not c.citation.startswith("record:") for c in checks)
-        self.judge = _RoundJudge(checks, self.result,
-                                 judging=config.game is not None and regulation)
-        self.judge.unknown = unknown
+        self.summary.rounds_audited += self.runner.judged  # any judged before a new runner
+        # (a piece of a file, begun with a state, leaves the header's problems to the first)
+        self.runner = runner_for(config, self.result, self.judging,
+                                 self.file_view.problems if state is None else None)
 
     def read(self, lines: SourceFile | Iterable[tuple[int, str | None, str | None]],
              config: TableConfig | None = None) -> None:
@@ -227,8 +210,8 @@ class FileAudit:
         if view.dealer_id:
             self.dealers[view.dealer_id] = None
         found = len(result.findings)
-        judged = self.judge.judge(view)
-        if view.unreadable or not self.judge.judging:  # not audited (a rare round)
+        judged = self.runner.run(view)
+        if view.unreadable or not self.runner.regulation:  # not audited (a rare round)
             key = (view.dealer_id, hour_stamp(view.date, view.clock))
             self.not_judged[key] = self.not_judged.get(key, 0) + 1
         if judged:
@@ -297,10 +280,10 @@ class FileAudit:
         rounds untraced (`trace=False`): the join traces only those the whole file picks,
         most of a piece's picks being taken already by the pieces before it."""
         self.result.tally.finish()
-        summary, judge = self.summary, self.judge
+        summary, runner = self.summary, self.runner
         summary.rounds += self.rounds
-        summary.rounds_audited += judge.judged
-        self.rounds = judge.judged = 0
+        summary.rounds_audited += runner.judged
+        self.rounds = runner.judged = 0
         if trace:
             self._trace()
 
@@ -339,9 +322,9 @@ class FileAudit:
         self.file_view.problems.extend(piece.file_view.problems)
         self.texts.absorb(piece.texts)
         self.texts.problems.update(piece.texts.problems)
-        self.judge.audited += piece.judge.audited
-        self.judge.not_in_force.update(piece.judge.not_in_force)
-        self.judge.unreadable += piece.judge.unreadable
+        self.runner.audited += piece.runner.audited
+        self.runner.not_in_force.update(piece.runner.not_in_force)
+        self.runner.unreadable += piece.runner.unreadable
         self.state = piece.state
         self.last_time, self.last_view = piece.last_time, piece.last_view
         self.open_round = piece.open_round or self.open_round
@@ -375,11 +358,10 @@ class FileAudit:
         summary.sha256, summary.lines = sha256, lines
         if summary.lines == 0:
             file_view.problems.insert(0, Problem("header", 1, "the file is empty"))
-        self.judge.count_applied()
+        self.runner.count_applied()
         found = len(result.findings)
         file_view.statements = self.texts.texts  # the header's lines, for record:approval
-        for check in self.judge.checks:
-            result.findings.extend(check.file(file_view))
+        self.runner.run_file(file_view)
         self.texts.attach(result.findings, found)
         summary.first_date, summary.last_date = self.first_date, self.last_date
         summary.dealers = list(self.dealers)
@@ -547,182 +529,3 @@ class _LineTexts:
 
 _MISSING = object()
 _CUT = object()  # a last line that is not text: a statement cut short
-
-
-def checks_for(game: str | None, checks: Iterable[Check],
-               judging: Judging | None = None) -> list[Check]:
-    """The checks that judge a file of this game; with no game known (the header names none
-    the format knows, or cannot be read), only the record checks, which judge the record
-    itself: never the rules of a guessed game. With a selection (`judging`), only the
-    checks it selects: the others do no work."""
-    if judging is not None and judging.citations is not None:
-        checks = [c for c in checks if judging.judges(c)]
-    if judging is None or judging.approvals is None:  # no file to hold the record to
-        checks = [c for c in checks if not c.outside_file]
-    if game is None:
-        return [c for c in checks if c.citation.startswith("record:")]
-    return [c for c in checks if c.applies_to(game)]
-
-
-_HAS_PROBLEM = frozenset({PROBLEM})
-
-
-def round_holds(view) -> frozenset:
-    """What a replayed round holds, as `Check.needs` names it: its statement types, the
-    marks of its wagers (side wagers' kinds, `tip`) and PROBLEM if it has a problem."""
-    holds = frozenset(chain(map(type, view.events), view.wager_marks))
-    return holds | _HAS_PROBLEM if view.problems else holds
-
-
-class _RoundJudge:
-    """The checks of one file's game, applied to each replayed round.
-
-    What does not change from round to round is worked out once: which checks look at
-    rounds with an unreadable line, and which gather facts across files (`collect`, from
-    every round).
-    `applied` (rounds judged per citation) is counted once per file, not per check and round.
-    """
-
-    def __init__(self, checks: list[Check], result: FileResult, judging: bool = True) -> None:
-        self.checks = checks
-        self.result = result
-        self.judging = judging  # False: no game's rules apply, so no round counts as audited
-        self.unreadable_checks = [c for c in checks if c.judges_unreadable_rounds]
-        self.unknown: UnknownRules | None = None  # set by FileAudit.begin
-        self.collecting = [c for c in checks if type(c).collect is not Check.collect]
-        self.audited = 0
-        self.judged = 0  # readable rounds judged by a game's checks, not yet in the summary
-        self.unreadable = 0
-        # Rules in force from a day (rulebase.effective_dates): a round dated earlier is not
-        # judged by them. Nearly always a round's date is later, and the lists are kept.
-        dates = effective_dates()
-        self.effective = {c.citation: dates[c.citation] for c in checks if c.citation in dates}
-        self.in_force: dict[str, tuple[list[Check], list[Check], list[Check]]] = {}
-        self.not_in_force: Counter = Counter()  # citation -> readable rounds not judged
-        # Per list and kind of round (what it holds), the checks that judge it and their
-        # `round` methods, bound once per file rather than once per round (the lists are
-        # kept, so their ids stay theirs for the file's life).
-        self.bound: dict[tuple[int, frozenset], tuple[list[Check], list]] = {}
-        # Every statement type and mark some check `needs`: a round's holdings are taken
-        # among these only (a smaller key, and fewer kinds of round to pick checks for)
-        self.relevant = frozenset().union(*(c.needs for c in checks if c.needs is not None))
-        # The relevant statement types are among those the replay records in
-        # `RoundView.kinds` (always, unless a check comes to need a deal, bet, stand or
-        # settle): the round's holdings are read there, not from a pass over its statements
-        self.by_kinds = self.relevant.isdisjoint(UNRECORDED_KINDS)
-
-    def _in_force(self, date: str | None) -> tuple[list[Check], list[Check], list[Check]]:
-        """The checks, the unreadable rounds' checks and the collecting checks in force on a
-        round's gaming date (an undated round: every check)."""
-        lists = (self.checks, self.unreadable_checks, self.collecting)
-        if not self.effective or not date:
-            return lists
-        known = self.in_force.get(date)
-        if known is None:
-            later = {c for c, day in self.effective.items() if day > date}
-            known = tuple([c for c in each if c.citation not in later] for each in lists)
-            self.in_force[date] = known
-        return known
-
-    def judge(self, view) -> bool:
-        """Judge one round; True if it has findings."""
-        result = self.result
-        if self.effective and view.date:
-            every, unreadable, collecting = self._in_force(view.date)
-        else:  # the common case, without the call
-            every, unreadable, collecting = self.checks, self.unreadable_checks, self.collecting
-        if view.unreadable:
-            self.unreadable += 1
-            checks = unreadable
-        else:
-            checks = every  # with no game known, the record checks alone
-            self.audited += 1
-            if self.judging:
-                self.judged += 1
-            if checks is not self.checks:
-                self.not_in_force.update(c.citation for c in self.checks if c not in checks)
-        found: list[Finding] = []
-        # What the round holds (its statement types, side wagers, problems) picks the checks
-        # that can find anything in it (`Check.needs`); the pick is kept per kind of round.
-        # round_holds, among the relevant statement types and marks
-        relevant = self.relevant
-        if self.by_kinds:
-            holds = relevant & view.kinds
-        else:
-            holds = relevant.intersection(map(type, view.events))
-        if view.wager_marks:
-            holds |= relevant & view.wager_marks
-        if view.problems:
-            holds |= _HAS_PROBLEM
-        picked = self.bound.get((id(checks), holds))
-        if picked is None:
-            judged = [c for c in checks if c.needs is None or not c.needs.isdisjoint(holds)]
-            picked = self.bound[(id(checks), holds)] = (judged, [c.round for c in judged])
-        unknown = self.unknown
-        if unknown is None:
-            for judge in picked[1]:
-                judged = judge(view)
-                if judged:  # most checks return () for a compliant round: nothing to extend
-                    found.extend(judged)
-        else:  # the header leaves a house rule unknown (auditor/unknown_rules.py)
-            for check in picked[0]:
-                found.extend(unknown.judge(check, view))
-        for check in collecting:  # every round, readable or not (`Check.collect`)
-            facts = check.collect(view)
-            if facts:
-                result.facts.setdefault(check.citation, []).extend(facts)
-        if not found:
-            return False
-        found = one_per_statement(most_specific(found))
-        result.findings.extend(found)
-        return bool(found)
-
-    __call__ = judge  # (FileAudit._round calls `judge` by name: no slot lookup a round)
-
-    def count_applied(self) -> None:
-        applied = self.result.applied
-        for check in self.checks:
-            rounds = self.audited + (self.unreadable if check.judges_unreadable_rounds else 0)
-            rounds -= self.not_in_force[check.citation]
-            if rounds > 0:
-                applied[check.citation] += rounds
-
-
-def specificity(citation: str) -> int:
-    """A variation's subsection is more specific than the chapter's standard section."""
-    if citation.startswith("record:"):
-        return 0
-    return 2 if "." in citation.removeprefix("20:18:15:") else 1
-
-
-def most_specific(findings: list[Finding]) -> list[Finding]:
-    """One fault, one finding: of findings on the same subject keep the most specific."""
-    best: dict[str, int] = {}
-    for finding in findings:
-        if finding.subject is not None:
-            rank = specificity(finding.citation)
-            best[finding.subject] = max(best.get(finding.subject, rank), rank)
-    return [f for f in findings
-            if f.subject is None or specificity(f.citation) == best[f.subject]]
-
-
-def one_per_statement(findings: list[Finding]) -> list[Finding]:
-    """One statement, one finding per citation: the reasons of a check against the same
-    statement and hand (a surrender both unoffered and late) are one fault, said in one
-    sentence. Payout findings stand alone: each carries its own money."""
-    kept: list[Finding] = []
-    where: dict[tuple, int] = {}
-    for finding in findings:
-        key = (finding.citation, finding.line, finding.seat, finding.hand)
-        if finding.expected is not None or key not in where:
-            if finding.expected is None:
-                where[key] = len(kept)
-            kept.append(finding)
-            continue
-        first = kept[where[key]]
-        message = f"{first.message.rstrip('.')}; and {finding.message}"
-        evidence = tuple(sorted(set(first.evidence) | set(finding.evidence)))
-        kept[where[key]] = first.model_copy(update={"message": message, "evidence": evidence})
-    return kept
-
-

@@ -9,8 +9,8 @@ from casefiles import load_cases
 
 from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
-from auditor.audit import round_holds
 from auditor.checks.base import PROBLEM, registry
+from auditor.checks.runner import round_holds
 from auditor.parser import parse_lines
 from auditor.reader import Header, RoundRecord, read_structure
 from auditor.replay.engine import replay_round

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from auditor import checks as _checks  # noqa: F401  (registers every check, and the extension)
+from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor.parser import parse_lines
 from auditor.reader import Header, RoundRecord, read_structure
 from auditor.replay import ladies

@@ -14,7 +14,7 @@ from test_check_needs import _views, every_view
 
 from auditor import blackjack
 from auditor import events as ev
-from auditor.audit import round_holds
+from auditor.checks.runner import round_holds
 from auditor.replay import switch as switch_facts
 from auditor.replay.engine import UNRECORDED_KINDS
 from auditor.replay.outcomes import Expected, _expected, _first_four, seat_first_four

@@ -141,7 +141,7 @@ def test_a_fully_known_header_is_judged_once(tmp_path) -> None:
     source = SourceFile(str(record))
     source.open_check()
     audit.read(source.lines())
-    assert audit.judge.unknown is None
+    assert audit.runner.unknown is None
 
 
 def test_a_settlement_wrong_both_ways_names_both_results(tmp_path) -> None:

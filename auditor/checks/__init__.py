@@ -1,8 +1,4 @@
-"""The checks; importing this package imports (and so registers) every module in it."""
+"""The checks. Importing this package imports the registry of games (auditor/checks/games.py),
+which imports every module of checks it lists, and so registers every check."""
 
-import importlib
-import pkgutil
-
-for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    if _module not in ("base", "judging"):
-        importlib.import_module(f"{__name__}.{_module}")
+from auditor.checks import games as games

@@ -85,9 +85,10 @@ class Check:
     options: ClassVar[frozenset[str] | None] = None
     # What a round must hold for `round` to find anything in it: any one of these statement
     # types (event classes), wager marks (`RoundView.wager_marks`: a side wager's kind or
-    # `tip`) or PROBLEM (the round has a problem). The runner (audit._RoundJudge) skips the
-    # check in a round that holds none of them; None: every round is judged. Declared only
-    # where the check reads nothing else (tests/test_check_needs.py holds it to that).
+    # `tip`) or PROBLEM (the round has a problem). The runner (auditor/checks/runner.py)
+    # skips the check in a round that holds none of them; None: every round is judged.
+    # Declared only where the check reads nothing else (tests/test_check_needs.py holds it
+    # to that).
     needs: ClassVar[frozenset | None] = None
 
     def applies_to(self, game: str) -> bool:

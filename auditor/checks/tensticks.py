@@ -45,7 +45,7 @@ def _player_trades(view: RoundView) -> list[Trade]:
 
 def _bonus_line(view: RoundView, trade: Trade) -> list[int]:
     """The line where the traded bonus card arrived, as evidence."""
-    return [b.line for b in tensticks.facts(view).bonus_cards if b.traded_line == trade.card.line]
+    return [b.line for b in tensticks.of(view).bonus_cards if b.traded_line == trade.card.line]
 
 
 def _seats(items: Iterable[str]) -> list[str]:
@@ -262,7 +262,7 @@ class LightPerTrade(Check):
                                        f"trade (line {light.line}), not after it.",
                                        hand=trade.target, evidence=[light.line])
                 unearned.update(light.line for light in pairing.unearned)
-        for expected in tensticks.facts(view).lights:
+        for expected in tensticks.of(view).lights:
             light = expected.light
             wrong_count = light_count_citation(expected) == "(5)"
             if light.line in unearned:
@@ -314,7 +314,7 @@ class BonusPrize(Check):
         required = _required(view)
         designated = view.config.rules.tensticks_prize
         prizes = view.markers_of("prize")
-        lights = tensticks.facts(view).lights
+        lights = tensticks.of(view).lights
         for prize in prizes:
             held = prize.held or 0
             # a wrong count lit before the prize is its own finding ((5), (7), (8)); the
@@ -375,7 +375,7 @@ class PrizeRestartsCount(Check):
 
     def round(self, view: RoundView) -> Iterator[Finding]:
         prizes = [m.line for m in view.markers_of("prize")]
-        for expected in tensticks.facts(view).lights:
+        for expected in tensticks.of(view).lights:
             if light_count_citation(expected) != "(7)":
                 continue
             light = expected.light
@@ -409,7 +409,7 @@ class NewPlayerStartsAtZero(Check):
     games = TENSTICKS
 
     def round(self, view: RoundView) -> Iterator[Finding]:
-        for expected in tensticks.facts(view).lights:
+        for expected in tensticks.of(view).lights:
             if light_count_citation(expected) != "(8)":
                 continue
             light = expected.light
@@ -457,7 +457,7 @@ class DealerBonusCardIsTen(Check):
                                    f"for {trade.card.card}; the dealer's bonus card must be "
                                    "played as a ten.", evidence=_bonus_line(view, trade))
         hits17 = view.config.hits_soft_17
-        for draw in tensticks.facts(view).dealer_bonus_draws:
+        for draw in tensticks.of(view).dealer_bonus_draws:
             total, soft = draw.total_before, draw.soft_before
             if total < 17 or (total == 17 and soft and hits17):
                 continue
@@ -505,7 +505,7 @@ class NoTradeOption(Check):
                                    f"for {trade.card.card} at a table that does not allow "
                                    "trades.", hand=trade.target,
                                    evidence=_bonus_line(view, trade))
-        playable = [b for b in tensticks.facts(view).player_bonus_cards() if not b.over_21]
+        playable = [b for b in tensticks.of(view).player_bonus_cards() if not b.over_21]
         for seat in _seats([b.seat for b in playable] + [light.seat for light in view.lights]):
             pairing = _pair([(b.index, b) for b in playable if b.seat == seat],
                             [light for light in view.lights if light.seat == seat])

@@ -43,10 +43,6 @@ _new = object.__new__
 UNRECORDED_KINDS = frozenset({ev.Deal, ev.Bet, ev.Stand, ev.Settle})
 """The statement types `RoundView.kinds` leaves out (the commonest: no check picks by them)."""
 
-ROUND_EXTENSIONS: dict[str, list[Callable[[RoundView, TableState], None]]] = {}
-"""Per game, functions that derive more facts once a round is replayed (registered by games)."""
-
-
 def replay_round(state: TableState, record: RoundRecord, file: str,
                  on_step: Callable[[ev.Event, RoundView], None] | None = None) -> RoundView:
     """Replay one round against the table; `on_step` sees the view after each statement."""
@@ -68,10 +64,6 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
     kinds.update(map(type, record.events))
     kinds -= UNRECORDED_KINDS
     end_round(view)
-    extensions = ROUND_EXTENSIONS.get(state.config.game)
-    if extensions:
-        for extension in extensions:
-            extension(view, state)
     return view
 
 

@@ -5,9 +5,8 @@ meet (a queen of hearts pair, a pair of queens, a matched or paired 20, a suited
 20), where the first card beyond any player's first two came, which takes and pays of a
 Lucky Ladies wager came after it, and which seats' top award waited on a dealer
 blackjack not yet known. Whether that is a violation is for `auditor/checks/ladies.py`
-to say. The facts are derived once per round by an extension of the engine
-(`ROUND_EXTENSIONS["ladies"]`) and kept in `view.derived["ladies"]`; `of(view)` returns
-them, deriving them for a view replayed without the extension.
+to say. `of(view)` derives them on first use and keeps them in `view.derived["ladies"]`
+(the game's entry in auditor/checks/games.py names it).
 """
 
 from __future__ import annotations
@@ -16,9 +15,7 @@ from dataclasses import dataclass, field
 
 from auditor import blackjack
 from auditor.fieldwise import Fieldwise
-from auditor.replay.engine import ROUND_EXTENSIONS
 from auditor.replay.outcomes import first_two_cards
-from auditor.replay.state import TableState
 from auditor.replay.view import RoundView, Settlement, Wager
 
 KEY = "ladies"
@@ -61,8 +58,8 @@ class LadiesFacts(Fieldwise):
     late_settlements: list[tuple[Wager, Settlement]] = field(default_factory=list)
 
 
-def derive(view: RoundView, state: TableState | None = None) -> None:
-    """The engine's extension for game=ladies: the round's facts, derived once."""
+def derive(view: RoundView) -> None:
+    """The round's facts, derived once (`of`)."""
     single = view.config.decks == 1
     natural = view.dealer.natural
     seats: dict[str, SeatCards] = {}
@@ -92,10 +89,7 @@ def derive(view: RoundView, state: TableState | None = None) -> None:
 
 
 def of(view: RoundView) -> LadiesFacts:
+    """The round's Lucky Ladies facts, derived on first use."""
     if KEY not in view.derived:
         derive(view)
     return view.derived[KEY]
-
-
-if derive not in ROUND_EXTENSIONS.setdefault(KEY, []):
-    ROUND_EXTENSIONS[KEY].append(derive)

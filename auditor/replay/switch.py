@@ -2,10 +2,8 @@
 
 They say what the record shows (who was misdealt, how many cards each hand was dealt, where
 the initial deal ended, which hands hold a switched 21); whether that is a violation is for
-`auditor/checks/switch.py` to say. The facts of a round are derived once, after its replay,
-by an extension of the engine (`ROUND_EXTENSIONS["switch"]`) and kept in
-`view.derived["switch"]`; `of(view)` returns them, deriving them for a view replayed
-without the extension.
+`auditor/checks/switch.py` to say. `of(view)` derives them on first use and keeps them in
+`view.derived["switch"]` (the game's entry in auditor/checks/games.py names it).
 """
 
 from __future__ import annotations
@@ -15,8 +13,6 @@ from operator import itemgetter
 
 from auditor import events as ev
 from auditor.fieldwise import Fieldwise
-from auditor.replay.engine import ROUND_EXTENSIONS
-from auditor.replay.state import TableState
 from auditor.replay.view import Hand, RoundView, Settlement, Wager
 
 KEY = "switch"
@@ -51,8 +47,8 @@ class SwitchFacts(Fieldwise):
     judged_super_matches: list[tuple[Wager, Settlement]] = field(default_factory=list)
 
 
-def derive(view: RoundView, state: TableState | None = None) -> None:
-    """The engine's extension for game=switch: the round's facts, derived once."""
+def derive(view: RoundView) -> None:
+    """The round's facts, derived once (`of`)."""
     seat_wagers: dict[str, dict[str, Wager]] = {}
     for wager in view.wagers:
         if (wager.kind == "main" and not wager.tip and wager.initial
@@ -77,15 +73,12 @@ _SEAT_ORDER = itemgetter(0)  # seat_number's order: `s1` to `s9` (grammar SEAT),
 
 
 def of(view: RoundView) -> SwitchFacts:
+    """The round's Blackjack Switch facts, derived on first use."""
     found = view.derived.get(KEY)
     if found is None:
         derive(view)
         found = view.derived[KEY]
     return found
-
-
-if derive not in ROUND_EXTENSIONS.setdefault(KEY, []):
-    ROUND_EXTENSIONS[KEY].append(derive)
 
 
 # ---- seats and hands ----

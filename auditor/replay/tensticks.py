@@ -1,10 +1,11 @@
 """Ten sticks 21 facts derived from a replayed round (20:18:15:30.02).
 
-Registered in `ROUND_EXTENSIONS["tensticks"]`; the facts are stored in
-`view.derived["tensticks"]` as a `TenSticksRound`. They say what the record shows: where each
-bonus card (the ten of clubs) arrived and what it did to its hand, which draws the dealer
-made while holding one, and what each light's count should have been given what came before
-it. Whether any of it is a violation is for `auditor/checks/tensticks.py` to say.
+`of(view)` derives them on first use and keeps them in `view.derived["tensticks"]` as a
+`TenSticksRound` (the game's entry in auditor/checks/games.py names it). They say what the
+record shows: where each bonus card (the ten of clubs) arrived and what it did to its hand,
+which draws the dealer made while holding one, and what each light's count should have
+been given what came before it. Whether any of it is a violation is for
+`auditor/checks/tensticks.py` to say.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from dataclasses import dataclass, field
 from auditor import blackjack
 from auditor import events as ev
 from auditor.fieldwise import Fieldwise
-from auditor.replay.engine import ROUND_EXTENSIONS
-from auditor.replay.state import TableState
 from auditor.replay.view import LightEvent, RoundView, seat_of
 
 BONUS = blackjack.BONUS_CARD
@@ -84,8 +83,8 @@ class TenSticksRound(Fieldwise):
         return [b for b in self.bonus_cards if b.target != "dealer"]
 
 
-def facts(view: RoundView) -> TenSticksRound:
-    """The round's Ten sticks 21 facts (derived once, by the extension)."""
+def of(view: RoundView) -> TenSticksRound:
+    """The round's Ten sticks 21 facts, derived on first use."""
     found = view.derived.get("tensticks")
     if found is None:
         found = derive(view)
@@ -168,11 +167,3 @@ def derive(view: RoundView) -> TenSticksRound:
                                                            soft, held[0].line))
             receive("dealer", dealer, event.card, event, index, "draw")
     return result
-
-
-def _extend(view: RoundView, state: TableState) -> None:
-    view.derived["tensticks"] = derive(view)
-
-
-if _extend not in ROUND_EXTENSIONS.setdefault("tensticks", []):
-    ROUND_EXTENSIONS["tensticks"].append(_extend)

@@ -490,7 +490,8 @@ class RoundView(Fieldwise):
     burned_dealer: DealerHand | None = None
     unreadable: bool = False  # a line of the round could not be read: rules are not judged
     shuffled_in_round: bool = False  # a `shuffle` inside it (the cards ran out, bjh-format.md §5)
-    derived: dict[str, Any] = field(default_factory=dict)  # facts of ROUND_EXTENSIONS, by game
+    # a game's facts, derived on first use (auditor/checks/games.py names each game's)
+    derived: dict[str, Any] = field(default_factory=dict)
     # The kinds of the round's side wagers (insurance, supermatch, db21, ladies) and `tip`
     # if any wager is a tip: the checks that look at such wagers are skipped without them.
     wager_marks: set[str] = field(default_factory=set)
