@@ -122,7 +122,7 @@ class FileAudit:
         self.file_picker = _ReplayPicker()  # the whole file's, as pieces are joined
         self.texts = _LineTexts(first_line)
         # Rounds read since the summary was last brought up to date (`close_piece`): a plain
-        # counter a round, not the summary's validating `__setattr__` (about 1 µs).
+        # counter a round, not the summary's validating `__setattr__`.
         self.rounds = 0
         # The last time stamp since the shoe began: a line's between rounds, else the end
         # of the last round (`last_view`, read only when a problem needs it).

@@ -108,7 +108,8 @@ class RoundRunner:
         # judged by them. Nearly always a round's date is later, and the lists are kept.
         dates = effective_dates()
         self.effective = {c.citation: dates[c.citation] for c in checks if c.citation in dates}
-        self.in_force: dict[str, tuple[list[Check], list[Check], list[Check]]] = {}
+        # date -> the three lists in force then, and the citations not yet in force
+        self.in_force: dict[str, tuple[list[Check], list[Check], list[Check], list[str]]] = {}
         self.not_in_force: Counter = Counter()  # citation -> readable rounds not judged
         # Per list and kind of round (what it holds), the checks that judge it and their
         # `round` methods, bound once per file rather than once per round (the lists are
@@ -122,16 +123,25 @@ class RoundRunner:
         # settle): the round's holdings are read there, not from a pass over its statements
         self.by_kinds = self.relevant.isdisjoint(UNRECORDED_KINDS)
 
-    def _in_force(self, date: str | None) -> tuple[list[Check], list[Check], list[Check]]:
+    def _in_force(self, date: str | None
+                  ) -> tuple[list[Check], list[Check], list[Check], list[str]]:
         """The checks, the unreadable rounds' checks and the collecting checks in force on a
-        round's gaming date (an undated round: every check)."""
-        lists = (self.checks, self.unreadable_checks, self.collecting)
+        round's gaming date (an undated round: every check), and the citations of the checks
+        not yet in force then. A date on which every check is in force (nearly every one)
+        gets the file's own lists."""
+        lists = (self.checks, self.unreadable_checks, self.collecting, [])
         if not self.effective or not date:
             return lists
         known = self.in_force.get(date)
         if known is None:
             later = {c for c, day in self.effective.items() if day > date}
-            known = tuple([c for c in each if c.citation not in later] for each in lists)
+            if later:
+                every, unreadable, collecting = (
+                    [c for c in each if c.citation not in later] for each in lists[:3])
+                known = (every, unreadable, collecting,
+                         [c.citation for c in self.checks if c.citation in later])
+            else:
+                known = lists
             self.in_force[date] = known
         return known
 
@@ -142,9 +152,10 @@ class RoundRunner:
         if self.facts is not None:
             self.facts(view)
         if self.effective and view.date:
-            every, unreadable, collecting = self._in_force(view.date)
+            every, unreadable, collecting, not_yet = self._in_force(view.date)
         else:  # the common case, without the call
             every, unreadable, collecting = self.checks, self.unreadable_checks, self.collecting
+            not_yet = ()
         if view.unreadable:
             self.unreadable += 1
             checks = unreadable
@@ -153,8 +164,8 @@ class RoundRunner:
             self.audited += 1
             if self.regulation:
                 self.judged += 1
-            if checks is not self.checks:
-                self.not_in_force.update(c.citation for c in self.checks if c not in checks)
+            if not_yet:
+                self.not_in_force.update(not_yet)
         found: list[Finding] = []
         # What the round holds (its statement types, side wagers, problems) picks the checks
         # that can find anything in it (`Check.needs`); the pick is kept per kind of round.

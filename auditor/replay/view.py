@@ -239,7 +239,7 @@ class Hand(CountedCards, Fieldwise):
     changes: int = 0
 
     # Written out rather than generated (every field at its default but the three given):
-    # a third of the generated one's time, for a hand of every seat in every round.
+    # cheaper than the generated one, for a hand of every seat in every round.
     def __init__(self, name: str, seat: str, root: str = "") -> None:
         self.name, self.seat, self.root = name, seat, root
         self.cards, self.late_cards = [], ()
