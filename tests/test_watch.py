@@ -311,3 +311,56 @@ def test_a_header_written_before_any_round_and_each_findings_round_lines(tmp_pat
         assert lines[first - 1].startswith("round ") and lines[last - 1] == "end"
         assert first <= entry["finding"]["line"] <= last
         assert all(entry["lines"][str(n)] == lines[n - 1] for n in numbers)
+
+
+def test_a_record_dealt_past_the_days_start_is_recorded_in_each_of_its_gaming_days(tmp_path):
+    """A table plays through the hour the gaming day begins: its record's rounds fall in
+    two gaming days, and each day's close records it (as `auditor audit` splits it into
+    table-nights), the later day's run being the audit of the finished file."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    # 80 rounds from 18:02 to past 19:00 on 2026-11-20; the day begins at 19:00
+    source = simulated(tmp_path / "sim", rounds=80, seed="5", day="2026-11-20")
+    config = tmp_path / "bjh-auditor.toml"
+    config.write_text('gaming-day-starts = "19:00"\n', encoding="utf-8")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    store = tmp_path / "watch.sqlite"
+    watch, stop, thread, told, _taken = watching(
+        folder, tmp_path, None, record_days=True, close_grace=0.5, store=str(store),
+        config=str(config))
+    try:
+        Writer(source, folder / source.name, pause=0.0003).run()
+        deadline = time.time() + 120
+        while len(watch.recorded_days) < 2 and time.time() < deadline:
+            time.sleep(0.1)
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    days = ["2026-11-19", "2026-11-20"]
+    assert (tmp_path / "state" / "days.log").read_text() == "".join(d + "\n" for d in days)
+    assert told == [f"auditor: watch: gaming day {day} recorded (1 records; outputs in "
+                    f"{tmp_path / 'out' / day})" for day in days]
+    for day in days:
+        document = json.loads((tmp_path / "out" / day / "findings.json").read_text("utf-8"))
+        assert [i["path"] for i in document["inputs"]] == [str(folder / source.name)]
+    direct = tmp_path / "direct"
+    subprocess.run([sys.executable, "-m", "auditor", "audit", str(folder / source.name),
+                    "--config", str(config), "--out", str(direct), "--store",
+                    str(tmp_path / "direct.sqlite"), "--quiet"], check=False)
+    ours = (tmp_path / "out" / days[1] / "findings.json").read_text(encoding="utf-8")
+    theirs = (direct / "findings.json").read_text(encoding="utf-8")
+    assert _findings_text(ours) == _findings_text(theirs)
+    assert {f["gaming_day"] for f in json.loads(theirs)["findings"]} == set(days)
+    # the later day's run holds both table-nights of the finished record, all 80 rounds
+    with sqlite3.connect(store) as connection:
+        nights = connection.execute(
+            "SELECT night, rounds, complete FROM table_nights WHERE run_id = "
+            "(SELECT max(id) FROM runs) ORDER BY night").fetchall()
+        runs = connection.execute("SELECT count(*) FROM runs").fetchone()
+    assert [night for night, _, _ in nights] == days
+    assert sum(rounds for _, rounds, _ in nights) == 80
+    assert runs == (2,)

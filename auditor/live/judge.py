@@ -51,6 +51,7 @@ class PieceOutcome:
     rounds: int = 0
     last_round: str | None = None
     gaming_day: str | None = None  # of the last round judged
+    gaming_days: set[str] = field(default_factory=set)  # of every round judged
 
 
 class FileJudge:
@@ -74,6 +75,10 @@ class FileJudge:
         self.game: str | None = None
         self.dealer: str | None = None
         self.first_gaming_day: str | None = None
+        # every gaming day the rounds judged fall in (a record dealt past the day's start
+        # hour is in two): each day's run records the record (auditor/live/watch.py)
+        self.gaming_days: set[str] = set()
+        self.last_gaming_day: str | None = None  # of the last round judged
         self.rounds = 0
         self.seen_shoe = False  # a `shoe` before the next piece (reader.read_body)
 
@@ -128,6 +133,12 @@ class FileJudge:
             outcome.gaming_day = self.calendar.gaming_day(view.date, view.clock)
             if self.first_gaming_day is None:
                 self.first_gaming_day = outcome.gaming_day
+            self.last_gaming_day = outcome.gaming_day or self.last_gaming_day
+        # the days of the piece's rounds, from the hours they were dealt in, as the store
+        # splits a record into table-nights (`Calendar.span`)
+        outcome.gaming_days = {day for day in (self.calendar.of_stamp(stamp)[0] for _, stamp, _
+                                               in audit.result.tally.rounds if stamp) if day}
+        self.gaming_days |= outcome.gaming_days
         return outcome
 
     def name_table(self, data: bytes) -> None:

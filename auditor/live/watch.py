@@ -240,8 +240,11 @@ class Watch:
             followed.findings, followed.last_round = 0, None
         judge = followed.judge
         outcome = change.outcome
-        if judge.first_gaming_day is not None:
-            self.last_growth[judge.first_gaming_day] = time.monotonic()
+        # the days the record is being written in: its last round's, and those of the
+        # rounds just judged (a day is recorded once its records are quiet in it)
+        growing = {judge.last_gaming_day} | (outcome.gaming_days if outcome else set())
+        for day in growing - {None}:
+            self.last_growth[day] = time.monotonic()
         if outcome is not None:
             for judged in outcome.judged:
                 self._found(judged.finding, judged.severity, judged.lines, judged.waived)
@@ -321,7 +324,7 @@ class Watch:
         if self.recording is not None and self.recording.is_alive():
             return
         now = (self.options.clock or _now)()
-        days = {f.judge.first_gaming_day for f in self.followed.values()} - {None}
+        days = set().union(*(f.judge.gaming_days for f in self.followed.values()))
         for day in sorted(days - self.recorded_days):
             if now < self._closes(day):
                 continue
@@ -330,8 +333,9 @@ class Watch:
                 continue
             if time.monotonic() < self.next_attempt.get(day, 0.0):
                 continue
-            files = sorted(f.path for f in self.followed.values()
-                           if f.judge.first_gaming_day == day)
+            # every record with a round of the day: one dealt past the day's start hour is
+            # in the run of each of its days, as `auditor audit` splits it into table-nights
+            files = sorted(f.path for f in self.followed.values() if day in f.judge.gaming_days)
             if self.floor is not None and (self.gaming_day is None or day >= self.gaming_day):
                 following = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
                 self.gaming_day = following
