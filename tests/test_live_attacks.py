@@ -112,7 +112,7 @@ def _watched_alerts(tmp: Path, text: str) -> tuple[list[dict], list[dict], list[
     import time
 
     from test_watch import alerts_of, watching
-    from watch_writer import audited, of_rounds
+    from watch_writer import audited, of_record
 
     folder = tmp / "floor"
     folder.mkdir()
@@ -128,7 +128,7 @@ def _watched_alerts(tmp: Path, text: str) -> tuple[list[dict], list[dict], list[
     thread.join(5)
     alerts_file = tmp / "alerts.jsonl"
     alerts = alerts_of(alerts_file) if alerts_file.exists() else []
-    return alerts, of_rounds(audited(target), target), told
+    return alerts, of_record(audited(target), target), told
 
 
 def _header(day: str) -> str:

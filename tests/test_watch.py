@@ -6,11 +6,13 @@ comes with the gaming day's run, which is the audit's own, byte for byte."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 
-from watch_writer import Writer, audited, end_of_round, of_rounds, simulated
+from watch_writer import Writer, audited, end_of_round, of_record, simulated
 
 from auditor.live.floor import LiveFloor
 from auditor.live.watch import Watch, WatchOptions
@@ -52,9 +54,10 @@ def test_each_round_finding_alerted_once_within_two_seconds_as_the_audit_gives_i
     stop.set()
     thread.join(5)
     final = audited(folder / source.name)
-    in_rounds = of_rounds(final, folder / source.name)
+    in_rounds = of_record(final, folder / source.name)
     alerts = alerts_of(tmp_path / "alerts.jsonl")
     assert in_rounds, "the record must hold round findings for this test to mean anything"
+    assert in_rounds == final  # (no check across files at a standard table)
     # each alerted once, and exactly as findings.json holds it (table_key added)
     assert [a["id"] for a in alerts] == [f["id"] for f in in_rounds]
     for alert, finding in zip(alerts, in_rounds, strict=True):
@@ -63,9 +66,6 @@ def test_each_round_finding_alerted_once_within_two_seconds_as_the_audit_gives_i
     for alert in alerts:
         [when] = taken[alert["id"]]
         assert when - writer.ends[end_of_round(ends, alert["line"])] < 2.0, alert["id"]
-    # only the findings that need the whole file wait for the day's run
-    assert {f["citation"] for f in final if f["round"] is None} <= {"record:card-count",
-                                                                    "record:header"}
     snapshot = floor.snapshot()
     assert [entry["finding"]["id"] for entry in snapshot["findings"]] == \
         [f["id"] for f in in_rounds]
@@ -191,7 +191,7 @@ def test_every_game_judged_in_pieces_as_the_audit_judges_the_whole_file(tmp_path
     for number, game in enumerate(("standard", "switch", "db21", "tensticks", "ladies")):
         path = simulated(tmp_path / game, game=game, rounds=150, seed=str(number + 20),
                          table=f"G{number}", faults=0.2)
-        final = of_rounds(audited(path), path)
+        final = of_record(audited(path), path)
         live = [{k: v for k, v in f.items() if k != "table_key"}
                 for f in _fed_in_random_pieces(path, seed=number)]
         assert len(final) > 10, game
@@ -228,7 +228,7 @@ def test_the_settings_waivers_mark_live_findings_and_a_waived_one_is_not_alerted
     import sys
 
     source = simulated(tmp_path / "sim", rounds=40, seed="7")
-    waived_citation = of_rounds(audited(source), source)[0]["citation"]
+    waived_citation = of_record(audited(source), source)[0]["citation"]
     (tmp_path / "waivers.toml").write_text(
         f'[[waiver]]\ncitation = "{waived_citation}"\njustification = "Known layout"\n'
         'approved_by = "J. Doe"\nexpires = 2099-12-31\n', encoding="utf-8")
@@ -250,7 +250,7 @@ def test_the_settings_waivers_mark_live_findings_and_a_waived_one_is_not_alerted
                     "--config", str(config), "--out", str(tmp_path / "direct"), "--store",
                     str(tmp_path / "direct.sqlite"), "--quiet"], check=False)
     document = json.loads((tmp_path / "direct" / "findings.json").read_text(encoding="utf-8"))
-    final = of_rounds(document["findings"], folder / source.name)
+    final = of_record(document["findings"], folder / source.name)
     shown = [entry["finding"] for entry in floor.snapshot()["findings"]]
     assert shown == final  # the waiver marks included
     assert any(f["waiver"] is not None for f in final)
@@ -271,7 +271,7 @@ def test_only_findings_at_or_above_the_alert_level_are_alerted(tmp_path):
     finally:
         stop.set()
         thread.join(5)
-    final = of_rounds(audited(folder / source.name), folder / source.name)
+    final = of_record(audited(folder / source.name), folder / source.name)
     high = [f["id"] for f in final if f["severity"] == "high"]
     assert high and len(high) < len(final)
     assert [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")] == high
@@ -295,7 +295,7 @@ def test_a_header_written_before_any_round_and_each_findings_round_lines(tmp_pat
     with target.open("a", encoding="utf-8") as handle:
         handle.write(text[header_end:])
     deadline = time.monotonic() + 20
-    expected = of_rounds(audited(source), source)
+    expected = of_record(audited(source), source)
     while time.monotonic() < deadline and len(floor.snapshot()["findings"]) < len(expected):
         time.sleep(0.1)
     stop.set()
@@ -364,3 +364,95 @@ def test_a_record_dealt_past_the_days_start_is_recorded_in_each_of_its_gaming_da
     assert [night for night, _, _ in nights] == days
     assert sum(rounds for _, rounds, _ in nights) == 80
     assert runs == (2,)
+
+
+def planted_between_rounds(folder: Path) -> Path:
+    """A record planting findings that are of no one round: a header option the format
+    does not know (record:header), a card burned between rounds past the shoe's count
+    (simulated), and, written in: three unreadable lines in a row between two rounds (one
+    record:syntax finding, whose range grows with each line written), a statement outside
+    any round (record:reference), a round whose `end` is missing (known for a fault only
+    once the next round begins), and an unreadable line between the last round and
+    `close`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess_args = [sys.executable, "-m", "auditor", "simulate", "--game", "standard",
+                       "--rounds", "60", "--faults", "0.3", "--seed", "3", "--table", "T01",
+                       "--date", "2026-11-20", "--out", str(folder / "sim"), "--quiet",
+                       "--header-fault", "UnknownHeaderOption"]
+    subprocess.run(subprocess_args, check=True)
+    source = folder / "sim" / "standard-T01.bjh"
+    lines = source.read_text(encoding="utf-8").split("\n")
+    ends = [number for number, line in enumerate(lines) if line == "end"]
+    assert lines[-2].endswith(" close") and lines[-1] == ""
+    planted = {ends[9]: ["@@ scrambled 1", "@@ scrambled 2", "@@ scrambled 3"],
+               ends[19]: ["stand s1h1"], len(lines) - 3: ["@@ scrambled before close"]}
+    unclosed = ends[29]  # followed by the next round's `round` line, not `end`
+    out: list[str] = []
+    for number, line in enumerate(lines):
+        if number != unclosed:
+            out.append(line)
+        out.extend(planted.get(number, []))
+    path = folder / "planted.bjh"
+    path.write_text("\n".join(out), encoding="utf-8")
+    return path
+
+
+def test_findings_of_no_one_round_are_alerted_once_their_lines_are_written(tmp_path):
+    """Nothing waits for the day's run at a standard table: each finding between rounds
+    is alerted once the next round's `end` (or `close`) is written, with the ID and fields
+    the day's run gives it, each once; the day's run then alerts nothing more."""
+    source = planted_between_rounds(tmp_path / "made")
+    final = audited(source)
+    of_none = [(f["citation"], f["message"]) for f in final if f["round"] is None]
+    assert [c for c, _ in of_none] == ["record:header", "record:card-count", "record:syntax",
+                                       "record:reference", "record:syntax"], of_none
+    assert of_none[2][1].startswith("Lines ") and "(3 lines in a row)" in of_none[2][1]
+    assert {f["severity"] for f in final if f["round"] is None} == {"low"}
+    assert any(f["citation"] == "record:reference" and "not closed by `end`" in f["message"]
+               for f in final)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    store = tmp_path / "watch.sqlite"
+    watch, stop, thread, told, taken = watching(
+        folder, tmp_path, floor, alert_on="low", record_days=True, close_grace=3.0,
+        store=str(store))
+    try:
+        writer = Writer(source, folder / source.name, pause=0.001)
+        writer.run()
+        live_done = time.time()
+        every = {f["id"] for f in final}  # (IDs do not depend on the file's name)
+        deadline = time.time() + 20
+        while set(taken) != every and time.time() < deadline:
+            time.sleep(0.05)
+        # the floor shows every finding of the record once (before the day's close clears it)
+        shown = [e["finding"]["id"] for e in floor.snapshot()["findings"]]
+        deadline = time.time() + 60
+        while "2026-11-20" not in watch.recorded_days and time.time() < deadline:
+            time.sleep(0.1)
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    final = audited(folder / source.name)
+    document = json.loads((tmp_path / "out" / "2026-11-20" / "findings.json").read_text(
+        encoding="utf-8"))
+    assert [{**f, "table_key": None} for f in document["findings"]] == \
+        [{**f, "table_key": None} for f in final]
+    wanted = [f["id"] for f in final]  # (the record's own findings are all low)
+    alerts = alerts_of(tmp_path / "alerts.jsonl")
+    assert [a["id"] for a in alerts] == wanted  # each once, in record order
+    for alert, finding in zip(alerts, [f for f in final if f["id"] in wanted], strict=True):
+        assert alert == {**finding, "table_key": "RL-SIM-01/T01"}
+    # all of them alerted live, within 2 s of the `end` after their line (`close` for
+    # the last): none left for the day's run
+    ends = sorted(writer.ends)
+    for alert in alerts:
+        [when] = taken[alert["id"]]
+        assert when <= live_done + 2.0, alert
+        later = [end for end in ends if end >= alert["line"]]
+        if later:
+            assert when - writer.ends[later[0]] < 2.0, alert["id"]
+    assert shown == wanted
+    assert told == [f"auditor: watch: gaming day 2026-11-20 recorded (1 records; outputs in "
+                    f"{tmp_path / 'out' / '2026-11-20'})"]

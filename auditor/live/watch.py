@@ -2,8 +2,9 @@
 complete rounds judged (auditor/live/follow.py, judge.py); each finding at or above the
 alert level goes to every sink (auditor/live/alerts.py) and to the live floor; at the close
 of a gaming day its records are audited as `auditor audit` audits them, in a process of its
-own, and recorded in the store as one finished run (the day's findings that needed the
-whole file or the other files, record and cross-file findings, are alerted then).
+own, and recorded in the store as one finished run (the findings of the checks across
+files, which join the day's files, are alerted then, and anything the run finds that was
+not alerted live: lines after a record's last `end` that no `close` follows).
 
 A day is recorded once: when the settings' gaming day has closed on the wall clock and its
 records have not grown for `close_grace` seconds (a table's last lines land). The days
