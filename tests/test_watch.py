@@ -456,3 +456,39 @@ def test_findings_of_no_one_round_are_alerted_once_their_lines_are_written(tmp_p
     assert shown == wanted
     assert told == [f"auditor: watch: gaming day 2026-11-20 recorded (1 records; outputs in "
                     f"{tmp_path / 'out' / '2026-11-20'})"]
+
+
+def test_the_checks_across_files_are_alerted_by_the_days_run_once(tmp_path):
+    """Ten sticks' punched cards are judged across the day's files, known at its close:
+    live, every other finding is alerted; the day's run alerts the card handed in wrong,
+    once, and the alerts are then the day's run's findings, each once."""
+    source = simulated(tmp_path / "sim", game="tensticks", rounds=80, seed="20", faults=0.3)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    target = folder / source.name
+    watch, stop, thread, _told, taken = watching(
+        folder, tmp_path, None, record_days=True, close_grace=3.0,
+        store=str(tmp_path / "watch.sqlite"))
+    try:
+        Writer(source, target, pause=0.0003).run()
+        final = audited(target)
+        live = of_record(final, target)
+        deadline = time.time() + 20
+        while set(taken) != {f["id"] for f in live} and time.time() < deadline:
+            time.sleep(0.05)
+        alerted_live = [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")]
+        deadline = time.time() + 60
+        while "2026-11-20" not in watch.recorded_days and time.time() < deadline:
+            time.sleep(0.1)
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    across = [f for f in final if f not in live]
+    assert [(f["citation"], f["line"]) for f in across] == [("20:18:15:30.02(¶11)", 1065)]
+    assert alerted_live == [f["id"] for f in live]
+    document = json.loads((tmp_path / "out" / "2026-11-20" / "findings.json").read_text(
+        encoding="utf-8"))
+    alerts = [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")]
+    assert alerts == [*alerted_live, across[0]["id"]]
+    assert sorted(alerts) == sorted(f["id"] for f in document["findings"])
