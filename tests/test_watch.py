@@ -355,6 +355,9 @@ def test_a_record_dealt_past_the_days_start_is_recorded_in_each_of_its_gaming_da
     theirs = (direct / "findings.json").read_text(encoding="utf-8")
     assert _findings_text(ours) == _findings_text(theirs)
     assert {f["gaming_day"] for f in json.loads(theirs)["findings"]} == set(days)
+    # every finding of the finished record alerted once (live, all of them here)
+    alerted = [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")]
+    assert sorted(alerted) == sorted(f["id"] for f in json.loads(theirs)["findings"])
     # the later day's run holds both table-nights of the finished record, all 80 rounds
     with sqlite3.connect(store) as connection:
         nights = connection.execute(
@@ -492,3 +495,32 @@ def test_the_checks_across_files_are_alerted_by_the_days_run_once(tmp_path):
     alerts = [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")]
     assert alerts == [*alerted_live, across[0]["id"]]
     assert sorted(alerts) == sorted(f["id"] for f in document["findings"])
+
+
+def test_a_days_run_alerts_its_own_days_findings_and_leaves_the_next_days_to_its_run(
+        tmp_path):
+    """A record written into the next gaming day is in the runs of both days; the earlier
+    run read it (and the other records a check across files joins) only in part, so of
+    its findings it alerts those of its own day (and those of no day, the header's): the
+    next day's are that day's run's to alert."""
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    watch, stop, thread, told, _taken = watching(folder, tmp_path)
+    day = "2026-11-19"
+    try:
+        out = tmp_path / "out" / day
+        out.mkdir(parents=True)
+        # outputs written by a day's audit begun by a watch before this one (killed since)
+        (tmp_path / "state" / f"recording-{day}").write_text(f"999999999 {time.time() - 5}\n")
+        findings = [{"id": f"BJH-{n}", "severity": "low", "waiver": None, "gaming_day": of}
+                    for n, of in enumerate((day, "2026-11-20", None, day))]
+        (out / "findings.json").write_text(json.dumps({"findings": findings}),
+                                           encoding="utf-8")
+        assert watch.record_day(day, [str(folder / "t.bjh")])
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    assert [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")] == [
+        "BJH-0", "BJH-2", "BJH-3"]
+    assert told == [f"auditor: watch: gaming day {day} recorded (1 records; outputs in {out})"]

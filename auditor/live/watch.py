@@ -405,6 +405,11 @@ class Watch:
                       f"cannot be read ({error}); its late findings are not alerted")
             document = {"findings": []}
         for finding in document.get("findings", []):
+            # the day's own: a record written into the next day is in that day's run too,
+            # and its findings of that day are that run's to alert (this run read the
+            # record, and the other records of the checks across files, only in part)
+            if finding.get("gaming_day") not in (day, None):
+                continue
             if at_or_above(finding.get("severity", "low"), self.options.alert_on) \
                     and finding.get("waiver") is None:
                 for worker in self.workers:
