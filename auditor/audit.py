@@ -104,6 +104,9 @@ class FileAudit:
         # the last line, not ended by a newline, set aside as not yet written (`_written`)
         self.open_round: dict[str, Any] | None = None
         self.unwritten_line: int | None = None
+        # Whether a body statement (or a problem of the body) was read: a file that ends
+        # before one, in a record not finished, is cut inside its header (`_open_header`)
+        self.body_read = False
         self.open_key: tuple = (None, None)  # the open round's dealer and hour stamp
         self.keep_evidence = keep_evidence
         self.summary = InputSummary(path=path)
@@ -187,8 +190,10 @@ class FileAudit:
             elif isinstance(item, Header):
                 self.begin(item.config, item.problems)
             elif isinstance(item, Problem):
+                self.body_read = True
                 self.file_view.problems.append(self._in_context(item))
             elif isinstance(item, ev.Event):
+                self.body_read = True
                 self._between_rounds(item)
 
     def _round(self, item: RoundRecord) -> None:
@@ -228,6 +233,29 @@ class FileAudit:
                                                        item.end_line or item.last_line))
         texts.forget(item.start.line, item.end_line or item.last_line)
         result.tally.add_round(view, result.findings[found:] if judged else ())
+
+    def _open_header(self, lines: int) -> int | None:
+        """The last line read of a header the table may still be writing, else None: the
+        file ends before any body statement (an empty file too) in a record not finished
+        and not untouched since before `Judging.live_from` (a header holds no date: the
+        file's own says whether it is an old record cut short). Its header is not judged: a
+        file cut before its `table` line would be a false record:header."""
+        if self.body_read or self.rounds or self.summary.rounds or not self.may_be_open:
+            return None
+        live_from = self.judging.live_from if self.judging is not None else None
+        if live_from is not None:
+            import os
+            from datetime import date
+
+            try:
+                day = date.fromtimestamp(os.stat(self.path).st_mtime).isoformat()
+            except (OSError, ValueError):
+                day = None  # bytes handed to a worker: no date to go by
+            # untouched since before `live_from`: an old record cut short, judged (a later
+            # date is no reason to judge: a copy of a file is dated when it is made)
+            if day is not None and day < live_from:
+                return None
+        return lines - (self.unwritten_line is not None)
 
     def _live(self, day: str | None) -> bool:
         """Whether a round of `day` may still be being dealt (`Judging.may_be_live`)."""
@@ -356,12 +384,15 @@ class FileAudit:
         """The file's own checks, its dates and dealers: the result is complete."""
         summary, result, file_view = self.summary, self.result, self.file_view
         summary.sha256, summary.lines = sha256, lines
-        if summary.lines == 0:
+        open_header = self._open_header(lines)
+        if summary.lines == 0 and open_header is None:
             file_view.problems.insert(0, Problem("header", 1, "the file is empty"))
         self.runner.count_applied()
         found = len(result.findings)
         file_view.statements = self.texts.texts  # the header's lines, for record:approval
-        self.runner.run_file(file_view)
+        summary.open_header = open_header
+        if open_header is None:  # a header still being written is not judged
+            self.runner.run_file(file_view)
         self.texts.attach(result.findings, found)
         summary.first_date, summary.last_date = self.first_date, self.last_date
         summary.dealers = list(self.dealers)

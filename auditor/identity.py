@@ -131,7 +131,7 @@ class Identifier:
 def apply_identity(result: AuditResult, calendar: Calendar = DEFAULT_CALENDAR) -> None:
     """Give every finding of a merged run held in memory its ID, its gaming day and shift
     (`calendar`) and the player at its seat (once, in the parent, before waivers and
-    baselines look at the findings), in place: as `api.judge_run` does in the store."""
+    baselines look at the findings), in place: as `api.annotate_run` does in the store."""
     findings = result.findings
     identify = Identifier.of_inputs(result.inputs, read_statements(
         lines_without_statement(findings)))

@@ -60,6 +60,9 @@ class InputSummary(BaseModel):
     open_round: dict[str, Any] | None = None
     unwritten_line: int | None = None
     finished: bool | None = None
+    # A record not finished that ends inside its header (no body statement read yet): the
+    # header's last line read (0: an empty file), its header not judged; else None.
+    open_header: int | None = None
 
     def rule_declared(self, key: str) -> bool | None:
         """Whether the house rule `key` (as `house_rules` names it) was declared by the

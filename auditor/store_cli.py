@@ -164,6 +164,8 @@ def _show(engine, run_id: int, as_json: bool, console: Console, errors: Console)
         if isinstance(opened, dict):  # a record not finished (auditor/audit.py)
             state += (f"; no `close` yet: round {opened.get('round')} (line "
                       f"{opened.get('line')}) still open, not judged")
+        if isinstance(summary.get("open_header"), int):  # cut inside its header
+            state += "; no `close` yet: its header still being written, not judged"
         console.print(f"  - {summary['path']}: {state}")
     if row.status != "finished":
         missing = document["not_audited"]

@@ -19,7 +19,8 @@ from auditor.selection import Judging
 
 # the round being dealt: the last `round` line after the last round judged
 _ROUND_LINE = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?round[ \t]+([^ \t\r\n#]+)")
-_END_WORD = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?end\b")
+# a line that may end a piece: a round's `end`, or the record's `close`
+_END_WORD = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?(?:end|close)\b")
 # the bytes before the next piece, kept to tell a file rewritten in place (truncated and
 # written again, larger, between two polls: same inode, no smaller)
 _MARK_BYTES = 256

@@ -3,12 +3,15 @@ table's state where the last piece ended, as a large file's pieces are (auditor/
 so a round is judged once, as soon as its `end` line is written, and never while open.
 
 A piece runs from the byte after the last round judged to the newline of the last line
-that parses as `end`: the rounds in it are whole, so their findings are those the audit
-of the finished file gives them (a round's checks see the round and the table's state, and
-the state is handed on exactly, not guessed). What needs later lines (the file's own
-checks, the checks across files) waits for the day's run (auditor/live/watch.py).
+that parses as `end` (or `close`): the rounds in it are whole, so their findings are those
+the audit of the finished file gives them (a round's checks see the round and the table's
+state, and the state is handed on exactly, not guessed). The file's own checks judge the
+header with the first piece and what each piece met between its rounds with that piece:
+nothing after the piece's last line can change those findings. Only the checks across
+files wait for the day's run (auditor/live/watch.py): the files they join are the day's,
+known at its close.
 
-Each finding gets its ID as `judge_run` would give it: the same recipe, the occurrence
+Each finding gets its ID as `annotate_run` would give it: the same recipe, the occurrence
 counted within the file in record order (auditor/identity.py), its gaming day and shift
 from the settings' calendar, and the player at its seat.
 """
@@ -23,6 +26,7 @@ from typing import Any
 
 from auditor import events as ev
 from auditor.audit import FileAudit, describe_table
+from auditor.checks.base import FileView
 from auditor.config import TableConfig
 from auditor.findings import Finding, changed
 from auditor.gaming_day import Calendar
@@ -51,6 +55,7 @@ class PieceOutcome:
     rounds: int = 0
     last_round: str | None = None
     gaming_day: str | None = None  # of the last round judged
+    gaming_days: set[str] = field(default_factory=set)  # of every round judged
 
 
 class FileJudge:
@@ -74,8 +79,15 @@ class FileJudge:
         self.game: str | None = None
         self.dealer: str | None = None
         self.first_gaming_day: str | None = None
+        # every gaming day the rounds judged fall in (a record dealt past the day's start
+        # hour is in two): each day's run records the record (auditor/live/watch.py)
+        self.gaming_days: set[str] = set()
+        self.last_gaming_day: str | None = None  # of the last round judged
         self.rounds = 0
         self.seen_shoe = False  # a `shoe` before the next piece (reader.read_body)
+        # the file's own checks that find something only in a problem met (judged again
+        # on each piece's problems), once the header is read; None before
+        self.problem_checks: list | None = None
 
     def judge(self, data: bytes) -> PieceOutcome | None:
         """Judge the rounds whose `end` is in `data` (the file's bytes from `offset`, cut
@@ -84,7 +96,7 @@ class FileJudge:
         source = SourceFile(self.path, first_line=self.line, data=data)
         events = list(parse_batches(source.batches(), audit.texts.keep, audit.texts.problems))
         last_end = next((index for index in range(len(events) - 1, -1, -1)
-                         if type(events[index]) is ev.RoundEnd), None)
+                         if type(events[index]) in _PIECE_ENDS), None)
         if last_end is None:
             if self.table_key is None and events:
                 self._name_table(events)
@@ -112,7 +124,7 @@ class FileJudge:
         outcome = PieceOutcome(rounds=len(rounds))
         self.config = audit.state.config
         self.table_key = audit.summary.table_key
-        outcome.judged = self._identified(audit, data, rounds)
+        outcome.judged = self._identified(audit, data, rounds, self._record_findings(audit))
         # commit: the next piece begins after the last `end`
         self.offset += _after_line(data, end_line - self.line + 1)
         self.line = end_line + 1
@@ -128,6 +140,12 @@ class FileJudge:
             outcome.gaming_day = self.calendar.gaming_day(view.date, view.clock)
             if self.first_gaming_day is None:
                 self.first_gaming_day = outcome.gaming_day
+            self.last_gaming_day = outcome.gaming_day or self.last_gaming_day
+        # the days of the piece's rounds, from the hours they were dealt in, as the store
+        # splits a record into table-nights (`Calendar.span`)
+        outcome.gaming_days = {day for day in (self.calendar.of_stamp(stamp)[0] for _, stamp, _
+                                               in audit.result.tally.rounds if stamp) if day}
+        self.gaming_days |= outcome.gaming_days
         return outcome
 
     def name_table(self, data: bytes) -> None:
@@ -150,9 +168,36 @@ class FileJudge:
             if summary.table != "?":  # not a header cut before its `table` line
                 self.table_key, self.game = summary.table_key, header.config.game
 
+    def _record_findings(self, audit: FileAudit) -> list[Finding]:
+        """The file's own checks (`Check.file`) on what the piece met outside its rounds:
+        the header (in the first piece), and the problems between rounds (a card burned
+        past the shoe's count, lines that cannot be read, statements out of place). The
+        piece ends at an `end` or `close` line, which no run of unreadable lines crosses,
+        so each problem's finding is the one the finished file's audit gives it. A check
+        that finds something in the header alone (the Switch table's decks, the house
+        rules against their approval) is run once, with the header; the others again with
+        each piece's problems."""
+        view = audit.file_view
+        if self.problem_checks is None:  # the first piece: the header read here
+            view.statements = audit.texts.texts  # the header's lines (record:approval)
+            found = [finding for check in audit.runner.checks for finding in check.file(view)]
+            bare = FileView(view.file, view.config, [], view.approvals, view.statements,
+                            view.house_rules)
+            self.problem_checks = [check for check in audit.runner.checks
+                                   if not any(True for _ in check.file(bare))]
+        elif view.problems:
+            found = [finding for check in self.problem_checks for finding in check.file(view)]
+        else:
+            return []
+        audit.texts.attach(found, 0)
+        return found
+
     def _identified(self, audit: FileAudit, data: bytes,
-                    rounds: list[tuple[int, int, str]]) -> list[Judged]:
-        findings = sorted(audit.result.findings, key=Finding.sort_key)
+                    rounds: list[tuple[int, int, str]],
+                    record: list[Finding] = ()) -> list[Judged]:
+        # (a file's own findings after its rounds', as FileAudit.finish adds them: in the
+        # sort's ties, the order the occurrence numbers are counted in)
+        findings = sorted([*audit.result.findings, *record], key=Finding.sort_key)
         if not findings:
             return []
         summary = audit.summary
@@ -168,7 +213,7 @@ class FileJudge:
             player = players.get((finding.line, finding.seat))
             if player is not None and finding.player != player:
                 finding = changed(finding, player=player)
-            if self.waivers:  # as judge_run marks them (a file's SHA-256 is known at the end)
+            if self.waivers:  # as annotate_run marks them (a file's SHA-256 is known at the end)
                 from auditor.waivers import Waiving
 
                 finding = Waiving(self.waivers, [summary], datetime.now(UTC).date())(finding)
@@ -178,6 +223,11 @@ class FileJudge:
                                  {n: texts[n] for n in range(first, last + 1) if n in texts},
                                  finding.waiver is not None))
         return judged
+
+
+# A piece ends after the last line that ends a round, or the record (`close`: what was
+# met between the last round and it can be judged then)
+_PIECE_ENDS = (ev.RoundEnd, ev.Close)
 
 
 def _after_line(data: bytes, lines: int) -> int:

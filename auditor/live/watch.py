@@ -2,8 +2,9 @@
 complete rounds judged (auditor/live/follow.py, judge.py); each finding at or above the
 alert level goes to every sink (auditor/live/alerts.py) and to the live floor; at the close
 of a gaming day its records are audited as `auditor audit` audits them, in a process of its
-own, and recorded in the store as one finished run (the day's findings that needed the
-whole file or the other files, record and cross-file findings, are alerted then).
+own, and recorded in the store as one finished run (the findings of the checks across
+files, which join the day's files, are alerted then, and anything the run finds that was
+not alerted live: lines after a record's last `end` that no `close` follows).
 
 A day is recorded once: when the settings' gaming day has closed on the wall clock and its
 records have not grown for `close_grace` seconds (a table's last lines land). The days
@@ -240,8 +241,11 @@ class Watch:
             followed.findings, followed.last_round = 0, None
         judge = followed.judge
         outcome = change.outcome
-        if judge.first_gaming_day is not None:
-            self.last_growth[judge.first_gaming_day] = time.monotonic()
+        # the days the record is being written in: its last round's, and those of the
+        # rounds just judged (a day is recorded once its records are quiet in it)
+        growing = {judge.last_gaming_day} | (outcome.gaming_days if outcome else set())
+        for day in growing - {None}:
+            self.last_growth[day] = time.monotonic()
         if outcome is not None:
             for judged in outcome.judged:
                 self._found(judged.finding, judged.severity, judged.lines, judged.waived)
@@ -321,7 +325,7 @@ class Watch:
         if self.recording is not None and self.recording.is_alive():
             return
         now = (self.options.clock or _now)()
-        days = {f.judge.first_gaming_day for f in self.followed.values()} - {None}
+        days = set().union(*(f.judge.gaming_days for f in self.followed.values()))
         for day in sorted(days - self.recorded_days):
             if now < self._closes(day):
                 continue
@@ -330,8 +334,9 @@ class Watch:
                 continue
             if time.monotonic() < self.next_attempt.get(day, 0.0):
                 continue
-            files = sorted(f.path for f in self.followed.values()
-                           if f.judge.first_gaming_day == day)
+            # every record with a round of the day: one dealt past the day's start hour is
+            # in the run of each of its days, as `auditor audit` splits it into table-nights
+            files = sorted(f.path for f in self.followed.values() if day in f.judge.gaming_days)
             if self.floor is not None and (self.gaming_day is None or day >= self.gaming_day):
                 following = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
                 self.gaming_day = following
@@ -400,6 +405,11 @@ class Watch:
                       f"cannot be read ({error}); its late findings are not alerted")
             document = {"findings": []}
         for finding in document.get("findings", []):
+            # the day's own: a record written into the next day is in that day's run too,
+            # and its findings of that day are that run's to alert (this run read the
+            # record, and the other records of the checks across files, only in part)
+            if finding.get("gaming_day") not in (day, None):
+                continue
             if at_or_above(finding.get("severity", "low"), self.options.alert_on) \
                     and finding.get("waiver") is None:
                 for worker in self.workers:

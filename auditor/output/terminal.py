@@ -198,9 +198,13 @@ def open_round_warning(summary) -> str | None:
     from auditor.selection import printable
 
     opened, unwritten = summary.open_round, summary.unwritten_line
-    if opened is None and unwritten is None:
+    header = getattr(summary, "open_header", None)  # (a summary of an older run lacks it)
+    if opened is None and unwritten is None and header is None:
         return None
     parts = []
+    if header is not None:
+        parts.append("its header is still being written (no body statement yet): "
+                     "not judged" if header else "it is empty: not judged")
     if opened is not None:
         parts.append(f"round {opened['round']} (line {opened['line']}) is still open: read, "
                      "not judged")

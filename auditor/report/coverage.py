@@ -93,4 +93,5 @@ def build_provenance(result: AuditResult, run: dict[str, Any],
         len(rounds_not_audited) == sum(i.rounds - i.rounds_audited - (i.open_round is not None)
                                        for i in partial),
         run.get("build"),
-        [i for i in result.inputs if i.open_round is not None or i.unwritten_line is not None])
+        [i for i in result.inputs if i.open_round is not None or i.unwritten_line is not None
+         or i.open_header is not None])

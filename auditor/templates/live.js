@@ -76,7 +76,9 @@
     const item = document.createElement("li");
     const details = element("details", null, "finding severity-" + shown(f.severity));
     const summary = document.createElement("summary");
-    let where = shown(f.table) + " · round " + shown(f.round);
+    // a finding of no one round (the header, between rounds) is placed by its line
+    let where = shown(f.table) + (f.round !== null && f.round !== undefined
+      ? " · round " + shown(f.round) : f.line ? " · line " + f.line : " · the record");
     if (f.seat) where += " · seat " + shown(f.seat);
     if (f.time) where += " · " + shown(f.time);
     summary.append(element("span", f.severity, "severity"), " ",

@@ -329,3 +329,90 @@ def test_a_record_of_an_older_night_cut_inside_a_round_is_judged_as_the_catalog_
     recent = write(tmp_path, "recent.bjh", HIDING.replace(TODAY, yesterday))
     result = audit_file(str(recent), judging=Judging(live_from=yesterday))
     assert found(result) == [] and result.summary.open_round["round"] == "2"
+
+
+# ---- a file cut inside its header ----
+
+# The header cut before its `table` line: a table that has only begun its record.
+CUT_HEADER = 'bjh 1\ncasino "Test" licence=RL-9\n'
+
+
+def _aged(path: Path, days: int) -> Path:
+    """`path` last written `days` days ago (a file untouched since an older night)."""
+    import os
+    import time
+
+    when = time.time() - days * 86400
+    os.utime(path, (when, when))
+    return path
+
+
+def test_a_file_cut_inside_its_header_is_open_not_a_header_finding(tmp_path) -> None:
+    yesterday = (date.today() - timedelta(days=1)).isoformat()
+    live = Judging(live_from=yesterday)
+    cases = {  # text: the header's last line read (its lines before the one not yet written)
+        CUT_HEADER: 2,
+        CUT_HEADER + "table T4 game=stan": 2,  # a `table` line being written
+        "bj": 0,  # `bjh 1` being written
+        "": 0,  # created, nothing written yet
+    }
+    for number, (text, last) in enumerate(cases.items()):
+        path = str(write(tmp_path, f"cut{number}.bjh", text))
+        for judging in (None, live):
+            result = audit_file(path, judging=judging)
+            assert found(result) == [], repr(text)
+            assert result.summary.open_header == last, repr(text)
+            assert result.summary.finished is False
+    # a whole header, no round yet: nothing to judge, nothing found, still open
+    whole = audit_file(str(write(tmp_path, "header.bjh", HEADER)), judging=live)
+    assert found(whole) == [] and whole.summary.open_header is None  # (a body: `shoe`)
+    only_table = HEADER.split("shoe")[0]
+    result = audit_file(str(write(tmp_path, "table.bjh", only_table)), judging=live)
+    assert found(result) == [] and result.summary.open_header == 3
+
+
+def test_a_finished_or_old_file_cut_inside_its_header_keeps_its_finding(tmp_path) -> None:
+    yesterday = (date.today() - timedelta(days=1)).isoformat()
+    no_table = [("record:header", None, 2)]
+    path = write(tmp_path, "cut.bjh", CUT_HEADER)
+    # taken as finished: the header is judged as the catalog says
+    result = audit_file(str(path), judging=Judging(finished=True))
+    assert found(result) == no_table and result.summary.open_header is None
+    # untouched since two days before the audit: an old record cut short
+    old = str(_aged(path, 3))
+    result = audit_file(old, judging=Judging(live_from=yesterday))
+    assert found(result) == no_table and result.summary.open_header is None
+    # ... but a file of yesterday's may still be written
+    result = audit_file(str(_aged(path, 1)), judging=Judging(live_from=yesterday))
+    assert found(result) == [] and result.summary.open_header == 2
+    empty = str(_aged(write(tmp_path, "empty.bjh", ""), 3))
+    result = audit_file(empty, judging=Judging(live_from=yesterday))
+    assert [f.message for f in result.findings] == [
+        "the file is empty", "the file does not begin with `bjh 1`",
+        "the header has no `table` statement"]
+
+
+def test_every_output_names_a_header_still_being_written(tmp_path, capsys) -> None:
+    record = write(tmp_path, "cut\x1b[2J.bjh", CUT_HEADER + "table T4 ga")
+    store = str(tmp_path / "history.sqlite")
+    assert _audit(tmp_path, record, "out", store, "--new-store") == 0
+    warning = [line for line in capsys.readouterr().err.splitlines() if "no `close` yet" in line]
+    assert warning == [
+        f"auditor: {tmp_path}/cut\\u001b[2J.bjh has no `close` yet: its header is still being "
+        "written (no body statement yet): not judged; line 3 is not yet written (no "
+        "newline): not read; audit it again once finished, or with --finished if it is whole"]
+    document = json.loads((tmp_path / "out" / "findings.json").read_text(encoding="utf-8"))
+    [summary] = document["inputs"]
+    assert (summary["open_header"], summary["unwritten_line"], summary["finished"]) == (
+        2, 3, False)
+    assert document["findings"] == []
+    page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert "header (lines 1–2) still being written, not judged; line 3 not yet written " \
+           "(no newline), not read</li>" in page
+    assert main(["runs", "show", "1", "--store", store]) == 0
+    assert "; no `close` yet: its header still being written, not judged" in \
+        capsys.readouterr().out
+    assert _audit(tmp_path, record, "whole", store, "--finished") == 1
+    document = json.loads((tmp_path / "whole" / "findings.json").read_text(encoding="utf-8"))
+    assert [(f["citation"], f["line"]) for f in document["findings"]] == [("record:header", 2),
+                                                                          ("record:syntax", 3)]

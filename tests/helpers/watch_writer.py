@@ -80,6 +80,19 @@ def of_rounds(findings: list[dict], path: Path) -> list[dict]:
             if (f["citation"], f["line"], f["seat"], f["hand"], f["message"]) in rounds]
 
 
+def of_record(findings: list[dict], path: Path) -> list[dict]:
+    """Of the audit's `findings` of the record at `path`, those the watch judges as the
+    lines they need are written: the rounds' and the file's own (its header, and what lies
+    between rounds), all but those of the checks across files (Ten sticks' punched cards
+    handed in), which wait for the gaming day's run."""
+    from auditor.audit import audit_file
+
+    own = {(f.citation, f.line, f.seat, f.hand, f.message)
+           for f in audit_file(str(path)).findings}
+    return [f for f in findings
+            if (f["citation"], f["line"], f["seat"], f["hand"], f["message"]) in own]
+
+
 def audited(path: Path) -> list[dict]:
     """The findings `auditor audit` gives the finished file, with their IDs (as findings.json
     holds them, but for table_key)."""

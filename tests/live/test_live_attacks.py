@@ -111,7 +111,7 @@ def _watched_alerts(tmp: Path, text: str) -> tuple[list[dict], list[dict], list[
     findings of the finished file, what the watch told)."""
     import time
 
-    from tests.helpers.watch_writer import audited, of_rounds
+    from tests.helpers.watch_writer import audited, of_record
     from tests.live.test_watch import alerts_of, watching
 
     folder = tmp / "floor"
@@ -128,7 +128,7 @@ def _watched_alerts(tmp: Path, text: str) -> tuple[list[dict], list[dict], list[
     thread.join(5)
     alerts_file = tmp / "alerts.jsonl"
     alerts = alerts_of(alerts_file) if alerts_file.exists() else []
-    return alerts, of_rounds(audited(target), target), told
+    return alerts, of_record(audited(target), target), told
 
 
 def _header(day: str) -> str:

@@ -426,3 +426,16 @@ def test_head_of_the_stream_ends_so_the_connection_serves_the_next_request() -> 
             assert http.get("/snapshot.json").json()["sequence"] == 3
     finally:
         served.close()
+
+
+def test_a_finding_of_no_one_round_is_placed_by_its_line_not_as_round_none() -> None:
+    """The header's findings and those between rounds are judged live too: the first paint
+    places them by their line (or as the record's), never as `round None`."""
+    floor = LiveFloor()
+    floor.add_finding(finding("burned 6h past the count", id="F-2", round=None, line=115),
+                      {115: "18:07:05 burn 6h"})
+    floor.add_finding(finding("the file has no line", id="F-3", round=None, line=None), {})
+    html = client(floor).get("/").text
+    assert "round None" not in html
+    assert '<span class="where">T1 · line 115' in html
+    assert '<span class="where">T1 · the record' in html

@@ -252,3 +252,20 @@ def test_a_page_open_across_a_restart_of_the_server_shows_the_new_floor(browser)
         live.close()
     finally:
         second.close()
+
+
+def test_a_finding_of_no_one_round_is_pushed_placed_by_its_line(browser, served) -> None:
+    """The header's findings and those between rounds come live too: pushed, each is
+    placed by its line (or as the record's), never as a round it has not."""
+    live = LivePage(browser, served.url)
+    page = live.page
+    served.floor.add_finding(finding("burned past the count", id="F-B", round=None, line=115,
+                                     seat=None, evidence=[]), {115: "18:07:05 burn 6h"})
+    visible_within(page, "burned past the count", LIMIT_SECONDS)
+    served.floor.add_finding(finding("of the record", id="F-R", round=None, line=None,
+                                     seat=None, evidence=[]), {})
+    visible_within(page, "of the record", LIMIT_SECONDS)
+    assert live.summaries()[:2] == [
+        "high 20:18:15:09 T1 · the record of the record",
+        "high 20:18:15:09 T1 · line 115 burned past the count"]
+    live.close()

@@ -6,13 +6,15 @@ comes with the gaming day's run, which is the audit's own, byte for byte."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 
 from auditor.live.floor import LiveFloor
 from auditor.live.watch import Watch, WatchOptions
-from tests.helpers.watch_writer import Writer, audited, end_of_round, of_rounds, simulated
+from tests.helpers.watch_writer import Writer, audited, end_of_round, of_record, simulated
 
 
 def watching(folder: Path, tmp: Path, floor: LiveFloor | None = None, **options):
@@ -51,9 +53,10 @@ def test_each_round_finding_alerted_once_within_two_seconds_as_the_audit_gives_i
     stop.set()
     thread.join(5)
     final = audited(folder / source.name)
-    in_rounds = of_rounds(final, folder / source.name)
+    in_rounds = of_record(final, folder / source.name)
     alerts = alerts_of(tmp_path / "alerts.jsonl")
     assert in_rounds, "the record must hold round findings for this test to mean anything"
+    assert in_rounds == final  # (no check across files at a standard table)
     # each alerted once, and exactly as findings.json holds it (table_key added)
     assert [a["id"] for a in alerts] == [f["id"] for f in in_rounds]
     for alert, finding in zip(alerts, in_rounds, strict=True):
@@ -62,9 +65,6 @@ def test_each_round_finding_alerted_once_within_two_seconds_as_the_audit_gives_i
     for alert in alerts:
         [when] = taken[alert["id"]]
         assert when - writer.ends[end_of_round(ends, alert["line"])] < 2.0, alert["id"]
-    # only the findings that need the whole file wait for the day's run
-    assert {f["citation"] for f in final if f["round"] is None} <= {"record:card-count",
-                                                                    "record:header"}
     snapshot = floor.snapshot()
     assert [entry["finding"]["id"] for entry in snapshot["findings"]] == \
         [f["id"] for f in in_rounds]
@@ -190,7 +190,7 @@ def test_every_game_judged_in_pieces_as_the_audit_judges_the_whole_file(tmp_path
     for number, game in enumerate(("standard", "switch", "db21", "tensticks", "ladies")):
         path = simulated(tmp_path / game, game=game, rounds=150, seed=str(number + 20),
                          table=f"G{number}", faults=0.2)
-        final = of_rounds(audited(path), path)
+        final = of_record(audited(path), path)
         live = [{k: v for k, v in f.items() if k != "table_key"}
                 for f in _fed_in_random_pieces(path, seed=number)]
         assert len(final) > 10, game
@@ -227,7 +227,7 @@ def test_the_settings_waivers_mark_live_findings_and_a_waived_one_is_not_alerted
     import sys
 
     source = simulated(tmp_path / "sim", rounds=40, seed="7")
-    waived_citation = of_rounds(audited(source), source)[0]["citation"]
+    waived_citation = of_record(audited(source), source)[0]["citation"]
     (tmp_path / "waivers.toml").write_text(
         f'[[waiver]]\ncitation = "{waived_citation}"\njustification = "Known layout"\n'
         'approved_by = "J. Doe"\nexpires = 2099-12-31\n', encoding="utf-8")
@@ -249,7 +249,7 @@ def test_the_settings_waivers_mark_live_findings_and_a_waived_one_is_not_alerted
                     "--config", str(config), "--out", str(tmp_path / "direct"), "--store",
                     str(tmp_path / "direct.sqlite"), "--quiet"], check=False)
     document = json.loads((tmp_path / "direct" / "findings.json").read_text(encoding="utf-8"))
-    final = of_rounds(document["findings"], folder / source.name)
+    final = of_record(document["findings"], folder / source.name)
     shown = [entry["finding"] for entry in floor.snapshot()["findings"]]
     assert shown == final  # the waiver marks included
     assert any(f["waiver"] is not None for f in final)
@@ -270,7 +270,7 @@ def test_only_findings_at_or_above_the_alert_level_are_alerted(tmp_path):
     finally:
         stop.set()
         thread.join(5)
-    final = of_rounds(audited(folder / source.name), folder / source.name)
+    final = of_record(audited(folder / source.name), folder / source.name)
     high = [f["id"] for f in final if f["severity"] == "high"]
     assert high and len(high) < len(final)
     assert [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")] == high
@@ -294,7 +294,7 @@ def test_a_header_written_before_any_round_and_each_findings_round_lines(tmp_pat
     with target.open("a", encoding="utf-8") as handle:
         handle.write(text[header_end:])
     deadline = time.monotonic() + 20
-    expected = of_rounds(audited(source), source)
+    expected = of_record(audited(source), source)
     while time.monotonic() < deadline and len(floor.snapshot()["findings"]) < len(expected):
         time.sleep(0.1)
     stop.set()
@@ -310,3 +310,216 @@ def test_a_header_written_before_any_round_and_each_findings_round_lines(tmp_pat
         assert lines[first - 1].startswith("round ") and lines[last - 1] == "end"
         assert first <= entry["finding"]["line"] <= last
         assert all(entry["lines"][str(n)] == lines[n - 1] for n in numbers)
+
+
+def test_a_record_dealt_past_the_days_start_is_recorded_in_each_of_its_gaming_days(tmp_path):
+    """A table plays through the hour the gaming day begins: its record's rounds fall in
+    two gaming days, and each day's close records it (as `auditor audit` splits it into
+    table-nights), the later day's run being the audit of the finished file."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    # 80 rounds from 18:02 to past 19:00 on 2026-11-20; the day begins at 19:00
+    source = simulated(tmp_path / "sim", rounds=80, seed="5", day="2026-11-20")
+    config = tmp_path / "bjh-auditor.toml"
+    config.write_text('gaming-day-starts = "19:00"\n', encoding="utf-8")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    store = tmp_path / "watch.sqlite"
+    watch, stop, thread, told, _taken = watching(
+        folder, tmp_path, None, record_days=True, close_grace=0.5, store=str(store),
+        config=str(config))
+    try:
+        Writer(source, folder / source.name, pause=0.0003).run()
+        deadline = time.time() + 120
+        while len(watch.recorded_days) < 2 and time.time() < deadline:
+            time.sleep(0.1)
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    days = ["2026-11-19", "2026-11-20"]
+    assert (tmp_path / "state" / "days.log").read_text() == "".join(d + "\n" for d in days)
+    assert told == [f"auditor: watch: gaming day {day} recorded (1 records; outputs in "
+                    f"{tmp_path / 'out' / day})" for day in days]
+    for day in days:
+        document = json.loads((tmp_path / "out" / day / "findings.json").read_text("utf-8"))
+        assert [i["path"] for i in document["inputs"]] == [str(folder / source.name)]
+    direct = tmp_path / "direct"
+    subprocess.run([sys.executable, "-m", "auditor", "audit", str(folder / source.name),
+                    "--config", str(config), "--out", str(direct), "--store",
+                    str(tmp_path / "direct.sqlite"), "--quiet"], check=False)
+    ours = (tmp_path / "out" / days[1] / "findings.json").read_text(encoding="utf-8")
+    theirs = (direct / "findings.json").read_text(encoding="utf-8")
+    assert _findings_text(ours) == _findings_text(theirs)
+    assert {f["gaming_day"] for f in json.loads(theirs)["findings"]} == set(days)
+    # every finding of the finished record alerted once (live, all of them here)
+    alerted = [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")]
+    assert sorted(alerted) == sorted(f["id"] for f in json.loads(theirs)["findings"])
+    # the later day's run holds both table-nights of the finished record, all 80 rounds
+    with sqlite3.connect(store) as connection:
+        nights = connection.execute(
+            "SELECT night, rounds, complete FROM table_nights WHERE run_id = "
+            "(SELECT max(id) FROM runs) ORDER BY night").fetchall()
+        runs = connection.execute("SELECT count(*) FROM runs").fetchone()
+    assert [night for night, _, _ in nights] == days
+    assert sum(rounds for _, rounds, _ in nights) == 80
+    assert runs == (2,)
+
+
+def planted_between_rounds(folder: Path) -> Path:
+    """A record planting findings that are of no one round: a header option the format
+    does not know (record:header), a card burned between rounds past the shoe's count
+    (simulated), and, written in: three unreadable lines in a row between two rounds (one
+    record:syntax finding, whose range grows with each line written), a statement outside
+    any round (record:reference), a round whose `end` is missing (known for a fault only
+    once the next round begins), and an unreadable line between the last round and
+    `close`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess_args = [sys.executable, "-m", "auditor", "simulate", "--game", "standard",
+                       "--rounds", "60", "--faults", "0.3", "--seed", "3", "--table", "T01",
+                       "--date", "2026-11-20", "--out", str(folder / "sim"), "--quiet",
+                       "--header-fault", "UnknownHeaderOption"]
+    subprocess.run(subprocess_args, check=True)
+    source = folder / "sim" / "standard-T01.bjh"
+    lines = source.read_text(encoding="utf-8").split("\n")
+    ends = [number for number, line in enumerate(lines) if line == "end"]
+    assert lines[-2].endswith(" close") and lines[-1] == ""
+    planted = {ends[9]: ["@@ scrambled 1", "@@ scrambled 2", "@@ scrambled 3"],
+               ends[19]: ["stand s1h1"], len(lines) - 3: ["@@ scrambled before close"]}
+    unclosed = ends[29]  # followed by the next round's `round` line, not `end`
+    out: list[str] = []
+    for number, line in enumerate(lines):
+        if number != unclosed:
+            out.append(line)
+        out.extend(planted.get(number, []))
+    path = folder / "planted.bjh"
+    path.write_text("\n".join(out), encoding="utf-8")
+    return path
+
+
+def test_findings_of_no_one_round_are_alerted_once_their_lines_are_written(tmp_path):
+    """Nothing waits for the day's run at a standard table: each finding between rounds
+    is alerted once the next round's `end` (or `close`) is written, with the ID and fields
+    the day's run gives it, each once; the day's run then alerts nothing more."""
+    source = planted_between_rounds(tmp_path / "made")
+    final = audited(source)
+    of_none = [(f["citation"], f["message"]) for f in final if f["round"] is None]
+    assert [c for c, _ in of_none] == ["record:header", "record:card-count", "record:syntax",
+                                       "record:reference", "record:syntax"], of_none
+    assert of_none[2][1].startswith("Lines ") and "(3 lines in a row)" in of_none[2][1]
+    assert {f["severity"] for f in final if f["round"] is None} == {"low"}
+    assert any(f["citation"] == "record:reference" and "not closed by `end`" in f["message"]
+               for f in final)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor = LiveFloor()
+    store = tmp_path / "watch.sqlite"
+    watch, stop, thread, told, taken = watching(
+        folder, tmp_path, floor, alert_on="low", record_days=True, close_grace=3.0,
+        store=str(store))
+    try:
+        writer = Writer(source, folder / source.name, pause=0.001)
+        writer.run()
+        live_done = time.time()
+        every = {f["id"] for f in final}  # (IDs do not depend on the file's name)
+        deadline = time.time() + 20
+        while set(taken) != every and time.time() < deadline:
+            time.sleep(0.05)
+        # the floor shows every finding of the record once (before the day's close clears it)
+        shown = [e["finding"]["id"] for e in floor.snapshot()["findings"]]
+        deadline = time.time() + 60
+        while "2026-11-20" not in watch.recorded_days and time.time() < deadline:
+            time.sleep(0.1)
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    final = audited(folder / source.name)
+    document = json.loads((tmp_path / "out" / "2026-11-20" / "findings.json").read_text(
+        encoding="utf-8"))
+    assert [{**f, "table_key": None} for f in document["findings"]] == \
+        [{**f, "table_key": None} for f in final]
+    wanted = [f["id"] for f in final]  # (the record's own findings are all low)
+    alerts = alerts_of(tmp_path / "alerts.jsonl")
+    assert [a["id"] for a in alerts] == wanted  # each once, in record order
+    for alert, finding in zip(alerts, [f for f in final if f["id"] in wanted], strict=True):
+        assert alert == {**finding, "table_key": "RL-SIM-01/T01"}
+    # all of them alerted live, within 2 s of the `end` after their line (`close` for
+    # the last): none left for the day's run
+    ends = sorted(writer.ends)
+    for alert in alerts:
+        [when] = taken[alert["id"]]
+        assert when <= live_done + 2.0, alert
+        later = [end for end in ends if end >= alert["line"]]
+        if later:
+            assert when - writer.ends[later[0]] < 2.0, alert["id"]
+    assert shown == wanted
+    assert told == [f"auditor: watch: gaming day 2026-11-20 recorded (1 records; outputs in "
+                    f"{tmp_path / 'out' / '2026-11-20'})"]
+
+
+def test_the_checks_across_files_are_alerted_by_the_days_run_once(tmp_path):
+    """Ten sticks' punched cards are judged across the day's files, known at its close:
+    live, every other finding is alerted; the day's run alerts the card handed in wrong,
+    once, and the alerts are then the day's run's findings, each once."""
+    source = simulated(tmp_path / "sim", game="tensticks", rounds=80, seed="20", faults=0.3)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    target = folder / source.name
+    watch, stop, thread, _told, taken = watching(
+        folder, tmp_path, None, record_days=True, close_grace=3.0,
+        store=str(tmp_path / "watch.sqlite"))
+    try:
+        Writer(source, target, pause=0.0003).run()
+        final = audited(target)
+        live = of_record(final, target)
+        deadline = time.time() + 20
+        while set(taken) != {f["id"] for f in live} and time.time() < deadline:
+            time.sleep(0.05)
+        alerted_live = [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")]
+        deadline = time.time() + 60
+        while "2026-11-20" not in watch.recorded_days and time.time() < deadline:
+            time.sleep(0.1)
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    across = [f for f in final if f not in live]
+    assert [(f["citation"], f["line"]) for f in across] == [("20:18:15:30.02(¶11)", 1065)]
+    assert alerted_live == [f["id"] for f in live]
+    document = json.loads((tmp_path / "out" / "2026-11-20" / "findings.json").read_text(
+        encoding="utf-8"))
+    alerts = [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")]
+    assert alerts == [*alerted_live, across[0]["id"]]
+    assert sorted(alerts) == sorted(f["id"] for f in document["findings"])
+
+
+def test_a_days_run_alerts_its_own_days_findings_and_leaves_the_next_days_to_its_run(
+        tmp_path):
+    """A record written into the next gaming day is in the runs of both days; the earlier
+    run read it (and the other records a check across files joins) only in part, so of
+    its findings it alerts those of its own day (and those of no day, the header's): the
+    next day's are that day's run's to alert."""
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    watch, stop, thread, told, _taken = watching(folder, tmp_path)
+    day = "2026-11-19"
+    try:
+        out = tmp_path / "out" / day
+        out.mkdir(parents=True)
+        # outputs written by a day's audit begun by a watch before this one (killed since)
+        (tmp_path / "state" / f"recording-{day}").write_text(f"999999999 {time.time() - 5}\n")
+        findings = [{"id": f"BJH-{n}", "severity": "low", "waiver": None, "gaming_day": of}
+                    for n, of in enumerate((day, "2026-11-20", None, day))]
+        (out / "findings.json").write_text(json.dumps({"findings": findings}),
+                                           encoding="utf-8")
+        assert watch.record_day(day, [str(folder / "t.bjh")])
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    assert [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")] == [
+        "BJH-0", "BJH-2", "BJH-3"]
+    assert told == [f"auditor: watch: gaming day {day} recorded (1 records; outputs in {out})"]

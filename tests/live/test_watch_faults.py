@@ -14,12 +14,12 @@ import time
 from pathlib import Path
 
 from auditor.live.floor import LiveFloor
-from tests.helpers.watch_writer import Writer, audited, of_rounds, simulated
+from tests.helpers.watch_writer import Writer, audited, of_record, simulated
 from tests.live.test_watch import alerts_of, watching
 
 
 def _round_ids(path: Path) -> list[str]:
-    return [f["id"] for f in of_rounds(audited(path), path)]
+    return [f["id"] for f in of_record(audited(path), path)]
 
 
 def _watch_process(folder: Path, tmp: Path, *extra: str) -> subprocess.Popen:
@@ -346,3 +346,97 @@ def test_a_days_audit_left_by_a_killed_watch_is_not_run_again(tmp_path):
     assert told == [f"auditor: watch: gaming day 2026-11-20 recorded (1 records; outputs in "
                     f"{out})"]
     assert not (tmp_path / "state" / "recording-2026-11-20").exists()
+
+
+def test_killed_minus_nine_mid_record_alerts_findings_of_no_one_round_once(tmp_path):
+    """Killed -9 with the record half written, between-round findings among what is
+    alerted before and after: started again, every finding of the finished record is
+    alerted once (the header's, a run of unreadable lines, a statement outside any round,
+    a card burned past the count, the line before `close`), none twice."""
+    from tests.live.test_watch import planted_between_rounds
+
+    source = planted_between_rounds(tmp_path / "made")
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    target = folder / source.name
+    lines = source.read_bytes().splitlines(keepends=True)
+    # cut inside the run of unreadable lines: its finding is alerted only after the restart
+    cut = next(n for n, line in enumerate(lines, 1) if line.startswith(b"@@ scrambled 2"))
+    alerts = tmp_path / "alerts.jsonl"
+    watch = _watch_process(folder, tmp_path)
+    try:
+        Writer(source, target, pause=0.001, last=cut).run()
+        _wait_for(lambda: alerts.exists() and any(
+            a["citation"] == "record:card-count" and a["round"] is None
+            for a in alerts_of(alerts)))
+        time.sleep(0.5)
+    finally:
+        watch.send_signal(signal.SIGKILL)
+        watch.wait()
+    before = [a["id"] for a in alerts_of(alerts)]
+    assert not any(a["citation"] == "record:syntax" and a["round"] is None
+                   for a in alerts_of(alerts))
+    Writer(source, target, pause=0.0005, first=cut + 1, last=cut + 300).run()  # while down
+    watch = _watch_process(folder, tmp_path)
+    try:
+        Writer(source, target, pause=0.0005, first=cut + 301).run()
+        expected = [f["id"] for f in audited(target)]
+        _wait_for(lambda: len(alerts_of(alerts)) >= len(expected))
+        time.sleep(0.5)
+    finally:
+        watch.send_signal(signal.SIGTERM)
+        assert watch.wait(10) == 0
+    got = [a["id"] for a in alerts_of(alerts)]
+    assert got[:len(before)] == before
+    assert sorted(got) == sorted(expected) and len(got) == len(set(got))
+    syntax = [a for a in alerts_of(alerts) if a["citation"] == "record:syntax"
+              and a["round"] is None]
+    assert [a["message"][:13] for a in syntax] == ["Lines 325–327", "unknown state"]
+    assert watch.stderr.read() == b""
+
+
+def test_a_replaced_record_judges_its_header_and_between_rounds_again_alerting_only_news(
+        tmp_path):
+    """A record with findings of no one round replaced by a new file under its name: the
+    header and what lies between rounds are judged again from its start; the findings it
+    shares with the first (the same IDs) are not alerted again, the new ones are, once."""
+    from tests.live.test_watch import planted_between_rounds
+
+    source = planted_between_rounds(tmp_path / "made")
+    text = source.read_text(encoding="utf-8")
+    # the replacement: its header fault and the statement outside a round gone, an
+    # unreadable line between rounds 49 and 50 new
+    other = text.replace("option table.colour=green\n", "").replace("\nstand s1h1\n", "\n")
+    other = other.replace("\nround 50 ", "\n@@ new in the replacement\nround 50 ", 1)
+    assert other.count("\n") == text.count("\n") - 1
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    target = folder / source.name
+    watch, stop, thread, told, taken = watching(folder, tmp_path)
+    try:
+        Writer(source, target, pause=0.0002).run()
+        first = [f["id"] for f in audited(target)]
+        _wait_for(lambda: set(taken) == set(first))
+        replacement = folder / "incoming.tmp"
+        replacement.write_text(other, encoding="utf-8")
+        os.replace(replacement, target)
+        second = audited(target)
+        _wait_for(lambda: set(taken) >= {f["id"] for f in second})
+        time.sleep(0.5)
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    assert told == [f"auditor: watch: {target} was replaced (a new file under the name); "
+                    "read again from its start"]
+    ids = [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")]
+    assert len(ids) == len(set(ids))
+    assert ids[:len(first)] == first
+    news = [f for f in second if f["id"] not in first]
+    assert [(f["citation"], f["round"]) for f in news] == [("record:syntax", None)]
+    assert ids[len(first):] == [news[0]["id"]]
+    # the header's finding was the first record's alone; the shared run of unreadable
+    # lines, and the line before `close`, are alerted once
+    gone = {f["citation"] for f in audited(source) if f["id"] not in
+            {g["id"] for g in second} and f["round"] is None}
+    assert gone == {"record:header", "record:reference"}

@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 from auditor.store import open_store, schema
-from tests.helpers.watch_writer import audited, of_rounds, simulated
+from tests.helpers.watch_writer import audited, of_record, simulated
 
 PAGE = re.compile(r"the live page is at (http://127\.0\.0\.1:\d+/)")
 
@@ -57,7 +57,7 @@ def test_the_watchers_page_shows_the_record_as_written_and_the_stores_flags(tmp_
     try:
         address = address_of(process)
         (folder / source.name).write_bytes(source.read_bytes())
-        expected = [f["id"] for f in of_rounds(audited(source), source)]
+        expected = [f["id"] for f in of_record(audited(source), source)]
         assert expected, "the record must hold round findings for this test to mean anything"
         deadline, shown = time.monotonic() + 20, {}
         while time.monotonic() < deadline:

@@ -122,7 +122,17 @@ def test_a_one_megabyte_line(tmp_path) -> None:
 
 
 def test_an_empty_file(tmp_path) -> None:
-    assert findings(write(tmp_path, "empty.bjh", "")) == {("record:header", None, 1)}
+    from auditor.selection import Judging
+
+    path = write(tmp_path, "empty.bjh", "")
+    # a table may have only just made it: its header, still to be written, is not judged
+    result = audit_file(path)
+    assert result.findings == [] and result.summary.open_header == 0
+    # taken as finished, an empty file is a record without its header
+    whole = audit_file(path, judging=Judging(finished=True))
+    assert {(f.citation, f.round, f.line) for f in whole.findings} == {
+        ("record:header", None, 1)}
+    assert whole.findings[0].message == "the file is empty"
 
 
 def test_a_missing_header(tmp_path) -> None:
