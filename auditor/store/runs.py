@@ -35,7 +35,7 @@ from auditor.run import ReplaySelection, RunTotals
 from auditor.store.engine import reading
 from auditor.store.tallies import record_tallies, record_tally
 from auditor.tally import shift_of
-from auditor.waivers import WaiverStatus
+from auditor.waiver_status import WaiverStatus
 
 RUNNING, FINISHED = "running", "finished"
 _BATCH = 1000  # rows inserted per statement
