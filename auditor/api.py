@@ -83,11 +83,10 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
 
     `recorded`, a dict, is given what the report shows of each replay kept (its lines and
     changes, by round key): `judge_run` given it too shows them without reading them back."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
-    from auditor.store import RunRecorder, StoreFailure, begin_run
-    from auditor.store.engine import cause_of, is_store_fault
+    from auditor.run import RunRecorder
+    from auditor.store import StoreFailure, begin_run
+    from auditor.store.engine import DatabaseFault, cause_of, is_store_fault
 
     run_id = None
     try:
@@ -98,7 +97,7 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
             if progress:
                 progress(result)
         recorder.close()
-    except SQLAlchemyError as error:
+    except DatabaseFault as error:
         if not is_store_fault(error):
             raise
         raise StoreFailure(run_id, cause_of(error)) from error

@@ -10,8 +10,8 @@ from hostile_entities import hostile_entities
 from auditor import api
 from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
 from auditor.output.render import write_outputs
-from auditor.run import ReplaySelection
-from auditor.store import RunRecorder, begin_run, load_result
+from auditor.run import ReplaySelection, RunRecorder
+from auditor.store import begin_run, load_result
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 RUN = {"version": "test", "rule_base": "test", "command": "audit sample_logs",

@@ -20,11 +20,9 @@ StoreCommand = Callable[[argparse.Namespace, "Console", "Console"], int]
 
 def run_on_store(arguments: argparse.Namespace, command: StoreCommand) -> int:
     """`command(arguments, console, errors)` on the store the settings name."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     from auditor.settings import SettingsError
     from auditor.store import StoreError
-    from auditor.store.engine import cause_of
+    from auditor.store.engine import DatabaseFault, cause_of
     from auditor.store.urls import shown
     from auditor.store_location import command_store
 
@@ -40,7 +38,7 @@ def run_on_store(arguments: argparse.Namespace, command: StoreCommand) -> int:
         message = f"auditor: {error}"
     except SettingsError as error:
         message = f"auditor: settings: {error}"
-    except SQLAlchemyError as error:
+    except DatabaseFault as error:
         message = f"auditor: store {shown(arguments.store)} cannot be read ({cause_of(error)})"
     except OSError as error:
         message = f"auditor: {error.strerror or error}" + (
