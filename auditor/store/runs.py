@@ -32,6 +32,7 @@ from auditor.store.encoding import (  # noqa: F401  (imported from here by the t
 from auditor.store.engine import reading
 from auditor.store.findings import (  # noqa: F401  (as above, and the rest of the auditor)
     StoredFindings,
+    _finding_of,
     finding_documents,
     judge_findings,
     missing_statements,
@@ -39,6 +40,7 @@ from auditor.store.findings import (  # noqa: F401  (as above, and the rest of t
 from auditor.store.recording import (  # noqa: F401
     FINISHED,
     RUNNING,
+    _finding_row,
     begin_run,
     finish_run,
     order_key,
@@ -135,8 +137,8 @@ def load_result(engine: Engine, run_id: int,
                 ) -> tuple[AuditResult, dict[str, Any]]:
     """A stored run as the outputs read it: its findings are read from the store each time
     they are walked (`StoredFindings`), never held whole, and its replays only when shown.
-    `recorded`: what this process recorded of the run's replays (`RunRecorder`), shown as
-    it is rather than read back and decoded (the same lines and changes)."""
+    `recorded`: what this process recorded of the run's replays (`auditor.run.RunRecorder`),
+    shown as it is rather than read back and decoded (the same lines and changes)."""
     run = run_document(engine, run_id)
     inputs = [InputSummary.model_validate(document)
               for document in run_inputs_documents(engine, run_id)]
