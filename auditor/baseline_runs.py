@@ -135,6 +135,6 @@ def earlier_findings(store: Any, run_id: int | None) -> list[dict[str, Any]]:
 def patterns_against(store: Any, earlier: int, run_id: int) -> list[dict[str, Any]]:
     """The patterns of run `run_id` (judged: its findings carry their player) against run
     `earlier`, as `auditor diff` gives them."""
-    from auditor.store.runs import run_patterns
+    from auditor.run_diff import run_patterns
 
     return run_patterns(store, earlier, run_id)

@@ -11,7 +11,6 @@ from auditor.store.recording import RunWriter
 from auditor.store.runs import (
     RunRow,
     begin_run,
-    diff_runs,
     finding_documents,
     finish_run,
     judge_findings,
@@ -25,7 +24,7 @@ from auditor.store.runs import (
     run_inputs_sha256,
 )
 
-__all__ = ["RunRow", "RunWriter", "StoreError", "StoreFailure", "begin_run", "diff_runs",
+__all__ = ["RunRow", "RunWriter", "StoreError", "StoreFailure", "begin_run",
            "finding_documents", "finish_run", "judge_findings", "latest_run_over",
            "list_runs", "load_result", "missing_statements", "open_store", "record_result",
            "run_document", "run_extras_of", "run_inputs_sha256", "store_url"]

@@ -1,5 +1,5 @@
 """Runs in the store read back: listed with their counts, one run as the outputs read it
-(`load_result`), its documents, and two runs compared (`diff_runs`).
+(`load_result`), its documents, the inputs it was given and never recorded.
 
 Recording a run is auditor/store/recording.py's; its findings, auditor/store/findings.py's;
 its replays, auditor/store/replays.py's; the documents' encoding, auditor/store/encoding.py's.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -18,7 +18,6 @@ from typing import Any
 from sqlalchemy import Engine, case, func, select
 
 import auditor.store.schema as schema
-from auditor.money import MoneyTotals
 from auditor.replay.trace import RoundEvidence
 from auditor.results import AuditResult, InputSummary
 from auditor.store.encoding import (  # noqa: F401  (imported from here by the tests)
@@ -201,81 +200,6 @@ def latest_run_over(engine: Engine, sha256s: Iterable[str],
         if run_inputs_sha256(engine, run_id) == wanted:
             return run_id
     return None
-
-
-def diff_runs(engine: Engine, earlier: int, later: int) -> dict[str, Any]:
-    """Findings of `later` that are new or persisting against `earlier`, and those of
-    `earlier` that are resolved, matched by stable ID with multiplicity; and the money of
-    each (`money`: per status, one row per currency, never added across currencies)."""
-    remaining = Counter(d.get("id") for d in finding_documents(engine, earlier))
-    new, persisting = [], []
-    for document in _with_currency(engine, later, finding_documents(engine, later)):
-        key = document.get("id")
-        if key is not None and remaining[key] > 0:
-            remaining[key] -= 1
-            persisting.append(document)
-        else:
-            new.append(document)
-    resolved = []
-    for document in _with_currency(engine, earlier, finding_documents(engine, earlier)):
-        key = document.get("id")
-        if remaining[key] > 0:
-            remaining[key] -= 1
-            resolved.append(document)
-    found = {"new": new, "persisting": persisting, "resolved": resolved}
-    money = {}
-    for status, documents in found.items():
-        totals = MoneyTotals()
-        for document in documents:
-            if document.get("difference"):
-                totals.add(document["currency"], Decimal(document["difference"]))
-        money[status] = totals.rows()
-    return {**found, "money": money, "patterns": run_patterns(engine, earlier, later)}
-
-
-def run_patterns(engine: Engine, earlier: int, later: int) -> list[dict[str, Any]]:
-    """The patterns (auditor/patterns.py) new, recurring, gone and not audited from
-    `earlier` to `later`: table, dealer and player × citation, with their counts in each
-    run, weighed against chance (`notable`). A pattern of tables the later run did not
-    audit is `not audited`, never `gone`."""
-    from collections import Counter
-
-    from auditor.patterns import (
-        compare_patterns,
-        pattern_counts,
-        table_keys,
-        unit_rates,
-        weigh_patterns,
-    )
-    from auditor.store.trend_reads import run_unit_rounds
-
-    places: dict = {}
-    tables = [table_keys(run_inputs_documents(engine, run_id)) for run_id in (earlier, later)]
-    citations: list[Counter] = [Counter(), Counter()]
-    before = pattern_counts(finding_documents(engine, earlier), tables[0], places,
-                            citations[0])
-    after = pattern_counts(finding_documents(engine, later), tables[1], None, citations[1])
-    patterns = compare_patterns(before, after, earlier, later, places,
-                                set(tables[1].values()))
-    # each weighed against chance: its unit's rounds times the floor's rate, each night
-    weigh_patterns(patterns, *(unit_rates(run_unit_rounds(engine, run_id), found)
-                               for run_id, found in zip((earlier, later), citations,
-                                                        strict=True)))
-    return patterns
-
-
-def _with_currency(engine: Engine, run_id: int, documents: Iterable[dict[str, Any]]
-                   ) -> Iterator[dict[str, Any]]:
-    """Findings with their currency: a run stored before findings carried one gives each
-    its input's (the table header's)."""
-    currencies: dict[str, str | None] | None = None
-    for document in documents:
-        if "currency" not in document:
-            if currencies is None:
-                currencies = {i["path"]: i.get("currency")
-                              for i in run_inputs_documents(engine, run_id)}
-            document["currency"] = currencies.get(document.get("file"))
-        yield document
 
 
 def unaudited_inputs(engine: Engine, run_id: int) -> list[str] | None:
