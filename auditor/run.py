@@ -1,6 +1,7 @@
 """A run: every input audited (in this process, on this machine's cores, or in pieces) and
-the results merged in input order, with the checks that judge across files. Above the
-single-file audit (auditor/audit.py), which knows nothing of pools."""
+the results merged in input order, with the checks that judge across files, by the one
+merger of a run (`RunMerger`), whether the run is held in memory or recorded in the store.
+Above the single-file audit (auditor/audit.py), which knows nothing of pools."""
 
 from __future__ import annotations
 
