@@ -88,11 +88,10 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
 
     `recorded`, a dict, is given what the report shows of each replay kept (its lines and
     changes, by round key): `annotate_run` given it too shows them without reading them back."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
-    from auditor.store import RunRecorder, StoreFailure, begin_run
-    from auditor.store.engine import cause_of, is_store_fault
+    from auditor.run import RunRecorder
+    from auditor.store import StoreFailure, begin_run
+    from auditor.store.engine import DatabaseFault, cause_of, is_store_fault
 
     run_id = None
     try:
@@ -103,7 +102,7 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
             if progress:
                 progress(result)
         recorder.close()
-    except SQLAlchemyError as error:
+    except DatabaseFault as error:
         if not is_store_fault(error):
             raise
         raise StoreFailure(run_id, cause_of(error)) from error
@@ -128,7 +127,7 @@ def annotate_run(store: Any, run_id: int, waivers: list | None = None,
     given, and read back from the store otherwise."""
     from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
     from auditor.identity import Identifier, read_statements
-    from auditor.store import judge_findings, load_result, missing_statements
+    from auditor.store import annotate_findings, load_result, missing_statements
     from auditor.waivers import Waiving
 
     result, _ = load_result(store, run_id, recorded)
@@ -149,7 +148,7 @@ def annotate_run(store: Any, run_id: int, waivers: list | None = None,
             finding = step(finding)
         return finding
 
-    judge_findings(store, run_id, annotate)
+    annotate_findings(store, run_id, annotate)
     if waivers is not None:
         result.waivers = waive.statuses()
     if earlier is not None:

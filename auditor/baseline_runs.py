@@ -91,32 +91,23 @@ def latest_run_over_tables(store: Any, run_id: int) -> int | None:
     walk of the earlier runs' inputs, latest first. A re-check of tonight's records (the
     same table, the same first day, other contents) is not last night. Where either record
     has no date, the table alone decides."""
-    from sqlalchemy import select
+    from contextlib import closing
 
-    from auditor.store import schema
-    from auditor.store.engine import reading
-    from auditor.store.runs import FINISHED
+    from auditor.store.baselines import earlier_input_tables, run_input_tables
 
-    runs, links, inputs = schema.runs, schema.run_inputs, schema.inputs
-    query = (select(links.c.run_id, inputs.c.first_date, inputs.c.licence, inputs.c.casino,
-                    inputs.c.table_id)
-             .join(inputs, links.c.input_id == inputs.c.id)
-             .join(runs, runs.c.id == links.c.run_id))
-    with reading(store).connect() as connection:
-        wanted: dict[str, str | None] = {}  # each table of this run: its earliest first day
-        for row in connection.execute(query.where(links.c.run_id == run_id)):
-            table = _table(*row[2:])
-            if table is not None:
-                known = wanted.get(table, row.first_date)
-                wanted[table] = min(known, row.first_date) if known and row.first_date else None
-        if not wanted:
-            return None
-        earlier = (query.where(runs.c.status == FINISHED, runs.c.id < run_id)
-                   .order_by(runs.c.id.desc()))
-        for row in connection.execute(earlier):
-            table = _table(*row[2:])
-            if table in wanted and _before(row.first_date, wanted[table]):
-                return row.run_id
+    wanted: dict[str, str | None] = {}  # each table of this run: its earliest first day
+    for first_date, *names in run_input_tables(store, run_id):
+        table = _table(*names)
+        if table is not None:
+            known = wanted.get(table, first_date)
+            wanted[table] = min(known, first_date) if known and first_date else None
+    if not wanted:
+        return None
+    with closing(earlier_input_tables(store, run_id)) as earlier:
+        for earlier_run, (first_date, *names) in earlier:
+            table = _table(*names)
+            if table in wanted and _before(first_date, wanted[table]):
+                return earlier_run
     return None
 
 
@@ -144,6 +135,6 @@ def earlier_findings(store: Any, run_id: int | None) -> list[dict[str, Any]]:
 def patterns_against(store: Any, earlier: int, run_id: int) -> list[dict[str, Any]]:
     """The patterns of run `run_id` (judged: its findings carry their player) against run
     `earlier`, as `auditor diff` gives them."""
-    from auditor.store.runs import run_patterns
+    from auditor.run_diff import run_patterns
 
     return run_patterns(store, earlier, run_id)

@@ -37,7 +37,7 @@ from urllib.parse import quote
 from auditor.patterns import table_keys
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when incidents are exported, so that
-    from sqlalchemy import Engine  # every other command starts without it
+    from auditor.store.engine import Engine  # every other command starts without it
 
 CSV_COLUMNS = ["incident_id", "status", "reported", "type", "category", "severity",
                "licensee", "casino", "pit", "table", "camera", "occurred_start",
@@ -92,21 +92,15 @@ def report_link(report: Path | None, out: Path, floor: Floor) -> str | None:
 
 def chosen_run(engine: Engine, run_id: int | None) -> int:
     """`run_id` if it is a finished run of the store, else the latest finished run."""
-    from sqlalchemy import select
+    from auditor.store.incidents import latest_finished_run, run_status
+    from auditor.store.recording import FINISHED
 
-    from auditor.store import schema
-    from auditor.store.engine import reading
-    from auditor.store.runs import FINISHED
-
-    runs = schema.runs
-    with reading(engine).connect() as connection:
-        if run_id is None:
-            latest = connection.execute(select(runs.c.id).where(runs.c.status == FINISHED)
-                                        .order_by(runs.c.id.desc()).limit(1)).scalar()
-            if latest is None:
-                raise IncidentError("the store has no finished run to export")
-            return int(latest)
-        status = connection.execute(select(runs.c.status).where(runs.c.id == run_id)).scalar()
+    if run_id is None:
+        latest = latest_finished_run(engine)
+        if latest is None:
+            raise IncidentError("the store has no finished run to export")
+        return latest
+    status = run_status(engine, run_id)
     if status is None:
         raise IncidentError(f"the store has no run {run_id}")
     if status != FINISHED:
@@ -182,28 +176,10 @@ def csv_row(item: dict[str, Any]) -> dict[str, Any]:
 
 def _report_of(engine: Engine, run_id: int) -> Path | None:
     """The run's report.html, where the audit wrote it (recorded since incidents exist)."""
-    from sqlalchemy import select
+    from auditor.store.runs import run_settings_text
 
-    from auditor.store import schema
-    from auditor.store.engine import reading
-
-    with reading(engine).connect() as connection:
-        text = connection.execute(select(schema.runs.c.settings)
-                                  .where(schema.runs.c.id == run_id)).scalar()
-    out = json.loads(text or "{}").get("out")
+    out = json.loads(run_settings_text(engine, run_id) or "{}").get("out")
     return Path(out) / "report.html" if isinstance(out, str) else None
-
-
-def _exported_before(connection, ids: Iterable[str]) -> set[str]:
-    from sqlalchemy import select
-
-    from auditor.store import schema
-
-    table, ids, seen = schema.incident_exports, list(ids), set()
-    for start in range(0, len(ids), 500):
-        seen.update(connection.execute(select(table.c.finding_id).where(
-            table.c.finding_id.in_(ids[start:start + 500]))).scalars())
-    return seen
 
 
 def _superseded(engine: Engine, run_id: int) -> set[tuple[str, str]]:
@@ -211,21 +187,9 @@ def _superseded(engine: Engine, run_id: int) -> set[tuple[str, str]]:
     (auditor/store/trend_reads.py, `superseded_nights`): their findings are not exported.
     A finding gone from the later recording is thus never exported, and one still there is
     exported from it (once: its ID is the same)."""
-    from sqlalchemy import and_, select
+    from auditor.store.incidents import superseded_places
 
-    from auditor.store import schema
-    from auditor.store.engine import reading
-    from auditor.store.trend_reads import records_nights, superseded_nights
-
-    if not records_nights(engine):
-        return set()
-    superseded, places = superseded_nights(), schema.run_inputs
-    query = (select(places.c.path, superseded.c.night)
-             .join(places, and_(places.c.run_id == superseded.c.run_id,
-                                places.c.position == superseded.c.position))
-             .where(superseded.c.run_id == run_id))
-    with reading(engine).connect() as connection:
-        return {(path, night) for path, night in connection.execute(query)}
+    return superseded_places(engine, run_id)
 
 
 PENDING = ".incidents-pending"  # an export written, not yet published (see export_incidents)
@@ -244,10 +208,8 @@ def export_incidents(engine: Engine, run_id: int, out: Path, floor: Floor,
     full disk or a kill before the store's commit leaves nothing published and nothing
     remembered; a kill after it leaves the pending files, which the next export to the same
     folder publishes before anything else."""
-    from sqlalchemy import insert
-
     from auditor.output.files import write_atomic
-    from auditor.store import schema
+    from auditor.store.incidents import export_transaction
     from auditor.store.runs import finding_documents, run_inputs_documents
 
     publish_pending(engine, out)
@@ -264,8 +226,8 @@ def export_incidents(engine: Engine, run_id: int, out: Path, floor: Floor,
     # what tells a pending export the store remembered from one it never did.
     mark = f"{moment.isoformat(timespec='microseconds')}/{secrets.token_hex(2)}"
     pending = out / PENDING
-    with engine.begin() as connection:
-        before = _exported_before(connection, {f["id"] for f in findings if f.get("id")})
+    with export_transaction(engine) as exports:
+        before = exports.exported_before({f["id"] for f in findings if f.get("id")})
         fresh, taken = [], set()
         for finding in findings:
             finding_id = finding.get("id")
@@ -275,16 +237,14 @@ def export_incidents(engine: Engine, run_id: int, out: Path, floor: Floor,
                 taken.add(finding_id)
             fresh.append(incident(finding, places.get(finding["file"], {}),
                                   keys.get(finding["file"]), floor, report, now))
-        rows = [{"finding_id": i, "run_id": run_id, "exported": mark}
-                for i in sorted(taken - before)]
-        for start in range(0, len(rows), 1000):
-            connection.execute(insert(schema.incident_exports), rows[start:start + 1000])
+        remembered = sorted(taken - before)
+        exports.remember(run_id, mark, remembered)
         try:
             shutil.rmtree(pending, ignore_errors=True)
             _write(pending, fresh, {"run": run_id, "store": store_name, "exported": now,
                                     "again": again})
             write_atomic(pending / EXPORT, json.dumps({"run": run_id, "mark": mark,
-                                                       "remembered": len(rows)}))
+                                                       "remembered": len(remembered)}))
         except BaseException:
             shutil.rmtree(pending, ignore_errors=True)
             raise
@@ -306,10 +266,7 @@ def publish_pending(engine: Engine, out: Path) -> None:
 
 
 def _remembered(engine: Engine, about: Path) -> bool:
-    from sqlalchemy import func, select
-
-    from auditor.store import schema
-    from auditor.store.engine import reading
+    from auditor.store.incidents import rows_marked
 
     try:
         export = json.loads(about.read_text(encoding="utf-8"))
@@ -318,11 +275,7 @@ def _remembered(engine: Engine, about: Path) -> bool:
         return False
     if rows == 0:  # nothing new in it: publishing it repeats nothing
         return True
-    table = schema.incident_exports
-    with reading(engine).connect() as connection:
-        found = connection.execute(select(func.count()).select_from(table).where(
-            table.c.exported == mark)).scalar_one()
-    return found == rows
+    return rows_marked(engine, mark) == rows
 
 
 def _write(out: Path, incidents: list[dict[str, Any]], about: dict[str, Any]) -> None:

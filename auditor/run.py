@@ -1,6 +1,7 @@
 """A run: every input audited (in this process, on this machine's cores, or in pieces) and
-the results merged in input order, with the checks that judge across files. Above the
-single-file audit (auditor/audit.py), which knows nothing of pools."""
+the results merged in input order, with the checks that judge across files, by the one
+merger of a run (`RunMerger`), whether the run is held in memory or recorded in the store.
+Above the single-file audit (auditor/audit.py), which knows nothing of pools."""
 
 from __future__ import annotations
 
@@ -8,13 +9,19 @@ import bisect
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Protocol
 
 from auditor.audit import audit_file
 from auditor.checks.base import registry
 from auditor.findings import Finding
+from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
 from auditor.replay.trace import RoundEvidence
 from auditor.results import AuditFailure, AuditResult, FileResult, InputSummary
 from auditor.selection import Judging
+
+if TYPE_CHECKING:
+    from auditor.gaming_day import Calendar
+    from auditor.store.engine import Engine
 
 
 def collect_paths(arguments: Iterable[str]) -> list[str]:
@@ -193,20 +200,94 @@ class RunTotals:
                 if summary is not None}
 
 
-def merge(results: list[FileResult]) -> AuditResult:
-    totals = RunTotals([r.summary.path for r in results])
-    findings: list[Finding] = []
-    evidence: dict[str, RoundEvidence] = {}
-    replays = ReplaySelection()
-    for index, result in enumerate(results):
-        totals.add(index, result)
-        findings.extend(result.findings)
-        kept, dropped = replays.offer(index, result)
-        evidence.update((key, result.evidence[key]) for key in kept)
+class MergedOutput(Protocol):
+    """Where a `RunMerger` hands a run over: the run store's `RunWriter`, or `InMemory`."""
+
+    def add_file(self, place: int, result: FileResult, findings: list[Finding],
+                 kept: list[str], dropped: set[str]) -> None: ...
+
+    def add_run(self, findings: list[Finding], places: dict[str, int],
+                applied: Counter) -> None: ...
+
+
+class RunMerger:
+    """The one merger of a run's file results, taken in whatever order files finish: each
+    file's findings in their order, which replays the run keeps (`ReplaySelection`), what
+    the run needs of it afterwards (`RunTotals`), handed to `output` as the file comes; at
+    `close`, the findings of the checks that judge across files and the rounds each
+    citation judged. With a `calendar` (`gaming_day.Calendar`), each input is given its
+    first and last gaming days from the hours its rounds were dealt in."""
+
+    def __init__(self, paths: list[str], output: MergedOutput,
+                 calendar: Calendar | None = None) -> None:
+        self.output = output
+        self.calendar = calendar
+        self.totals = RunTotals(paths)
+        self.replays = ReplaySelection()
+
+    def add(self, place: int, result: FileResult) -> None:
+        if self.calendar is not None:  # `auditor case --from/--until` picks inputs by them
+            summary = result.summary
+            summary.first_gaming_day, summary.last_gaming_day = self.calendar.span(
+                stamp for _, stamp, _ in result.tally.rounds)
+        self.totals.add(place, result)
+        kept, dropped = self.replays.offer(place, result)
+        self.output.add_file(place, result, sorted(result.findings, key=Finding.sort_key),
+                             kept, dropped)
+
+    def close(self) -> None:
+        self.output.add_run(self.totals.cross_file_findings(), self.totals.place_of(),
+                            self.totals.applied)
+
+
+class InMemory:
+    """A merged run held in memory as one `AuditResult` (`result`, once the merger closed):
+    the inputs in their places, the findings in the run's order (input place, then
+    `Finding.sort_key`), the replays kept and each input's tally."""
+
+    def __init__(self, count: int) -> None:
+        self.inputs: list[InputSummary | None] = [None] * count
+        self.tallies: list = [None] * count
+        self.findings: dict[int, list[Finding]] = {}
+        self.evidence: dict[str, RoundEvidence] = {}
+        self.result: AuditResult | None = None
+
+    def add_file(self, place: int, result: FileResult, findings: list[Finding],
+                 kept: list[str], dropped: set[str]) -> None:
+        self.inputs[place], self.tallies[place] = result.summary, result.tally
+        self.findings[place] = findings
+        self.evidence.update((key, result.evidence[key]) for key in kept)
         for key in dropped:
-            del evidence[key]
-    findings.extend(totals.cross_file_findings())
-    order = totals.place_of()
-    findings.sort(key=lambda f: (order.get(f.file, len(order)), *f.sort_key()))
-    return AuditResult([r.summary for r in results], findings, totals.applied, evidence,
-                       [r.tally for r in results])
+            del self.evidence[key]
+
+    def add_run(self, findings: list[Finding], places: dict[str, int],
+                applied: Counter) -> None:
+        merged = [f for place in sorted(self.findings) for f in self.findings[place]]
+        merged.extend(findings)
+        merged.sort(key=lambda f: (places.get(f.file, len(places)), *f.sort_key()))
+        self.result = AuditResult(self.inputs, merged, applied, self.evidence, self.tallies)
+
+
+def merge(results: list[FileResult]) -> AuditResult:
+    """Results of every input, in input order, merged into one (`RunMerger`)."""
+    merged = InMemory(len(results))
+    merger = RunMerger([r.summary.path for r in results], merged)
+    for place, result in enumerate(results):
+        merger.add(place, result)
+    merger.close()
+    assert merged.result is not None
+    return merged.result
+
+
+class RunRecorder(RunMerger):
+    """The merger that records the run in the store as its files finish, so that the parent
+    holds no file's findings or replays once they are stored (`store.RunWriter`): what it
+    keeps is `RunTotals` and `ReplaySelection`. `recorded` as `store.load_result` takes it.
+    The store is loaded only here: an audit without one never imports it."""
+
+    def __init__(self, engine: Engine, run_id: int, paths: list[str],
+                 calendar: Calendar = DEFAULT_CALENDAR,
+                 recorded: dict[str, RoundEvidence] | None = None) -> None:
+        from auditor.store.recording import RunWriter
+
+        super().__init__(paths, RunWriter(engine, run_id, calendar, recorded), calendar)

@@ -237,7 +237,8 @@ _NAMED = 5  # inputs named in a one-line refusal; `runs show` lists them all
 def _diff(engine, earlier: int, later: int, as_json: bool, console: Console,
           errors: Console) -> int:
     from auditor.money import rows_text, signed_text
-    from auditor.store import diff_runs, list_runs
+    from auditor.run_diff import diff_runs
+    from auditor.store import list_runs
 
     missing = {earlier, later} - {row.id for row in list_runs(engine, [earlier, later])}
     if missing:

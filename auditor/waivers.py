@@ -28,13 +28,14 @@ import re
 from collections.abc import Iterable
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from auditor.findings import Finding, Waiver, changed
 from auditor.identity import table_identity
 from auditor.tomlfile import read_toml
+from auditor.waiver_status import WaiverStatus  # the model the run keeps of each waiver
 
 if TYPE_CHECKING:
     from auditor.results import AuditResult, InputSummary
@@ -101,22 +102,6 @@ class WaiverRule(BaseModel):
                  "from": self.from_date and self.from_date.isoformat(),
                  "until": self.until and self.until.isoformat()}
         return {key: value for key, value in named.items() if value is not None}
-
-
-class WaiverStatus(BaseModel):
-    """A waiver as the run used it: applied, expired (not applied) or unused."""
-
-    model_config = ConfigDict(defer_build=True)
-
-    index: int
-    line: int
-    name: str | None
-    status: Literal["applied", "expired", "unused"]
-    matches: int  # findings it covers (an expired waiver: those it would have covered)
-    justification: str
-    approved_by: str
-    expires: str
-    matched_on: dict[str, str]
 
 
 class LoadedWaiver(BaseModel):

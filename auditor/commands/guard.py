@@ -78,7 +78,13 @@ def _store_refusal(error: Exception, arguments: argparse.Namespace) -> str | Non
     were loaded: an error raised before them is none of theirs."""
     if "auditor.store.engine" not in sys.modules:
         return None
-    from auditor.store.engine import StoreError, StoreFailure, cause_of, is_store_fault
+    from auditor.store.engine import (
+        DatabaseFault,
+        StoreError,
+        StoreFailure,
+        cause_of,
+        is_store_fault,
+    )
     from auditor.store.urls import shown
 
     recording = getattr(arguments, "store_location", None)  # an audit recording its run
@@ -90,9 +96,7 @@ def _store_refusal(error: Exception, arguments: argparse.Namespace) -> str | Non
                 f"{left}, and {arguments.out} keeps the outputs it had")
     if isinstance(error, StoreError):
         return f"auditor: {error}"
-    from sqlalchemy.exc import SQLAlchemyError
-
-    if recording is None and isinstance(error, SQLAlchemyError):  # a command reading it
+    if recording is None and isinstance(error, DatabaseFault):  # a command reading it
         store = str(getattr(arguments, "store", None) or "?")
         return f"auditor: store {shown(store)} cannot be read ({cause_of(error)})"
     return None

@@ -13,7 +13,7 @@ from auditor.money import MoneyTotals
 from auditor.results import InputSummary
 
 if TYPE_CHECKING:
-    from auditor.waivers import WaiverStatus
+    from auditor.waiver_status import WaiverStatus
 
 
 @dataclass

@@ -6,8 +6,8 @@ Each night is one finished run of one input per table: its tallies (rounds by de
 shift, rounds by dealer and player, the game math's counts drawn at their exact odds, the
 cards of each shuffle in a shuffled shoe's order) and its findings, at `fault_rate` a
 round (a careless dealer's at a multiple of it from a given night). The same arguments
-give the same store. Rows go in as executemany batches (auditor/store/tallies.insert_rows),
-a night a transaction.
+give the same store. Rows go in as executemany batches (auditor/store/bulk.py), a night a
+transaction.
 
 The roster: three dealers a table a night, one a shift (day, swing, grave), moved three
 places along the roster from one night to the next; players from a pool, a few at each
@@ -23,10 +23,11 @@ from datetime import date, timedelta
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Engine
 
 from auditor.store import schema
-from auditor.store.tallies import TALLY_COLUMNS, insert_rows
+from auditor.store.bulk import last_ids, write_night
+from auditor.store.engine import Engine
+from auditor.store.tallies import TALLY_COLUMNS
 from auditor.tally import DEALER_BUST, DEALER_NATURAL, PLAYER_NATURAL
 from auditor.trends import odds
 
@@ -89,11 +90,7 @@ def write_floor(engine: Engine, plan: FloorPlan) -> int:
     lines_text = json.dumps([9] + [1] * (CARDS_DEALT - 1), separators=(",", ":"))
     total = 0
     recorded_first: str | None = None
-    with engine.begin() as connection:
-        run_id = connection.execute(schema.runs.select().with_only_columns(
-            schema.runs.c.id).order_by(schema.runs.c.id.desc())).scalar() or 0
-        input_id = connection.execute(schema.inputs.select().with_only_columns(
-            schema.inputs.c.id).order_by(schema.inputs.c.id.desc())).scalar() or 0
+    run_id, input_id = last_ids(engine)
     for night in range(plan.nights):
         run_id += 1
         day = (plan.first + timedelta(days=night)).isoformat()
@@ -157,19 +154,11 @@ def write_floor(engine: Engine, plan: FloorPlan) -> int:
                 add(schema.tally_shuffles, SITE, table_id, f"{table_id}-{number + 1}", day,
                     DECKS, text, lines_text, marks)
             total += plan.rounds
-        with engine.begin() as connection:
-            connection.execute(schema.runs.insert().values(
-                id=run_id, tool_version="bench", rule_base="bench",
-                command=f"audit /floor/{day}", started=f"{day}T12:00:00+00:00",
-                finished=f"{day}T12:01:00+00:00", status="finished", exit_code=1,
-                settings="{}", document="{}", extras="{}"))
-            insert_rows(connection, schema.inputs, tuple(schema.inputs.columns.keys()), inputs)
-            insert_rows(connection, schema.run_inputs, tuple(schema.run_inputs.columns.keys()),
-                        places)
-            insert_rows(connection, schema.findings, tuple(schema.findings.columns.keys()),
-                        findings)
-            for table, values in rows.rows.items():
-                insert_rows(connection, table, TALLY_COLUMNS[table], values)
+        write_night(engine, dict(
+            id=run_id, tool_version="bench", rule_base="bench",
+            command=f"audit /floor/{day}", started=f"{day}T12:00:00+00:00",
+            finished=f"{day}T12:01:00+00:00", status="finished", exit_code=1,
+            settings="{}", document="{}", extras="{}"), inputs, places, findings, rows.rows)
     return total
 
 

@@ -1,18 +1,19 @@
 """The run store: every audit kept in a database (SQLite by default, PostgreSQL for a floor).
 
-`open_store` gives an engine at the current schema; `runs` records and reads runs. Only the
-parent process of an audit writes here: workers never touch the database.
+`open_store` gives an engine at the current schema; `recording` records runs (fed by the run
+layer's one merger, `auditor.run.RunMerger`), `runs` reads them back. All of the auditor's SQL
+is in this package. Only the parent process of an audit writes here: workers never touch the
+database.
 """
 
 from auditor.store.engine import StoreError, StoreFailure, open_store, store_url
+from auditor.store.recording import RunWriter
 from auditor.store.runs import (
-    RunRecorder,
     RunRow,
+    annotate_findings,
     begin_run,
-    diff_runs,
     finding_documents,
     finish_run,
-    judge_findings,
     latest_run_over,
     list_runs,
     load_result,
@@ -23,7 +24,23 @@ from auditor.store.runs import (
     run_inputs_sha256,
 )
 
-__all__ = ["RunRecorder", "RunRow", "StoreError", "StoreFailure", "begin_run", "diff_runs",
-           "finding_documents", "finish_run", "judge_findings", "latest_run_over",
-           "list_runs", "load_result", "missing_statements", "open_store", "record_result",
-           "run_document", "run_extras_of", "run_inputs_sha256", "store_url"]
+__all__ = [
+    "RunRow",
+    "RunWriter",
+    "StoreError",
+    "StoreFailure",
+    "annotate_findings",
+    "begin_run",
+    "finding_documents",
+    "finish_run",
+    "latest_run_over",
+    "list_runs",
+    "load_result",
+    "missing_statements",
+    "open_store",
+    "record_result",
+    "run_document",
+    "run_extras_of",
+    "run_inputs_sha256",
+    "store_url",
+]

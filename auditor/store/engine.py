@@ -34,9 +34,14 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import QueuePool
 
 from auditor.store.urls import SUPPORTED, hide_secrets, shown
+
+# Only auditor/store/ imports SQLAlchemy (tests/test_house.py): the rest of the auditor names
+# a store's handle `Engine` and any error of the database under it `DatabaseFault` from here.
+DatabaseFault = SQLAlchemyError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # The newest revision of migrations/versions, and every revision there (a store at any other

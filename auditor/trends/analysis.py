@@ -23,11 +23,10 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Engine
-
 from auditor import __version__
 from auditor.money import CENT, MoneyTotals
 from auditor.store import trend_reads
+from auditor.store.engine import Engine
 from auditor.tally import DEALER_BUST, DEALER_NATURAL, LADIES_WIN, PLAYER_NATURAL
 from auditor.trends import odds
 from auditor.trends.changes import add_changes

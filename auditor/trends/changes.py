@@ -27,8 +27,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from sqlalchemy import Engine
-
+from auditor.store.engine import Engine
 from auditor.trends.conditional import conditional_p
 from auditor.trends.counts import NO_DEALER, UNDATED, FloorCounts, count_floor
 from auditor.trends.distributions import benjamini_hochberg, binomial_at_least

@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Engine
-
 from auditor.gaming_day import stamped_shift
 from auditor.money import ZERO, MoneyTotals
 from auditor.store import trend_reads
+from auditor.store.engine import Engine
 
 NO_DEALER = "(no dealer)"
 # Rounds with no gaming date (date= is optional on `shoe` and `round` in BJH 1, and a round

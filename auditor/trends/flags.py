@@ -21,10 +21,8 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, inspect, select
-
-from auditor.store import schema
-from auditor.store.engine import reading
+from auditor.store.engine import Engine
+from auditor.store.trend_flags import add_flags, flags_between, latest_flags
 from auditor.trends.analysis import flags
 
 Unit = tuple[str, str, str]  # (kind, unit, partner): partner is a pair's player, else ""
@@ -51,51 +49,25 @@ def record(engine: Engine, document: dict[str, Any]) -> int:
     rows = raised(document)
     if not rows:
         return 0
-    table = schema.trend_flags
     now = datetime.now(UTC).isoformat(timespec="seconds")
-    with engine.begin() as connection:
-        kept = {(r.question, r.kind, r.unit, r.partner) for r in connection.execute(
-            select(table.c.question, table.c.kind, table.c.unit, table.c.partner)
-            .where(table.c.night == rows[0]["night"]))}
-        new = [{**row, "raised": now} for row in rows
-               if (row["question"], row["kind"], row["unit"], row["partner"]) not in kept]
-        if new:
-            connection.execute(table.insert(), new)
-    return len(new)
+    return add_flags(engine, rows[0]["night"], rows, now)
 
 
 def history(engine: Engine, since: str | None, until: str | None) -> dict[Unit, list]:
     """Every flag kept for the nights of the window, by unit, in order of night."""
-    table = schema.trend_flags
-    with reading(engine).connect() as connection:
-        if not inspect(connection).has_table(table.name):
-            return {}
-        query = select(table).order_by(table.c.night, table.c.question)
-        if since:
-            query = query.where(table.c.night >= since)
-        if until:
-            query = query.where(table.c.night <= until)
-        found: dict[Unit, list] = defaultdict(list)
-        for row in connection.execute(query):
-            found[row.kind, row.unit, row.partner].append(
-                {"night": row.night, "question": row.question, "since": row.since})
+    found: dict[Unit, list] = defaultdict(list)
+    for row in flags_between(engine, since, until):
+        found[row["kind"], row["unit"], row["partner"]].append(
+            {"night": row["night"], "question": row["question"], "since": row["since"]})
     return dict(found)
 
 
 def latest(engine: Engine) -> tuple[str | None, list[dict[str, Any]]]:
     """The last night any flag was kept for, and its flags (for the live page): each as
     {"kind", "unit", "partner", "question", "since"}, by unit."""
-    table = schema.trend_flags
-    with reading(engine).connect() as connection:
-        if not inspect(connection).has_table(table.name):
-            return None, []
-        night = connection.execute(select(func.max(table.c.night))).scalar()
-        if night is None:
-            return None, []
-        rows = connection.execute(select(table).where(table.c.night == night).order_by(
-            table.c.kind, table.c.unit, table.c.partner, table.c.question))
-        return night, [{"kind": row.kind, "unit": row.unit, "partner": row.partner or None,
-                        "question": row.question, "since": row.since} for row in rows]
+    night, rows = latest_flags(engine)
+    return night, [{"kind": row["kind"], "unit": row["unit"], "partner": row["partner"] or None,
+                    "question": row["question"], "since": row["since"]} for row in rows]
 
 
 def attach(document: dict[str, Any], kept: dict[Unit, list]) -> None:

@@ -25,11 +25,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from sqlalchemy import Engine, select
-
 from auditor.results import table_key
-from auditor.store import schema, trend_reads
-from auditor.store.engine import reading
+from auditor.store import trend_reads
+from auditor.store.engine import Engine
+from auditor.store.runs import run_settings_text
 from auditor.trends.analysis import FLAGGED, NO_DEALER, UNDATED, table_name
 
 NO_DAY = "(none)"  # the report's gaming-day filter for findings without one
@@ -95,9 +94,7 @@ class Reports:
 
     def of(self, run_id: int) -> Path | None:
         if run_id not in self.known:
-            with reading(self.engine).connect() as connection:
-                text = connection.execute(select(schema.runs.c.settings)
-                                          .where(schema.runs.c.id == run_id)).scalar()
+            text = run_settings_text(self.engine, run_id)
             try:
                 out = json.loads(text or "{}").get("out")
             except (ValueError, AttributeError):

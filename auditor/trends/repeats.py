@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Engine
 
 from auditor.store import trend_reads
+from auditor.store.engine import Engine
 from auditor.store.tallies import lines_of
 
 RANK_SUIT = {f"{rank}{suit}": index for index, (rank, suit) in enumerate(

@@ -18,7 +18,8 @@ from sqlalchemy import text
 
 from auditor import api
 from auditor.output.aside import can_fork
-from auditor.store import RunRecorder, begin_run, open_store
+from auditor.run import RunRecorder
+from auditor.store import begin_run, open_store
 from auditor.store import engine as store_engine
 from auditor.store.runs import StoredFindings
 from tests.helpers import ROOT

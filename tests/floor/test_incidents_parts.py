@@ -15,13 +15,13 @@ from auditor.incidents import (
     FILES,
     PENDING,
     IncidentError,
-    _exported_before,
     _write,
     chosen_run,
     occurred,
     publish_pending,
 )
 from auditor.store import open_store, schema
+from auditor.store.incidents import exported_before
 
 
 @pytest.fixture
@@ -62,7 +62,7 @@ def test_every_id_exported_before_is_found_past_the_query_chunks(store) -> None:
             {"finding_id": i, "run_id": 1, "exported": "mark"} for i in ids])
     with store.connect() as connection:
         # each ID at a chunk's edge (the 500th, 501st, 1001st) among them
-        assert _exported_before(connection, [*ids, "BJH-NEVER"]) == set(ids)
+        assert exported_before(connection, [*ids, "BJH-NEVER"]) == set(ids)
 
 
 def _pending(out: Path, files: tuple[str, ...], mark: str, remembered: int) -> Path:

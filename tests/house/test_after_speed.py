@@ -96,7 +96,7 @@ def test_a_stored_replay_is_the_json_of_its_document(
     must be `_json` of the whole document, byte for byte."""
     from auditor.audit import audit_file
     from auditor.simulate import simulate, table_spec
-    from auditor.store import runs
+    from auditor.store import encoding
     from auditor.store.runs import _evidence_document, _evidence_json, _json
 
     simulate(tmp_path, table_spec("switch", table_id="T1"), rounds=300, seed="after-replay",
@@ -110,7 +110,7 @@ def test_a_stored_replay_is_the_json_of_its_document(
         encoded.append(value)
         return _json(value)
 
-    monkeypatch.setattr(runs, "_json", counted)
+    monkeypatch.setattr(encoding, "_json", counted)
     for replay in evidence.values():
         document = _evidence_document(replay)
         encoded.clear()

@@ -8,8 +8,8 @@ from pathlib import Path
 from auditor import api
 from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
 from auditor.output.render import write_outputs
-from auditor.run import ReplaySelection
-from auditor.store import RunRecorder, begin_run, load_result
+from auditor.run import ReplaySelection, RunRecorder
+from auditor.store import begin_run, load_result
 from tests.helpers import ROOT
 from tests.helpers.hostile_entities import hostile_entities
 

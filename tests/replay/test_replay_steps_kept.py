@@ -12,7 +12,8 @@ from sqlalchemy import insert
 
 from auditor import api
 from auditor.case.model import _exhibit, _rounds_by_id
-from auditor.store import RunRecorder, begin_run, load_result, schema
+from auditor.run import RunRecorder
+from auditor.store import begin_run, load_result, schema
 from auditor.store.runs import _compressed, _evidence_document, _lines_asked, _steps_asked
 from tests.helpers import ROOT
 from tests.helpers.plain_changes import changes_made_plainly

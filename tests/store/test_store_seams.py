@@ -21,7 +21,8 @@ from sqlalchemy import select, text
 
 from auditor import api
 from auditor.cli import main
-from auditor.store import RunRecorder, begin_run, list_runs, open_store, schema
+from auditor.run import RunRecorder
+from auditor.store import begin_run, list_runs, open_store, schema
 from auditor.store.urls import command_line, shown
 from tests.helpers import ROOT
 from tests.helpers.audits import audit

@@ -20,6 +20,7 @@ from auditor.output.tables import summary_csv, to_csv
 from auditor.report.frames import run_summary
 from auditor.results import AuditResult
 from auditor.run import collect_paths, merge
+from auditor.store import findings as stored_findings
 from auditor.store import load_result, open_store
 from auditor.store import runs as stored_runs
 from auditor.waivers import apply_waivers, parse_waivers
@@ -68,7 +69,7 @@ def test_findings_judged_in_the_store_batch_by_batch_are_those_judged_in_memory(
     apply_waivers(expected, WAIVERS, TODAY)
     compare(expected, earlier)
 
-    monkeypatch.setattr(stored_runs, "_JUDGED_AT_ONCE", 7)  # 47 findings: seven batches
+    monkeypatch.setattr(stored_findings, "_ANNOTATED_AT_ONCE", 7)  # 47 findings: seven batches
     store = open_store(store_url)
     run_id = api.record_run(store, RUN, {}, paths, enumerate(results))
     judged = api.annotate_run(store, run_id, WAIVERS, earlier, today=TODAY)
