@@ -95,7 +95,7 @@ AREAS = {
                    "tests/floor/test_patterns.py",
                    "tests/floor/test_patterns_evidence.py", "tests/floor/test_trends.py"), 50),
     # incidents: exported exactly once, their links, a table-night superseded
-    "incidents": Area(("auditor/incidents.py",),
+    "incidents": Area(("auditor/incidents.py", "auditor/store/incidents.py"),
                       ("tests/floor/test_incidents_parts.py", "tests/floor/test_incidents_links.py",
                        "tests/floor/test_incidents.py",
                        "tests/checks/test_open_round.py"), 30),
