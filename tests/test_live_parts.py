@@ -6,7 +6,6 @@ changes are caught here in seconds, before the tests that run whole watchers."""
 from __future__ import annotations
 
 import http.server
-import json
 import os
 import threading
 import time
@@ -343,5 +342,6 @@ def test_the_days_command_names_the_settings_and_keeps_the_store_off_the_command
                        str(out), "--quiet", "--config", "site.toml"]
     assert environment["BJH_STORE"] == "postgresql://u:pw@db/x"
     command, environment = day_command(["a.bjh"], out, None, None)
-    assert command[-1] == "--quiet" and "BJH_STORE" not in environment or \
-        environment.get("BJH_STORE") == os.environ.get("BJH_STORE")
+    assert command == [sys.executable, "-m", "auditor", "audit", "a.bjh", "--out", str(out),
+                       "--quiet"]
+    assert environment == dict(os.environ)  # no store given: the environment as it is
