@@ -155,6 +155,9 @@ def test_a_client_ahead_of_the_floor_holds_another_floors_sequence_and_reloads()
     test_client = client(floor_of_three())
     assert test_client.get("/events?after=9").text == (
         RETRY + 'event: reload\ndata: {"sequence":3}\n\n')
+    # the longest sequence taken: 18 digits (19 are refused, below)
+    assert test_client.get("/events", headers={"Last-Event-ID": "9" * 18}).text == (
+        RETRY + 'event: reload\ndata: {"sequence":3}\n\n')
 
 
 def test_a_client_of_another_server_instance_reloads_even_at_a_sequence_it_could_take() -> None:
