@@ -106,7 +106,8 @@ AREAS = {
                       "is_loopback", "hosts_for", "_Guard._refusal"))),
                  ("tests/test_live_parts.py", "tests/test_live_floor.py",
                   "tests/test_live_page.py", "tests/test_watch.py",
-                  "tests/test_live_attacks.py", "tests/test_watch_faults.py"), 40),
+                  "tests/test_live_attacks.py", "tests/test_watch_faults.py",
+                  "tests/test_watch_flags.py", "tests/test_watch_serve.py"), 40),
     # the open round: a round the file ends inside set aside while its table may still
     # deal it, and a later whole recording of a table-night superseding the earlier one
     "open": Area(("auditor/audit.py::FileAudit._open", "auditor/audit.py::FileAudit._written",
