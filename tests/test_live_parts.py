@@ -345,3 +345,33 @@ def test_the_days_command_names_the_settings_and_keeps_the_store_off_the_command
     assert command == [sys.executable, "-m", "auditor", "audit", "a.bjh", "--out", str(out),
                        "--quiet"]
     assert environment == dict(os.environ)  # no store given: the environment as it is
+
+
+def test_a_watch_goes_on_polling_a_record_that_has_not_changed(tmp_path) -> None:
+    """Polls that find nothing new, then the record grows: its rounds are judged and the
+    floor shows its table (a poll with no change is not a change to show)."""
+    from auditor.live.floor import LiveFloor
+
+    options = _options(tmp_path, rescan=0.05)
+    record = Path(options.paths[0]) / "t11.bjh"
+    record.write_bytes(upto(FIRST_ROUND - 1))
+    floor = LiveFloor()
+    watch = Watch(options, floor)
+    stop = threading.Event()
+    thread = threading.Thread(target=watch.run, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        time.sleep(0.3)  # polls with nothing new
+        with record.open("ab") as handle:
+            handle.write(b"".join(LINES[FIRST_ROUND - 1:ENDS[2]]))
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not (
+                floor.snapshot()["tables"] and floor.snapshot()["tables"][0]["rounds"] == 3):
+            time.sleep(0.02)
+        [table] = floor.snapshot()["tables"]
+        assert (table["key"], table["rounds"], table["last_round"], table["open_round"]) == (
+            "RL-0412/T11", 3, "3", None)
+        assert thread.is_alive()
+    finally:
+        stop.set()
+        thread.join(5)
