@@ -375,3 +375,80 @@ def test_a_watch_goes_on_polling_a_record_that_has_not_changed(tmp_path) -> None
     finally:
         stop.set()
         thread.join(5)
+
+
+# --- the close of a gaming day (auditor/live/watch.py)
+
+
+def _closing_watch(tmp_path: Path, clock):
+    """A watch recording days, of a record whose three rounds are of gaming day
+    2026-11-20, on the wall clock `clock`; (the watch, its state folder, what it told)."""
+    told: list[str] = []
+    options = _options(tmp_path, record_days=True, close_grace=0.0, clock=clock,
+                       tell=told.append)
+    (Path(options.paths[0]) / "t11.bjh").write_bytes(upto(ENDS[2]))
+    return Watch(options), Path(options.state), told
+
+
+def _running(watch: Watch, seconds: float) -> None:
+    stop = threading.Event()
+    thread = threading.Thread(target=watch.run, args=(stop,), daemon=True)
+    thread.start()
+    time.sleep(seconds)
+    stop.set()
+    thread.join(5)
+
+
+def test_a_gaming_day_is_not_recorded_before_it_closes(tmp_path) -> None:
+    from datetime import datetime, timedelta
+
+    from auditor.clock import zone
+
+    moment: list[datetime] = []
+    watch, state, told = _closing_watch(tmp_path, lambda: moment[0])
+    # the day closes at the day's start of the 21st, by the tables' clock: a minute before
+    name = watch.calendar.time_zone
+    tables_zone = zone(name) if name else datetime.now().astimezone().tzinfo
+    moment.append(datetime(2026, 11, 21, watch.calendar.day_starts, tzinfo=tables_zone)
+                  - timedelta(minutes=1))
+    _running(watch, 0.5)
+    assert sorted(path.name for path in state.iterdir()) == ["watch.lock"]
+    assert told == []
+
+
+def test_a_days_audit_begun_by_a_watch_before_is_waited_for_and_not_run_again(tmp_path) -> None:
+    """A watch killed while its day's audit ran left the marker; the audit still runs. The
+    new watch waits for it, takes its outputs and records the day once."""
+    import json
+    import subprocess
+    import sys
+    from datetime import UTC, datetime
+
+    watch, state, told = _closing_watch(tmp_path, lambda: datetime(2026, 11, 22, tzinfo=UTC))
+    out = tmp_path / "out" / "2026-11-20"
+    out.mkdir(parents=True)
+    written = json.dumps({"findings": []})
+    (out / "findings.json").write_text(written, encoding="utf-8")
+    # the audit still running: a process whose command line names the auditor
+    running = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1.0)",
+                                "auditor"])
+    try:
+        (state / "recording-2026-11-20").write_text(f"{running.pid} {time.time() - 100}\n",
+                                                    encoding="utf-8")
+        stop = threading.Event()
+        thread = threading.Thread(target=watch.run, args=(stop,), daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 20
+        days = state / "days.log"
+        while time.monotonic() < deadline and not days.exists():
+            time.sleep(0.05)
+        time.sleep(0.5)  # a second recording of the day, if one were begun, would land
+        stop.set()
+        thread.join(5)
+    finally:
+        running.wait(5)
+    assert days.read_text(encoding="utf-8") == "2026-11-20\n"
+    assert (out / "findings.json").read_text(encoding="utf-8") == written  # not run again
+    assert told == [f"auditor: watch: gaming day 2026-11-20 recorded (1 records; outputs in "
+                    f"{out})"]
+    assert not (state / "recording-2026-11-20").exists()
