@@ -138,3 +138,37 @@ def test_migration_0008_keys_a_table_night_and_requires_what_supersession_reads(
         assert (key["referred_table"], key["constrained_columns"]) == ("runs", ["run_id"])
     finally:
         engine.dispose()
+
+
+def test_a_store_from_before_table_nights_exports_every_finding_of_a_run(tmp_path) -> None:
+    """export_incidents over a store of schema 0007 (no table_nights: nothing recorded to
+    supersede), as a store being upgraded meanwhile would be: nothing is superseded."""
+    import json
+
+    from old_stores import store_at
+    from sqlalchemy import create_engine, insert
+
+    from auditor.incidents import Floor, export_incidents
+    from auditor.store import schema
+
+    url = f"sqlite:///{tmp_path / 'older.sqlite'}"
+    store_at(url, "0007")
+    engine = create_engine(url)
+    try:
+        document = {"id": "BJH-00000000000000A1", "citation": "20:18:15:09", "rule": "payout",
+                    "severity": "high", "file": "t4.bjh", "line": 28, "gaming_day": TODAY,
+                    "message": "paid 15 on a 10 win"}
+        with engine.begin() as connection:
+            connection.execute(insert(schema.runs).values(
+                id=1, tool_version="test", rule_base="test", command="audit",
+                started="2026-11-28T06:00:00+00:00", status="finished", settings="{}",
+                document="{}", extras="{}"))
+            connection.execute(insert(schema.findings).values(
+                run_id=1, position=0, input_position=0, order_key=b"\x00", waived=False,
+                finding_id=document["id"], citation="20:18:15:09", severity="high",
+                file="t4.bjh", line=28, document=json.dumps(document)))
+        assert export_incidents(engine, 1, tmp_path / "out", Floor(), "older") == (1, 0)
+    finally:
+        engine.dispose()
+    exported = json.loads((tmp_path / "out" / "incidents.json").read_text(encoding="utf-8"))
+    assert [item["incident_id"] for item in exported["incidents"]] == ["BJH-00000000000000A1"]
