@@ -68,6 +68,7 @@ AREAS = {
                    40),
     "checks": Area(("auditor/checks/*.py",),
                    ("tests/test_cases.py", "tests/test_check_messages.py",
+                    "tests/test_check_registration.py",
                     "tests/test_check_helpers.py",
                     "tests/test_switch_paytable.py", "tests/test_check_needs.py",
                     "tests/test_paytables.py", "tests/test_tensticks_cross_file.py",
