@@ -76,3 +76,24 @@ def test_a_misdealt_wager_voided_short_is_said_void_for_part_of_it(tmp_path) -> 
     assert _misdeal_finding(tmp_path, text) == (
         "20:18:15:30.09(4)", "s7", 0, -3, "The super match wager on s7 was returned as void "
         "for 2.00 of its 5.00, but the misdeal to s7 (line 548) returns it in full as void.")
+
+
+def test_a_void_super_match_is_no_settlement_the_mains_must_follow(tmp_path) -> None:
+    """s1's super match voided (wrongly: the misdeal was s7's) after its main was settled:
+    void settlements are not collected or paid, so the order of 30.09(5) is not judged on
+    it; the wrong void is 30.09(4)'s finding."""
+    collected = "22:33:20 settle s1 supermatch lose 5\n"
+    main = "22:33:25 settle s1h1 main lose 20\n"
+    assert collected in SWITCH and main in SWITCH
+    text = SWITCH.replace(collected, "").replace(
+        main, main + "22:33:26 settle s1 supermatch void 5\n")
+    path = tmp_path / "switch.bjh"
+    path.write_text(text, encoding="utf-8")
+    found = sorted((f.citation, f.line, f.seat, f.message)
+                   for f in audit_file(str(path)).findings if f.line in (550, 554, 555))
+    assert found == [
+        ("20:18:15:30.09(4)", 550, "s7", "The super match wager on s7 was collected 5.00, but "
+         "the misdeal to s7 (line 548) returns it in full as void."),
+        ("20:18:15:30.09(4)", 555, "s1", "The super match wager on s1 was returned as void "
+         "because of the misdeal to s7, which concerns that seat only; it should lose 5.00: "
+         "the first four cards hold no pair.")]
