@@ -53,7 +53,9 @@ AIM = 0.90
 
 @dataclass(frozen=True)
 class Area:
-    modules: tuple[str, ...]  # globs, relative to the repository
+    # globs, relative to the repository; `path::Name.inner` keeps to the lines of one
+    # function, class or assigned name (a class's field) of that module
+    modules: tuple[str, ...]
     tests: tuple[str, ...]  # the fastest and most telling first: pytest stops at the first red
     sample: int  # the default sample
 
@@ -68,7 +70,9 @@ AREAS = {
                     "tests/evidence/test_case.py"),
                    40),
     "checks": Area(("auditor/checks/*.py", "auditor/checks/*/*.py"),
-                   ("tests/checks/test_cases.py", "tests/checks/test_check_helpers.py",
+                   ("tests/checks/test_cases.py", "tests/checks/test_check_messages.py",
+                    "tests/checks/test_check_registration.py",
+                    "tests/checks/test_check_helpers.py",
                     "tests/checks/test_switch_paytable.py", "tests/checks/test_check_needs.py",
                     "tests/checks/test_paytables.py", "tests/checks/test_tensticks_cross_file.py",
                     "tests/checks/test_sample_logs.py",
@@ -99,11 +103,32 @@ AREAS = {
                       ("tests/floor/test_incidents_parts.py", "tests/floor/test_incidents_links.py",
                        "tests/floor/test_incidents.py",
                        "tests/checks/test_open_round.py"), 30),
-    # the live floor: a record judged piece by piece, followed, alerted once
+    # the live floor: a record judged piece by piece, followed, alerted once, the watch's
+    # state (its days, its tables on the floor) and the page's data (not its server loop)
     "live": Area(("auditor/live/judge.py", "auditor/live/follow.py",
-                  "auditor/live/alerts.py", "auditor/live/floor.py"),
-                 ("tests/live/test_live_floor.py", "tests/live/test_watch.py",
-                  "tests/live/test_live_attacks.py", "tests/live/test_watch_faults.py"), 20),
+                  "auditor/live/alerts.py", "auditor/live/floor.py", "auditor/live/watch.py",
+                  *(f"auditor/live/page.py::{name}" for name in (
+                      "_after", "_event", "_dumps", "_shown_text", "serve_address",
+                      "is_loopback", "hosts_for", "_Guard._refusal"))),
+                 ("tests/live/test_live_parts.py", "tests/live/test_live_floor.py",
+                  "tests/live/test_live_page.py", "tests/live/test_watch.py",
+                  "tests/live/test_live_attacks.py", "tests/live/test_watch_faults.py",
+                  "tests/live/test_watch_flags.py", "tests/live/test_watch_serve.py"), 40),
+    # the open round: a round the file ends inside set aside while its table may still
+    # deal it, and a later whole recording of a table-night superseding the earlier one
+    "open": Area(("auditor/audit.py::FileAudit._open", "auditor/audit.py::FileAudit._written",
+                  "auditor/audit.py::FileAudit._live",
+                  "auditor/selection.py::Judging.finished",
+                  "auditor/selection.py::Judging.live_from",
+                  "auditor/selection.py::Judging.may_be_live",
+                  "auditor/selection.py::_days_after",
+                  "auditor/commands/audit.py::live_from",
+                  "auditor/store/trend_reads.py::superseded_nights",
+                  "auditor/store/trend_reads.py::records_nights",
+                  "auditor/store/trend_reads.py::_not_superseded",
+                  "auditor/incidents.py::_superseded", "auditor/store/tallies.py::_nights",
+                  "auditor/store/migrations/versions/0008_table_nights.py"),
+                 ("tests/checks/test_open_parts.py", "tests/checks/test_open_round.py"), 30),
 }
 
 
@@ -339,15 +364,52 @@ def _parses(mutant: Mutant) -> bool:
     return True
 
 
+def area_lines(name: str) -> dict[str, set[int] | None]:
+    """The area's files, each with the lines its mutants are kept to (None: all)."""
+    covered: dict[str, set[int] | None] = {}
+    for pattern in AREAS[name].modules:
+        glob, _, part = pattern.partition("::")
+        for path in ROOT.glob(glob):
+            relative = str(path.relative_to(ROOT))
+            if not part:
+                covered[relative] = None
+            elif relative not in covered or covered[relative] is not None:
+                covered.setdefault(relative, set())
+                covered[relative] |= _lines_of_part(path, part)
+    return dict(sorted(covered.items()))
+
+
+def _lines_of_part(path: Path, dotted: str) -> set[int]:
+    """The lines of `Name.inner` in a module: a function, a class or an assigned name."""
+    node: ast.AST = ast.parse(path.read_bytes())
+    for name in dotted.split("."):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                named = child.name == name
+            elif isinstance(child, ast.AnnAssign):
+                named = isinstance(child.target, ast.Name) and child.target.id == name
+            elif isinstance(child, ast.Assign):
+                named = any(isinstance(t, ast.Name) and t.id == name for t in child.targets)
+            else:
+                named = False
+            if named:
+                node = child
+                break
+        else:
+            raise SystemExit(f"{path.relative_to(ROOT)}: no {dotted} (scripts/mutation.py AREAS)")
+    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+    return set(range(first, node.end_lineno + 1))
+
+
 def area_mutants(name: str) -> list[Mutant]:
     """Every mutant of an area, numbered `(2)`, `(3)` … where one line holds one change
     twice, so each has its own (file, line, change)."""
-    files = sorted({str(path.relative_to(ROOT)) for pattern in AREAS[name].modules
-                    for path in ROOT.glob(pattern)})
     mutants: list[Mutant] = []
-    for relative in files:
+    for relative, lines in area_lines(name).items():
         seen: dict[tuple[int, str], int] = {}
         for mutant in mutants_of(relative):
+            if lines is not None and mutant.line not in lines:
+                continue
             key = (mutant.line, mutant.change)
             seen[key] = seen.get(key, 0) + 1
             if seen[key] > 1:
@@ -595,7 +657,10 @@ def main(argv: list[str] | None = None) -> int:
             by_file: dict[str, list[Mutant]] = {}
             for mutant in every:
                 by_file.setdefault(mutant.file, []).append(mutant)
+            lines = area_lines(name)
             for entry in equivalents.stale(by_file):
+                if lines[entry["file"]] is not None and entry["line"] not in lines[entry["file"]]:
+                    continue  # listed for a part of the file this area leaves alone
                 print(f"{name}: stale equivalent (its line reads otherwise now, or no such "
                       f"mutant): {entry['file']}:{entry['line']} {entry['change']}",
                       file=sys.stderr)

@@ -39,7 +39,7 @@ from sqlalchemy.pool import QueuePool
 
 from auditor.store.urls import SUPPORTED, hide_secrets, shown
 
-# Only auditor/store/ imports SQLAlchemy (tests/test_house.py): the rest of the auditor names
+# Only auditor/store/ imports SQLAlchemy (tests/house/test_house.py): the rest of the auditor names
 # a store's handle `Engine` and any error of the database under it `DatabaseFault` from here.
 DatabaseFault = SQLAlchemyError
 

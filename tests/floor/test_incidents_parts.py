@@ -103,3 +103,58 @@ def test_incidents_json_keeps_the_records_text_as_written(tmp_path) -> None:
     text = (tmp_path / "incidents.json").read_text(encoding="utf-8")
     assert '"casino": "Café Ünïcode"' in text
     assert json.loads(text) == {"run": 1, "casino": "Café Ünïcode", "incidents": []}
+
+
+def _many_findings(store, run_id: int, count: int) -> list[str]:
+    """`count` findings of run `run_id`, as a run records them (their documents as
+    findings.json shows them); their IDs."""
+    ids = [f"BJH-{number:016X}" for number in range(count)]
+    rows = []
+    for position, finding_id in enumerate(ids):
+        document = {"id": finding_id, "citation": "20:18:15:09", "rule": "payout",
+                    "severity": "high", "file": "t1.bjh", "line": position + 1,
+                    "message": f"paid wrongly, round {position + 1}"}
+        rows.append({"run_id": run_id, "position": position, "input_position": 0,
+                     "order_key": position.to_bytes(4, "big"), "finding_id": finding_id,
+                     "citation": "20:18:15:09", "severity": "high", "file": "t1.bjh",
+                     "line": position + 1, "waived": False, "document": json.dumps(document)})
+    with store.begin() as connection:
+        connection.execute(insert(schema.findings), rows)
+    return ids
+
+
+def test_more_findings_than_a_chunk_are_each_remembered_once(store, tmp_path) -> None:
+    """1001 findings: the store remembers them in chunks of 1000, each once (a row
+    remembered twice would break the table's key and lose the export)."""
+    from sqlalchemy import select
+
+    from auditor.incidents import Floor, export_incidents
+
+    ids = _many_findings(store, 2, 1001)
+    assert export_incidents(store, 2, tmp_path / "out", Floor(), "history") == (1001, 0)
+    with store.connect() as connection:
+        remembered = connection.execute(select(schema.incident_exports.c.finding_id)
+                                        ).scalars().all()
+    assert sorted(remembered) == ids
+    exported = json.loads((tmp_path / "out" / "incidents.json").read_text(encoding="utf-8"))
+    assert [item["incident_id"] for item in exported["incidents"]] == ids
+    # exported again to another folder: nothing new
+    assert export_incidents(store, 2, tmp_path / "again", Floor(), "history") == (0, 1001)
+
+
+def test_a_pending_folder_that_cannot_be_removed_does_not_stop_the_export(
+        store, tmp_path) -> None:
+    """Out/.incidents-pending left as a link to a folder (not removable as a folder): the
+    leftover is dropped where it can be and the export goes on, published whole."""
+    from auditor.incidents import Floor, export_incidents
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / PENDING).symlink_to(elsewhere, target_is_directory=True)
+    ids = _many_findings(store, 2, 2)
+    assert export_incidents(store, 2, out, Floor(), "history") == (2, 0)
+    exported = json.loads((out / "incidents.json").read_text(encoding="utf-8"))
+    assert [item["incident_id"] for item in exported["incidents"]] == ids
+    assert (out / "incidents.csv").is_file()

@@ -171,3 +171,25 @@ def test_every_area_names_tests_that_are_there(mutation, monkeypatch, capsys) ->
     assert mutation.main(["identity", "--list"]) == 2
     assert capsys.readouterr().err == ("identity: tests named in AREAS that are not there: "
                                        f"{gone[0]}, {gone[1]}\n")
+
+
+def test_an_area_may_keep_to_one_function_class_or_field(mutation, tmp_path, monkeypatch) -> None:
+    module = tmp_path / "auditor" / "parts.py"
+    module.parent.mkdir()
+    module.write_text("def f(a):\n    return a + 1\n\n\nclass C:\n    kept: bool = False\n\n"
+                      "    def g(self, b):\n        return b - 1\n", encoding="utf-8")
+    monkeypatch.setattr(mutation, "ROOT", tmp_path)
+    monkeypatch.setitem(mutation.AREAS, "parts", mutation.Area(
+        ("auditor/parts.py::C.g", "auditor/parts.py::C.kept"), (), 1))
+    assert mutation.area_lines("parts") == {"auditor/parts.py": {6, 8, 9}}
+    assert [(m.line, m.change) for m in mutation.area_mutants("parts")] == [
+        (6, "`False` → `True`"),
+        (9, "`return b - 1` → `return None`"), (9, "`b - 1` → `b + 1`"),
+        (9, "`b - 1` → `b - 2`")]
+    # the whole module named too: every mutant
+    monkeypatch.setitem(mutation.AREAS, "parts", mutation.Area(
+        ("auditor/parts.py::C.g", "auditor/parts.py"), (), 1))
+    assert mutation.area_lines("parts") == {"auditor/parts.py": None}
+    monkeypatch.setitem(mutation.AREAS, "parts", mutation.Area(("auditor/parts.py::C.h",), (), 1))
+    with pytest.raises(SystemExit, match=r"no C\.h"):
+        mutation.area_lines("parts")

@@ -174,14 +174,16 @@ def test_a_file_growing_without_end_is_read_from_where_it_was_left(tmp_path) -> 
     assert first is not None and first.open_round == "2"
     assert [j.finding["citation"] for j in first.outcome.judged] == []
     took = []
-    for _ in range(5):
+    for _ in range(7):
         with open(path, "ab") as handle:
             handle.write(note)
         began = time.perf_counter()
         change = followed.poll()
         took.append(time.perf_counter() - began)
         assert change is not None and change.open_round == "2" and change.outcome is None
-    assert max(took) < 0.01, took
+    # the median poll: a rescan of the 4 MB is slow at every poll, while one poll held up
+    # by a busy machine (a shared CI runner) is not the code's doing
+    assert sorted(took)[len(took) // 2] < 0.01, took
     # the round's `end` at last: judged from its first line, as the audit would
     with open(path, "ab") as handle:
         handle.write(b"end\n")
