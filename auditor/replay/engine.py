@@ -280,9 +280,10 @@ class RoundReplay:
         if hand is None:
             return
         self.decide("double", event.hand, event.line, index, hand)
-        hand.double_cards_before = len(hand.cards)
+        if hand.double_line is None:
+            hand.double_line, hand.double_cards_before = event.line, len(hand.cards)
+            hand.double_amount = event.amount
         hand.doubled += event.amount
-        hand.double_line = event.line
         self.add_card(hand, event.card, event.line, index)
         if hand.complete_index == index:
             hand.complete_reason = "doubled"  # a double completes the hand, bust or not

@@ -215,9 +215,12 @@ class Hand(CountedCards, Fieldwise):
     split_aces: bool = False
     was_split: bool = False  # this hand was split (it and its new hand are no naturals)
     splits_of_root: int = 0  # on the root hand: how many splits its line has had
-    doubled: Decimal = Decimal(0)
+    doubled: Decimal = Decimal(0)  # every double's amount (a second double's too: money)
+    # The hand's (first) double: its line, the cards held then, its amount. A second
+    # double of the hand is a card after doubling (a late card), never the double judged.
     double_line: int | None = None
-    double_cards_before: int = 0  # how many cards the hand held when it doubled
+    double_cards_before: int = 0
+    double_amount: Decimal = Decimal(0)
     stood_line: int | None = None
     surrendered_line: int | None = None
     surrender_after_decision: bool = False
@@ -250,7 +253,7 @@ class Hand(CountedCards, Fieldwise):
         self.complete_index = self.complete_reason = self.played_before_parent_line = None
         self.split_aces = self.was_split = self.surrender_after_decision = False
         self.misdealt = self.switched = False
-        self.doubled = ZERO
+        self.doubled = self.double_amount = ZERO
         self.split_from_cards = ()
         self.total = self.hard = self.changes = 0
         self.soft = self.has_ace = False
@@ -288,7 +291,7 @@ def make_hand(name: str, seat: str, root: str = "") -> Hand:
     hand.complete_index = hand.complete_reason = hand.played_before_parent_line = None
     hand.split_aces = hand.was_split = hand.surrender_after_decision = False
     hand.misdealt = hand.switched = False
-    hand.doubled = ZERO
+    hand.doubled = hand.double_amount = ZERO
     hand.split_from_cards = ()
     hand.total = hand.hard = hand.changes = 0
     hand.soft = hand.has_ace = False

@@ -39,8 +39,9 @@ class DoubleDown(Check):
     a hand that was split or made by a split. The amount doubled may be less than the
     original wager, never more. A split ace that doubles after receiving its one card draws
     a second card: that is 20:18:15:25 alone; a split ace that doubles holding the ace alone
-    has not two cards. A second double of one hand is one fault, on its card. A card after a
-    double in Blackjack Switch is 20:18:15:30.09(14). With `double` or `das` unknown
+    has not two cards. A second double of one hand is one fault, on its card, and the
+    hand's first double is still judged as a double (its total, cards and amount). A card
+    after a double in Blackjack Switch is 20:18:15:30.09(14). With `double` or `das` unknown
     (record:header) a double is judged under each value: with `das` unknown a double after a
     split is never flagged; with `double` unknown a total is flagged only where no value
     allows it.
@@ -80,12 +81,9 @@ class DoubleDown(Check):
                 continue
             if hand.split_aces and hand.double_cards_before >= 2:
                 continue  # the ace had its one card: the double's card is 20:18:15:25's
-            line = hand.double_line
-            # A second double of one hand: its card is the fault, reported below.
-            again = bool(hand.late_cards) and any(
-                late.reason == "doubled" and late.card.line == line for late in hand.late_cards)
-            if not again:
-                yield from self._the_double(view, hand, DOUBLE_TOTALS[rules.double])
+            line = hand.double_line  # the hand's first double, judged as a double
+            yield from self._the_double(view, hand, DOUBLE_TOTALS[rules.double])
+            # A second double of the hand: its card is the fault, reported here.
             for late in hand.late_cards:
                 if late.reason == "doubled":
                     yield self.finding(
@@ -97,9 +95,9 @@ class DoubleDown(Check):
         rules = view.config.rules
         line = hand.double_line
         original = hand.main.amount if hand.main else Decimal(0)
-        if hand.doubled > original:
+        if hand.double_amount > original:
             yield self.finding(view, line, f"{hand.name} doubled for "
-                               f"{money_text(hand.doubled)}, more than its original "
+                               f"{money_text(hand.double_amount)}, more than its original "
                                f"{money_text(original)} wager.", hand=hand.name)
         count = hand.double_cards_before
         if count != 2:
