@@ -117,7 +117,7 @@ def read_body(events: Iterable[ev.Event], config: TableConfig,
               seen_shoe: bool = False) -> Iterator[Item]:
     """The body of a record from its first body statement on (a file's piece that begins
     with `shoe` too: auditor/split.py); `seen_shoe`: a piece that begins after a `shoe`
-    (auditor/live/judge.py)."""
+    (auditor/live/piece_audit.py)."""
     current: RoundRecord | None = None
     add = None  # the open round's `events.append`
     for event in events:

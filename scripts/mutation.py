@@ -105,7 +105,7 @@ AREAS = {
                        "tests/checks/test_open_round.py"), 30),
     # the live floor: a record judged piece by piece, followed, alerted once, the watch's
     # state (its days, its tables on the floor) and the page's data (not its server loop)
-    "live": Area(("auditor/live/judge.py", "auditor/live/follow.py",
+    "live": Area(("auditor/live/piece_audit.py", "auditor/live/follow.py",
                   "auditor/live/alerts.py", "auditor/live/floor.py", "auditor/live/watch.py",
                   *(f"auditor/live/page.py::{name}" for name in (
                       "_after", "_event", "_dumps", "_shown_text", "serve_address",

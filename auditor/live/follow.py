@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from auditor.gaming_day import Calendar
-from auditor.live.judge import FileJudge, PieceOutcome
+from auditor.live.piece_audit import GrowingFileAudit, PieceOutcome
 from auditor.run import collect_paths
 from auditor.selection import Judging
 
@@ -48,8 +48,8 @@ class Followed:
         # the byte after the last whole line looked at for an `end`: a file that grows
         # without one is read from here, not again from the last round judged at every poll
         self.looked = 0
-        self.mark = b""  # the _MARK_BYTES before judge.offset, as they were read
-        self.judge = FileJudge(path, calendar, judging, waivers)
+        self.mark = b""  # the _MARK_BYTES before audit.offset, as they were read
+        self.audit = GrowingFileAudit(path, calendar, judging, waivers)
         self.open_round: str | None = None
         self.last_round: str | None = None  # for the floor
         self.findings = 0
@@ -63,17 +63,17 @@ class Followed:
         change = Change()
         if self.identity is not None and identity != self.identity:
             change.restarted = "replaced (a new file under the name)"
-        elif status.st_size < max(self.judge.offset, self.size):
+        elif status.st_size < max(self.audit.offset, self.size):
             change.restarted = "truncated"
         elif status.st_size == self.size:
             return None
         elif self.mark and self._rewritten():
             change.restarted = "rewritten"
         if change.restarted:
-            self.judge = FileJudge(self.path, self.calendar, self.judging, self.waivers)
+            self.audit = GrowingFileAudit(self.path, self.calendar, self.judging, self.waivers)
             self.looked, self.open_round, self.mark = 0, None, b""
         self.identity, self.size = identity, status.st_size
-        base = self.judge.offset  # where the next piece begins
+        base = self.audit.offset  # where the next piece begins
         start = max(base, self.looked)
         with open(self.path, "rb") as handle:
             handle.seek(start)
@@ -86,17 +86,17 @@ class Followed:
                     piece = handle.read(start - base) + data[:whole]
                 else:
                     piece = data[:whole]
-                change.outcome = self.judge.judge(piece)
+                change.outcome = self.audit.audit_piece(piece)
                 # the bytes judged, as read (the mark before them ends where they begin)
-                self.mark = (self.mark + piece[:self.judge.offset - base])[-_MARK_BYTES:]
-                rest = piece[self.judge.offset - base:] + data[whole:]
+                self.mark = (self.mark + piece[:self.audit.offset - base])[-_MARK_BYTES:]
+                rest = piece[self.audit.offset - base:] + data[whole:]
                 self.open_round = None  # what is left after the rounds judged tells
             else:
                 rest = data
-                if self.judge.table_key is None and base == 0 and whole \
+                if self.audit.table_key is None and base == 0 and whole \
                         and start + whole <= _HEADER_BYTES:
                     handle.seek(0)
-                    self.judge.name_table(handle.read(start + whole))
+                    self.audit.name_table(handle.read(start + whole))
         self.looked = start + whole
         rounds = _ROUND_LINE.findall(rest)
         if rounds:
@@ -108,12 +108,12 @@ class Followed:
     def named(self) -> bool:
         """Whether the floor may show the table: under its key once the header named it,
         under its path only for a record whose header names none."""
-        return (self.judge.table_key is not None or self.judge.offset > 0
+        return (self.audit.table_key is not None or self.audit.offset > 0
                 or self.looked >= _HEADER_BYTES)
 
     def _rewritten(self) -> bool:
         """Whether the bytes before the next piece are no longer those judged."""
-        offset = self.judge.offset
+        offset = self.audit.offset
         with open(self.path, "rb") as handle:
             handle.seek(offset - len(self.mark))
             return handle.read(len(self.mark)) != self.mark

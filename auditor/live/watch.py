@@ -1,5 +1,5 @@
 """`auditor watch`: the loop. Every `poll` seconds each followed record is stat'ed and its new
-complete rounds judged (auditor/live/follow.py, judge.py); each finding at or above the
+complete rounds judged (auditor/live/follow.py, piece_audit.py); each finding at or above the
 alert level goes to every sink (auditor/live/alerts.py) and to the live floor; at the close
 of a gaming day its records are audited as `auditor audit` audits them, in a process of its
 own, and recorded in the store as one finished run (the findings of the checks across
@@ -239,11 +239,11 @@ class Watch:
                       "start")
             self._notice(f"{path} was {change.restarted}; read again from its start", path)
             followed.findings, followed.last_round = 0, None
-        judge = followed.judge
+        record = followed.audit
         outcome = change.outcome
         # the days the record is being written in: its last round's, and those of the
         # rounds just judged (a day is recorded once its records are quiet in it)
-        growing = {judge.last_gaming_day} | (outcome.gaming_days if outcome else set())
+        growing = {record.last_gaming_day} | (outcome.gaming_days if outcome else set())
         for day in growing - {None}:
             self.last_growth[day] = time.monotonic()
         if outcome is not None:
@@ -253,14 +253,14 @@ class Watch:
             if outcome is not None:
                 followed.findings += len(outcome.judged)
                 followed.last_round = outcome.last_round or followed.last_round
-            shown = (judge.table_key or path, judge.game, judge.dealer, followed.last_round,
-                     change.open_round, judge.rounds, followed.findings)
+            shown = (record.table_key or path, record.game, record.dealer, followed.last_round,
+                     change.open_round, record.rounds, followed.findings)
             if shown != followed.shown:  # a change the page shows, not every line read
                 followed.shown = shown
                 self.floor.update_table(TableState(
-                    key=shown[0], file=path, game=judge.game, dealer=judge.dealer,
+                    key=shown[0], file=path, game=record.game, dealer=record.dealer,
                     last_round=followed.last_round, open_round=change.open_round,
-                    rounds=judge.rounds, findings=followed.findings,
+                    rounds=record.rounds, findings=followed.findings,
                     updated=datetime.now(UTC).isoformat(timespec="seconds")))
 
     def _found(self, finding: dict[str, Any], severity: str, lines: dict[int, str],
@@ -325,7 +325,7 @@ class Watch:
         if self.recording is not None and self.recording.is_alive():
             return
         now = (self.options.clock or _now)()
-        days = set().union(*(f.judge.gaming_days for f in self.followed.values()))
+        days = set().union(*(f.audit.gaming_days for f in self.followed.values()))
         for day in sorted(days - self.recorded_days):
             if now < self._closes(day):
                 continue
@@ -336,7 +336,7 @@ class Watch:
                 continue
             # every record with a round of the day: one dealt past the day's start hour is
             # in the run of each of its days, as `auditor audit` splits it into table-nights
-            files = sorted(f.path for f in self.followed.values() if day in f.judge.gaming_days)
+            files = sorted(f.path for f in self.followed.values() if day in f.audit.gaming_days)
             if self.floor is not None and (self.gaming_day is None or day >= self.gaming_day):
                 following = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
                 self.gaming_day = following

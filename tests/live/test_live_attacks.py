@@ -189,7 +189,7 @@ def test_a_file_growing_without_end_is_read_from_where_it_was_left(tmp_path) -> 
         handle.write(b"end\n")
     change = followed.poll()
     assert change.outcome is not None and change.outcome.last_round == "2"
-    assert change.open_round is None and followed.judge.rounds == 2
+    assert change.open_round is None and followed.audit.rounds == 2
 
 
 def test_an_alert_jsonl_that_is_a_fifo_is_refused_not_waited_on(tmp_path) -> None:
@@ -223,7 +223,7 @@ def test_a_file_rewritten_in_place_and_longer_between_two_polls_is_read_again(tm
     assert change.restarted == "rewritten"
     assert [(j.finding["citation"], j.finding["round"], j.finding["line"])
             for j in change.outcome.judged] == [("20:18:15:06", "7", 16)]
-    assert followed.judge.table_key == "RL-9/T5" and followed.judge.rounds == 3
+    assert followed.audit.table_key == "RL-9/T5" and followed.audit.rounds == 3
     from tests.helpers.watch_writer import audited
 
     assert [j.finding["id"] for j in change.outcome.judged] == [

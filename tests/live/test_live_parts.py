@@ -25,7 +25,7 @@ from auditor.live.alerts import (
 )
 from auditor.live.floor import TableState
 from auditor.live.follow import Followed
-from auditor.live.judge import FileJudge
+from auditor.live.piece_audit import GrowingFileAudit
 from auditor.live.watch import Watch, WatchOptions, day_command
 from tests.helpers import ROOT
 
@@ -47,21 +47,21 @@ def upto(line: int) -> bytes:
     return b"".join(LINES[:line])
 
 
-# --- a record judged in pieces (auditor/live/judge.py)
+# --- a record judged in pieces (auditor/live/piece_audit.py)
 
 
 def test_the_header_alone_judges_nothing_but_names_the_table() -> None:
-    judge = FileJudge("t11.bjh", DEFAULT)
-    assert judge.judge(upto(FIRST_ROUND - 1)) is None
-    assert (judge.table_key, judge.game, judge.offset, judge.line) == (
+    growing = GrowingFileAudit("t11.bjh", DEFAULT)
+    assert growing.audit_piece(upto(FIRST_ROUND - 1)) is None
+    assert (growing.table_key, growing.game, growing.offset, growing.line) == (
         "RL-0412/T11", "standard", 0, 1)
     # half a round more: still nothing judged, nothing moved
-    assert judge.judge(upto(FIRST_ROUND + 3)) is None
-    assert (judge.offset, judge.line, judge.rounds) == (0, 1, 0)
+    assert growing.audit_piece(upto(FIRST_ROUND + 3)) is None
+    assert (growing.offset, growing.line, growing.rounds) == (0, 1, 0)
 
 
 def test_pieces_judge_the_rounds_once_with_the_ids_and_lines_of_the_whole() -> None:
-    whole = FileJudge("t11.bjh", DEFAULT).judge(RECORD)
+    whole = GrowingFileAudit("t11.bjh", DEFAULT).audit_piece(RECORD)
     assert [(j.finding["citation"], j.finding["line"], j.finding["seat"], j.finding["player"],
              min(j.lines), max(j.lines)) for j in whole.judged] == [
         ("20:18:15:26", 424, None, None, 391, 429),
@@ -74,35 +74,35 @@ def test_pieces_judge_the_rounds_once_with_the_ids_and_lines_of_the_whole() -> N
     assert all(j.lines[n] == LINES[n - 1].decode().rstrip("\n") for j in whole.judged
                for n in j.lines)
     # the same record in three pieces cut after an `end`, and one cut inside a round
-    judge = FileJudge("t11.bjh", DEFAULT)
+    growing = GrowingFileAudit("t11.bjh", DEFAULT)
     cut = ENDS[9]
-    first = judge.judge(upto(ENDS[2]))
+    first = growing.audit_piece(upto(ENDS[2]))
     assert (first.rounds, first.last_round, first.judged) == (3, "3", [])
-    assert (judge.offset, judge.line) == (len(upto(ENDS[2])), ENDS[2] + 1)
-    second = judge.judge(b"".join(LINES[ENDS[2]:cut + 4]))  # 4 lines of round 11
+    assert (growing.offset, growing.line) == (len(upto(ENDS[2])), ENDS[2] + 1)
+    second = growing.audit_piece(b"".join(LINES[ENDS[2]:cut + 4]))  # 4 lines of round 11
     assert (second.rounds, second.last_round) == (7, "10")
-    assert (judge.offset, judge.line) == (len(upto(cut)), cut + 1)
-    third = judge.judge(RECORD[judge.offset:])
-    assert (third.rounds, third.last_round, judge.rounds) == (22, "32", 32)
+    assert (growing.offset, growing.line) == (len(upto(cut)), cut + 1)
+    third = growing.audit_piece(RECORD[growing.offset:])
+    assert (third.rounds, third.last_round, growing.rounds) == (22, "32", 32)
     assert [j.finding for j in second.judged + third.judged] == [j.finding for j in whole.judged]
     assert [j.lines for j in second.judged + third.judged] == [j.lines for j in whole.judged]
-    assert judge.first_gaming_day == "2026-11-20"
+    assert growing.first_gaming_day == "2026-11-20"
 
 
 def test_an_end_before_any_round_judges_no_round_and_names_no_day() -> None:
     data = upto(FIRST_ROUND - 1) + b"19:59:09 end\n"
-    judge = FileJudge("t11.bjh", DEFAULT)
-    outcome = judge.judge(data)
+    growing = GrowingFileAudit("t11.bjh", DEFAULT)
+    outcome = growing.audit_piece(data)
     assert (outcome.rounds, outcome.last_round, outcome.gaming_day) == (0, None, None)
     # the `end` itself is of no round: judged with it, as the audit of the file would
     assert [(j.finding["citation"], j.finding["line"], j.finding["message"])
             for j in outcome.judged] == [
         ("record:reference", FIRST_ROUND, "`end` statement outside a round")]
-    assert judge.first_gaming_day is None and judge.offset == len(data)
+    assert growing.first_gaming_day is None and growing.offset == len(data)
 
 
 def test_a_finding_with_no_line_has_no_round_lines() -> None:
-    from auditor.live.judge import _round_of
+    from auditor.live.piece_audit import _round_of
 
     rounds = [(10, 20, "1"), (21, 30, "2")]
     assert _round_of(None, rounds) == (1, 0)  # range(1, 1): no line
@@ -122,22 +122,22 @@ def test_a_followed_file_names_its_table_from_the_header_and_judges_each_round_o
     path.write_bytes(upto(FIRST_ROUND - 1))
     change = followed.poll()
     assert (change.outcome, change.open_round, followed.named) == (None, None, True)
-    assert followed.judge.table_key == "RL-0412/T11"
+    assert followed.audit.table_key == "RL-0412/T11"
     assert followed.poll() is None  # nothing added
     # a round begun: open, and read from where it was left when it grows without an end
     with path.open("ab") as handle:
         handle.write(b"".join(LINES[FIRST_ROUND - 1:FIRST_ROUND + 4]))
     assert followed.poll().open_round == "1"
-    assert followed.looked == len(upto(FIRST_ROUND + 4)) and followed.judge.offset == 0
+    assert followed.looked == len(upto(FIRST_ROUND + 4)) and followed.audit.offset == 0
     with path.open("ab") as handle:
         handle.write(b"".join(LINES[FIRST_ROUND + 4:ENDS[0]]))
     change = followed.poll()
     assert (change.outcome.rounds, change.outcome.last_round, change.open_round) == (1, "1", None)
-    assert followed.judge.offset == len(upto(ENDS[0]))
+    assert followed.audit.offset == len(upto(ENDS[0]))
     # the rest in one write: every round judged once, the findings of the whole
     path.write_bytes(RECORD)
     change = followed.poll()
-    assert (change.outcome.rounds, change.outcome.last_round, followed.judge.rounds) == (
+    assert (change.outcome.rounds, change.outcome.last_round, followed.audit.rounds) == (
         31, "32", 32)
     assert [j.finding["line"] for j in change.outcome.judged] == [424, 455, 524, 567, 720]
 
@@ -150,11 +150,11 @@ def test_a_header_past_the_first_64_kib_is_not_looked_for(tmp_path) -> None:
     path.write_bytes(filler * 400)  # 40 000 bytes, no header yet
     followed = Followed(str(path), DEFAULT, None)
     followed.poll()
-    assert (followed.judge.table_key, followed.named) == (None, False)
+    assert (followed.audit.table_key, followed.named) == (None, False)
     with path.open("ab") as handle:  # 30 000 more, then the header: past 65 536 bytes
         handle.write(filler * 300 + upto(FIRST_ROUND - 1))
     followed.poll()
-    assert (followed.judge.table_key, followed.named) == (None, True)
+    assert (followed.audit.table_key, followed.named) == (None, True)
 
 
 # --- the sinks (auditor/live/alerts.py)

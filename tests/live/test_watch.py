@@ -161,23 +161,23 @@ def test_the_gaming_days_run_is_the_audit_of_the_finished_files(tmp_path):
 
 
 def _fed_in_random_pieces(path: Path, seed: int) -> list[dict]:
-    """The findings FileJudge gives a record that grows by random amounts (cut anywhere,
+    """The findings GrowingFileAudit gives a record that grows by random amounts (cut anywhere,
     mid-line too), as the watch reads it."""
     import random
 
     from auditor.gaming_day import DEFAULT
-    from auditor.live.judge import FileJudge
+    from auditor.live.piece_audit import GrowingFileAudit
 
     data = path.read_bytes()
     rng = random.Random(seed)
-    judge = FileJudge(str(path), DEFAULT)
+    growing = GrowingFileAudit(str(path), DEFAULT)
     found: list[dict] = []
     size = 0
     while size < len(data):
         size = min(len(data), size + rng.randint(1, 3000))
-        chunk = data[judge.offset:size]
+        chunk = data[growing.offset:size]
         chunk = chunk[:chunk.rfind(b"\n") + 1]
-        outcome = judge.judge(chunk) if chunk else None
+        outcome = growing.audit_piece(chunk) if chunk else None
         if outcome is not None:
             found.extend(judged.finding for judged in outcome.judged)
     return found
@@ -203,18 +203,18 @@ def test_a_records_judging_holds_the_tables_state_not_the_night(tmp_path):
     import pickle
 
     from auditor.gaming_day import DEFAULT
-    from auditor.live.judge import FileJudge
+    from auditor.live.piece_audit import GrowingFileAudit
 
     path = simulated(tmp_path / "long", rounds=600, seed="9", faults=0.0)
     data = path.read_bytes()
-    judge = FileJudge(str(path), DEFAULT)
+    growing = GrowingFileAudit(str(path), DEFAULT)
     sizes = []
     for size in range(20_000, len(data) + 20_000, 20_000):
-        chunk = data[judge.offset:min(size, len(data))]
+        chunk = data[growing.offset:min(size, len(data))]
         chunk = chunk[:chunk.rfind(b"\n") + 1]
-        judge.judge(chunk)
-        sizes.append((judge.rounds, len(pickle.dumps(judge.__dict__))))
-    assert judge.rounds == 600
+        growing.audit_piece(chunk)
+        sizes.append((growing.rounds, len(pickle.dumps(growing.__dict__))))
+    assert growing.rounds == 600
     # what is kept rises and falls with the shoe and the seats taken, never with the rounds
     first_half = max(kept for rounds, kept in sizes if rounds <= 300)
     second_half = max(kept for rounds, kept in sizes if rounds > 300)

@@ -40,7 +40,7 @@ from auditor.source import SourceFile
 
 
 @dataclass
-class Judged:
+class LiveFinding:
     """A finding of a round just judged, as findings.json holds it, and its round's lines."""
 
     finding: dict[str, Any]
@@ -51,14 +51,14 @@ class Judged:
 
 @dataclass
 class PieceOutcome:
-    judged: list[Judged] = field(default_factory=list)
+    judged: list[LiveFinding] = field(default_factory=list)
     rounds: int = 0
     last_round: str | None = None
     gaming_day: str | None = None  # of the last round judged
     gaming_days: set[str] = field(default_factory=set)  # of every round judged
 
 
-class FileJudge:
+class GrowingFileAudit:
     """The judging of one record from its first byte: `offset` is where the next piece
     begins (the byte after the last round judged), `line` its first line's number."""
 
@@ -89,7 +89,7 @@ class FileJudge:
         # on each piece's problems), once the header is read; None before
         self.problem_checks: list | None = None
 
-    def judge(self, data: bytes) -> PieceOutcome | None:
+    def audit_piece(self, data: bytes) -> PieceOutcome | None:
         """Judge the rounds whose `end` is in `data` (the file's bytes from `offset`, cut
         after a newline); None when no round is complete yet. Moves `offset` past them."""
         audit = FileAudit(self.path, first_line=self.line, judging=self.judging)
@@ -194,7 +194,7 @@ class FileJudge:
 
     def _identified(self, audit: FileAudit, data: bytes,
                     rounds: list[tuple[int, int, str]],
-                    record: list[Finding] = ()) -> list[Judged]:
+                    record: list[Finding] = ()) -> list[LiveFinding]:
         # (a file's own findings after its rounds', as FileAudit.finish adds them: in the
         # sort's ties, the order the occurrence numbers are counted in)
         findings = sorted([*audit.result.findings, *record], key=Finding.sort_key)
@@ -219,7 +219,7 @@ class FileJudge:
                 finding = Waiving(self.waivers, [summary], datetime.now(UTC).date())(finding)
             first, last = _round_of(finding.line, rounds)
             document = {**finding.as_dict(), "table_key": self.table_key or finding.table}
-            judged.append(Judged(document, finding.severity,
+            judged.append(LiveFinding(document, finding.severity,
                                  {n: texts[n] for n in range(first, last + 1) if n in texts},
                                  finding.waiver is not None))
         return judged
