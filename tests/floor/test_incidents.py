@@ -58,6 +58,7 @@ def test_each_finding_is_one_incident_once_across_exports(tmp_path, store_url, c
                  "--jobs", "1"]) == 1
     export = ["incidents", "--store", store_url, "--config", str(config), "--quiet"]
     assert main([*export, "--out", str(tmp_path / "a")]) == 0
+    assert capsys.readouterr().out == ""  # --quiet: nothing said
     exported = rows(tmp_path / "a")
     assert [r["finding_id"] for r in exported] == audited_ids(out1)
     report = "../out1/report.html"  # where the audit wrote it, from the export folder
@@ -81,8 +82,13 @@ def test_each_finding_is_one_incident_once_across_exports(tmp_path, store_url, c
         "expected": "20.00", "actual": "30.00", "difference": "10.00", "currency": "USD"}
     assert document["incidents"][0]["synopsis"].startswith("The main wager on s1h1 was paid")
 
-    # Exported again: nothing. The next night, audited with the first again: only its own.
-    assert main([*export, "--out", str(tmp_path / "b")]) == 0
+    # Exported again: nothing (said, without --quiet). The next night, audited with the
+    # first again: only its own.
+    capsys.readouterr()
+    assert main([part for part in export if part != "--quiet"] +
+                ["--out", str(tmp_path / "b")]) == 0
+    assert capsys.readouterr().out == (f"run 1: 0 incident(s) written to {tmp_path / 'b'} "
+                                       "(3 exported before)\n")
     assert rows(tmp_path / "b") == []
     second.write_text(NEXT, encoding="utf-8")
     out2 = tmp_path / "out2"

@@ -46,6 +46,24 @@ def test_the_run_asked_for_is_the_one_exported(store) -> None:
         chosen_run(store, 9)
 
 
+def test_a_store_with_no_finished_run_has_none_to_export(tmp_path) -> None:
+    engine = open_store(str(tmp_path / "empty.sqlite"), new_store=True)
+    try:
+        with pytest.raises(IncidentError, match="^the store has no finished run to export$"):
+            chosen_run(engine, None)
+    finally:
+        engine.dispose()
+
+
+def test_an_export_needs_its_folder(tmp_path, capsys) -> None:
+    from auditor.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["incidents", "--store", str(tmp_path / "history.sqlite")])
+    assert stopped.value.code == 2
+    assert "the following arguments are required: --out" in capsys.readouterr().err
+
+
 def test_a_round_with_no_date_or_no_time_has_no_span() -> None:
     assert occurred({}) == (None, None)
     assert occurred({"date": "2026-11-20"}) == (None, None)
@@ -103,6 +121,8 @@ def test_incidents_json_keeps_the_records_text_as_written(tmp_path) -> None:
     text = (tmp_path / "incidents.json").read_text(encoding="utf-8")
     assert '"casino": "Café Ünïcode"' in text
     assert json.loads(text) == {"run": 1, "casino": "Café Ünïcode", "incidents": []}
+    # one space a level, as every export before it (a diff of two exports stays a diff)
+    assert text == '{\n "run": 1,\n "casino": "Café Ünïcode",\n "incidents": []\n}\n'
 
 
 def _many_findings(store, run_id: int, count: int) -> list[str]:
