@@ -29,6 +29,9 @@ def test_a_round_may_be_live_from_live_from_to_two_days_after() -> None:
     assert Judging(finished=True, live_from="2026-12-30").may_be_live("2026-12-30") is False
     assert Judging(finished=True).may_be_live(None) is False
     assert Judging().finished is False and Judging().live_from is None
+    # a live_from that is no date (given through the library) bounds nothing past itself
+    assert Judging(live_from="tonight").may_be_live("tonight") is True
+    assert Judging(live_from="tonight").may_be_live("tonight2") is False
 
 
 def test_live_from_is_yesterday_by_the_tables_clock() -> None:
