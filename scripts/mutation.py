@@ -76,6 +76,8 @@ AREAS = {
                     "tests/checks/test_switch_paytable.py", "tests/checks/test_check_needs.py",
                     "tests/checks/test_paytables.py", "tests/checks/test_tensticks_cross_file.py",
                     "tests/checks/test_sample_logs.py",
+                    # the runner (which rules are in force) and the registry of games
+                    "tests/checks/test_runner_in_force.py", "tests/checks/test_check_registry.py",
                     # the check held to a file beside the record (--approved)
                     *(f"tests/checks/test_selection.py::{name}" for name in (
                         "test_an_unapproved_paytable_and_maximum_are_one_finding_each",
