@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS = ROOT / "scripts" / "mutation-equivalents.toml"
 DOC = ROOT / "docs" / "development.md"
 SECTION = re.compile(r"(<!-- mutation: begin -->\n).*?(<!-- mutation: end -->)", re.S)
-COPIED = ("auditor", "rules", "grammars", "tests", "sample_logs", "pyproject.toml")
+COPIED = ("auditor", "rules", "grammars", "tests", "sample_logs", "docs", "pyproject.toml")
 AIM = 0.90
 
 
