@@ -84,6 +84,8 @@ AREAS = {
                         "test_a_table_with_no_approval_is_reported_once",
                         "test_an_unreadable_line_leaves_the_approval_findings_on_their_"
                         "statements",
+                        "test_an_approved_option_of_no_rule_of_the_header_is_declared_as_"
+                        "nothing",
                         "test_a_header_as_approved_has_no_approval_finding",
                         "test_the_approval_file_from_the_settings_file"))), 60),
     # the evidence of a run: the case file, the build it names, reproducing it, its clock

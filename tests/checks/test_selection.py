@@ -221,6 +221,22 @@ def test_an_unreadable_line_leaves_the_approval_findings_on_their_statements(
              "2026-09-01 (RL-0412/T07) approved db21.paytable=2.")]
 
 
+def test_an_approved_option_of_no_rule_of_the_header_is_declared_as_nothing(
+        tmp_path: Path) -> None:
+    """An approval of the header's game naming another game's option (the header has no
+    such rule): the header declares nothing of it, on the `table` statement; not "does not
+    declare it (judged under the default nothing)", which no default is."""
+    approved = tmp_path / "approved.toml"
+    approved.write_text('[[approval]]\nlicence = "RL-0412"\ntable = "T07"\n'
+                        'reference = "SDCGC-2026-114"\ndate = 2026-09-01\ngame = "db21"\n'
+                        "tensticks.prize = 500\n", encoding="utf-8")
+    held = judged(tmp_path / "held", "--approved", str(approved), inputs=[DB21])
+    assert [(f["line"], f["message"]) for f in held["findings"]
+            if f["citation"] == "record:approval"] == [
+        (10, "The header declares nothing where approval SDCGC-2026-114 of 2026-09-01 "
+             "(RL-0412/T07) approved tensticks.prize=500.")]
+
+
 def test_a_table_with_no_approval_is_reported_once(tmp_path: Path) -> None:
     approved = tmp_path / "approved.toml"
     approved.write_text(APPROVAL.replace('"T07"', '"T99"'), encoding="utf-8")
