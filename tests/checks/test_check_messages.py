@@ -131,3 +131,18 @@ def test_a_switch_hand_over_21_pushed_is_said_to_be_returned_not_collected(tmp_p
          "s2h2 went over 21 (25) and its main wager on s2h2 was pushed (10.00 returned) "
          "instead of being collected; a hand over 21 is collected at once.")]
     assert findings_of(tmp_path, SWITCH_BOTH_BUST.format(outcome="lose")) == []
+
+
+def test_unreadable_lines_in_a_row_between_rounds_are_one_finding_naming_the_range(
+        tmp_path) -> None:
+    """Two unreadable lines one after the other (over the line limit) outside rounds: one
+    finding on the first, naming both, not one finding each."""
+    long_line = "note " + "x" * 70_000
+    text = ("bjh 1\ncasino \"Case Casino\" licence=RL-0001\n"
+            "table T01 game=standard decks=6 min=10 max=500\nshoe S1 date=2026-11-20\n"
+            f"shuffle\ncut\n{long_line}\n{long_line}\nround 1\nbet s1h1 main 20\n"
+            "deal s1h1 9h\ndeal dealer Tc\ndeal s1h1 8d\ndeal dealer 7s\npeek\nstand s1h1\n"
+            "reveal\nsettle s1h1 main push 20\nend\n")
+    assert findings_of(tmp_path, text) == [
+        ("record:syntax", 7, None, "Lines 7–8 (2 lines in a row) cannot be read; the first: "
+                                   "line longer than 65536 bytes")]
