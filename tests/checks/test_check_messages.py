@@ -146,3 +146,11 @@ def test_unreadable_lines_in_a_row_between_rounds_are_one_finding_naming_the_ran
     assert findings_of(tmp_path, text) == [
         ("record:syntax", 7, None, "Lines 7–8 (2 lines in a row) cannot be read; the first: "
                                    "line longer than 65536 bytes")]
+
+
+def test_switch_hands_over_21_collected_at_once_with_no_reveal_are_no_finding(
+        tmp_path) -> None:
+    """Both hands over 21 and collected at once, the dealer's hand never revealed (nothing
+    left to play against): no finding, the next action being the other hand's alone."""
+    text = SWITCH_BOTH_BUST.format(outcome="lose").replace("reveal\ndraw Th\n", "")
+    assert findings_of(tmp_path, text) == []
