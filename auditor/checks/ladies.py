@@ -37,7 +37,7 @@ def _judged(view: RoundView) -> list[Wager]:
     late), on a seat with a main wager; (2) judges the others."""
     wagers = [w for w in view.wagers if w.kind == "ladies" and not w.after_first_card
               and not w.late_additions]
-    if not wagers:
+    if not wagers:  # none in time: the seats with a main wager need no look
         return wagers
     with_main = _seats_with_main(view)
     return [w for w in wagers if w.seat in with_main]

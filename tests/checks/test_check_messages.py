@@ -96,3 +96,61 @@ def test_a_void_super_match_is_no_settlement_the_mains_must_follow(tmp_path) -> 
         ("20:18:15:30.09(4)", 555, "s1", "The super match wager on s1 was returned as void "
          "because of the misdeal to s7, which concerns that seat only; it should lose 5.00: "
          "the first four cards hold no pair.")]
+
+
+SWITCH_BOTH_BUST = """bjh 1
+casino "Case Casino" licence=RL-0009
+table T09 game=switch decks=6 min=5 max=500
+shoe 301 date=2026-11-21
+shuffle
+cut
+round 1 time=22:01:00 dealer=D-2001
+bet s2h1 main 10
+bet s2h2 main 10
+deal s2h1 9h
+deal s2h2 Kc
+deal dealer 6d
+deal s2h1 6d
+deal s2h2 5d
+deal dealer 6c
+hit s2h1 Qc
+settle s2h1 main lose 10
+hit s2h2 Qd
+settle s2h2 main {outcome} 10
+reveal
+draw Th
+end
+"""
+
+
+def test_a_switch_hand_over_21_pushed_is_said_to_be_returned_not_collected(tmp_path) -> None:
+    """Both hands over 21 (no hand under 22 in the round), the second pushed at once: the
+    fault is that it was returned, not a wrong amount or a late collection."""
+    assert findings_of(tmp_path, SWITCH_BOTH_BUST.format(outcome="push")) == [
+        ("20:18:15:30.09(15)", 19, "s2h2",
+         "s2h2 went over 21 (25) and its main wager on s2h2 was pushed (10.00 returned) "
+         "instead of being collected; a hand over 21 is collected at once.")]
+    assert findings_of(tmp_path, SWITCH_BOTH_BUST.format(outcome="lose")) == []
+
+
+def test_unreadable_lines_in_a_row_between_rounds_are_one_finding_naming_the_range(
+        tmp_path) -> None:
+    """Two unreadable lines one after the other (over the line limit) outside rounds: one
+    finding on the first, naming both, not one finding each."""
+    long_line = "note " + "x" * 70_000
+    text = ("bjh 1\ncasino \"Case Casino\" licence=RL-0001\n"
+            "table T01 game=standard decks=6 min=10 max=500\nshoe S1 date=2026-11-20\n"
+            f"shuffle\ncut\n{long_line}\n{long_line}\nround 1\nbet s1h1 main 20\n"
+            "deal s1h1 9h\ndeal dealer Tc\ndeal s1h1 8d\ndeal dealer 7s\npeek\nstand s1h1\n"
+            "reveal\nsettle s1h1 main push 20\nend\n")
+    assert findings_of(tmp_path, text) == [
+        ("record:syntax", 7, None, "Lines 7–8 (2 lines in a row) cannot be read; the first: "
+                                   "line longer than 65536 bytes")]
+
+
+def test_switch_hands_over_21_collected_at_once_with_no_reveal_are_no_finding(
+        tmp_path) -> None:
+    """Both hands over 21 and collected at once, the dealer's hand never revealed (nothing
+    left to play against): no finding, the next action being the other hand's alone."""
+    text = SWITCH_BOTH_BUST.format(outcome="lose").replace("reveal\ndraw Th\n", "")
+    assert findings_of(tmp_path, text) == []

@@ -201,6 +201,42 @@ def test_an_unapproved_paytable_and_maximum_are_one_finding_each(tmp_path: Path)
     assert held["auditor"]["judging"]["approved"] == str(approved)
 
 
+def test_an_unreadable_line_leaves_the_approval_findings_on_their_statements(
+        tmp_path: Path) -> None:
+    """A line that cannot be read (over the line limit: no text) after the header, among
+    the statements the approval check reads: the approval findings still stand on the
+    `table` and `option` statements, and the unreadable line breaks nothing."""
+    record = tmp_path / DB21.name
+    long_line = b"note " + b"x" * 70_000
+    record.write_bytes(DB21.read_bytes().replace(
+        b"\nshoe 118 ", b"\n" + long_line + b"\nshoe 118 ", 1))
+    approved = tmp_path / "approved.toml"
+    approved.write_text(APPROVAL, encoding="utf-8")
+    held = judged(tmp_path / "held", "--approved", str(approved), inputs=[record])
+    assert sorted((f["line"], f["message"]) for f in held["findings"]
+                  if f["citation"] == "record:approval") == [
+        (10, "The header declares max=500 where approval SDCGC-2026-114 of 2026-09-01 "
+             "(RL-0412/T07) approved max=300."),
+        (12, "The header declares db21.paytable=1 where approval SDCGC-2026-114 of "
+             "2026-09-01 (RL-0412/T07) approved db21.paytable=2.")]
+
+
+def test_an_approved_option_of_no_rule_of_the_header_is_declared_as_nothing(
+        tmp_path: Path) -> None:
+    """An approval of the header's game naming another game's option (the header has no
+    such rule): the header declares nothing of it, on the `table` statement; not "does not
+    declare it (judged under the default nothing)", which no default is."""
+    approved = tmp_path / "approved.toml"
+    approved.write_text('[[approval]]\nlicence = "RL-0412"\ntable = "T07"\n'
+                        'reference = "SDCGC-2026-114"\ndate = 2026-09-01\ngame = "db21"\n'
+                        "tensticks.prize = 500\n", encoding="utf-8")
+    held = judged(tmp_path / "held", "--approved", str(approved), inputs=[DB21])
+    assert [(f["line"], f["message"]) for f in held["findings"]
+            if f["citation"] == "record:approval"] == [
+        (10, "The header declares nothing where approval SDCGC-2026-114 of 2026-09-01 "
+             "(RL-0412/T07) approved tensticks.prize=500.")]
+
+
 def test_a_table_with_no_approval_is_reported_once(tmp_path: Path) -> None:
     approved = tmp_path / "approved.toml"
     approved.write_text(APPROVAL.replace('"T07"', '"T99"'), encoding="utf-8")
