@@ -49,7 +49,7 @@ def test_the_run_asked_for_is_the_one_exported(store) -> None:
 def test_a_store_with_no_finished_run_has_none_to_export(tmp_path) -> None:
     engine = open_store(str(tmp_path / "empty.sqlite"), new_store=True)
     try:
-        with pytest.raises(IncidentError, match="^the store has no finished run to export$"):
+        with pytest.raises(IncidentError, match=r"^the store has no finished run to export$"):
             chosen_run(engine, None)
     finally:
         engine.dispose()
