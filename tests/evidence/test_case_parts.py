@@ -332,3 +332,18 @@ def test_the_files_of_a_manifest_that_are_not_the_folder_s_own(tmp_path: Path) -
         "output inputs/../../x: lies outside the folder"]
     # A run folder's inputs are named where they lay: no copy is asked of them.
     assert copy_problems(folder, {"kind": "run", "inputs": [{"path": "t07.bjh"}]}) == []
+
+
+def test_a_time_stamp_is_printed_in_utc_as_a_person_reads_it() -> None:
+    from auditor.case.render import utc
+
+    assert utc("2026-11-20T06:00:05+00:00") == "2026-11-20 06:00:05 UTC"
+    assert utc(None) == "not recorded" and utc("") == "not recorded"
+
+
+def test_a_path_through_a_file_cannot_be_looked_at(tmp_path: Path) -> None:
+    from auditor.case.copies import _not_own
+
+    (tmp_path / "inputs").write_text("a file where a folder should be\n", encoding="utf-8")
+    assert _not_own(tmp_path, "inputs/t11.bjh") == "cannot be looked at (Not a directory)"
+    assert _not_own(tmp_path, "missing/t11.bjh") is None  # missing: said elsewhere
