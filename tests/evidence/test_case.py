@@ -121,6 +121,8 @@ def test_totals_per_currency_are_kept_apart(case: Path) -> None:
     cells = {currency: re.findall(r">([^<]*)<", numbers)[::2] for currency, numbers in rows}
     assert cells == {"USD": ["18", "6", "70.00", "30.00"],
                      "undeclared": ["6", "1", "250.00", "0.00"]}
+    # a declared currency first, the undeclared money last
+    assert [currency for currency, _ in rows] == ["USD", "undeclared"]
 
 
 def test_case_pdf_names_no_other_licensee(audit: Path, run_document: dict,
