@@ -277,10 +277,6 @@ def test_the_command_line_is_thin() -> None:
     assert len(function_sizes(PACKAGE / "commands" / "audit.py")) >= 10
 
 
-# The modules other helpers of issue 44 are splitting now (the store, the replay, the audit
-# of one file, three games' checks): each leaves this set as it falls under the limit, and
-# the set is emptied when their work is merged.
-STILL_OVER: frozenset[str] = frozenset()
 MODULE_LINES = 600
 
 
@@ -293,8 +289,7 @@ def modules_over(limit: int) -> dict[str, int]:
 
 def test_no_module_of_the_package_is_over_600_lines() -> None:
     """A module is one idea a newcomer can read at a sitting (issue 44)."""
-    over = modules_over(MODULE_LINES)
-    assert {name: lines for name, lines in over.items() if name not in STILL_OVER} == {}
+    assert modules_over(MODULE_LINES) == {}
 
 
 def test_a_module_over_the_limit_would_be_seen() -> None:
