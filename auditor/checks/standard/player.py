@@ -64,7 +64,7 @@ class DoubleDown(Check):
             if hand.split_aces and hand.double_cards_before >= 2:
                 continue
             if hand.late_cards or hand.double_cards_before != 2 or len(hand.cards) < 2 or (
-                    hand.doubled > (hand.main.amount if hand.main else ZERO)) or (
+                    hand.double_amount > (hand.main.amount if hand.main else ZERO)) or (
                     rules.das == "no" and (hand.parent is not None or hand.was_split)):
                 return self._judged(view)
             first, second = hand.cards[0].card[0], hand.cards[1].card[0]
