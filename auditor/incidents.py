@@ -328,8 +328,10 @@ def floor_of(settings: Any) -> Floor:
 
 
 def run(arguments: Any, console: Any, errors: Any) -> int:
-    """`auditor incidents`: 0 when written (even with no new incident), 2 when refused."""
+    """`auditor incidents`: 0 when written (even with no new incident); what it refuses is
+    raised as `Refused` (exit 2, told by the command line's one guard)."""
     from auditor.output.files import out_folder_problem
+    from auditor.refusal import Refused
     from auditor.settings import SettingsError, find_settings
     from auditor.store import open_store
     from auditor.store.urls import shown
@@ -339,17 +341,12 @@ def run(arguments: Any, console: Any, errors: Any) -> int:
     try:
         settings = find_settings(arguments.config)
     except SettingsError as error:
-        errors.print(f"auditor: settings: {error}", markup=False)
-        return 2
+        raise Refused(f"auditor: settings: {error}") from error
     arguments.store = choose_store(arguments.store, settings.store).location
     problem = out_folder_problem(Path(arguments.out))
     if problem:
-        errors.print(f"auditor: {problem}", markup=False)
-        return 2
-    reader = open_existing_store(arguments.store, errors)  # a missing store is refused
-    if reader is None:
-        return 2
-    reader.dispose()
+        raise Refused(f"auditor: {problem}")
+    open_existing_store(arguments.store).dispose()  # a missing store is refused
     engine = open_store(arguments.store)  # for writing: what was exported is remembered
     try:
         run_id = chosen_run(engine, arguments.run)
@@ -357,15 +354,12 @@ def run(arguments: Any, console: Any, errors: Any) -> int:
                                            floor_of(settings), shown(arguments.store),
                                            again=arguments.again)
     except IncidentError as error:
-        errors.print(f"auditor: {error}", markup=False)
-        return 2
+        raise Refused(f"auditor: {error}") from error
     except OSError as error:  # a full disk, a folder that cannot be written
         from auditor.patterns import printable
 
-        errors.print(f"auditor: {printable(str(error.filename or arguments.out))}: "
-                     f"{error.strerror}: no incident was exported or remembered",
-                     markup=False)
-        return 2
+        raise Refused(f"auditor: {printable(str(error.filename or arguments.out))}: "
+                      f"{error.strerror}: no incident was exported or remembered") from error
     finally:
         engine.dispose()
     if not arguments.quiet:

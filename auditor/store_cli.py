@@ -1,5 +1,7 @@
 """`auditor runs`, `auditor runs show RUN`, `auditor report RUN`, `auditor diff A B`: the run
-store read from the command line; each takes `--json` for scripts."""
+store read from the command line; each takes `--json` for scripts. What they refuse (no
+store, no such run, an unfinished one, an --out that cannot be written) they raise as
+`Refused`, told by the command line's one guard in one line, exit 2."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from auditor.refusal import Refused
 from auditor.shown import terminal_json
 
 if TYPE_CHECKING:  # Rich is loaded when something is printed (auditor/shown.py)
@@ -62,38 +65,33 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
 
 
-def open_existing_store(location: str, errors: Console):
+def open_existing_store(location: str):
     """The store at `location` for a command that reads it, opened for reading only (a store
-    on read-only media or an archive is read as it is), or None with the reason said (no
-    store there, or one this auditor cannot read)."""
+    on read-only media or an archive is read as it is); `Refused` with the reason (no store
+    there, or one this auditor cannot read)."""
     from auditor.store import StoreError, open_store
     from auditor.store_location import missing_store_hint
 
     try:
         return open_store(location, read_only=True)
     except StoreError as error:
-        errors.print(f"auditor: {error}{missing_store_hint(location)}", markup=False)
-        return None
+        raise Refused(f"auditor: {error}{missing_store_hint(location)}") from error
 
 
 def run_command(arguments: argparse.Namespace, console: Console, errors: Console) -> int:
-    """Exit 0, or 2 with a plain message when the store or a run cannot be read."""
-    engine = open_existing_store(arguments.store, errors)
-    if engine is None:
-        return 2
+    """Exit 0; what cannot be read or done is raised as `Refused` (exit 2). `errors`: the
+    console every store command is given (these tell nothing there but refusals)."""
+    engine = open_existing_store(arguments.store)
     try:
         if arguments.command == "runs" and arguments.action == "show":
             if arguments.run is None:
-                errors.print("auditor: usage: auditor runs show RUN")
-                return 2
-            return _show(engine, arguments.run, arguments.json, console, errors)
+                raise Refused("auditor: usage: auditor runs show RUN")
+            return _show(engine, arguments.run, arguments.json, console)
         if arguments.command == "runs":
             return _list(engine, arguments.json, console)
         if arguments.command == "report":
-            return _report(engine, arguments.run, Path(arguments.out), arguments.json, console,
-                           errors)
-        return _diff(engine, arguments.earlier, arguments.later, arguments.json, console,
-                     errors)
+            return _report(engine, arguments.run, Path(arguments.out), arguments.json, console)
+        return _diff(engine, arguments.earlier, arguments.later, arguments.json, console)
     finally:
         engine.dispose()
 
@@ -132,15 +130,14 @@ def _print_columns(console: Console, lines: list[tuple[str, ...]], left: tuple[i
         console.print("  ".join(cells).rstrip(), soft_wrap=True, highlight=False, markup=False)
 
 
-def _show(engine, run_id: int, as_json: bool, console: Console, errors: Console) -> int:
+def _show(engine, run_id: int, as_json: bool, console: Console) -> int:
     from auditor.store import list_runs, run_document
     from auditor.store.runs import run_inputs_documents, unaudited_inputs
     from auditor.store.urls import hide_secrets
 
     rows = list_runs(engine, [run_id])
     if not rows:
-        errors.print(f"auditor: the store has no run {run_id}")
-        return 2
+        raise Refused(f"auditor: the store has no run {run_id}")
     row = rows[0]
     document: dict[str, Any] = {**row.as_dict(), "auditor": run_document(engine, run_id),
                                 "inputs": run_inputs_documents(engine, run_id)}
@@ -179,25 +176,21 @@ def _show(engine, run_id: int, as_json: bool, console: Console, errors: Console)
     return 0
 
 
-def _report(engine, run_id: int, out: Path, as_json: bool, console: Console,
-            errors: Console) -> int:
+def _report(engine, run_id: int, out: Path, as_json: bool, console: Console) -> int:
     from auditor.output.files import out_folder_problem
     from auditor.output.render import OUTPUT_NAMES, write_outputs
     from auditor.store import load_result
 
     refusal = _unfinished(engine, [run_id], "reported")
     if refusal:
-        errors.print(f"auditor: {refusal}", markup=False)
-        return 2
+        raise Refused(f"auditor: {refusal}")
     problem = out_folder_problem(out)
     if problem:
-        errors.print(f"auditor: {problem}", markup=False)
-        return 2
+        raise Refused(f"auditor: {problem}")
     try:
         result, run = load_result(engine, run_id)
     except KeyError:
-        errors.print(f"auditor: the store has no run {run_id}")
-        return 2
+        raise Refused(f"auditor: the store has no run {run_id}") from None
     write_outputs(result, run, out)
     if as_json:
         _print_json({"run": run_id, "files": [str(out / name) for name in OUTPUT_NAMES]})
@@ -234,20 +227,17 @@ def _unfinished(engine, run_ids: list[int], verb: str) -> str | None:
 _NAMED = 5  # inputs named in a one-line refusal; `runs show` lists them all
 
 
-def _diff(engine, earlier: int, later: int, as_json: bool, console: Console,
-          errors: Console) -> int:
+def _diff(engine, earlier: int, later: int, as_json: bool, console: Console) -> int:
     from auditor.money import rows_text, signed_text
     from auditor.run_diff import diff_runs
     from auditor.store import list_runs
 
     missing = {earlier, later} - {row.id for row in list_runs(engine, [earlier, later])}
     if missing:
-        errors.print(f"auditor: the store has no run {', '.join(map(str, sorted(missing)))}")
-        return 2
+        raise Refused(f"auditor: the store has no run {', '.join(map(str, sorted(missing)))}")
     refusal = _unfinished(engine, [earlier, later], "compared")
     if refusal:
-        errors.print(f"auditor: {refusal}", markup=False)
-        return 2
+        raise Refused(f"auditor: {refusal}")
     difference = diff_runs(engine, earlier, later)
     if as_json:
         _print_json({"earlier": earlier, "later": later, **difference})

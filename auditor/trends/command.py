@@ -2,7 +2,7 @@
 
 Writes trends.json and trends.html into --out and prints a short summary. Exit 0 when
 nothing is flagged, 1 when something is, 2 when the store cannot be read or the command
-is misused.
+is misused (raised as `Refused`: the command line's one guard tells it in one line).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from auditor.money import rows_text as paid_words
+from auditor.refusal import Refused
 from auditor.shown import terminal_json
 from auditor.trends.numbers import count, probability, rate, stated
 
@@ -64,23 +65,18 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
             if value is not None:
                 date.fromisoformat(value)
         except ValueError:
-            errors.print(f"auditor: --{name} {value!r} is not a date (YYYY-MM-DD)")
-            return 2
+            raise Refused(f"auditor: --{name} {value!r} is not a date (YYYY-MM-DD)") from None
     if not 0 < arguments.fdr < 1 or arguments.min_rounds < 1 or arguments.min_pair_rounds < 1 \
             or arguments.change_nights < 1:
-        errors.print("auditor: --fdr is between 0 and 1, the minimums and --change-nights "
-                     "are 1 or more")
-        return 2
+        raise Refused("auditor: --fdr is between 0 and 1, the minimums and --change-nights "
+                      "are 1 or more")
     from auditor.output.files import out_folder_problem
     from auditor.store.urls import shown
 
     problem = out_folder_problem(Path(arguments.out))  # before the store is read
     if problem:
-        errors.print(f"auditor: {problem}", markup=False)
-        return 2
-    engine = open_existing_store(arguments.store, errors)
-    if engine is None:
-        return 2
+        raise Refused(f"auditor: {problem}")
+    engine = open_existing_store(arguments.store)
     from auditor.trends.analysis import Settings, flags, trends_document
     from auditor.trends.html import to_html
 
@@ -95,10 +91,9 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
         except OSError as error:  # the repeats' temporary files (auditor/trends/repeats.py)
             import tempfile
 
-            errors.print(f"auditor: trends could not keep its temporary files in "
-                         f"{tempfile.gettempdir()} ({error.strerror or error}); set TMPDIR "
-                         "to a folder with room", markup=False)
-            return 2
+            raise Refused(f"auditor: trends could not keep its temporary files in "
+                          f"{tempfile.gettempdir()} ({error.strerror or error}); set TMPDIR "
+                          "to a folder with room") from error
         from auditor.trends.links import add_night_links
 
         # each flag's nights' reports
