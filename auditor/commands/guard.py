@@ -9,12 +9,20 @@ in one line on standard error with the exit code README.md documents.
 - a reader of standard output that goes away (`| head`) ends the command quietly with
   the exit code it had reached.
 
+Out of memory, telling may fail as well (as a MemoryError, or a module that cannot be
+loaded): the exit code is decided before anything is allocated for the line, the run's
+own data is let go first, the modules that tell errors apart are only looked at if they
+were loaded, and if the line still cannot be made a line made in advance is written
+instead, with the same exit code.
+
 Every line is escaped (file names and settings are untrusted text: auditor/shown.py) and
 any `scheme://user:password@` in it has its password hidden (auditor/store/urls.py)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +33,15 @@ from auditor.refusal import Refused
 CRASH_LOG = "auditor-crash.log"
 
 Command = Callable[[argparse.Namespace], int]
+
+# Written when even the line telling a failure cannot be made (memory exhausted), by its
+# exit code: made when the module is loaded, so that writing one allocates nothing.
+UNTOLD = {
+    EXIT_CRASH: b"auditor: the auditor itself failed, and so did telling how (memory "
+                b"exhausted?)\n",
+    EXIT_ERROR: b"auditor: the command was refused, and telling why failed (memory "
+                b"exhausted?)\n",
+}
 
 
 def guarded(run: Command, arguments: argparse.Namespace, os_errors_refused: bool = True) -> int:
@@ -42,11 +59,43 @@ def guarded(run: Command, arguments: argparse.Namespace, os_errors_refused: bool
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as error:
-        line = refusal(error, arguments, os_errors_refused)
+        return _told(error, arguments, os_errors_refused)
+
+
+def _told(error: Exception, arguments: argparse.Namespace, os_errors_refused: bool) -> int:
+    """`error` told in one line; its exit code. The code is 3 until the error is known to
+    be a refusal, and stays what it is if telling it fails (memory exhausted, telling
+    raises a MemoryError, or an ImportError or a ValueError from a module loaded then)."""
+    code = EXIT_CRASH
+    try:
+        if isinstance(error, MemoryError):
+            _let_go(error)
+            line = None
+        else:
+            line = refusal(error, arguments, os_errors_refused)
         if line is None:
             return crashed(error, arguments)
+        code = EXIT_ERROR
         tell(line)
-        return EXIT_ERROR
+        return code
+    except Exception:
+        with contextlib.suppress(OSError):
+            os.write(2, UNTOLD[code])
+        return code
+
+
+def _let_go(error: BaseException) -> None:
+    """The locals of the frames `error` went through (the run's data, which took the
+    memory) let go, so that telling it finds some; the traceback keeps every line."""
+    seen = 0
+    while error is not None and seen < 8:  # the error, and what it was raised during
+        trace = error.__traceback__
+        trace = trace.tb_next if trace is not None else None  # this guard's frame runs on
+        while trace is not None:
+            with contextlib.suppress(RuntimeError):  # a frame still running: kept
+                trace.tb_frame.clear()
+            trace = trace.tb_next
+        error, seen = error.__context__, seen + 1
 
 
 def tell(line: str) -> None:
@@ -61,11 +110,9 @@ def refusal(error: Exception, arguments: argparse.Namespace,
             os_errors_refused: bool = True) -> str | None:
     """The line telling `error` if it is a refusal of what the auditor was given (exit 2);
     None for a failure of the auditor itself."""
-    from auditor.results import AuditFailure
-
     if isinstance(error, Refused):
         return str(error)
-    if isinstance(error, AuditFailure):
+    if isinstance(error, _audit_failure()):
         return None
     store_line = _store_refusal(error, arguments)
     if store_line is not None:
@@ -105,10 +152,6 @@ def _store_refusal(error: Exception, arguments: argparse.Namespace) -> str | Non
 def _input_refusal(error: Exception, os_errors_refused: bool) -> str | None:
     """A settings file, a case or manifest, the cluster, the watch's inputs, a file or
     folder that cannot be used."""
-    from auditor.settings import SettingsError
-
-    if isinstance(error, SettingsError):
-        return f"auditor: settings: {error}"
     for module, name, prefix, code_points in _REFUSED_ELSEWHERE:
         kind = getattr(sys.modules.get(module), name, None)  # loaded only if it was used
         if kind is not None and isinstance(error, kind):
@@ -129,6 +172,7 @@ def _code_points(error: Exception) -> str:
 # the line says before the error's own text, whether that text's controls are shown as
 # code points rather than escapes).
 _REFUSED_ELSEWHERE = (
+    ("auditor.settings", "SettingsError", "settings: ", False),
     ("auditor.case.source", "CaseError", "", True),
     ("auditor.manifest", "ManifestError", "", True),
     ("auditor.cluster", "ClusterError", "", False),
@@ -136,12 +180,17 @@ _REFUSED_ELSEWHERE = (
 )
 
 
+def _audit_failure() -> type | tuple[()]:
+    """`AuditFailure` (a file's audit failing) if its module was loaded; else nothing can be
+    one, and the module (pydantic's) is not loaded to say so."""
+    results = sys.modules.get("auditor.results")
+    return getattr(results, "AuditFailure", ())
+
+
 def crashed(error: Exception, arguments: argparse.Namespace) -> int:
     """A failure of the auditor itself told apart from findings: one line (naming the file
     an audit was on), the traceback in a log it names, exit 3."""
-    from auditor.results import AuditFailure
-
-    if isinstance(error, AuditFailure):
+    if isinstance(error, _audit_failure()):
         where = f" while auditing {error.path}"
     elif arguments.command == "audit":
         where = " after auditing the inputs"

@@ -9,6 +9,7 @@ those tests replace one function of the auditor by one that raises."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -169,6 +170,38 @@ def test_case_exits_3_when_it_fails_itself(floor: dict, tmp_path: Path, temporar
     assert main(["case", str(floor["run"]), "--licensee", "RL-0412", "--out",
                  str(tmp_path / "case")]) == 3
     assert "RuntimeError: a bug" in crash_log(said(capsys))
+
+
+# A case made with its memory limited (RLIMIT_AS) to a few MiB above what the process holds
+# once every command's module is loaded: the case's own loading and work run out of it.
+OUT_OF_MEMORY = """\
+import resource, sys
+from auditor.cli import build_parser, main
+build_parser()
+status = open("/proc/self/status", encoding="ascii").read()
+held = int(status.split("VmSize:")[1].split()[0]) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (held + int(sys.argv[1]) * 2**20,) * 2)
+sys.exit(main(sys.argv[2:]))
+"""
+TOLD_OUT_OF_MEMORY = re.compile(
+    r"auditor: (the auditor itself failed \(MemoryError\); the traceback is in \S+|the "
+    r"auditor itself failed, and so did telling how \(memory exhausted\?\))")
+
+
+@pytest.mark.parametrize("spare_mib", [4, 8, 16])
+def test_case_exits_3_when_memory_runs_out_even_if_telling_it_fails_too(
+        floor: dict, tmp_path: Path, spare_mib: int) -> None:
+    """A real MemoryError in a real run: the guard decides 3 before it allocates, and tells
+    it in one line as far as memory allows (the line made in advance when nothing more
+    can be made); never Python's exit 1 with a traceback."""
+    process = subprocess.run(
+        [sys.executable, "-c", OUT_OF_MEMORY, str(spare_mib), "case", str(floor["run"]),
+         "--licensee", "RL-0412", "--out", str(tmp_path / "case")],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env={
+            **os.environ, "TMPDIR": str(tmp_path)})
+    assert process.returncode == 3, process.stderr
+    assert TOLD_OUT_OF_MEMORY.fullmatch(process.stderr.splitlines()[-1]), process.stderr
+    assert "Traceback" not in process.stderr
 
 
 # verify: 0 holds, 1 differs, 2 cannot be checked, 3 failed, 4 no key, 5 another key
