@@ -88,7 +88,8 @@ def _main(argv: list[str] | None) -> int:
     arguments = build_parser(words[0] if words else None).parse_args(argv)
     arguments.words = words  # as given: the audit records them
     module = command_module(arguments.command)
-    return guarded(module.run, arguments, getattr(module, "OS_ERRORS_REFUSED", True))
+    return guarded(module.run, arguments, getattr(module, "OS_ERRORS_REFUSED", True),
+                   getattr(module, "STORE_FAULTS_REFUSED", True))
 
 
 def exit_code(result, fail_on: str = "low", new_only: bool = False) -> int:

@@ -44,11 +44,16 @@ UNTOLD = {
 }
 
 
-def guarded(run: Command, arguments: argparse.Namespace, os_errors_refused: bool = True) -> int:
+def guarded(run: Command, arguments: argparse.Namespace, os_errors_refused: bool = True,
+            store_faults_refused: bool = True) -> int:
     """`run(arguments)`, its failures told in one line with their exit code.
     `os_errors_refused`: whether a file or folder that cannot be read or written is a
     refusal (exit 2) rather than the auditor's own failure (exit 3: an audit checks what
-    it reads and writes before it begins, so one failing later, a full disk, is not)."""
+    it reads and writes before it begins, so one failing later, a full disk, is not).
+    `store_faults_refused`: whether a database error that reaches the guard is the store
+    refused (exit 2, "store … cannot be read") rather than the auditor's own failure
+    (exit 3: the watch tells a store failing while it runs and tries again, so one that
+    reaches the guard is a bug)."""
     try:
         return run(arguments)
     except BrokenPipeError:  # the reader stopped reading (`auditor runs --json | head`)
@@ -59,10 +64,11 @@ def guarded(run: Command, arguments: argparse.Namespace, os_errors_refused: bool
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as error:
-        return _told(error, arguments, os_errors_refused)
+        return _told(error, arguments, os_errors_refused, store_faults_refused)
 
 
-def _told(error: Exception, arguments: argparse.Namespace, os_errors_refused: bool) -> int:
+def _told(error: Exception, arguments: argparse.Namespace, os_errors_refused: bool,
+          store_faults_refused: bool) -> int:
     """`error` told in one line; its exit code. The code is 3 until the error is known to
     be a refusal, and stays what it is if telling it fails (memory exhausted, telling
     raises a MemoryError, or an ImportError or a ValueError from a module loaded then)."""
@@ -72,7 +78,7 @@ def _told(error: Exception, arguments: argparse.Namespace, os_errors_refused: bo
             _let_go(error)
             line = None
         else:
-            line = refusal(error, arguments, os_errors_refused)
+            line = refusal(error, arguments, os_errors_refused, store_faults_refused)
         if line is None:
             return crashed(error, arguments)
         code = EXIT_ERROR
@@ -107,20 +113,21 @@ def tell(line: str) -> None:
 
 
 def refusal(error: Exception, arguments: argparse.Namespace,
-            os_errors_refused: bool = True) -> str | None:
+            os_errors_refused: bool = True, store_faults_refused: bool = True) -> str | None:
     """The line telling `error` if it is a refusal of what the auditor was given (exit 2);
     None for a failure of the auditor itself."""
     if isinstance(error, Refused):
         return str(error)
     if isinstance(error, _audit_failure()):
         return None
-    store_line = _store_refusal(error, arguments)
+    store_line = _store_refusal(error, arguments, store_faults_refused)
     if store_line is not None:
         return store_line
     return _input_refusal(error, os_errors_refused)
 
 
-def _store_refusal(error: Exception, arguments: argparse.Namespace) -> str | None:
+def _store_refusal(error: Exception, arguments: argparse.Namespace,
+                   store_faults_refused: bool = True) -> str | None:
     """The store failing, or refused. Its modules (SQLAlchemy) are only looked at if they
     were loaded: an error raised before them is none of theirs."""
     if "auditor.store.engine" not in sys.modules:
@@ -143,7 +150,7 @@ def _store_refusal(error: Exception, arguments: argparse.Namespace) -> str | Non
                 f"{left}, and {arguments.out} keeps the outputs it had")
     if isinstance(error, StoreError):
         return f"auditor: {error}"
-    if recording is None and isinstance(error, DatabaseFault):  # a command reading it
+    if store_faults_refused and recording is None and isinstance(error, DatabaseFault):
         store = str(getattr(arguments, "store", None) or "?")
         return f"auditor: store {shown(store)} cannot be read ({cause_of(error)})"
     return None

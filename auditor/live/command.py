@@ -32,6 +32,10 @@ exit codes:
 # What the watch cannot use is a `WatchError` (exit 2); any other file error is its own
 # failure, exit 3 (auditor/commands/guard.py).
 OS_ERRORS_REFUSED = False
+# A store failing while the watch runs is told and tried again (docs/live.md), never an
+# exit: a database error that reaches the guard is the watch's own failure, exit 3, not
+# "store … cannot be read" (exit 2 is for misuse alone).
+STORE_FAULTS_REFUSED = False
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:

@@ -295,6 +295,39 @@ def test_incidents_exits_3_when_it_fails_itself(floor: dict, tmp_path: Path,
     assert "RuntimeError: postgresql+psycopg://auditor:***@" in log and SECRET not in log
 
 
+# watch: 0 stopped, 2 misused, 3 failed (docs/live.md)
+
+def test_watch_exits_3_when_a_store_error_reaches_the_guard(
+        floor: dict, tmp_path: Path, temporary_folder, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture) -> None:
+    """A store failing while the watch runs is told and tried again, never an exit
+    (docs/live.md), and its exit 2 is for misuse alone: a database error that reaches the
+    guard is the watch's own failure, exit 3 with its traceback, not "store … cannot be
+    read". Here the watch's loop is replaced by one that reads a real store made
+    unreadable while it is open (SQLite finds no database in the file)."""
+    import auditor.live.watch
+    from auditor.store import list_runs, open_store
+
+    store = tmp_path / "floor.sqlite"
+    shutil.copyfile(floor["quiet"], store)
+
+    def reading_the_store(options, live_floor, stop) -> int:
+        engine = open_store(options.store, read_only=True)
+        store.write_bytes(b"not a database, not any more\n" * 4096)
+        list_runs(engine)
+        return 0
+
+    monkeypatch.setattr(auditor.live.watch, "run_watch", reading_the_store)
+    records = tmp_path / "records"
+    records.mkdir()
+    assert main(["watch", str(records), "--store", str(store), "--out",
+                 str(tmp_path / "out")]) == 3
+    told = re.fullmatch(r"auditor: the auditor itself failed \(DatabaseError\); the "
+                        r"traceback is in (?P<log>.+/auditor-crash-[^/]+\.log)\n", said(capsys))
+    assert told, told
+    assert "database disk image is malformed" in Path(told["log"]).read_text(encoding="utf-8")
+
+
 # the guard itself
 
 def test_a_store_command_refused_on_an_os_error_names_the_file_then_why(
