@@ -7,36 +7,9 @@ from auditor import checks as _checks  # noqa: F401  (registers every check)
 from auditor import events as ev
 from auditor.checks.base import PROBLEM, registry
 from auditor.checks.runner import round_holds
-from auditor.parser import parse_lines
-from auditor.reader import Header, RoundRecord, read_structure
-from auditor.replay.engine import replay_round
-from auditor.replay.state import TableState
-from auditor.source import SourceFile
-from tests.helpers import ROOT
-from tests.helpers.casefiles import load_cases
+from tests.helpers.views import every_view, views_of
 
-SAMPLE_LOGS = ROOT / "sample_logs"
 MARKS = {PROBLEM, "insurance", "supermatch", "db21", "ladies", "tip"}
-
-
-def _views(lines):
-    state = None
-    for item in read_structure(parse_lines(lines)):
-        if isinstance(item, Header):
-            state = TableState(item.config)
-        elif isinstance(item, RoundRecord) and state is not None:
-            yield replay_round(state, item, "needs.bjh")
-        elif isinstance(item, ev.Event) and state is not None:
-            state.apply(item)
-
-
-def every_view():
-    for case in load_cases():
-        yield from _views((n, t, None) for n, t in enumerate(case.text.split("\n"), 1))
-    for path in sorted(SAMPLE_LOGS.glob("*.bjh")):
-        source = SourceFile(str(path))
-        source.open_check()
-        yield from _views(source.lines())
 
 
 def test_needs_name_statements_or_marks() -> None:
@@ -102,6 +75,6 @@ settle s1h1 insurance lose 10
 settle s1h1 main lose 20
 end
 """
-    first, second = _views((n, t, None) for n, t in enumerate(text.split("\n"), 1))
+    first, second = views_of((n, t, None) for n, t in enumerate(text.split("\n"), 1))
     assert round_holds(first) == {ev.Bet, ev.Deal, ev.Double, ev.Settle, "tip"}
     assert round_holds(second) == {ev.Bet, ev.Deal, ev.Hit, ev.Settle, "insurance", PROBLEM}

@@ -13,7 +13,7 @@ from pathlib import Path
 from auditor.audit import audit_file
 from auditor.cli import main
 from auditor.selection import Judging
-from tests.checks.test_open_round import HEADER, TODAY, round_text, write
+from tests.helpers.open_records import HEADER, TODAY, round_text, write
 
 # --- which days a table may still be dealing
 

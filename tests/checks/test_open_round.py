@@ -15,40 +15,7 @@ from auditor.cli import main
 from auditor.selection import Judging
 from auditor.split import audit_split
 from tests.helpers.audits import audit
-
-# A record still being written is of today's night: the audit takes a record of an older
-# night cut inside a round as an old record cut short (`Judging.live_from`).
-TODAY = date.today().isoformat()
-HEADER = f"""bjh 1
-casino "Test" licence=RL-9
-table T4 game=standard decks=6 min=5 max=500
-shoe A date={TODAY}
-shuffle
-cut
-"""
-
-
-def round_text(number: int, *, stand: str = "stand s1h1", paid: str = "10") -> str:
-    """A round of 12 lines; `paid` is the win paid on a 10 wager (10 is right)."""
-    return f"""round {number} time=20:{number % 60:02d}:00 dealer=D1
-sit s1 player=P1
-bet s1h1 main 10
-deal s1h1 9h
-deal dealer 7c
-deal s1h1 Kd
-deal dealer Ts
-{stand}
-reveal
-settle s1h1 main win {paid}
-leave s1
-end
-"""
-
-
-def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
-    path = tmp_path / name
-    path.write_bytes(text if isinstance(text, bytes) else text.encode())
-    return path
+from tests.helpers.open_records import HEADER, TODAY, round_text, write
 
 
 def found(result) -> list[tuple[str, str | None, int | None]]:

@@ -14,22 +14,9 @@ import pytest
 
 from auditor.audit import audit_file
 from tests.helpers import ROOT
+from tests.helpers.sample_faults import announced
 
 SAMPLES = sorted((ROOT / "sample_logs").glob("*.bjh"))
-_FAULT = re.compile(r"^#\s*fault:\s*(\S+)\s+round\s+(\S+)\s+line\s+(\d+)")
-
-
-def announced(path: Path) -> Counter:
-    """The announced faults, counted: each announcement is one finding."""
-    faults: Counter = Counter()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        match = _FAULT.match(line)
-        if match:
-            citation, round_id, number = match.groups()
-            faults[(citation, None if round_id == "-" else round_id, int(number))] += 1
-    return faults
-
-
 @pytest.mark.parametrize("path", SAMPLES, ids=[p.name for p in SAMPLES])
 def test_sample_log_findings_are_announced(path: Path) -> None:
     result = audit_file(str(path), keep_evidence=False)

@@ -20,6 +20,7 @@ import pytest
 
 from auditor.cli import main
 from tests.helpers import ROOT
+from tests.helpers.verifying import verify
 
 SAMPLES = ROOT / "sample_logs"
 # The eight samples this file's figures were worked out on (the Lucky Ladies ones came later).
@@ -45,13 +46,6 @@ def run_document(audit: Path) -> dict:
 
 def make_case(source: str, out: Path, *more: str) -> int:
     return main(["case", source, "--licensee", LICENSEE, "--out", str(out), *more])
-
-
-def verify(folder: Path, *more: str, capsys: pytest.CaptureFixture) -> tuple[int, str]:
-    capsys.readouterr()
-    status = main(["verify", str(folder), *more])
-    captured = capsys.readouterr()
-    return status, captured.out + captured.err
 
 
 @pytest.fixture(scope="module")

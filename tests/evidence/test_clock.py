@@ -13,7 +13,7 @@ import pytest
 
 from auditor.cli import main
 from auditor.clock import ZoneError, zone_described, zoned
-from tests.evidence.test_case_gaming_days import FALL_BACK, audited
+from tests.helpers.gaming_day_records import FALL_BACK, audited
 
 
 @pytest.mark.parametrize("day, clock, said", [

@@ -25,9 +25,9 @@ from auditor.identity import (
 )
 from auditor.results import AuditResult
 from auditor.run import audit_paths
-from tests.checks.test_tensticks_cross_file import FIRST_TABLE, SECOND_TABLE
 from tests.helpers import ROOT
 from tests.helpers.audits import audit_identified
+from tests.helpers.punch_cards import FIRST_TABLE, SECOND_TABLE
 
 SAMPLES = ROOT / "sample_logs"
 T11 = SAMPLES / "standard-t11-2026-11-20.bjh"

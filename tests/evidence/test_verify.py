@@ -15,8 +15,8 @@ import pytest
 
 from auditor.cli import main
 from auditor.manifest import key_fingerprint
-from tests.evidence.test_case import verify
 from tests.helpers import ROOT
+from tests.helpers.verifying import verify
 
 SAMPLES = ROOT / "sample_logs"
 T11 = str(SAMPLES / "standard-t11-2026-11-20.bjh")

@@ -13,7 +13,7 @@ import pytest
 
 from auditor.live.watch import Watch, WatchError, WatchOptions
 from auditor.selection import Judging
-from tests.checks.test_open_round import round_text
+from tests.helpers.open_records import round_text
 
 
 def _options(tmp: Path, folder: Path, **more) -> WatchOptions:

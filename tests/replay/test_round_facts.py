@@ -19,7 +19,7 @@ from auditor.replay.engine import UNRECORDED_KINDS
 from auditor.replay.outcomes import Expected, _expected, _first_four, seat_first_four
 from auditor.source import SourceFile
 from auditor.tally import Tally
-from tests.checks.test_check_needs import _views, every_view
+from tests.helpers.views import every_view, views_of
 
 
 def _simulated_views(tmp_path: Path, game: str, options: dict | None = None):
@@ -30,7 +30,7 @@ def _simulated_views(tmp_path: Path, game: str, options: dict | None = None):
     for path in sorted(tmp_path.glob("*.bjh")):
         source = SourceFile(str(path))
         source.open_check()
-        yield from _views(source.lines())
+        yield from views_of(source.lines())
 
 
 @pytest.fixture(scope="module")

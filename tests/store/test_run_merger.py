@@ -20,8 +20,8 @@ from auditor.run import (
     merge,
 )
 from auditor.store import begin_run, load_result, open_store
-from tests.checks.test_tensticks_cross_file import FIRST_TABLE, SECOND_TABLE
 from tests.helpers import ROOT
+from tests.helpers.punch_cards import FIRST_TABLE, SECOND_TABLE
 
 SAMPLES = ROOT / "sample_logs"
 RUN = {"version": "test", "rule_base": "test", "command": "auditor audit sample_logs",
