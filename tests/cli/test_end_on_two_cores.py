@@ -183,7 +183,8 @@ def test_a_run_on_two_processes_writes_the_report_aside_and_the_same_outputs(
     once the outputs begin (seen among the run's processes after its run folder is made),
     and the four outputs are those of `--jobs 1`, byte for byte but for the run's clock."""
     from auditor.simulate import simulate, table_spec
-    from tests.cli.test_jobs import OUTPUTS, RUN_CLOCK, _children
+    from tests.helpers.processes import children
+    from tests.helpers.run_outputs import OUTPUTS, RUN_CLOCK
 
     for number in range(1, 4):
         simulate(tmp_path / "records", table_spec("standard", table_id=f"A{number}"),
@@ -196,7 +197,7 @@ def test_a_run_on_two_processes_writes_the_report_aside_and_the_same_outputs(
                                   "--jobs", str(jobs), "--store", store_url], cwd=ROOT)
         while audit.poll() is None:
             if jobs == 2 and (out / ".runs").exists():
-                forked.update(_children(audit.pid))
+                forked.update(children(audit.pid))
             time.sleep(0.002)
         assert audit.returncode == 1
         outputs[jobs] = {name: RUN_CLOCK.sub("", (out / name).read_text(encoding="utf-8"))

@@ -6,9 +6,7 @@ output must still follow the input order.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -19,15 +17,10 @@ import pytest
 
 from tests.helpers import ROOT
 from tests.helpers.audits import audit
+from tests.helpers.processes import children
+from tests.helpers.run_outputs import OUTPUTS, RUN_CLOCK
 
 SAMPLES = ROOT / "sample_logs"
-OUTPUTS = ("findings.json", "findings.csv", "summary.csv", "report.html")
-# What differs between two runs of the same audit: when it ran and where it wrote.
-RUN_CLOCK = re.compile(r'"(started|finished|command)": "[^"]*"'
-                       r"|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\+00:00| UTC)"
-                       r"|\(\d+ s\)|--out \S+|--jobs \d+")
-
-
 def outputs_of(folder: Path, out: Path, jobs: int) -> dict[str, str]:
     """The outputs of an audit of `folder` on `jobs` jobs, without the run's clock."""
     assert audit(folder, out=out, jobs=jobs) == 1
@@ -69,14 +62,6 @@ def _mapped(pid: int) -> str:
         return ""  # ended meanwhile
 
 
-def _children(pid: int) -> set[int]:
-    found: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        with contextlib.suppress(OSError):  # the thread ended meanwhile
-            found.update(int(child) for child in (task / "children").read_text().split())
-    return found
-
-
 OUTPUT_LIBRARIES = ("numpy", "pandas")  # as their folders appear in a memory map
 
 
@@ -99,7 +84,7 @@ def test_workers_do_not_carry_the_output_libraries(tmp_path: Path) -> None:
     carrying: dict[int, set[str]] = {}  # each child process seen, and what it had mapped
     publishing = tmp_path / "out" / ".runs"
     while audit.poll() is None:
-        seen = {pid: _mapped(pid) for pid in _children(audit.pid)}
+        seen = {pid: _mapped(pid) for pid in children(audit.pid)}
         # The report's own child (output/aside.py) is forked once the outputs begin, the
         # workers gone: it carries what the parent has. A look at the children that may
         # have seen it (the outputs' folder made before it was forked) is not counted.

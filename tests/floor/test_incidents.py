@@ -8,32 +8,8 @@ import json
 from pathlib import Path
 
 from auditor.cli import main
-from tests.floor.test_gaming_day import NIGHT
+from tests.helpers.midnight_records import NEXT, RECORD
 
-# The night of test_gaming_day, at a table that declares its currency.
-RECORD = NIGHT.replace("table T4 game=standard", "table T4 game=standard currency=USD")
-# The next night at the same table: one over-payment, in a round that crosses midnight.
-NEXT = """\
-bjh 1
-casino "Test" licence=RL-9
-table T4 game=standard decks=6 min=10 max=500 currency=USD
-shoe S2 date=2026-11-23
-23:58:00 shuffle
-23:58:05 cut
-23:58:06 burn 4h
-round 1 time=23:59:50 dealer=D-3
-23:59:51 sit s2 player=P-2
-23:59:52 bet s2h1 main 20
-23:59:53 deal s2h1 9c
-23:59:54 deal dealer 6d
-23:59:55 deal s2h1 7s
-23:59:56 deal dealer Td
-23:59:57 stand s2h1
-23:59:58 reveal
-23:59:59 draw 9h
-00:00:04 settle s2h1 main win 30
-end
-"""
 SETTINGS = '[cameras]\n"RL-9/T4" = "CAM-104"\n"RL-9/T5" = "CAM-105"\n'
 
 

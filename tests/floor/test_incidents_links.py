@@ -19,7 +19,7 @@ from sqlalchemy import select
 
 from auditor.cli import main
 from auditor.store import open_store, schema
-from tests.floor.test_incidents import RECORD
+from tests.helpers.midnight_records import RECORD
 
 NIGHT = "2026-11-22 #1"
 PASSWORD = "s3cret-Pw9"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import main
-from tests.floor.test_gaming_day import NIGHT
 from tests.helpers.browser import Page, expect, visible_findings
+from tests.helpers.midnight_records import NIGHT
 
 CARELESS = "D-1003"
 NIGHTS = ("2026-11-20", "2026-11-21", "2026-11-22")

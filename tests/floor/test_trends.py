@@ -25,6 +25,7 @@ from auditor.run import audit_paths, collect_paths
 from auditor.store import begin_run, finish_run, open_store, record_result
 from auditor.store.tallies import lines_of
 from auditor.trends.analysis import FLAGGED, TOO_FEW, Settings, flags, trends_document
+from tests.helpers.recorded_nights import record_nights
 
 TABLES, NIGHTS, ROUNDS = 20, 5, 80
 FAULTS = "0.03"
@@ -54,21 +55,6 @@ def simulate_floor(folder: Path, seed: str, planted: bool, rounds: int = ROUNDS)
         assert main(arguments) == 0
         nights.append(out)
     return nights
-
-
-def record_nights(store: str, nights: list[Path]) -> None:
-    """Each night audited and recorded as a run, as `auditor audit` records it."""
-    engine = open_store(store)
-    for night in nights:
-        run = {"version": "test", "rule_base": "test", "command": f"audit {night.name}",
-               "started": "2026-11-24T00:00:00+00:00"}
-        run_id = begin_run(engine, run, {})
-        result = audit_paths(collect_paths([str(night)]), jobs=2)
-        apply_identity(result)
-        record_result(engine, run_id, result)
-        finish_run(engine, run_id, {**run, "finished": "2026-11-24T00:01:00+00:00"},
-                   exit_code(result))
-    engine.dispose()
 
 
 @pytest.fixture(scope="module")

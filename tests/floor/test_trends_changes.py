@@ -37,7 +37,7 @@ from auditor.cli import main
 from auditor.store import open_store, schema
 from auditor.store.engine import HEAD_REVISION
 from auditor.trends.analysis import Settings, flags, trends_document
-from tests.floor.test_trends import record_nights
+from tests.helpers.recorded_nights import record_nights
 
 TABLES, ROUNDS, FAULTS, CARELESS, FROM_NIGHT = 6, 240, "0.02", "D-1004", 8
 COLLUDER, PLAYER, COLLUDE_RATE, PAIR_FROM, LAST = "D-1007", "P-7777", "0.03", 15, 17

@@ -4,3 +4,5 @@
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+SAMPLES = ROOT / "sample_logs"  # the sample logs: two shifts of each game
+SAMPLE_FILES = sorted(SAMPLES.glob("*.bjh"))

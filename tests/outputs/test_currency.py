@@ -13,13 +13,9 @@ import pytest
 
 from auditor.audit import audit_file
 from tests.helpers import ROOT
+from tests.helpers.currencies import CURRENCY_OF, four_currency_night
 
 SAMPLES = ROOT / "sample_logs"
-# The sample logs all declare USD (ten sticks none): four of them are moved to other money.
-CURRENCY_OF = {"db21-t07-2026-11-20.bjh": "USD", "db21-t08-2026-11-21.bjh": "CAD",
-               "standard-t11-2026-11-20.bjh": "EUR", "standard-t12-2026-11-21.bjh": "MXN",
-               "switch-bjs2-evening.bjh": "USD", "switch-bjs5-late.bjh": "CAD",
-               "tensticks-t31-2026-11-20.bjh": None, "tensticks-t32-2026-11-21.bjh": None}
 # The night's money, each currency apart (the faults the sample logs announce):
 # USD: T07 DB21 win over-paid 10, BJS-2 under-paid 10, over-paid 5;
 # CAD: T08 under-paid 10 and over-paid 20, BJS-5 over-paid 5 and 50, under-paid 5;
@@ -29,16 +25,6 @@ TOTALS = {"USD": ("10.00", "15.00", 3), "CAD": ("15.00", "75.00", 5),
           "EUR": ("35.00", "0.00", 2), "MXN": ("25.00", "0.00", 1),
           None: ("250.00", "0.00", 1)}  # under-paid, over-paid, findings with money
 FINDINGS = {"USD": 9, "CAD": 12, "EUR": 5, "MXN": 5, None: 6}  # every finding, by currency
-
-
-def four_currency_night(folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, currency in CURRENCY_OF.items():
-        text = (SAMPLES / name).read_text(encoding="utf-8")
-        if currency != "USD":
-            text = text.replace("currency=USD", f"currency={currency}" if currency else "")
-        (folder / name).write_text(text, encoding="utf-8")
-    return folder
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 
 from auditor.cli import main
 from tests.helpers.browser import ARTIFACTS, Page, expect, pdf_pages, set_filter
-from tests.outputs.test_currency import four_currency_night
+from tests.helpers.currencies import four_currency_night
 
 SHOWN_TABLE = "RL-0417/BJS-5"  # Black Hills Grand's switch table, in CAD
 

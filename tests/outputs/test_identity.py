@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import main
-from tests.outputs.test_report import faulty_record
+from tests.helpers.report_records import faulty_record
 
 OTHER = ('casino "Report Casino" licence=RL-0042', 'casino "River Casino" licence=RL-0977')
 

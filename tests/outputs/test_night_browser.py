@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from auditor.cli import main
-from tests.floor.test_incidents import NEXT, RECORD
 from tests.helpers.browser import Page, expect, visible_findings
+from tests.helpers.midnight_records import NEXT, RECORD
 
 
 def test_a_player_is_found_and_an_evidence_link_opens_its_finding(tmp_path, browser) -> None:

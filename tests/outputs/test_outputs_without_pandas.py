@@ -26,7 +26,7 @@ from auditor.report.frames import (
 )
 from auditor.run import audit_paths
 from tests.helpers import ROOT
-from tests.outputs.test_currency import four_currency_night
+from tests.helpers.currencies import four_currency_night
 
 pd = pytest.importorskip("pandas")
 

@@ -35,7 +35,7 @@ from tests.helpers.browser import (
     unavailable,
     visible_findings,
 )
-from tests.outputs.test_report import CLEAN, RUN, faulty_record
+from tests.helpers.report_records import CLEAN, RUN, faulty_record
 
 # Hostile text where a record can hold text: a note, a player ID, a table ID, the casino.
 PWN = "<script>window.__pwned=1</script>"
