@@ -112,7 +112,7 @@ def _watched_alerts(tmp: Path, text: str) -> tuple[list[dict], list[dict], list[
     import time
 
     from tests.helpers.watch_writer import audited, of_record
-    from tests.live.test_watch import alerts_of, watching
+    from tests.helpers.watching import alerts_of, watching
 
     folder = tmp / "floor"
     folder.mkdir()
@@ -236,7 +236,7 @@ def test_a_table_is_shown_once_under_its_key_though_its_header_came_in_pieces(tm
     import time
 
     from auditor.live.floor import LiveFloor
-    from tests.live.test_watch import watching
+    from tests.helpers.watching import watching
 
     folder = tmp_path / "floor"
     folder.mkdir()

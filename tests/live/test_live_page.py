@@ -20,28 +20,9 @@ import httpx2
 import pytest
 from starlette.testclient import TestClient
 
-from auditor.live.floor import LiveFloor, TableState
+from auditor.live.floor import LiveFloor
 from auditor.live.page import hosts_for, is_loopback, make_app, serve, serve_address
-
-PWN = "<script>window.__pwned=1</script>"
-UPDATED = "2026-11-28T05:00:00+00:00"
-
-
-def table(key: str = "RL-1/T1", **changed) -> TableState:
-    fields = {"key": key, "file": "tables/t1.bjh", "game": "standard", "dealer": "D-7",
-              "last_round": "3", "open_round": "4", "rounds": 3, "findings": 1,
-              "updated": UPDATED, **changed}
-    return TableState(**fields)
-
-
-def finding(message: str = "paid 30, owed 20", **changed) -> dict:
-    return {"id": "F-1", "citation": "20:18:15:09", "rule": "payout", "severity": "high",
-            "file": "tables/t1.bjh", "line": 12, "round": "3", "table": "T1", "seat": "s2",
-            "message": message, "evidence": [10], **changed}
-
-
-LINES = {10: "09:01:01 bet s2h1 main 20", 11: "09:01:02 deal s2h1 9c",
-         12: "09:01:08 settle s2h1 main win 30"}
+from tests.helpers.live_page import LINES, PWN, UPDATED, Served, finding, table
 
 
 def floor_of_three() -> LiveFloor:
@@ -347,45 +328,6 @@ def test_which_addresses_are_loopback() -> None:
         True, True, True, True, False, False, False, False]
     assert hosts_for("10.0.0.5") == ("localhost", "127.0.0.1", "[::1]", "10.0.0.5")
     assert hosts_for("::") == ("*",)
-
-
-# The server in a thread
-
-
-class Served:
-    """serve(...) in a thread on a free loopback port."""
-
-    def __init__(self, floor: LiveFloor, port: int = 0) -> None:
-        self.stop = threading.Event()
-        self.ready = threading.Event()
-        self.port = port
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, args=(floor,), daemon=True)
-        self.thread.start()
-        assert self.ready.wait(10), "the server did not start"
-        assert self.error is None, f"the server failed: {self.error!r}"
-
-    def _run(self, floor: LiveFloor) -> None:
-        def started(port: int) -> None:
-            self.port = port
-            self.ready.set()
-
-        try:
-            serve(floor, "127.0.0.1", self.port, self.stop, started=started)
-        except BaseException as error:  # kept for the test to report
-            self.error = error
-            self.ready.set()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def close(self, within: float = 5) -> float:
-        began = time.monotonic()
-        self.stop.set()
-        self.thread.join(within)
-        assert not self.thread.is_alive(), "serve() did not return after stop was set"
-        return time.monotonic() - began
 
 
 def test_the_server_pushes_a_change_and_stops_with_a_stream_open() -> None:

@@ -21,7 +21,7 @@ import pytest
 
 from auditor.live.floor import LiveFloor
 from tests.helpers import ROOT
-from tests.live.test_live_page import LINES, PWN, UPDATED, Served, finding, table
+from tests.helpers.live_page import LINES, PWN, UPDATED, Served, finding, table
 
 ARTIFACTS = ROOT / "test-artifacts"
 LIMIT_SECONDS = 2.0  # issue 43: a finding on the page within 2 s of its round's end

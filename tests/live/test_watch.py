@@ -6,36 +6,12 @@ comes with the gaming day's run, which is the audit's own, byte for byte."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
 from auditor.live.floor import LiveFloor
-from auditor.live.watch import Watch, WatchOptions
 from tests.helpers.watch_writer import Writer, audited, end_of_round, of_record, simulated
-
-
-def watching(folder: Path, tmp: Path, floor: LiveFloor | None = None, **options):
-    """A watch of `folder` in a thread; (the watch, its stop event, its thread, what it
-    told, when each alert was taken)."""
-    told: list[str] = []
-    taken: dict[str, list[float]] = {}
-    settings = dict(paths=[str(folder)], state=str(tmp / "state"), out=str(tmp / "out"),
-                    alert_jsonl=str(tmp / "alerts.jsonl"), alert_on="low", poll=0.05,
-                    rescan=0.1, record_days=False, tell=told.append,
-                    sent_at=lambda id_, when: taken.setdefault(id_, []).append(when))
-    settings.update(options)
-    watch = Watch(WatchOptions(**settings), floor)
-    stop = threading.Event()
-    thread = threading.Thread(target=watch.run, args=(stop,), daemon=True)
-    thread.start()
-    return watch, stop, thread, told, taken
-
-
-def alerts_of(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+from tests.helpers.watching import alerts_of, planted_between_rounds, watching
 
 
 def test_each_round_finding_alerted_once_within_two_seconds_as_the_audit_gives_it(tmp_path):
@@ -366,37 +342,6 @@ def test_a_record_dealt_past_the_days_start_is_recorded_in_each_of_its_gaming_da
     assert [night for night, _, _ in nights] == days
     assert sum(rounds for _, rounds, _ in nights) == 80
     assert runs == (2,)
-
-
-def planted_between_rounds(folder: Path) -> Path:
-    """A record planting findings that are of no one round: a header option the format
-    does not know (record:header), a card burned between rounds past the shoe's count
-    (simulated), and, written in: three unreadable lines in a row between two rounds (one
-    record:syntax finding, whose range grows with each line written), a statement outside
-    any round (record:reference), a round whose `end` is missing (known for a fault only
-    once the next round begins), and an unreadable line between the last round and
-    `close`."""
-    folder.mkdir(parents=True, exist_ok=True)
-    subprocess_args = [sys.executable, "-m", "auditor", "simulate", "--game", "standard",
-                       "--rounds", "60", "--faults", "0.3", "--seed", "3", "--table", "T01",
-                       "--date", "2026-11-20", "--out", str(folder / "sim"), "--quiet",
-                       "--header-fault", "UnknownHeaderOption"]
-    subprocess.run(subprocess_args, check=True)
-    source = folder / "sim" / "standard-T01.bjh"
-    lines = source.read_text(encoding="utf-8").split("\n")
-    ends = [number for number, line in enumerate(lines) if line == "end"]
-    assert lines[-2].endswith(" close") and lines[-1] == ""
-    planted = {ends[9]: ["@@ scrambled 1", "@@ scrambled 2", "@@ scrambled 3"],
-               ends[19]: ["stand s1h1"], len(lines) - 3: ["@@ scrambled before close"]}
-    unclosed = ends[29]  # followed by the next round's `round` line, not `end`
-    out: list[str] = []
-    for number, line in enumerate(lines):
-        if number != unclosed:
-            out.append(line)
-        out.extend(planted.get(number, []))
-    path = folder / "planted.bjh"
-    path.write_text("\n".join(out), encoding="utf-8")
-    return path
 
 
 def test_findings_of_no_one_round_are_alerted_once_their_lines_are_written(tmp_path):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from auditor.live.floor import LiveFloor
 from tests.helpers.watch_writer import Writer, audited, of_record, simulated
-from tests.live.test_watch import alerts_of, watching
+from tests.helpers.watching import alerts_of, watching
 
 
 def _round_ids(path: Path) -> list[str]:
@@ -353,7 +353,7 @@ def test_killed_minus_nine_mid_record_alerts_findings_of_no_one_round_once(tmp_p
     alerted before and after: started again, every finding of the finished record is
     alerted once (the header's, a run of unreadable lines, a statement outside any round,
     a card burned past the count, the line before `close`), none twice."""
-    from tests.live.test_watch import planted_between_rounds
+    from tests.helpers.watching import planted_between_rounds
 
     source = planted_between_rounds(tmp_path / "made")
     folder = tmp_path / "floor"
@@ -400,7 +400,7 @@ def test_a_replaced_record_judges_its_header_and_between_rounds_again_alerting_o
     """A record with findings of no one round replaced by a new file under its name: the
     header and what lies between rounds are judged again from its start; the findings it
     shares with the first (the same IDs) are not alerted again, the new ones are, once."""
-    from tests.live.test_watch import planted_between_rounds
+    from tests.helpers.watching import planted_between_rounds
 
     source = planted_between_rounds(tmp_path / "made")
     text = source.read_text(encoding="utf-8")
