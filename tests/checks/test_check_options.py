@@ -27,10 +27,8 @@ from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
 from auditor.replay.under import VIEW_OPTIONS, view_under
 from auditor.source import SourceFile
-from tests.helpers import ROOT
+from tests.helpers import SAMPLES
 from tests.helpers.casefiles import load_cases
-
-SAMPLE_LOGS = ROOT / "sample_logs"
 
 VALUES: dict[str, tuple] = {
     "soft17": ("hit", "stand"),
@@ -74,7 +72,7 @@ def _rounds(lines) -> Iterator[tuple[TableState, RoundRecord, object]]:
 def _every_round() -> Iterator[tuple[TableState, RoundRecord, object]]:
     for case in load_cases():
         yield from _rounds((n, t, None) for n, t in enumerate(case.text.split("\n"), 1))
-    for path in sorted(SAMPLE_LOGS.glob("*.bjh")):
+    for path in sorted(SAMPLES.glob("*.bjh")):
         source = SourceFile(str(path))
         source.open_check()
         yield from _rounds(source.lines())

@@ -22,11 +22,10 @@ from auditor.replay.state import TableState
 from auditor.results import FileResult, InputSummary
 from auditor.rulebase import load_rule_base
 from auditor.source import SourceFile
-from tests.helpers import ROOT
+from tests.helpers import ROOT, SAMPLES
 from tests.helpers.casefiles import load_cases
 
 CHECKS = ROOT / "auditor" / "checks"
-SAMPLE_LOGS = ROOT / "sample_logs"
 
 
 def test_every_game_the_format_knows_is_registered_once() -> None:
@@ -113,7 +112,7 @@ def replayed(text_lines) -> tuple[list, object]:
 @pytest.mark.parametrize("name", [g.name for g in games.GAMES if g.facts is not None])
 def test_a_games_facts_are_derived_on_first_use_by_the_registered_function(name: str) -> None:
     """The replay derives nothing of a game by itself (no hook registered out of sight)."""
-    [path] = [p for p in SAMPLE_LOGS.glob("*.bjh") if p.name.startswith(f"{name}-")][:1]
+    [path] = [p for p in SAMPLES.glob("*.bjh") if p.name.startswith(f"{name}-")][:1]
     views, _ = replayed(SourceFile(str(path)).lines())
     view = views[0]
     assert view.derived == {}

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from auditor.audit import audit_file
-from tests.helpers import ROOT
+from tests.helpers import SAMPLE_FILES
 from tests.helpers.sample_faults import announced
 
-SAMPLES = sorted((ROOT / "sample_logs").glob("*.bjh"))
-@pytest.mark.parametrize("path", SAMPLES, ids=[p.name for p in SAMPLES])
+
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=[p.name for p in SAMPLE_FILES])
 def test_sample_log_findings_are_announced(path: Path) -> None:
     result = audit_file(str(path), keep_evidence=False)
     found = Counter((f.citation, f.round, f.line) for f in result.findings)
@@ -28,7 +28,7 @@ def test_sample_log_findings_are_announced(path: Path) -> None:
 
 def test_there_are_samples_of_every_game() -> None:
     games = set()
-    for path in SAMPLES:
+    for path in SAMPLE_FILES:
         match = re.search(r"^table \S+ .*game=(\w+)", path.read_text(encoding="utf-8"), re.M)
         if match:
             games.add(match.group(1))
@@ -37,7 +37,7 @@ def test_there_are_samples_of_every_game() -> None:
 
 def test_the_lucky_ladies_sample_gives_exactly_its_planted_findings() -> None:
     """Written out, so that a change of its header comments cannot hide a lost finding."""
-    path = next(p for p in SAMPLES if p.name == "ladies-t21-2026-11-20.bjh")
+    path = next(p for p in SAMPLE_FILES if p.name == "ladies-t21-2026-11-20.bjh")
     result = audit_file(str(path), keep_evidence=False)
     assert [(f.citation, f.round, f.line, f.seat) for f in result.findings] == [
         ("20:18:15:30.04(5)", "8", 251, "s7"),

@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import EXIT_ERROR, main
-from tests.helpers import ROOT
+from tests.helpers import SAMPLES
 from tests.helpers.audits import audit, findings_of
 
-SAMPLES = ROOT / "sample_logs"
 DB21 = SAMPLES / "db21-t07-2026-11-20.bjh"
 LADIES = SAMPLES / "ladies-t21-2026-11-20.bjh"
 

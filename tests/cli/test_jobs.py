@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import SAMPLES
 from tests.helpers.audits import audit
 from tests.helpers.processes import children
 from tests.helpers.run_outputs import OUTPUTS, RUN_CLOCK
 
-SAMPLES = ROOT / "sample_logs"
+
 def outputs_of(folder: Path, out: Path, jobs: int) -> dict[str, str]:
     """The outputs of an audit of `folder` on `jobs` jobs, without the run's clock."""
     assert audit(folder, out=out, jobs=jobs) == 1

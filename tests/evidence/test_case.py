@@ -19,10 +19,9 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import main
-from tests.helpers import ROOT
+from tests.helpers import ROOT, SAMPLES
 from tests.helpers.verifying import verify
 
-SAMPLES = ROOT / "sample_logs"
 # The eight samples this file's figures were worked out on (the Lucky Ladies ones came later).
 CASE_SAMPLES = sorted(str(p) for p in SAMPLES.glob("*.bjh") if not p.name.startswith("ladies-"))
 CHROMIUM = "/usr/bin/chromium"

@@ -25,9 +25,7 @@ from auditor.findings import Finding
 from auditor.replay.trace import RoundEvidence
 from auditor.results import InputSummary
 from auditor.rulebase import rule_entries
-from tests.helpers import ROOT
-
-SAMPLES = ROOT / "sample_logs"
+from tests.helpers import ROOT, SAMPLES
 
 
 def finding(**fields) -> Finding:

@@ -17,10 +17,9 @@ from auditor.identity import (
     normalise_statement,
 )
 from auditor.simulate import simulate, table_spec
-from tests.helpers import ROOT
+from tests.helpers import SAMPLE_FILES
 from tests.helpers.audits import audit_identified
 
-SAMPLES = sorted(ROOT.glob("sample_logs/*.bjh"))
 ID = re.compile(r"^BJH-[0-9A-F]{16}$")
 
 
@@ -68,7 +67,7 @@ def test_the_recipe_is_the_documented_one() -> None:
         "BJH-" + hashlib.sha256(canonical.encode()).hexdigest()[:16].upper()
 
 
-@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.parametrize("sample", SAMPLE_FILES, ids=lambda p: p.name)
 def test_ids_survive_inserted_blank_lines_comments_and_notes(tmp_path, sample: Path) -> None:
     moved = tmp_path / sample.name  # the same name: the finding's file is not in the ID anyway
     moved.write_text(shifted(sample.read_text(encoding="utf-8")), encoding="utf-8")
@@ -87,7 +86,7 @@ def test_ids_survive_inserted_blank_lines_comments_and_notes(tmp_path, sample: P
 
 
 def test_a_different_table_date_or_statement_gives_a_different_id(tmp_path) -> None:
-    sample = next(p for p in SAMPLES if p.name.startswith("db21-t07"))
+    sample = next(p for p in SAMPLE_FILES if p.name.startswith("db21-t07"))
     text = sample.read_text(encoding="utf-8")
     other_table = tmp_path / "t09.bjh"
     other_table.write_text(text.replace("table T07 ", "table T09 "), encoding="utf-8")
@@ -102,7 +101,7 @@ def test_a_different_table_date_or_statement_gives_a_different_id(tmp_path) -> N
 
 
 def test_ids_are_unique_over_the_sample_logs() -> None:
-    findings = audit_identified([str(p) for p in SAMPLES]).findings
+    findings = audit_identified([str(p) for p in SAMPLE_FILES]).findings
     assert len(findings) == 47
     repeated = [i for i, n in Counter(f.id for f in findings).items() if n > 1]
     assert repeated == []

@@ -25,11 +25,10 @@ from auditor.identity import (
 )
 from auditor.results import AuditResult
 from auditor.run import audit_paths
-from tests.helpers import ROOT
+from tests.helpers import SAMPLES
 from tests.helpers.audits import audit_identified
 from tests.helpers.punch_cards import FIRST_TABLE, SECOND_TABLE
 
-SAMPLES = ROOT / "sample_logs"
 T11 = SAMPLES / "standard-t11-2026-11-20.bjh"
 
 # (file, line, citation, ID) of every finding of the sample logs, in the run's order.

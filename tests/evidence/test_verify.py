@@ -15,10 +15,9 @@ import pytest
 
 from auditor.cli import main
 from auditor.manifest import key_fingerprint
-from tests.helpers import ROOT
+from tests.helpers import ROOT, SAMPLES
 from tests.helpers.verifying import verify
 
-SAMPLES = ROOT / "sample_logs"
 T11 = str(SAMPLES / "standard-t11-2026-11-20.bjh")
 T22 = str(SAMPLES / "ladies-t22-2026-11-21.bjh")
 # T11's header declares soft17=hit: this approval differs, so one record:approval.

@@ -12,10 +12,9 @@ from auditor.baseline import compare
 from auditor.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, main
 from auditor.identity import apply_identity
 from auditor.run import audit_paths
-from tests.helpers import ROOT
+from tests.helpers import SAMPLES
 from tests.helpers.audits import audit, findings_of
 
-SAMPLES = ROOT / "sample_logs"
 DB21 = SAMPLES / "db21-t07-2026-11-20.bjh"  # 30.10(12) high r6, 30.10(8) and (9) medium r14
 STANDARD = SAMPLES / "standard-t11-2026-11-20.bjh"  # four high (dealer D-2207), one low
 PAID_TWENTY = "settle s5 db21 win 20"  # the 30.10(12) fault, line 239

@@ -13,10 +13,9 @@ from auditor.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, main
 from auditor.identity import apply_identity
 from auditor.run import audit_paths
 from auditor.waivers import WaiverFileError, apply_waivers, parse_waivers
-from tests.helpers import ROOT
+from tests.helpers import SAMPLES
 from tests.helpers.audits import audit, findings_of
 
-SAMPLES = ROOT / "sample_logs"
 DB21 = str(SAMPLES / "db21-t07-2026-11-20.bjh")  # T07, licence RL-0412, dealer D-1188
 STANDARD = str(SAMPLES / "standard-t11-2026-11-20.bjh")
 

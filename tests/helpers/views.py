@@ -9,10 +9,8 @@ from auditor.reader import Header, RoundRecord, read_structure
 from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
 from auditor.source import SourceFile
-from tests.helpers import ROOT
+from tests.helpers import SAMPLE_FILES
 from tests.helpers.casefiles import load_cases
-
-SAMPLE_LOGS = ROOT / "sample_logs"
 
 
 def views_of(lines):
@@ -31,7 +29,7 @@ def every_view():
     """Each round's view, of every rule case and then every sample log."""
     for case in load_cases():
         yield from views_of((n, t, None) for n, t in enumerate(case.text.split("\n"), 1))
-    for path in sorted(SAMPLE_LOGS.glob("*.bjh")):
+    for path in SAMPLE_FILES:
         source = SourceFile(str(path))
         source.open_check()
         yield from views_of(source.lines())

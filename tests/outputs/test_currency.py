@@ -12,10 +12,8 @@ from pathlib import Path
 import pytest
 
 from auditor.audit import audit_file
-from tests.helpers import ROOT
 from tests.helpers.currencies import CURRENCY_OF, four_currency_night
 
-SAMPLES = ROOT / "sample_logs"
 # The night's money, each currency apart (the faults the sample logs announce):
 # USD: T07 DB21 win over-paid 10, BJS-2 under-paid 10, over-paid 5;
 # CAD: T08 under-paid 10 and over-paid 20, BJS-5 over-paid 5 and 50, under-paid 5;

@@ -12,9 +12,8 @@ import shutil
 from auditor.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, main
 from auditor.output.html_report import _script_text
 from auditor.shown import neutral, visible
-from tests.helpers import ROOT
+from tests.helpers import SAMPLES
 
-SAMPLES = ROOT / "sample_logs"
 STANDARD = SAMPLES / "standard-t11-2026-11-20.bjh"  # high findings on lines 424, 455, 524, 567
 TENSTICKS = SAMPLES / "tensticks-t32-2026-11-21.bjh"
 RLO, PDF = "\u202e", "\u202c"

@@ -24,9 +24,8 @@ from auditor.output.json_report import to_json
 from auditor.run import merge
 from auditor.settings import SettingsError, find_settings
 from auditor.waivers import WaiverFileError, Waiving, load_waivers
-from tests.helpers import ROOT
+from tests.helpers import ROOT, SAMPLE_FILES
 
-SAMPLES = sorted((ROOT / "sample_logs").glob("*.bjh"))
 PIECES = [b"9" * 40, b"\x00", b"\xff\xfe", b"=", b"#", b'"', b"\r", b"\n", b"\t", b"25:61:61",
           b"date=2026-02-30", b"game=swatch", b"s9h9", b"dealer", b"end\n", b"round 1\n",
           b"shuffle\n", "é".encode(), b"-1", b"1e26"]
@@ -67,7 +66,7 @@ def test_mutated_records_never_crash_and_every_line_is_accounted_for(tmp_path, b
     """`cases` records in all, an eighth of them in each batch."""
     chance = random.Random(f"fuzz-{batch}")
     for case in range(cases // 8):
-        original = SAMPLES[chance.randrange(len(SAMPLES))].read_bytes()
+        original = SAMPLE_FILES[chance.randrange(len(SAMPLE_FILES))].read_bytes()
         data = mutated(original, chance)
         path = tmp_path / f"case-{case}.bjh"
         path.write_bytes(data)

@@ -10,10 +10,9 @@ from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
 from auditor.output.render import write_outputs
 from auditor.run import ReplaySelection, RunRecorder
 from auditor.store import begin_run, load_result
-from tests.helpers import ROOT
+from tests.helpers import SAMPLES
 from tests.helpers.hostile_entities import hostile_entities
 
-SAMPLES = ROOT / "sample_logs"
 RUN = {"version": "test", "rule_base": "test", "command": "audit sample_logs",
        "started": "2026-11-26T00:00:00+00:00", "finished": "2026-11-26T00:00:01+00:00",
        "calendar": DEFAULT_CALENDAR.described(), "fail_on": "low"}

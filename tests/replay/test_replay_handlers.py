@@ -13,9 +13,7 @@ from auditor.parser import parse_lines
 from auditor.reader import Header, RoundRecord, read_structure
 from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
-from tests.helpers import ROOT
-
-SAMPLES = sorted(ROOT.glob("sample_logs/*.bjh"))
+from tests.helpers import SAMPLE_FILES
 
 HEADER = """bjh 1
 casino "Example" licence=RL-1
@@ -42,7 +40,7 @@ def _replayed(text: str):
     return [replay_round(state, record, "f.bjh") for state, record in _rounds(text)]
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: p.name)
 def test_each_step_sees_the_first_and_last_deal_so_far(path: Path) -> None:
     rounds = 0
     for state, record in _rounds(path.read_text(encoding="utf-8")):

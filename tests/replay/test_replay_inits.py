@@ -29,7 +29,7 @@ from auditor.replay.view import (
     make_hand,
 )
 from auditor.source import SourceFile
-from tests.helpers import ROOT
+from tests.helpers import SAMPLE_FILES
 
 
 def declared_default(field: dataclasses.Field):
@@ -85,7 +85,6 @@ def test_mutable_defaults_are_not_shared() -> None:
     assert DealerHand().draws is not DealerHand().draws
 
 
-SAMPLES = sorted(ROOT.glob("sample_logs/*.bjh"))
 
 
 def replayed(path: Path):
@@ -107,7 +106,7 @@ def made_in_place(view: RoundView):
         yield from wager.settlements
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: p.name)
 def test_objects_made_in_place_are_whole(path: Path) -> None:
     """The replay makes cards, settlements, decisions, wagers and expected results without
     their constructors: each must hold every declared field, equal to what the

@@ -15,10 +15,9 @@ from auditor.case.model import _exhibit, _rounds_by_id
 from auditor.run import RunRecorder
 from auditor.store import begin_run, load_result, schema
 from auditor.store.runs import _compressed, _evidence_document, _lines_asked, _steps_asked
-from tests.helpers import ROOT
+from tests.helpers import SAMPLES
 from tests.helpers.plain_changes import changes_made_plainly
 
-SAMPLES = ROOT / "sample_logs"
 RUN = {"version": "test", "rule_base": "test", "command": "audit sample_logs",
        "started": "2026-11-26T00:00:00+00:00"}
 

@@ -20,10 +20,9 @@ from auditor.run import (
     merge,
 )
 from auditor.store import begin_run, load_result, open_store
-from tests.helpers import ROOT
+from tests.helpers import SAMPLES
 from tests.helpers.punch_cards import FIRST_TABLE, SECOND_TABLE
 
-SAMPLES = ROOT / "sample_logs"
 RUN = {"version": "test", "rule_base": "test", "command": "auditor audit sample_logs",
        "started": "2026-11-25T00:00:00+00:00"}
 KEPT = 1  # replays kept per citation: few, so that files finishing late push earlier out

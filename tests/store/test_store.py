@@ -18,10 +18,9 @@ from sqlalchemy import func, select, text
 from auditor.cli import main
 from auditor.store import StoreError, latest_run_over, list_runs, open_store, schema
 from auditor.store.engine import MIGRATIONS
-from tests.helpers import ROOT
+from tests.helpers import ROOT, SAMPLES
 from tests.helpers.audits import audit
 
-SAMPLES = ROOT / "sample_logs"
 OUTPUTS = ("findings.json", "findings.csv", "summary.csv", "report.html")
 
 

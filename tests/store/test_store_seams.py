@@ -24,10 +24,9 @@ from auditor.cli import main
 from auditor.run import RunRecorder
 from auditor.store import begin_run, list_runs, open_store, schema
 from auditor.store.urls import command_line, shown
-from tests.helpers import ROOT
+from tests.helpers import ROOT, SAMPLES
 from tests.helpers.audits import audit
 
-SAMPLES = ROOT / "sample_logs"
 T11 = SAMPLES / "standard-t11-2026-11-20.bjh"
 T32 = SAMPLES / "tensticks-t32-2026-11-21.bjh"
 OUTPUTS = ("findings.json", "findings.csv", "summary.csv", "report.html")

@@ -24,9 +24,8 @@ from auditor.store import findings as stored_findings
 from auditor.store import load_result, open_store
 from auditor.store import runs as stored_runs
 from auditor.waivers import apply_waivers, parse_waivers
-from tests.helpers import ROOT
+from tests.helpers import SAMPLES
 
-SAMPLES = ROOT / "sample_logs"
 TODAY = date(2026, 11, 25)
 RUN = {"version": "test", "rule_base": "test", "command": "auditor audit sample_logs",
        "started": "2026-11-25T00:00:00+00:00"}
