@@ -389,3 +389,61 @@ def test_the_store_imports_nothing_of_the_checks_or_the_run_layer() -> None:
     reached = set().union(*(reaches(graph, module) for module in store))
     assert sorted(m for m in reached if m in RUN_LAYER or m == "auditor.checks"
                   or m.startswith("auditor.checks.")) == []
+
+
+# The tests' own house: what test modules share is in tests/helpers/ (docs/development.md,
+# "Where the tests are"); a test module imported by another would bring its fixtures and
+# its module-level work (audits, simulated floors) into every module that imports it.
+
+def tests_imported(tests: Path) -> dict[str, list[str]]:
+    """Test module (relative path) -> the modules of `tests` it imports other than the
+    helpers and conftest: at any depth of its code, relative imports and
+    `import_module("…")` of a literal name included."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(tests.rglob("test_*.py")):
+        package = ".".join(("tests", *path.parent.relative_to(tests).parts))
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # `from . import x`, `from ..floor.test_x import y`
+                    parent = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    base = ".".join([*parent, *([base] if base else [])])
+                names.update(f"{base}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(
+                    node.func, "id", None)) == "import_module" and node.args and isinstance(
+                    node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                names.add(node.args[0].value)
+        others = sorted(name for name in names if name.startswith("tests.") and not (
+            name + ".").startswith(("tests.helpers.", "tests.conftest.")))
+        if others:
+            found[path.relative_to(tests).as_posix()] = others
+    return found
+
+
+def test_no_test_module_imports_another() -> None:
+    assert tests_imported(ROOT / "tests") == {}
+
+
+def test_a_test_module_importing_another_would_be_seen(tmp_path: Path) -> None:
+    (tmp_path / "floor").mkdir()
+    (tmp_path / "floor" / "test_kept.py").write_text(
+        "from tests.helpers import ROOT\nfrom tests.helpers.audits import audit\n"
+        "import tests.conftest\n\n"
+        "def test_it():\n    from tests.helpers.views import every_view\n"
+        "    return 'from tests.floor.test_trends import record_nights'\n",
+        encoding="utf-8")
+    (tmp_path / "floor" / "test_importing.py").write_text(
+        "from tests.floor.test_trends import record_nights\nimport tests.live.test_watch\n"
+        "from . import test_kept\nfrom .test_gaming_day import NIGHT\n"
+        "from tests.outputs import test_report\n\n"
+        "def test_it():\n    from tests.checks.test_open_round import round_text\n"
+        "    importlib.import_module('tests.cli.test_jobs')\n",
+        encoding="utf-8")
+    assert tests_imported(tmp_path) == {"floor/test_importing.py": [
+        "tests.checks.test_open_round.round_text", "tests.cli.test_jobs",
+        "tests.floor.test_gaming_day.NIGHT", "tests.floor.test_kept",
+        "tests.floor.test_trends.record_nights", "tests.live.test_watch",
+        "tests.outputs.test_report"]}
