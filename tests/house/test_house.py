@@ -395,7 +395,7 @@ def test_the_store_imports_nothing_of_the_checks_or_the_run_layer() -> None:
 # "Where the tests are"); a test module imported by another would bring its fixtures and
 # its module-level work (audits, simulated floors) into every module that imports it.
 
-def tests_imported(tests: Path) -> dict[str, list[str]]:
+def other_tests_imported(tests: Path) -> dict[str, list[str]]:
     """Test module (relative path) -> the modules of `tests` it imports other than the
     helpers and conftest: at any depth of its code, relative imports and
     `import_module("…")` of a literal name included."""
@@ -424,7 +424,7 @@ def tests_imported(tests: Path) -> dict[str, list[str]]:
 
 
 def test_no_test_module_imports_another() -> None:
-    assert tests_imported(ROOT / "tests") == {}
+    assert other_tests_imported(ROOT / "tests") == {}
 
 
 def test_a_test_module_importing_another_would_be_seen(tmp_path: Path) -> None:
@@ -442,7 +442,7 @@ def test_a_test_module_importing_another_would_be_seen(tmp_path: Path) -> None:
         "def test_it():\n    from tests.checks.test_open_round import round_text\n"
         "    importlib.import_module('tests.cli.test_jobs')\n",
         encoding="utf-8")
-    assert tests_imported(tmp_path) == {"floor/test_importing.py": [
+    assert other_tests_imported(tmp_path) == {"floor/test_importing.py": [
         "tests.checks.test_open_round.round_text", "tests.cli.test_jobs",
         "tests.floor.test_gaming_day.NIGHT", "tests.floor.test_kept",
         "tests.floor.test_trends.record_nights", "tests.live.test_watch",
