@@ -1,11 +1,13 @@
 """Each documented exit code reached through the real command line (`main`, as the
-`auditor` script runs it) for audit, case, verify, trends and incidents, and the one guard
-every command runs under (auditor/commands/guard.py): a refusal is one escaped line with
-any password hidden, exit 2; a failure of the auditor itself one line naming only the
+`auditor` script runs it) for audit, case, verify, trends, incidents and watch, and the one
+guard every command runs under (auditor/commands/guard.py): a refusal is one escaped line
+with any password hidden, exit 2; a failure of the auditor itself one line naming only the
 error's type, its traceback in a log the line names, exit 3.
 
 A failure of the auditor itself is a bug, so none can be had from the real parts alone:
-those tests replace one function of the auditor by one that raises."""
+those tests replace one function of the auditor by one that raises (the watch's, by one
+that reads a real store made unreadable), but for memory running out, which a case made
+under a real memory limit reaches."""
 
 from __future__ import annotations
 
