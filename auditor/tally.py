@@ -149,7 +149,8 @@ class Tally(Fieldwise):
     # Plain dicts, counted by `get`: a Counter (a dict subclass with a Python-level
     # `__delitem__`) stores each item through a slow slot, a few times a round.
     rounds: dict[tuple, int] = field(default_factory=dict)  # (dealer, date, shift) -> rounds
-    pairs: dict[tuple, int] = field(default_factory=dict)  # (dealer, player, date) -> rounds
+    # (dealer, player, date) -> rounds; complete once `finish` has counted the line-ups
+    pairs: dict[tuple, int] = field(default_factory=dict)
     # (finding line, seat, player): who sat at the seat a finding names, to join findings
     # (which carry no player) to dealer–player pairs
     seats: list[tuple[int, str, str]] = field(default_factory=list)
@@ -165,6 +166,10 @@ class Tally(Fieldwise):
     finished: bool | None = None
     _open: ShuffledCards | None = None  # the shuffle being dealt
     _pending: int = 0  # its first card not yet given to a round
+    # (dealer, date, the players of the round's main wagers in wager order) -> rounds: the
+    # same line-up sits for many rounds, so a round is one count here, and `finish` adds
+    # each line-up's rounds to each of its players' pairs (`_count_pairs`)
+    _lineups: dict[tuple, int] = field(default_factory=dict)
 
     def add_event(self, event: ev.Event) -> None:
         """An event between rounds: a shuffle or a new shoe starts a new sequence, a burned
@@ -189,12 +194,8 @@ class Tally(Fieldwise):
             self.starts[date] = (view.start_line, view.round_id)
         players = players_of(view)
         if players:
-            pairs = self.pairs
-            # each player once, in the order of their wagers: the store numbers the pairs in
-            # this order, which a set's would make follow the process's string hashing
-            for player in dict.fromkeys(players.values()):
-                key = (dealer, player, date)
-                pairs[key] = pairs.get(key, 0) + 1
+            lineups, key = self._lineups, (dealer, date, tuple(players.values()))
+            lineups[key] = lineups.get(key, 0) + 1
         if findings:
             occupied = view.occupied_before
             for finding in findings:
@@ -391,12 +392,28 @@ class Tally(Fieldwise):
             counts[27] += wins
 
     def finish(self) -> None:
-        """The file is read: the last shuffle's cards are complete."""
+        """The file is read: the last shuffle's cards are complete, and the pairs counted."""
         self._close()
+        self._count_pairs()
+
+    def _count_pairs(self) -> None:
+        """Each line-up's rounds added to its players' pairs. In the order the rounds first
+        seated each pair, each player of a line-up once in the order of the wagers: the
+        order `pairs` had counted round by round, in which the store numbers the pairs (a
+        set's order would follow the process's string hashing). A pair's first round is
+        its first line-up's first round, so the line-ups' order gives that order."""
+        pairs = self.pairs
+        for (dealer, date, players), rounds in self._lineups.items():
+            for player in dict.fromkeys(players):
+                key = (dealer, player, date)
+                pairs[key] = pairs.get(key, 0) + rounds
+        self._lineups = {}
 
     def absorb(self, other: Tally) -> None:
         """The tally of the next piece of the same file (auditor/split.py): a piece begins
         with a `shoe`, which closes the cards' sequence, so sequences never span two."""
+        self._count_pairs()
+        other._count_pairs()
         if self.table_id is None:
             self.site, self.table_id = other.site, other.table_id
             self.decks, self.hits_soft_17 = other.decks, other.hits_soft_17

@@ -25,8 +25,20 @@ from auditor.replay.view import RoundView, Wager, seat_number
 DB21 = frozenset({"db21"})
 
 
+KEY = "db21"
+
+
+def judged_db21(view: RoundView) -> list[Wager]:
+    """DB21 wagers whose outcome the rules decide: placed in time, on a seat with a main
+    wager. Read by most of the game's checks: found once a round, the game's facts
+    (auditor/checks/games.py), and kept in `view.derived`. Read-only for the checks."""
+    found = view.derived.get(KEY)
+    if found is None:
+        found = view.derived[KEY] = _judged_db21(view)
+    return found
+
+
 def _judged_db21(view: RoundView) -> list[Wager]:
-    """DB21 wagers whose outcome the rules decide: placed in time, on a seat with a main wager."""
     db21 = [w for w in view.wagers if w.kind == "db21" and not w.after_first_card]
     if not db21:
         return db21
@@ -50,7 +62,7 @@ def _remaining(view: RoundView, kinds: tuple[str, ...]) -> list[Wager]:
     done = view.dealer.done_index
     if done is None:
         return []
-    judged = {id(w) for w in _judged_db21(view)} if "db21" in kinds else set()
+    judged = {id(w) for w in judged_db21(view)} if "db21" in kinds else set()
     found = []
     for wager in view.wagers:
         if wager.kind not in kinds or not wager.settlements:
@@ -179,7 +191,7 @@ class Outcome(Check):
     def round(self, view: RoundView) -> list[Finding]:
         findings: list[Finding] = []
         no_table = view.config.rules.db21_paytable is None and view.dealer.busted
-        for wager in _judged_db21(view):
+        for wager in judged_db21(view):
             misdealt = wager.expected is not None and wager.expected.outcome == "void"
             if no_table and not misdealt:  # (a misdeal returns it, pay table or none)
                 findings.extend(self._won_at_unknown_odds(view, wager))
@@ -251,9 +263,12 @@ class TuckBustedHand(Check):
         for hand in view.hands.values():
             if hand.seat not in seats or hand.bust_line is None or hand.main is None:
                 continue
-            # the statement that took the hand over 21 (a card, or a trade in another game)
-            bust_index = next((i for i, e in enumerate(view.events)
-                               if e.line == hand.bust_line), None)
+            # the statement that took the hand over 21: nearly always one of its cards (a
+            # card keeps its statement's index); else (a trade in another game) looked for
+            bust_index = next((c.index for c in hand.cards if c.line == hand.bust_line), None)
+            if bust_index is None:
+                bust_index = next((i for i, e in enumerate(view.events)
+                                   if e.line == hand.bust_line), None)
             if bust_index is None:
                 continue
             discard = next((m for m in view.markers_of("discard") if m.target == hand.name), None)
@@ -324,7 +339,7 @@ class LosesBeforeRemainingHands(Check):
         if not mains:
             return
         first_main = min(mains, key=lambda w: w.settlement.index)
-        late = sorted((w for w in _judged_db21(view) if w.settlement is not None
+        late = sorted((w for w in judged_db21(view) if w.settlement is not None
                        and w.settlement.index > first_main.settlement.index),
                       key=lambda w: w.settlement.index)
         if late:
@@ -429,7 +444,7 @@ class PlayOutForDb21(Check):
         played = [h for h in view.hands.values() if h.main is not None]
         if not played or not all(h.busted for h in played) or len(view.dealer.cards) < 2:
             return findings
-        live = [w for w in _judged_db21(view) if not (
+        live = [w for w in judged_db21(view) if not (
             w.settlement is not None and w.settlement.index < (view.dealer.turn_index or 0))]
         if not live:
             return findings
@@ -472,7 +487,7 @@ class PayTable(Check):
 
     def round(self, view: RoundView) -> list[Finding]:
         findings: list[Finding] = []
-        for wager in _judged_db21(view):
+        for wager in judged_db21(view):
             wrong = None if wager.late_additions else wrongly_settled(wager, wager.amount)
             if wrong is None:
                 continue  # right, or (with chips added late) (4)'s

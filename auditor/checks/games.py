@@ -52,7 +52,7 @@ GAMES: tuple[Game, ...] = (
     Game("standard", "Standard blackjack", None, None, ()),
     Game("switch", "Blackjack Switch", "20:18:15:30.09", switch_facts.of,
          (switch_table, switch_super_match, switch_payouts, switch_play)),
-    Game("db21", "Dealer Bust 21", "20:18:15:30.10", None, (db21,)),
+    Game("db21", "Dealer Bust 21", "20:18:15:30.10", db21.judged_db21, (db21,)),
     Game("tensticks", "Ten sticks 21", "20:18:15:30.02", tensticks_facts.of,
          (tensticks_bonus_card, tensticks_lights, tensticks_punch_card)),
     Game("ladies", "Lucky Ladies blackjack", "20:18:15:30.04", ladies_facts.of, (ladies,)),

@@ -156,50 +156,27 @@ class MainPayout(Check):
     options = frozenset({"blackjack", "decks", "soft17"})  # soft17: the card of :28
     games = GAMES - {"switch"}
 
-    def round(self, view: RoundView) -> Iterable[Finding]:
-        """The common round, every main wager won or lost for the money expected, told
-        without a generator; any other goes to `_judged`, which judges them all."""
-        hands = view.hands
-        for wager in view.wagers:
-            if wager.kind != "main":
-                continue
-            expected, settlements = wager.expected, wager.settlements
-            if expected is not None and len(settlements) == 1:
-                settled = settlements[0]  # the money first: right, it needs nothing more
-                if settled.outcome == "win":
-                    if settled.amount == expected.net:
-                        continue
-                elif settled.outcome == "lose" and -settled.amount == expected.net:
-                    continue
-            hand = hands.get(wager.target)
-            if hand is None or hand.surrendered_line is not None:
-                continue
-            if wager.initial and (wager.after_first_card or wager.late_additions):
-                continue
-            return self._judged(view)
-        return ()
-
-    def _judged(self, view: RoundView) -> list[Finding]:
+    def round(self, view: RoundView) -> list[Finding]:
         findings: list[Finding] = []
         hands = view.hands
         for wager in view.wagers:
             if wager.kind != "main":
                 continue
-            hand = hands.get(wager.target)
-            if hand is None or hand.surrendered_line is not None:
-                continue
-            if wager.initial and (wager.after_first_card or wager.late_additions):
-                continue  # late chips are no bet: 20:18:15:03 judges the wager
             expected, settlements = wager.expected, wager.settlements
             if expected is not None and len(settlements) == 1:
                 # the common case, a win or a loss of the expected money, told before the
-                # calls (wrongly_settled judges the rest)
+                # look-ups and calls (wrongly_settled judges the rest)
                 settled = settlements[0]
                 if settled.outcome == "win":
                     if settled.amount == expected.net:
                         continue
                 elif settled.outcome == "lose" and -settled.amount == expected.net:
                     continue
+            hand = hands.get(wager.target)
+            if hand is None or hand.surrendered_line is not None:
+                continue
+            if wager.initial and (wager.after_first_card or wager.late_additions):
+                continue  # late chips are no bet: 20:18:15:03 judges the wager
             stake = stake_of(wager, hand)
             wrong = wrongly_settled(wager, stake)
             if wrong is None:

@@ -155,22 +155,17 @@ class MainPayout(Check):
     options = frozenset({"decks", "soft17"})  # soft17: the card of :28
     games = SWITCH
 
-    def round(self, view: RoundView) -> Iterable[Finding]:
-        for wager, _, settlement in facts.of(view).judged_mains:
+    def round(self, view: RoundView) -> list[Finding]:
+        findings: list[Finding] = []
+        for wager, hand, settlement in facts.of(view).judged_mains:
             # the common case, a win or a loss of the money expected (wrongly_settled's
-            # first test), told without a generator; any other: `_judged` judges them all
+            # first test), told before the calls
             outcome, net = settlement.outcome, wager.expected.net
             if outcome == "win":
                 if settlement.amount == net:
                     continue
             elif outcome == "lose" and -settlement.amount == net:
                 continue
-            return self._judged(view)
-        return ()
-
-    def _judged(self, view: RoundView) -> list[Finding]:
-        findings: list[Finding] = []
-        for wager, hand, settlement in facts.of(view).judged_mains:
             # a push returns the whole stake, a double included (bjh-format.md §5)
             stake = stake_of(wager, hand)
             wrong = wrongly_settled(wager, stake)  # the cheap test first: most are right
