@@ -7,7 +7,8 @@ OUT --quiet --jobs 1` once for REV and once for REV2 (default: the working tree)
 bench/compare.py's workload, then compares every file each run wrote (findings.json,
 findings.csv, summary.csv, report.html, ...) line by line, after putting placeholders for
 what names the run rather than the audit: the folders of the workload, the checkout and
-the output, and the times and versions of the run. It prints each file as `same` or with
+the output, the times and versions of the run, and the build (the digests of the auditor's
+own files, which any change to its code changes). It prints each file as `same` or with
 its first differing lines, and exits 0 only when every file is the same.
 A benchmark's companion, never a unit test.
 """
@@ -38,9 +39,13 @@ _VOLATILE = (
     (re.compile(r"bjh-auditor [0-9][^ \"<]*"), "bjh-auditor <version>"),
     (re.compile(r"(fingerprint\W+(?:<code>)?|report |<dt>Report fingerprint</dt><dd><code>)"
                 r"[0-9a-f]{16}"), r"\1<fingerprint>"),
-    (re.compile(r"\(\d+ s\)"), "(<duration>)"),
+    (re.compile(r"\((?:\d+ h )?(?:\d+ min )?\d+ s\)"), "(<duration>)"),
     (re.compile(r"'sha256-[A-Za-z0-9+/=]{44}'"), "'<style digest>'"),
     (re.compile(r'"(findings\.json|report\.html)": "[0-9a-f]{64}"'), r'"\1": "<digest>"'),
+    # the build: a digest of the auditor's own files, which a change to the code changes
+    (re.compile(r'"build": "[0-9a-f]{64}"'), '"build": "<build>"'),
+    (re.compile(r"build <code>[0-9a-f]{16}</code>"), "build <code><build></code>"),
+    (re.compile(r'"((?:auditor|grammars|rules)/[^"]+)": "[0-9a-f]{64}"'), r'"\1": "<digest>"'),
 )
 
 
