@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import InvalidOperation
-from itertools import chain
+from itertools import chain, islice
 from typing import Literal, get_args, get_origin
 
 from pydantic import ValidationError
@@ -26,6 +26,7 @@ from auditor.config import (
     validation_messages,
 )
 from auditor.fieldwise import Fieldwise
+from auditor.parser import BATCH_LINES, EventBatches
 
 GAMES = ("standard", "switch", "db21", "tensticks", "ladies")
 
@@ -91,21 +92,30 @@ Item = Header | RoundRecord | ev.Event | Problem
 
 def read_structure(events: Iterable[ev.Event]) -> Iterator[Item]:
     """Yield the Header first, then body events, rounds and problems outside rounds."""
-    stream = iter(events)
+    lists = event_lists(events)
     header_events: list[ev.Event] = []
-    first_body: ev.Event | None = None
-    for event in stream:
-        if isinstance(event, HEADER_EVENTS) or (
-                isinstance(event, ev.Unreadable) and not header_events):
-            header_events.append(event)
-            continue
-        first_body = event
-        break
-    header = build_header(header_events)
-    yield header
-    if first_body is None:
-        return
-    yield from read_body(chain((first_body,), stream), header.config)
+    for batch in lists:
+        for at, event in enumerate(batch):
+            if isinstance(event, HEADER_EVENTS) or (
+                    isinstance(event, ev.Unreadable) and not header_events):
+                header_events.append(event)
+                continue
+            header = build_header(header_events)
+            yield header
+            yield from _read_lists(chain((batch[at:],), lists), header.config, False)
+            return
+    yield build_header(header_events)
+
+
+def event_lists(events: Iterable[ev.Event]) -> Iterator[list[ev.Event]]:
+    """The events as lists: the parser's own batches (`EventBatches`), a list as it is, or
+    any other iterable of events cut into lists."""
+    if isinstance(events, EventBatches):
+        return events.lists
+    if isinstance(events, list):
+        return iter((events,))
+    stream = iter(events)
+    return iter(lambda: list(islice(stream, BATCH_LINES)), [])
 
 
 # Inside a round most events are the round's own: one set lookup on the exact type (no
@@ -118,47 +128,76 @@ def read_body(events: Iterable[ev.Event], config: TableConfig,
     """The body of a record from its first body statement on (a file's piece that begins
     with `shoe` too: auditor/split.py); `seen_shoe`: a piece that begins after a `shoe`
     (auditor/live/piece_audit.py)."""
+    return _read_lists(event_lists(events), config, seen_shoe)
+
+
+def _read_lists(lists: Iterable[list[ev.Event]], config: TableConfig,
+                seen_shoe: bool) -> Iterator[Item]:
+    """`read_body` of the events a list at a time: a round's own events are placed in it
+    a run at a time (`_round_run`), each event that ends or breaks it, and each event
+    between rounds, one by one."""
     current: RoundRecord | None = None
-    add = None  # the open round's `events.append`
-    for event in events:
-        if current is not None:
-            kind = type(event)
-            if kind not in _BREAKS_ROUND:
-                add(event)
-                continue
-            # the round's last line, set once here rather than per statement
-            current.last_line = current.events[-1].line if current.events \
-                else current.start.line
-            if kind is ev.RoundEnd:
-                current.end_line = current.last_line = event.line
-                yield current
+    for batch in lists:
+        kinds = list(map(type, batch))
+        at, end = 0, len(batch)
+        while at < end:
+            if current is not None:
+                stop = _round_run(kinds, at, end)
+                if stop > at:
+                    current.events += batch[at:stop]
+                    if stop == end:
+                        break
+                event, kind = batch[stop], kinds[stop]
+                at = stop + 1
+                # the round's last line, set once here rather than per statement
+                current.last_line = current.events[-1].line if current.events \
+                    else current.start.line
+                if kind is ev.RoundEnd:
+                    current.end_line = current.last_line = event.line
+                    yield current
+                    current = None
+                    continue
+                if kind in HEADER_EVENTS:
+                    yield Problem("header", event.line, _out_of_place(event, "after the header"))
+                    continue
+                yield _unclosed(current)  # a statement that ends an open round
                 current = None
+            else:
+                event = batch[at]
+                at += 1
+            if isinstance(event, ev.RoundStart):
+                current = RoundRecord(event, last_line=event.line)
+                if not seen_shoe:
+                    current.problems.append(Problem(
+                        "reference", event.line,
+                        f"round {event.round_id} comes before any `shoe`"))
                 continue
-            if kind in HEADER_EVENTS:
+            if isinstance(event, ev.Unreadable):
+                yield Problem("syntax", event.line, event.message, column=event.column)
+            elif isinstance(event, HEADER_EVENTS):
                 yield Problem("header", event.line, _out_of_place(event, "after the header"))
-                continue
-            yield _unclosed(current)  # a statement that ends an open round
-            current = None
-        if isinstance(event, ev.RoundStart):
-            current = RoundRecord(event, last_line=event.line)
-            add = current.events.append
-            if not seen_shoe:
-                current.problems.append(Problem(
-                    "reference", event.line, f"round {event.round_id} comes before any `shoe`"))
-            continue
-        if isinstance(event, ev.Unreadable):
-            yield Problem("syntax", event.line, event.message, column=event.column)
-        elif isinstance(event, HEADER_EVENTS):
-            yield Problem("header", event.line, _out_of_place(event, "after the header"))
-        elif isinstance(event, BODY_EVENTS):
-            seen_shoe = seen_shoe or isinstance(event, ev.Shoe)
-            yield event
-        else:
-            yield Problem("reference", event.line, _out_of_place(event, "outside a round"))
+            elif isinstance(event, BODY_EVENTS):
+                seen_shoe = seen_shoe or isinstance(event, ev.Shoe)
+                yield event
+            else:
+                yield Problem("reference", event.line, _out_of_place(event, "outside a round"))
     if current is not None:
         current.last_line = current.events[-1].line if current.events else current.start.line
         current.at_end = True
         yield _unclosed(current)
+
+
+def _round_run(kinds: list[type], at: int, end: int) -> int:
+    """Where the round's own events from `at` stop: at the first event that ends or breaks
+    the round (nearly always its `end`), or at `end`. Found in C: the `end`'s place, and
+    whether any other breaking event comes before it (rare: a round not closed)."""
+    try:
+        stop = kinds.index(ev.RoundEnd, at, end)
+    except ValueError:
+        stop = end
+    if _BREAKS_ROUND.isdisjoint(kinds[at:stop]):
+        return stop
+    return next(i for i in range(at, stop) if kinds[i] in _BREAKS_ROUND)
 
 
 def _unclosed(record: RoundRecord) -> RoundRecord:

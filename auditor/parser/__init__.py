@@ -28,6 +28,7 @@ from typing import Any
 from auditor.parser.batches import (
     BATCH_LINES,
     CHUNK_LINES,
+    EventBatches,
     line_batches,
     line_events,
     parse_batches,
@@ -47,9 +48,9 @@ from auditor.parser.grammar import STATEMENT_USAGE, cached_lark, grammar_text, l
 
 __all__ = [
     "BATCH_LINES", "CHUNK_LINES", "ROUND_FIELDS", "ROUND_STATEMENTS", "SOUND_AMOUNT",
-    "SOUND_CLOCK", "STATEMENT_USAGE", "TOO_LONG_NUMBER", "cached_lark", "diagnose",
-    "grammar_terminals", "grammar_text", "implausible", "lark_parser", "line_batches",
-    "line_events", "parse_batches", "parse_lines", "parse_lines_lark",
+    "SOUND_CLOCK", "STATEMENT_USAGE", "TOO_LONG_NUMBER", "EventBatches", "cached_lark",
+    "diagnose", "grammar_terminals", "grammar_text", "implausible", "lark_parser",
+    "line_batches", "line_events", "parse_batches", "parse_lines", "parse_lines_lark",
 ]
 
 

@@ -43,7 +43,7 @@ CHUNK_LINES = 400
 
 def parse_lines(numbered: Iterable[tuple[int, str | None, str | None]],
                 texts: dict[int, str | None] | None = None,
-                problems: dict[int, str] | None = None) -> Iterator[ev.Event]:
+                problems: dict[int, str] | None = None) -> EventBatches:
     """Events from (number, text, problem) lines, in line order; bad lines as `Unreadable`.
 
     A round's statement with sound values is read in one step (`_round_pattern`). Any
@@ -66,15 +66,34 @@ BATCH_LINES = 256
 
 def parse_batches(batches: Iterable[tuple[int, Sequence[str | None], dict[int, str] | None]],
                   keep: Callable[[int, Sequence[str | None]], object] | None = None,
-                  problems: dict[int, str] | None = None) -> Iterator[ev.Event]:
+                  problems: dict[int, str] | None = None) -> EventBatches:
     """The events of lines given in blocks: (number of the first line, their texts, None
     or {number: why} for each line whose text is None), as `SourceFile.batches` yields.
 
-    The lines are read in batches of BATCH_LINES, each batch's events handed on as one
-    list (a step of the generator per batch, not per line); the events come out one by
-    one all the same. `keep(first, texts)` is called with each batch's texts as it is
-    read (the audit's `_LineTexts`): a batch at a time, not a line at a time."""
-    return chain.from_iterable(_parse_batches(batches, keep, problems))
+    The lines are read in batches of BATCH_LINES, each batch's events made as one list
+    (`EventBatches`: the events one by one, or those lists). `keep(first, texts)` is
+    called with each batch's texts as it is read (the audit's `_LineTexts`): a batch at a
+    time, not a line at a time."""
+    return EventBatches(_parse_batches(batches, keep, problems))
+
+
+class EventBatches:
+    """The events of a record's lines, made a batch of lines at a time: an iterator of the
+    events, or (`lists`) of each batch's list of events, which the reader takes (it
+    places a round's events with a slice of the list, not a step per event). Read one
+    way or the other, not both."""
+
+    __slots__ = ("_events", "lists")
+
+    def __init__(self, lists: Iterator[list[ev.Event]]) -> None:
+        self.lists = lists
+        self._events = chain.from_iterable(lists)
+
+    def __iter__(self) -> Iterator[ev.Event]:
+        return self._events  # iterated in C, no Python step per event
+
+    def __next__(self) -> ev.Event:
+        return next(self._events)
 
 
 def line_batches(numbered: Iterable[tuple[int, str | None, str | None]]

@@ -141,10 +141,12 @@ ROUND_STATEMENTS: dict[str, tuple[str, tuple[str, ...], bool]] = {
     "SURRENDER": ("surrender", ("HAND",), False),
     "TRADE": ("trade", ("TARGET", "CARD"), False),
     "MISDEAL": ("misdeal", ("TARGET",), False),
-    # between rounds, but bare statements: read in one step too (the reader places them)
+    # between rounds: read in one step too (the reader places them)
     "SHUFFLE": ("shuffle", (), False),
     "CUTCARD": ("cutcard", (), False),
     "CUT": ("cut", (), False),
+    "BURN": ("burn", ("CARD",), False),
+    "DEALER": ("dealer", ("ID",), False),
 }
 
 _AMOUNT_CACHE: dict[str, Decimal] = {}
@@ -300,6 +302,15 @@ def _indexed_builder(name: str, at: Sequence[int], time_at: int | None
             return e
 
         return card
+    if field_name == "dealer_id":
+        def dealer(n: int, x: Any) -> ev.Event:
+            e = new(cls)
+            e.line = n
+            e.time = x[t] if t is not None else None
+            e.dealer_id = x[a]
+            return e
+
+        return dealer
     if field_name == "seat":
         def seat(n: int, x: Any) -> ev.Event:
             e = new(cls)
@@ -318,7 +329,8 @@ _EVENT_CLASSES: dict[str, type] = {
     "END": ev.RoundEnd, "REVEAL": ev.Reveal, "DRAW": ev.Draw, "DOUBLE": ev.Double,
     "PEEK": ev.Peek, "DISCARD": ev.Discard, "SWITCH": ev.Switch, "SPLIT": ev.Split,
     "TUCK": ev.Tuck, "SURRENDER": ev.Surrender, "TRADE": ev.Trade, "MISDEAL": ev.Misdeal,
-    "SHUFFLE": ev.Shuffle, "CUTCARD": ev.CutCard, "CUT": ev.Cut,
+    "SHUFFLE": ev.Shuffle, "CUTCARD": ev.CutCard, "CUT": ev.Cut, "BURN": ev.Burn,
+    "DEALER": ev.DealerChange,
 }
 
 

@@ -281,7 +281,8 @@ _RUN_LINES = [
     "18:00:30 trade s1h1 Ac", "18:00:31 switch s2", "18:00:32 settle s1h1 main win 5 tip",
     "18:00:33 split s1h1 s1h2 10", "18:00:34 round 16 time=18:00:34 dealer=D-3",
     "18:00:35.5 bet s1h1 main 5", "18:00:36 stand s1h12", "18:00:37 hit s2h1 2c",
-    "18:00:38 double s1h1 10.50 Qd",
+    "18:00:38 double s1h1 10.50 Qd", "18:00:39 burn Kd", "burn 2c", "18:00:40 dealer D.8_x",
+    "dealer dealer", "18:00:41 dealer D-9 # a comment", "18:00:42 burn Kd Kh",
 ]
 
 
@@ -328,7 +329,8 @@ def test_sound_round_statements_are_read_by_runs(monkeypatch: pytest.MonkeyPatch
     off = {"18:00:05\tsettle s1h1 main win 37.50", "  peek", "18:00:09 hit s1h2 9c  ",
            "18:00:10  draw 7d", "18:00:11deal s2h1 Kh", "18:00:12 deal s2h1 Kh # a comment",
            "round 15 date=2026-11-20", "18:00:19 sit s1 player=P-1", "24:00:00 deal s1h1 Kh",
-           "", "# c", "deal s1h1 Kh\r", "end end"}
+           "", "# c", "deal s1h1 Kh\r", "end end", "18:00:41 dealer D-9 # a comment",
+           "18:00:42 burn Kd Kh"}
     assert [_RUN_LINES[n - 1] for n in one_by_one] == [t for t in _RUN_LINES if t in off]
 
 
