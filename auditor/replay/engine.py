@@ -22,7 +22,6 @@ from auditor.replay.state import TableState
 from auditor.replay.view import (
     Card,
     DealerDraw,
-    Decision,
     Hand,
     LateCard,
     RoundView,
@@ -53,12 +52,18 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
         record.events, state.shoe_status(), list(record.problems),
         {seat: seated.player for seat, seated in state.seats.items()})
     replay = RoundReplay(state, view)
+    state.begin_round()
     handlers = _HANDLERS.get
-    for index, event in enumerate(record.events):
-        handler = handlers(type(event))
-        if handler is not None:
-            handler(replay, index, event)
-        if on_step is not None:
+    if on_step is None:
+        for index, event in enumerate(record.events):
+            handler = handlers(type(event))
+            if handler is not None:
+                handler(replay, index, event)
+    else:  # the evidence's replay (auditor/replay/trace.py)
+        for index, event in enumerate(record.events):
+            handler = handlers(type(event))
+            if handler is not None:
+                handler(replay, index, event)
             on_step(event, view)
     kinds = view.kinds
     kinds.update(map(type, record.events))
@@ -99,6 +104,11 @@ class RoundReplay:
         seat = seat_of(target) if target and target != "dealer" else None
         hand = target if target and len(target) > 2 and target != "dealer" else None
         self.view.problems.append(Problem("reference", line, message, seat=seat, hand=hand))
+
+    def keep_table(self) -> None:
+        """Before a statement changes the table beyond the cards and the wagers' seats: the
+        table as the round began kept (`TableState.round_start`, for the evidence)."""
+        self.state.keep_start(self.view.card_codes, self.view.occupied_before)
 
     def count(self, card: str, line: int) -> None:
         """A card out of the shoe: counted (`TableState.counts`) and kept in shoe order."""
@@ -158,12 +168,13 @@ class RoundReplay:
             hand.bust_line = line
             self.set_complete(hand, index, "over 21")
 
-    def decide(self, kind: str, target: str, line: int, index: int, hand: Hand | None) -> None:
+    def decide(self, index: int, line: int, hand: Hand | None) -> None:
+        """The decision at `index` (its statement's line) on `hand` (None: a seat's switch)."""
         if hand is not None and hand.parent is not None and hand.played_before_parent_line is None:
             parent = self.hands.get(hand.parent)
             if parent is not None and not self.complete(parent):
                 hand.played_before_parent_line = line
-        self.view.decisions.append(Decision(kind, target, line, index))
+        self.view.decision_indices.append(index)  # its Decision made when read
 
     # ---- wagers ----
     def on_bet(self, index: int, event: ev.Bet) -> None:
@@ -262,7 +273,7 @@ class RoundReplay:
         hand = self.hand(event.hand, line, "hit")
         if hand is None:
             return
-        self.decide("hit", event.hand, line, index, hand)
+        self.decide(index, line, hand)
         self.add_card(hand, code, line, index)
 
     def on_stand(self, index: int, event: ev.Stand) -> None:
@@ -270,7 +281,7 @@ class RoundReplay:
         hand = self.hand(event.hand, line, "stand")
         if hand is None:
             return
-        self.decide("stand", event.hand, line, index, hand)
+        self.decide(index, line, hand)
         hand.stood_line = hand.stood_line or line
         self.set_complete(hand, index, "stood")
 
@@ -279,7 +290,7 @@ class RoundReplay:
         hand = self.hand(event.hand, event.line, "double")
         if hand is None:
             return
-        self.decide("double", event.hand, event.line, index, hand)
+        self.decide(index, event.line, hand)
         if hand.double_line is None:
             hand.double_line, hand.double_cards_before = event.line, len(hand.cards)
             hand.double_amount = event.amount
@@ -297,7 +308,7 @@ class RoundReplay:
             self.problem(event.line, f"`split` of {event.hand} into {event.new_hand}: the new "
                                      "hand must be a new hand of the same seat", event.new_hand)
             return
-        self.decide("split", event.hand, event.line, index, hand)
+        self.decide(index, event.line, hand)
         new = self.new_hand(event.new_hand)
         new.parent, new.root, new.split_line = hand.name, hand.root, event.line
         new.split_from_cards = tuple(hand.card_codes)
@@ -322,7 +333,7 @@ class RoundReplay:
         if hand is None:
             return
         hand.surrender_after_decision = any(d.target == hand.name for d in self.view.decisions)
-        self.decide("surrender", event.hand, event.line, index, hand)
+        self.decide(index, event.line, hand)
         hand.surrendered_line = event.line
         self.set_complete(hand, index, "surrendered")
 
@@ -333,7 +344,7 @@ class RoundReplay:
             self.problem(event.line, f"`switch` of {seat}, which does not hold two hands of "
                                      "two cards", seat)
             return
-        self.decide("switch", seat, event.line, index, None)
+        self.decide(index, event.line, None)
         first.cards[1], second.cards[1] = second.cards[1], first.cards[1]
         first.recount()
         second.recount()

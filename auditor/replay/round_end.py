@@ -26,7 +26,7 @@ def dealer_turn(view: RoundView) -> int | None:
         return draw if reveal is None else min(reveal, draw)
     if reveal is not None:
         return reveal
-    before = [i for i in (view.decisions[-1].index if view.decisions else None,
+    before = [i for i in (view.decision_indices[-1] if view.decision_indices else None,
                           dealer.peek_index, view.deal_end_index) if i is not None]
     return max(before) if before and dealer.cards else None  # the turn follows it
 

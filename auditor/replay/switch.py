@@ -169,7 +169,7 @@ def _judged_settlements(view: RoundView, facts: SwitchFacts
 def _first_decision_index(view: RoundView) -> int | None:
     """The first player decision of the round, insurance wagers included (30.09(8))."""
     # decisions are recorded in order: the first is the earliest
-    first = view.decisions[0].index if view.decisions else None
+    first = view.first_decision_index
     if "insurance" not in view.wager_marks:  # no insurance wager in the round
         return first
     candidates = [w.index for w in view.wagers_of("insurance", tip=None)]

@@ -153,6 +153,14 @@ class Decision(Fieldwise):
     index: int
 
 
+def decision_at(event: Event, index: int) -> Decision:
+    """The decision a statement records (hit, stand, double, split, surrender: on its hand;
+    switch: on its seat), at its index in the round."""
+    kind = type(event).__name__.lower()
+    target = event.seat if kind == "switch" else event.hand  # type: ignore[attr-defined]
+    return Decision(kind, target, event.line, index)
+
+
 @dataclass(slots=True, repr=False, eq=False)
 class LateCard(Fieldwise):
     """A card a hand received after it was complete (stood, doubled, surrendered, over 21)."""
@@ -470,7 +478,10 @@ class RoundView(Fieldwise):
     hands: dict[str, Hand] = field(default_factory=dict)
     wagers: list[Wager] = field(default_factory=list)
     dealer: DealerHand = field(default_factory=DealerHand)
-    decisions: list[Decision] = field(default_factory=list)
+    # The indices in `events` of the round's decisions, in order: `decisions` makes their
+    # objects when first read (most rounds' checks read none of them)
+    decision_indices: list[int] = field(default_factory=list)
+    made_decisions: list[Decision] | None = field(default=None, compare=False)
     first_card_index: int | None = None
     deal_end_index: int | None = None  # the last `deal` of the initial deal
     switched_seats: dict[str, int] = field(default_factory=dict)  # seat -> line
@@ -516,7 +527,8 @@ class RoundView(Fieldwise):
         self.occupied_before = {} if occupied_before is None else occupied_before
         self.hands, self.switched_seats, self.derived = {}, {}, {}
         self.wager_marks, self.kinds = set(), set()
-        self.wagers, self.decisions, self.trades, self.lights = [], [], [], []
+        self.wagers, self.decision_indices, self.trades, self.lights = [], [], [], []
+        self.made_decisions = None
         self.seat_changes, self.markers = [], []
         self.card_codes, self.card_seen, self.card_lines = [], [], []
         # DealerHand(), made in place (one a round: see make_hand)
@@ -534,8 +546,19 @@ class RoundView(Fieldwise):
         return self.config.game
 
     @property
+    def decisions(self) -> list[Decision]:
+        """The player decisions of the round in order, made from their statements on first
+        read (and again if the replay has recorded more since)."""
+        made, indices = self.made_decisions, self.decision_indices
+        if made is None or len(made) != len(indices):
+            events = self.events
+            made = self.made_decisions = [decision_at(events[index], index)
+                                          for index in indices]
+        return made
+
+    @property
     def first_decision_index(self) -> int | None:
-        return self.decisions[0].index if self.decisions else None
+        return self.decision_indices[0] if self.decision_indices else None
 
     def wagers_of(self, kind: str, tip: bool | None = False) -> list[Wager]:
         return [w for w in self.wagers if w.kind == kind and (tip is None or w.tip == tip)]
