@@ -202,6 +202,7 @@ class FileAudit:
                 item.start.date or state.shoe_date):
             self._open(item)
             return
+        before = state.clone() if self.keep_evidence else None
         view = replay_round(state, item, self.path)
         self.rounds += 1
         self.last_view, self.last_time = view, None
@@ -221,11 +222,9 @@ class FileAudit:
         if judged:
             texts.attach(result.findings, found)
             citations = frozenset(f.citation for f in result.findings[found:])
-            if self.keep_evidence and self.picker.wants(citations):
+            if before is not None and self.picker.wants(citations):
                 self.picks.append((round_key(self.path, item.round_id, item.start.line),
                                    citations))
-                # the table as the round began, for its replay step by step (_trace)
-                before = state.round_start(view.card_codes, view.occupied_before)
                 self.evidence_rounds.append((item, before, [
                     f.line for f in result.findings[found:] if f.line is not None]))
                 # Taken from the bytes being read (and hashed), never read again: a file

@@ -52,7 +52,6 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
         record.events, state.shoe_status(), list(record.problems),
         {seat: seated.player for seat, seated in state.seats.items()})
     replay = RoundReplay(state, view)
-    state.begin_round()
     handlers = _HANDLERS.get
     if on_step is None:
         for index, event in enumerate(record.events):
@@ -104,11 +103,6 @@ class RoundReplay:
         seat = seat_of(target) if target and target != "dealer" else None
         hand = target if target and len(target) > 2 and target != "dealer" else None
         self.view.problems.append(Problem("reference", line, message, seat=seat, hand=hand))
-
-    def keep_table(self) -> None:
-        """Before a statement changes the table beyond the cards and the wagers' seats: the
-        table as the round began kept (`TableState.round_start`, for the evidence)."""
-        self.state.keep_start(self.view.card_codes, self.view.occupied_before)
 
     def count(self, card: str, line: int) -> None:
         """A card out of the shoe: counted (`TableState.counts`) and kept in shoe order."""

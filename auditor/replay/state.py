@@ -57,10 +57,6 @@ class TableState(Fieldwise):
     # The shoe's status as the rounds see it (`shoe_status`), kept until `apply` changes
     # the shoe: one object shared by the rounds between two table statements
     status: ShoeStatus | None = field(default=None, compare=False, repr=False)
-    # The table as the round being replayed began, kept by the first statement of the round
-    # that changes more than the cards counted and the seats its wagers take (`keep_start`);
-    # None while the round has changed only those (`round_start` undoes them)
-    kept_start: TableState | None = field(default=None, compare=False, repr=False)
 
     def clone(self, config: TableConfig | None = None) -> TableState:
         """A copy that a replay can change without touching this one (for tracing; with
@@ -74,40 +70,7 @@ class TableState(Fieldwise):
         copy.counts, copy.counted_since = self.counts.copy(), self.counted_since
         copy.dealer, copy.closed, copy.status = self.dealer, self.closed, self.status
         copy.seats, copy.lights = dict(self.seats), dict(self.lights)  # seats: never changed
-        copy.kept_start = None  # in place (seat_lit, prize_paid put new SeatStates)
-        return copy
-
-    # ---- the table as a round began (the evidence replays a round with a finding) ----
-    def begin_round(self) -> None:
-        """A round's replay begins: nothing of it is kept yet."""
-        self.kept_start = None
-
-    def keep_start(self, counted: list[str], seated: dict[str, str | None]) -> None:
-        """The round is about to change the table beyond its cards and its wagers' seats:
-        the table as the round began is kept first (`round_start` of what it has changed so
-        far: the cards `counted`, the seats not among those `seated` as it began)."""
-        if self.kept_start is None:
-            self.kept_start = self.round_start(counted, seated)
-
-    def round_start(self, counted: list[str], seated: dict[str, str | None]) -> TableState:
-        """The table as the round being replayed began: this one with the round's cards
-        (`counted`, in the order counted) not counted and the seats taken by its wagers (not
-        among `seated`) free, unless a statement kept it before changing more
-        (`keep_start`). A copy, which a replay can change."""
-        if self.kept_start is not None:
-            return self.kept_start.clone()
-        start = self.clone()
-        counts = start.counts
-        for card in counted:  # a card counted in this round is in the counts at least once
-            seen = counts[card] - 1
-            if seen:
-                counts[card] = seen
-            else:
-                del counts[card]
-        if len(start.seats) != len(seated):
-            start.seats = {seat: state for seat, state in start.seats.items()
-                           if seat in seated}
-        return start
+        return copy  # in place (seat_lit, prize_paid put new SeatStates)
 
     def shoe_status(self) -> ShoeStatus:
         status = self.status

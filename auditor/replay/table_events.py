@@ -3,8 +3,7 @@ and left, lights and prizes, markers (tuck, discard, misdeal), the shoe's own st
 (shuffle, cut, cutting card) and unreadable lines.
 
 Each is a handler of the replay (`engine._HANDLERS`): called with the round's replay, the
-statement's index in the round and the statement. One that changes the table (seats,
-lights, the shoe) first has the table as the round began kept (`RoundReplay.keep_table`).
+statement's index in the round and the statement.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ if TYPE_CHECKING:
 
 
 def on_sit(replay: RoundReplay, index: int, event: ev.Sit) -> None:
-    replay.keep_table()
     replay.note_seat(event.seat, event.line)
     held = replay.state.seats.get(event.seat)
     if held is not None:  # a named player, or an unnamed one a wager seated (no `leave`)
@@ -34,7 +32,6 @@ def on_sit(replay: RoundReplay, index: int, event: ev.Sit) -> None:
 
 
 def on_leave(replay: RoundReplay, index: int, event: ev.Leave) -> None:
-    replay.keep_table()
     seat = replay.state.unseat(event.seat)
     if seat is None:
         replay.problem(event.line, f"`leave` of {event.seat}, which no player occupies",
@@ -46,7 +43,6 @@ def on_leave(replay: RoundReplay, index: int, event: ev.Leave) -> None:
 
 
 def on_light(replay: RoundReplay, index: int, event: ev.Light) -> None:
-    replay.keep_table()
     state = replay.state
     seat = state.seats.get(event.seat)
     if seat is None:
@@ -62,7 +58,6 @@ def on_light(replay: RoundReplay, index: int, event: ev.Light) -> None:
 
 
 def on_prize(replay: RoundReplay, index: int, event: ev.Prize) -> None:
-    replay.keep_table()
     state = replay.state
     paid = state.seats.get(event.seat)
     held = paid.held(state.lights.get(event.seat, 0)) if paid else None
@@ -103,7 +98,6 @@ def misdeal_target(replay: RoundReplay, event: ev.Misdeal) -> str:
 
 
 def on_table_event(replay: RoundReplay, index: int, event: ev.Event) -> None:
-    replay.keep_table()
     state, view = replay.state, replay.view
     state.apply(event)
     if type(event) is ev.Shuffle:
