@@ -10,7 +10,8 @@ import copy
 from auditor import events as ev
 from auditor.replay.engine import replay_round
 from auditor.replay.view import Decision
-from tests.replay.test_replay_handlers import HEADER, SAMPLES, _replayed, _rounds
+from tests.helpers import SAMPLE_FILES
+from tests.helpers.replaying import HEADER, replayed, rounds_of
 
 PLAYED = HEADER + """round 1
 sit s1 player=P-1
@@ -40,7 +41,7 @@ DECISION_KINDS = (ev.Hit, ev.Stand, ev.Double, ev.Split, ev.Surrender, ev.Switch
 
 
 def test_the_decisions_are_the_statements_on_hands_of_the_round() -> None:
-    (view,) = _replayed(PLAYED)
+    (view,) = replayed(PLAYED)
     # the hit and stand of s3h1, a hand of no deal nor wager, are no decision
     assert [(d.kind, d.target, d.line, d.index) for d in view.decisions] == [
         ("split", "s1h1", 17, 10), ("double", "s1h1", 19, 12), ("hit", "s1h2", 21, 14),
@@ -51,7 +52,7 @@ def test_the_decisions_are_the_statements_on_hands_of_the_round() -> None:
 
 
 def test_each_step_reads_the_decisions_so_far() -> None:
-    ((state, record),) = list(_rounds(PLAYED))
+    ((state, record),) = list(rounds_of(PLAYED))
     seen: list[list[tuple]] = []
 
     def step(event, view) -> None:
@@ -66,7 +67,7 @@ def test_each_step_reads_the_decisions_so_far() -> None:
 def test_reading_the_decisions_leaves_the_view_equal() -> None:
     """The checks are held to leave the view as they found it (tests/checks/
     test_read_only_view.py): the Decisions made on reading are no compared field."""
-    (view,) = _replayed(PLAYED)
+    (view,) = replayed(PLAYED)
     before = copy.deepcopy(view)
     assert len(view.decisions) == 5
     assert view == before
@@ -74,8 +75,8 @@ def test_reading_the_decisions_leaves_the_view_equal() -> None:
 
 def test_on_the_samples_every_decision_stands_at_its_statement() -> None:
     rounds = 0
-    for path in SAMPLES:
-        for view in _replayed(path.read_text(encoding="utf-8")):
+    for path in SAMPLE_FILES:
+        for view in replayed(path.read_text(encoding="utf-8")):
             rounds += 1
             indices = [d.index for d in view.decisions]
             assert indices == sorted(set(indices))

@@ -9,41 +9,15 @@ from pathlib import Path
 import pytest
 
 from auditor import events as ev
-from auditor.parser import parse_lines
-from auditor.reader import Header, RoundRecord, read_structure
 from auditor.replay.engine import replay_round
-from auditor.replay.state import TableState
 from tests.helpers import SAMPLE_FILES
-
-HEADER = """bjh 1
-casino "Example" licence=RL-1
-table T1 game=standard decks=6 seats=7 min=10 max=500 currency=USD
-dealer D-1
-shoe 1 date=2026-11-20
-"""
-
-
-def _rounds(text: str):
-    """(state, record) of each round of `text`, the state as it stands before the round."""
-    lines = [(number, line, None) for number, line in enumerate(text.splitlines(), 1)]
-    state = None
-    for item in read_structure(parse_lines(lines)):
-        if isinstance(item, Header):
-            state = TableState(item.config)
-        elif isinstance(item, RoundRecord):
-            yield state, item
-        elif isinstance(item, ev.Event) and state is not None:
-            state.apply(item)
-
-
-def _replayed(text: str):
-    return [replay_round(state, record, "f.bjh") for state, record in _rounds(text)]
+from tests.helpers.replaying import HEADER, replayed, rounds_of
 
 
 @pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: p.name)
 def test_each_step_sees_the_first_and_last_deal_so_far(path: Path) -> None:
     rounds = 0
-    for state, record in _rounds(path.read_text(encoding="utf-8")):
+    for state, record in rounds_of(path.read_text(encoding="utf-8")):
         deals: list[int] = []
         seen: list[tuple] = []
 
@@ -63,7 +37,7 @@ def test_each_step_sees_the_first_and_last_deal_so_far(path: Path) -> None:
 
 
 def test_a_deal_to_a_seat_is_counted_but_makes_no_hand() -> None:
-    (view,) = _replayed(HEADER + """round 1
+    (view,) = replayed(HEADER + """round 1
 sit s1 player=P-1
 bet s1h1 main 10
 deal s1 9s
@@ -80,7 +54,7 @@ end
 
 
 def test_a_deal_beyond_the_table_is_told_once_and_still_replayed() -> None:
-    (view,) = _replayed(HEADER.replace("seats=7", "seats=5") + """round 1
+    (view,) = replayed(HEADER.replace("seats=7", "seats=5") + """round 1
 bet s8h1 main 10
 deal s8h1 9s
 deal s8h2 Th
@@ -94,7 +68,7 @@ end
 
 
 def test_hits_stands_and_settles_of_hands_and_wagers_that_are_not_there() -> None:
-    (view,) = _replayed(HEADER + """round 1
+    (view,) = replayed(HEADER + """round 1
 sit s1 player=P-1
 bet s1h1 main 10
 deal s1h1 9s
@@ -121,7 +95,7 @@ end
 
 
 def test_a_card_after_a_stand_is_a_late_card_and_a_bust_completes() -> None:
-    (view,) = _replayed(HEADER + """round 1
+    (view,) = replayed(HEADER + """round 1
 sit s1 player=P-1
 sit s2 player=P-2
 bet s1h1 main 10

@@ -1,0 +1,34 @@
+"""Records replayed round by round for the replay's tests: a standard table's header, and
+each round of a text with the table as it stood before the round."""
+
+from __future__ import annotations
+
+from auditor import events as ev
+from auditor.parser import parse_lines
+from auditor.reader import Header, RoundRecord, read_structure
+from auditor.replay.engine import replay_round
+from auditor.replay.state import TableState
+
+HEADER = """bjh 1
+casino "Example" licence=RL-1
+table T1 game=standard decks=6 seats=7 min=10 max=500 currency=USD
+dealer D-1
+shoe 1 date=2026-11-20
+"""
+
+
+def rounds_of(text: str):
+    """(state, record) of each round of `text`, the state as it stands before the round."""
+    lines = [(number, line, None) for number, line in enumerate(text.splitlines(), 1)]
+    state = None
+    for item in read_structure(parse_lines(lines)):
+        if isinstance(item, Header):
+            state = TableState(item.config)
+        elif isinstance(item, RoundRecord):
+            yield state, item
+        elif isinstance(item, ev.Event) and state is not None:
+            state.apply(item)
+
+
+def replayed(text: str):
+    return [replay_round(state, record, "f.bjh") for state, record in rounds_of(text)]
