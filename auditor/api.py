@@ -123,7 +123,8 @@ def annotate_run(store: Any, run_id: int, waivers: list | None = None,
     seat, then their waivers (`waivers`, from `waivers.load_waivers`) and baseline marks
     (`earlier`, an earlier run's findings), in the store, a batch at a time in the run's
     order; returns the run as the outputs read it, its findings read from the store as they
-    are walked (never held whole); its replays as `record_run` gave them to `recorded`, if
+    are walked (a run of up to `store.findings.HELD_AT_MOST` findings: as judged, held);
+    its replays as `record_run` gave them to `recorded`, if
     given, and read back from the store otherwise."""
     from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
     from auditor.identity import Identifier, read_statements
@@ -148,7 +149,9 @@ def annotate_run(store: Any, run_id: int, waivers: list | None = None,
             finding = step(finding)
         return finding
 
-    annotate_findings(store, run_id, annotate)
+    held = annotate_findings(store, run_id, annotate)
+    if held is not None:  # a night's findings, walked by every output without a read back
+        result.findings.hold(held)
     if waivers is not None:
         result.waivers = waive.statuses()
     if earlier is not None:

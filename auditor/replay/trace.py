@@ -14,7 +14,7 @@ from auditor.replay.state import TableState
 from auditor.replay.view import DealerHand, Hand, RoundView, Wager
 
 
-@dataclass
+@dataclass(eq=False)
 class RoundEvidence:
     file: str
     round_id: str
@@ -28,6 +28,15 @@ class RoundEvidence:
     @property
     def last_line(self) -> int | None:
         return self.lines[-1][0] if self.lines else None
+
+    def __eq__(self, other: object) -> bool:
+        """The same round, steps and changes, whether its steps are made yet or not
+        (`PendingTrace`)."""
+        if not isinstance(other, RoundEvidence):
+            return NotImplemented
+        return (self.file, self.round_id, self.start_line, self.lines, self.steps,
+                self.recorded_changes) == (other.file, other.round_id, other.start_line,
+                                           other.lines, other.steps, other.recorded_changes)
 
     def whole(self) -> RoundEvidence:
         """The replay with its steps (a stored one is read whole only when shown)."""
@@ -55,11 +64,19 @@ Every line is still shown; the others without the table after them."""
 
 def trace_round(before: TableState, record: RoundRecord, file: str,
                 source: dict[int, str], faults: Iterable[int] = ()) -> RoundEvidence:
+    """The round's replay, step by step: its lines now, its steps when first read
+    (`PendingTrace`). `before`, the table as the round began, is the caller's to give up."""
     last = record.end_line or record.last_line
     lines = [(n, source[n]) for n in range(record.start.line, last + 1) if n in source]
-    evidence = RoundEvidence(file, record.round_id, record.start.line, lines)
+    return PendingTrace(file, record.round_id, record.start.line, lines,
+                        (before, record, tuple(faults)))
+
+
+def _traced(before: TableState, record: RoundRecord, file: str,
+            faults: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """The table after each statement of the round (the steps a long round keeps)."""
     snapshot = Snapshots()
-    steps = evidence.steps
+    steps: dict[int, dict[str, Any]] = {}
     kept = _steps_kept(record, faults)
 
     def step(event, view: RoundView) -> None:
@@ -67,7 +84,35 @@ def trace_round(before: TableState, record: RoundRecord, file: str,
             steps[event.line] = snapshot(view)
 
     replay_round(before.clone(), record, file, on_step=step)
-    return evidence
+    return steps
+
+
+class PendingTrace(RoundEvidence):
+    """A round's replay whose steps are made when first read: the audit picks more rounds
+    than a run keeps (a file's first per citation, the run's first of those), and a round
+    the run drops is never replayed a second time. Sent to another process (pickled), it
+    is traced first and goes as a plain `RoundEvidence`: the pools' workers trace their
+    own rounds, as before."""
+
+    def __init__(self, file: str, round_id: str, start_line: int,
+                 lines: list[tuple[int, str]],
+                 pending: tuple[TableState, RoundRecord, tuple[int, ...]]) -> None:
+        self.file, self.round_id, self.start_line, self.lines = file, round_id, start_line, lines
+        self.recorded_changes = None
+        self.pending: tuple[TableState, RoundRecord, tuple[int, ...]] | None = pending
+        self.made: dict[int, dict[str, Any]] = {}
+
+    @property
+    def steps(self) -> dict[int, dict[str, Any]]:  # type: ignore[override]
+        if self.pending is not None:
+            before, record, faults = self.pending
+            self.made = _traced(before, record, self.file, faults)
+            self.pending = None  # the table and the statements let go
+        return self.made
+
+    def __reduce__(self) -> tuple:
+        return (RoundEvidence, (self.file, self.round_id, self.start_line, self.lines,
+                                self.steps, self.recorded_changes))
 
 
 def _steps_kept(record: RoundRecord, faults: Iterable[int]) -> set[int] | None:

@@ -176,7 +176,9 @@ def test_each_step_is_the_table_made_afresh(monkeypatch) -> None:
     monkeypatch.setattr(trace, "replay_round", replay_round)
     steps = 0
     for path in sorted(SAMPLES.glob("*.bjh")):
-        evidence_of_file = api.audit_input(str(path)).evidence.values()
+        evidence_of_file = list(api.audit_input(str(path)).evidence.values())
+        for evidence in evidence_of_file:
+            assert evidence.steps is not None  # traced when first read (`PendingTrace`)
         afresh = dict(compared)  # the last statement of a line is its step
         compared.clear()
         for evidence in evidence_of_file:

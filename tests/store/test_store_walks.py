@@ -141,3 +141,51 @@ def test_a_finding_read_back_is_the_finding_stored_whatever_its_statement():
     read = stored_runs._finding_of(SimpleNamespace(document=json.dumps(old), statement="s"),
                                    {"T1.bjh": "EUR"})
     assert (read.currency, read.statement, read.expected) == ("EUR", "s", base.expected)
+
+
+def test_a_night_s_judged_findings_are_held_as_the_store_gives_them_back(store_url,
+                                                                           monkeypatch):
+    """A run of up to HELD_AT_MOST findings keeps them as judged (`StoredFindings.hold`):
+    each is what reading its row again gives (statement and all, in the run's order), and
+    every output is the one written from the store; a run of more is read from the store."""
+    paths = collect_paths([str(SAMPLES)])
+    results = [audit_file(path) for path in paths]
+    store = open_store(store_url)
+    held_run = api.record_run(store, RUN, {}, paths, enumerate(results))
+    held = api.annotate_run(store, held_run, WAIVERS, today=TODAY)
+    assert held.findings.held is not None and len(held.findings.held) == 47
+    again, _ = load_result(store, held_run)
+    assert again.findings.held is None
+    read = list(again.findings)
+    assert [(f.model_dump(), f.statement) for f in held.findings] == \
+        [(f.model_dump(), f.statement) for f in read]
+    assert any(f.waiver is not None for f in read) and all(f.id for f in read)
+    again.waivers = held.waivers
+    assert to_json(held, RUN) == to_json(again, RUN)
+    assert "".join(to_csv(held.findings, held.inputs)) == \
+        "".join(to_csv(again.findings, again.inputs))
+    assert to_html(held, RUN) == to_html(again, RUN)
+
+    monkeypatch.setattr(stored_findings, "HELD_AT_MOST", 46)  # one finding too many
+    walked_run = api.record_run(store, RUN, {}, paths, enumerate(results))
+    walked = api.annotate_run(store, walked_run, WAIVERS, today=TODAY)
+    assert walked.findings.held is None
+    assert [f.model_dump() for f in walked.findings] == [f.model_dump() for f in read]
+    store.dispose()
+
+
+def test_holding_findings_of_another_count_is_refused(tmp_path):
+    """`hold` takes the run's findings whole or not at all: a list of another length (a
+    batch lost on the way) would be walked as the run."""
+    import pytest
+
+    paths = collect_paths([str(SAMPLES)])[:1]
+    store = open_store(str(tmp_path / "store.sqlite"))
+    run_id = api.record_run(store, RUN, {}, paths, enumerate([audit_file(paths[0])]))
+    result, _ = load_result(store, run_id)
+    findings = list(result.findings)
+    assert findings
+    with pytest.raises(ValueError, match="findings held for a run of"):
+        result.findings.hold(findings[:-1])
+    assert result.findings.held is None
+    store.dispose()
