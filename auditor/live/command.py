@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 from auditor.live.floor import LiveFloor
+from auditor.refusal import Refused
 
 WATCH_EPILOG = """\
 alerts: each finding at or above --alert-on, once, as findings.json holds it (one JSON
@@ -106,9 +107,8 @@ def run(arguments: argparse.Namespace, floor: Any = None,
 
     options = options_of(arguments)
     if options.poll <= 0 or options.command_timeout <= 0 or options.close_grace < 0:
-        print("auditor: watch: --poll and --command-timeout must be above 0, "
-              "--close-grace 0 or more", file=sys.stderr)
-        return 2
+        raise Refused("auditor: watch: --poll and --command-timeout must be above 0, "
+                      "--close-grace 0 or more")
     stop = stop or threading.Event()
     if threading.current_thread() is threading.main_thread():
         for number in (signal.SIGINT, signal.SIGTERM):
@@ -118,8 +118,6 @@ def run(arguments: argparse.Namespace, floor: Any = None,
         if arguments.serve is not None:
             floor = floor if floor is not None else LiveFloor()
             page = _start_page(arguments.serve, floor, options.store, stop)
-            if page is None:
-                return 2
         return run_watch(options, floor, stop)
     finally:
         if page is not None:
@@ -128,9 +126,9 @@ def run(arguments: argparse.Namespace, floor: Any = None,
 
 
 def _start_page(address: str, floor: LiveFloor, store: str | None,
-                stop: threading.Event) -> threading.Thread | None:
-    """The live page served in a thread until `stop`; None (told in one line) where the
-    address is not one or cannot be listened on."""
+                stop: threading.Event) -> threading.Thread:
+    """The live page served in a thread until `stop`; refused where the address is not one
+    or cannot be listened on."""
     from auditor.live.page import listen, serve, serve_address
     from auditor.shown import visible
 
@@ -139,8 +137,7 @@ def _start_page(address: str, floor: LiveFloor, store: str | None,
         sock = listen(host, port)
     except (ValueError, OSError) as error:
         why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        print(visible(f"auditor: watch: --serve {address}: {why}"), file=sys.stderr)
-        return None
+        raise Refused(f"auditor: watch: --serve {address}: {why}") from error
     bound = sock.getsockname()[1]
     shown_host = f"[{host}]" if ":" in host else host
     print(visible(f"auditor: watch: the live page is at http://{shown_host}:{bound}/"),
