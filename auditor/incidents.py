@@ -212,7 +212,9 @@ def export_incidents(engine: Engine, run_id: int, out: Path, floor: Floor,
     from auditor.store.incidents import export_transaction
     from auditor.store.runs import finding_documents, run_inputs_documents
 
-    publish_pending(engine, out)
+    # An export left pending is published first; its incidents go into this export's
+    # files too, which replace the folder's: written over alone, they would be lost.
+    recovered = publish_pending(engine, out)
     inputs = run_inputs_documents(engine, run_id)
     places = {summary["path"]: summary for summary in inputs}
     keys = table_keys(inputs)
@@ -237,6 +239,7 @@ def export_incidents(engine: Engine, run_id: int, out: Path, floor: Floor,
                 taken.add(finding_id)
             fresh.append(incident(finding, places.get(finding["file"], {}),
                                   keys.get(finding["file"]), floor, report, now))
+        fresh = [item for item in recovered if item.get("incident_id") not in taken] + fresh
         remembered = sorted(taken - before)
         exports.remember(run_id, mark, remembered)
         try:
@@ -252,17 +255,50 @@ def export_incidents(engine: Engine, run_id: int, out: Path, floor: Floor,
     return len(fresh), len(before)
 
 
-def publish_pending(engine: Engine, out: Path) -> None:
+def publish_pending(engine: Engine, out: Path) -> list[dict[str, Any]]:
     """Publish an export left pending in out/PENDING if the store remembers it (its rows
-    bear its mark), else drop it: it never left. Nothing there: nothing to do."""
+    bear its mark), else drop it: it never left. Its incidents, as published (none where
+    nothing was).
+
+    Its files are written whole before the store remembers it, so a remembered export that
+    lacks one has had that one published already (a publication cut between its two
+    renames): the rest is published, never dropped, or the store would hold as exported
+    incidents that no file holds. A rename that fails leaves the export pending (raised as
+    `ExportPending`), for the next export to the folder to publish."""
     pending = out / PENDING
     if not pending.is_dir():
-        return
-    if all((pending / name).is_file() for name in (*FILES, EXPORT)) and _remembered(
-            engine, pending / EXPORT):
-        for name in FILES:
-            os.replace(pending / name, out / name)
+        return []
+    published: list[dict[str, Any]] = []
+    if (pending / EXPORT).is_file() and _remembered(engine, pending / EXPORT):
+        try:
+            for name in FILES:
+                if (pending / name).is_file():
+                    os.replace(pending / name, out / name)
+        except OSError as error:
+            raise ExportPending(error, pending) from error
+        published = _incidents_in(out / "incidents.json")
     shutil.rmtree(pending, ignore_errors=True)
+    return published
+
+
+def _incidents_in(path: Path) -> list[dict[str, Any]]:
+    """The incidents of an export's JSON, as this module wrote it; none if it cannot be read
+    (a folder's file replaced by hand since)."""
+    try:
+        incidents = json.loads(path.read_text(encoding="utf-8")).get("incidents")
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [item for item in incidents if isinstance(item, dict)] \
+        if isinstance(incidents, list) else []
+
+
+class ExportPending(Exception):
+    """An export the store remembers, whose files could not all be published: they wait in
+    out/PENDING for the next export to the folder."""
+
+    def __init__(self, error: OSError, pending: Path) -> None:
+        super().__init__(str(error))
+        self.error, self.pending = error, pending
 
 
 def _remembered(engine: Engine, about: Path) -> bool:
@@ -355,6 +391,15 @@ def run(arguments: Any, console: Any, errors: Any) -> int:
                                            again=arguments.again)
     except IncidentError as error:
         raise Refused(f"auditor: {error}") from error
+    except ExportPending as error:  # remembered, not yet all published
+        from auditor.patterns import printable
+
+        failed = error.error  # a rename: its second name is the file the folder lacks
+        target = failed.filename2 or failed.filename or arguments.out
+        raise Refused(f"auditor: {printable(str(target))}: "
+                      f"{failed.strerror}: the export is remembered and waits in "
+                      f"{printable(str(error.pending))}; the next export to this folder "
+                      "publishes it") from error
     except OSError as error:  # a full disk, a folder that cannot be written
         from auditor.patterns import printable
 

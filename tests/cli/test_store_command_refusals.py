@@ -119,8 +119,9 @@ def test_incidents_refusals(floor: dict, capsys: pytest.CaptureFixture) -> None:
                    str(out)) == "auditor: the store has no run 99\n"
     assert refused(capsys, "incidents", "--store", store, "--run", "2", "--out",
                    str(out)) == "auditor: run 2 did not finish: its findings are not exported\n"
-    # the file system refusing the export: the file, why, and that nothing was remembered
+    # the file system refusing the publication: the file, why, and that the export the
+    # store remembers waits to be published (tests/floor/test_incidents_parts.py)
     (out / "incidents.json").mkdir(parents=True)
     assert refused(capsys, "incidents", "--store", store, "--run", "1", "--out", str(out)) == (
-        f"auditor: {out}/.incidents-pending/incidents.json: Is a directory: no incident was "
-        "exported or remembered\n")
+        f"auditor: {out}/incidents.json: Is a directory: the export is remembered and waits "
+        f"in {out}/.incidents-pending; the next export to this folder publishes it\n")

@@ -5,10 +5,11 @@ a pending export published only whole and remembered, and the JSON written as UT
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 
 from auditor.incidents import (
     EXPORT,
@@ -93,7 +94,7 @@ def _pending(out: Path, files: tuple[str, ...], mark: str, remembered: int) -> P
     return pending
 
 
-def test_a_pending_export_is_published_only_whole_and_remembered(store, tmp_path) -> None:
+def test_a_pending_export_is_published_only_when_remembered(store, tmp_path) -> None:
     with store.begin() as connection:
         connection.execute(insert(schema.incident_exports), [
             {"finding_id": "BJH-1", "run_id": 1, "exported": "remembered-mark"}])
@@ -102,9 +103,15 @@ def test_a_pending_export_is_published_only_whole_and_remembered(store, tmp_path
     pending = _pending(out, FILES, "another-mark", 1)
     publish_pending(store, out)
     assert not pending.exists() and sorted(p.name for p in out.iterdir()) == []
-    # remembered but a file missing: dropped, never half published
+    # remembered, one file left: the other was published before the cut, this one is now
     out = tmp_path / "half"
-    pending = _pending(out, FILES[:1], "remembered-mark", 1)
+    pending = _pending(out, FILES[1:], "remembered-mark", 1)
+    publish_pending(store, out)
+    assert not pending.exists() and sorted(p.name for p in out.iterdir()) == [FILES[1]]
+    assert (out / FILES[1]).read_text(encoding="utf-8") == f"{FILES[1]} of the export\n"
+    # neither remembered nor whole: dropped
+    out = tmp_path / "torn"
+    pending = _pending(out, FILES[:1], "another-mark", 1)
     publish_pending(store, out)
     assert not pending.exists() and sorted(p.name for p in out.iterdir()) == []
     # whole and remembered: published
@@ -178,3 +185,70 @@ def test_a_pending_folder_that_cannot_be_removed_does_not_stop_the_export(
     exported = json.loads((out / "incidents.json").read_text(encoding="utf-8"))
     assert [item["incident_id"] for item in exported["incidents"]] == ids
     assert (out / "incidents.csv").is_file()
+
+
+def test_an_export_whose_publication_fails_waits_pending_and_says_so(
+        store, tmp_path, capsys) -> None:
+    """incidents.json of the folder is a directory: the store remembers the export, the CSV
+    is published, the JSON cannot be. The line says the export waits (not that none was
+    made), and the JSON is published by the next export to the folder, never dropped."""
+    from auditor.cli import main
+
+    ids = _many_findings(store, 2, 2)
+    out = tmp_path / "out"
+    (out / "incidents.json").mkdir(parents=True)
+    (out / "incidents.json" / "keep").write_text("", encoding="utf-8")
+    store_path = str(tmp_path / "history.sqlite")
+    arguments = ["incidents", "--store", store_path, "--run", "2", "--out", str(out)]
+    assert main(arguments) == 2
+    pending = out / PENDING
+    assert capsys.readouterr().err.splitlines() == [
+        f"auditor: {out / 'incidents.json'}: Is a directory: the export is remembered "
+        f"and waits in {pending}; the next export to this folder publishes it"]
+    with store.connect() as connection:
+        assert sorted(exported_before(connection, ids)) == ids
+    assert (out / "incidents.csv").is_file() and sorted(p.name for p in pending.iterdir()) \
+        == ["export.json", "incidents.json"]
+    (out / "incidents.json" / "keep").unlink()
+    (out / "incidents.json").rmdir()
+    # the next export: nothing new, and the pending one published in its files, not over
+    assert main(arguments) == 0
+    exported = json.loads((out / "incidents.json").read_text(encoding="utf-8"))
+    assert [item["incident_id"] for item in exported["incidents"]] == ids
+    assert (out / "incidents.csv").read_text(encoding="utf-8").count("\nBJH-") == 2
+    assert not pending.exists()
+
+
+def test_a_pending_export_goes_into_the_next_exports_files(store, tmp_path) -> None:
+    """An export the store remembers, left pending by a kill after the store's commit: the
+    next export publishes it and carries its incidents in its own files (which replace the
+    folder's), beside the new ones, each once, also with --again."""
+    from auditor.incidents import Floor, export_incidents
+
+    first = _many_findings(store, 2, 2)
+    out = tmp_path / "out"
+    assert export_incidents(store, 2, out, Floor(), "history") == (2, 0)
+    exported = (out / "incidents.json").read_text(encoding="utf-8")
+    # as a kill between the commit and the renames leaves it
+    pending = out / PENDING
+    pending.mkdir()
+    for name in FILES:
+        os.replace(out / name, pending / name)
+    with store.connect() as connection:
+        mark = connection.execute(select(schema.incident_exports.c.exported)).scalars().first()
+    (pending / EXPORT).write_text(json.dumps({"run": 2, "mark": mark, "remembered": 2}),
+                                  encoding="utf-8")
+    assert json.loads(exported)["incidents"][0]["incident_id"] == first[0]
+    assert export_incidents(store, 2, out, Floor(), "history") == (2, 2)
+    kept = json.loads((out / "incidents.json").read_text(encoding="utf-8"))
+    assert [item["incident_id"] for item in kept["incidents"]] == first
+    assert not pending.exists()
+    # with --again the run's findings are all written, the recovered ones not twice
+    pending.mkdir()
+    for name in FILES:
+        os.replace(out / name, pending / name)
+    (pending / EXPORT).write_text(json.dumps({"run": 2, "mark": mark, "remembered": 2}),
+                                  encoding="utf-8")
+    assert export_incidents(store, 2, out, Floor(), "history", again=True) == (2, 2)
+    kept = json.loads((out / "incidents.json").read_text(encoding="utf-8"))
+    assert [item["incident_id"] for item in kept["incidents"]] == first
