@@ -186,6 +186,13 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.terminate()
+    # waited for, so that none outlives the run (a loaded machine may take a while to end
+    # one); one that ignores the signal is killed
+    for worker in workers:
+        worker.join(5)
+        if worker.is_alive():
+            worker.kill()
+            worker.join(1)
 
 
 def _submit(pool: ProcessPoolExecutor, todo: Iterator[Task], pending: dict,
