@@ -1,0 +1,153 @@
+"""The start-up of `auditor audit`: what its imports cost, module by module.
+
+    .venv/bin/python bench/startup.py [REV ...] [--runs N] [--instructions]
+
+Runs `python -X importtime -m auditor audit sample_logs --out TMP --quiet --jobs 1` (a fresh
+store each time, the user's cache warmed by a first run) `--runs` times for the working tree
+and for each REV (checked out as bench/compare.py does, byte-compiled, bytecode on). The
+samples load the same modules as bench/compare.py's workload (Lark too: some lines only it
+can judge), in a run short enough that the imports are most of it.
+
+On a shared machine one import's time moves by more than itself from run to run; each
+module's own time (`self` in importtime's words) is taken as the least of the runs, and the
+start-up as the sum of those. It prints, for each tree: that sum, the modules loaded, the
+child's CPU seconds (least and median of the runs), then the start-up by package (the
+auditor's modules one by one, the others by their top package), heaviest first. With
+`--instructions`, also the instructions of one such run under callgrind (needs valgrind),
+the measure that barely moves. A benchmark, never a unit test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import compare  # bench/compare.py: the checkouts and the child's environment
+
+SAMPLES = compare.ROOT / "sample_logs"
+IMPORT_LINE = re.compile(r"import time:\s+(\d+) \|\s+\d+ \|( *)(\S+)")
+COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+# The child: the command line, then its CPU seconds on stderr's last line.
+_CHILD = """
+import resource, sys
+from auditor.cli import main
+code = main(sys.argv[1:])
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print("STARTUP-CPU", usage.ru_utime + usage.ru_stime, code, file=sys.stderr)
+"""
+
+
+def audit_command(out: Path) -> list[str]:
+    return ["audit", str(SAMPLES), "--out", str(out / "out"), "--quiet", "--jobs", "1",
+            "--store", str(out / "store.sqlite"), "--new-store"]
+
+
+def run_once(tree: Path, out: Path) -> tuple[dict[str, int], float]:
+    """Each module's own import time in microseconds, and the child's CPU seconds."""
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    env = compare.child_environment(tree, XDG_CACHE_HOME=str(out.parent / "cache"),
+                                    XDG_DATA_HOME=str(out))
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", _CHILD,
+                           *audit_command(out)],
+                          capture_output=True, text=True, cwd=out.parent, env=env, check=False)
+    tail = [line.split() for line in done.stderr.splitlines() if line.startswith("STARTUP-CPU")]
+    if not tail or tail[-1][2] not in ("0", "1"):
+        raise RuntimeError(f"the audit of {tree} failed:\n{done.stderr[-3000:]}")
+    own: dict[str, int] = {}
+    for found in IMPORT_LINE.finditer(done.stderr):
+        own[found[3]] = own.get(found[3], 0) + int(found[1])
+    return own, float(tail[-1][1])
+
+
+def instructions(tree: Path, out: Path) -> int:
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    env = compare.child_environment(tree, XDG_CACHE_HOME=str(out.parent / "cache"),
+                                    XDG_DATA_HOME=str(out))
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           sys.executable, "-c", _CHILD, *audit_command(out)],
+                          capture_output=True, text=True, cwd=out.parent, env=env, check=False)
+    found = COLLECTED.findall(done.stderr)
+    if not found:
+        raise RuntimeError(f"the audit of {tree} failed:\n{done.stderr[-3000:]}")
+    return int(found[-1])
+
+
+def group(module: str) -> str:
+    """The auditor's modules by name, any other by its top package."""
+    return module if module.startswith("auditor.") else module.split(".")[0]
+
+
+def measure(tree: Path, scratch: Path, runs: int, count_instructions: bool) -> dict:
+    run_once(tree, scratch / "warm")  # the user's cache: templates, the grammar's terminals
+    least: dict[str, int] = {}
+    cpu = []
+    for turn in range(runs):
+        own, seconds = run_once(tree, scratch / f"run-{turn}")
+        cpu.append(seconds)
+        for module, micro in own.items():
+            least[module] = min(micro, least.get(module, micro))
+    result = {"least": least, "cpu": cpu}
+    if count_instructions:
+        result["instructions"] = instructions(tree, scratch / "callgrind")
+    return result
+
+
+def report(name: str, result: dict, top: int) -> None:
+    least = result["least"]
+    total = sum(least.values())
+    mine = sum(micro for module, micro in least.items() if module.split(".")[0] == "auditor")
+    print(f"{name}: start-up (imports) {total / 1000:.0f} ms, of which the auditor's own "
+          f"modules {mine / 1000:.0f} ms; {len(least)} modules; audit of sample_logs "
+          f"{min(result['cpu']):.2f} s CPU least, {statistics.median(result['cpu']):.2f} s "
+          "median" + (f"; {result['instructions'] / 1e6:,.0f} M instructions"
+                      if "instructions" in result else ""))
+    groups: dict[str, int] = defaultdict(int)
+    for module, micro in least.items():
+        groups[group(module)] += micro
+    print("| module or package | ms |")
+    print("|---|---|")
+    for module, micro in sorted(groups.items(), key=lambda item: -item[1])[:top]:
+        print(f"| {module} | {micro / 1000:.1f} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("revisions", nargs="*")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--top", type=int, default=20, help="rows of the table")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count one run's instructions under callgrind")
+    arguments = parser.parse_args(argv)
+    if arguments.instructions and shutil.which("valgrind") is None:
+        print("valgrind is not on the PATH (apt-get install valgrind)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="bjh-startup-") as scratch:
+        base = Path(scratch)
+        for index, name in enumerate([*arguments.revisions, "working tree"]):
+            tree = (compare.compiled(compare.ROOT) if name == "working tree"
+                    else compare.checkout(name, base))
+            try:
+                result = measure(tree, base / f"tree-{index}", arguments.runs,
+                                 arguments.instructions)
+            finally:
+                if tree != compare.ROOT:
+                    compare.remove(tree)
+            report(name, result, arguments.top)
+    print(f"-X importtime, each module's own time the least of {arguments.runs} runs; "
+          + compare.machine())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
