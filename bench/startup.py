@@ -11,7 +11,8 @@ can judge), in a run short enough that the imports are most of it.
 On a shared machine one import's time moves by more than itself from run to run; each
 module's own time (`self` in importtime's words) is taken as the least of the runs, and the
 start-up as the sum of those. It prints, for each tree: that sum, the modules loaded, the
-child's CPU seconds (least and median of the runs), then the start-up by package (the
+child's CPU seconds (least and median of the runs), the CPU seconds spent making the
+dataclasses (timed in three more runs, the least), then the start-up by package (the
 auditor's modules one by one, the others by their top package), heaviest first. With
 `--instructions`, also the instructions of one such run under callgrind (needs valgrind),
 the measure that barely moves. A benchmark, never a unit test.
@@ -44,6 +45,25 @@ code = main(sys.argv[1:])
 usage = resource.getrusage(resource.RUSAGE_SELF)
 print("STARTUP-CPU", usage.ru_utime + usage.ru_stime, code, file=sys.stderr)
 """
+# The child with each dataclass's making timed (CPU), summed by whose class it is.
+_DATACLASS_CHILD = """
+import dataclasses, sys, time
+made = {}
+process_class = dataclasses._process_class
+def timed(cls, *arguments):
+    started = time.process_time()
+    done = process_class(cls, *arguments)
+    whose = "auditor" if cls.__module__.startswith("auditor") else "others"
+    count, seconds = made.get(whose, (0, 0.0))
+    made[whose] = (count + 1, seconds + time.process_time() - started)
+    return done
+dataclasses._process_class = timed
+from auditor.cli import main
+code = main(sys.argv[1:])
+for whose, (count, seconds) in sorted(made.items()):
+    print("STARTUP-DATACLASSES", whose, count, seconds, file=sys.stderr)
+print("STARTUP-CPU", 0, code, file=sys.stderr)
+"""
 
 
 def audit_command(out: Path) -> list[str]:
@@ -67,6 +87,25 @@ def run_once(tree: Path, out: Path) -> tuple[dict[str, int], float]:
     for found in IMPORT_LINE.finditer(done.stderr):
         own[found[3]] = own.get(found[3], 0) + int(found[1])
     return own, float(tail[-1][1])
+
+
+def dataclasses_made(tree: Path, out: Path) -> dict[str, tuple[int, float]]:
+    """Whose dataclasses the run made at import (the auditor's, the libraries'): how many,
+    and the CPU seconds `@dataclass` took to make them (mostly compiling each `__init__`)."""
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    env = compare.child_environment(tree, XDG_CACHE_HOME=str(out.parent / "cache"),
+                                    XDG_DATA_HOME=str(out))
+    done = subprocess.run([sys.executable, "-c", _DATACLASS_CHILD, *audit_command(out)],
+                          capture_output=True, text=True, cwd=out.parent, env=env, check=False)
+    made = {}
+    for line in done.stderr.splitlines():
+        if line.startswith("STARTUP-DATACLASSES"):
+            _, whose, count, seconds = line.split()
+            made[whose] = (int(count), float(seconds))
+    if not made:
+        raise RuntimeError(f"the audit of {tree} failed:\n{done.stderr[-3000:]}")
+    return made
 
 
 def instructions(tree: Path, out: Path) -> int:
@@ -97,7 +136,11 @@ def measure(tree: Path, scratch: Path, runs: int, count_instructions: bool) -> d
         cpu.append(seconds)
         for module, micro in own.items():
             least[module] = min(micro, least.get(module, micro))
-    result = {"least": least, "cpu": cpu}
+    made = [dataclasses_made(tree, scratch / "dataclasses") for _ in range(3)]
+    result = {"least": least, "cpu": cpu,
+              "dataclasses": {whose: (made[0][whose][0],
+                                      min(turn[whose][1] for turn in made))
+                              for whose in made[0]}}
     if count_instructions:
         result["instructions"] = instructions(tree, scratch / "callgrind")
     return result
@@ -112,6 +155,9 @@ def report(name: str, result: dict, top: int) -> None:
           f"{min(result['cpu']):.2f} s CPU least, {statistics.median(result['cpu']):.2f} s "
           "median" + (f"; {result['instructions'] / 1e6:,.0f} M instructions"
                       if "instructions" in result else ""))
+    print("dataclasses made at import (CPU, the least of 3 runs): " + "; ".join(
+        f"{whose}'s {count} in {seconds * 1000:.0f} ms"
+        for whose, (count, seconds) in sorted(result["dataclasses"].items())))
     groups: dict[str, int] = defaultdict(int)
     for module, micro in least.items():
         groups[group(module)] += micro
