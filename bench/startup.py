@@ -15,7 +15,9 @@ child's CPU seconds (least and median of the runs), the CPU seconds spent making
 dataclasses (timed in three more runs, the least), then the start-up by package (the
 auditor's modules one by one, the others by their top package), heaviest first. With
 `--instructions`, also the instructions of one such run under callgrind (needs valgrind),
-the measure that barely moves. A benchmark, never a unit test.
+the measure that barely moves, those of importing (alone) what it imports, and those of
+importing the libraries it runs on alone.
+A benchmark, never a unit test.
 """
 
 from __future__ import annotations
@@ -89,6 +91,22 @@ def run_once(tree: Path, out: Path) -> tuple[dict[str, int], float]:
     return own, float(tail[-1][1])
 
 
+def imports_alone(tree: Path, out: Path) -> str:
+    """A child that imports what the audit of the samples imports, in its order, and
+    nothing else (the modules it imports itself, first; each loads what it loads)."""
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    env = compare.child_environment(tree, XDG_CACHE_HOME=str(out.parent / "cache"),
+                                    XDG_DATA_HOME=str(out))
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", _CHILD,
+                           *audit_command(out)],
+                          capture_output=True, text=True, cwd=out.parent, env=env, check=False)
+    first = [found[3] for found in IMPORT_LINE.finditer(done.stderr)
+             if len(found[2]) == 1]  # one space: imported at the top level
+    return ("import gc, importlib\ngc.set_threshold(20_000, 20, 10)\n"
+            f"for name in {first!r}:\n    importlib.import_module(name)\n")
+
+
 def dataclasses_made(tree: Path, out: Path) -> dict[str, tuple[int, float]]:
     """Whose dataclasses the run made at import (the auditor's, the libraries'): how many,
     and the CPU seconds `@dataclass` took to make them (mostly compiling each `__init__`)."""
@@ -108,13 +126,26 @@ def dataclasses_made(tree: Path, out: Path) -> dict[str, tuple[int, float]]:
     return made
 
 
-def instructions(tree: Path, out: Path) -> int:
+# The libraries an audit runs on, imported alone, and one pydantic model made (the first
+# loads pydantic's schema builder): the floor under the audit's start-up.
+_LIBRARIES_CHILD = """
+import gc
+gc.set_threshold(20_000, 20, 10)  # as auditor/cli.py's main
+import jinja2, lark, pydantic, sqlalchemy
+class Made(pydantic.BaseModel):
+    number: int = 1
+"""
+
+
+def instructions(tree: Path, out: Path, child: str = _CHILD) -> int:
+    """The instructions of the audit of the samples (or of `child` alone) under callgrind."""
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     env = compare.child_environment(tree, XDG_CACHE_HOME=str(out.parent / "cache"),
                                     XDG_DATA_HOME=str(out))
     done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                           sys.executable, "-c", _CHILD, *audit_command(out)],
+                           sys.executable, "-c", child,
+                           *(audit_command(out) if child == _CHILD else ())],
                           capture_output=True, text=True, cwd=out.parent, env=env, check=False)
     found = COLLECTED.findall(done.stderr)
     if not found:
@@ -143,6 +174,8 @@ def measure(tree: Path, scratch: Path, runs: int, count_instructions: bool) -> d
                               for whose in made[0]}}
     if count_instructions:
         result["instructions"] = instructions(tree, scratch / "callgrind")
+        result["import instructions"] = instructions(
+            tree, scratch / "callgrind", imports_alone(tree, scratch / "imports"))
     return result
 
 
@@ -153,10 +186,12 @@ def report(name: str, result: dict, top: int) -> None:
     print(f"{name}: start-up (imports) {total / 1000:.0f} ms, of which the auditor's own "
           f"modules {mine / 1000:.0f} ms; {len(least)} modules; audit of sample_logs "
           f"{min(result['cpu']):.2f} s CPU least, {statistics.median(result['cpu']):.2f} s "
-          "median" + (f"; {result['instructions'] / 1e6:,.0f} M instructions"
+          "median" + (f"; {result['instructions'] / 1e6:,.0f} M instructions, of which "
+                      f"its imports alone {result['import instructions'] / 1e6:,.0f} M"
                       if "instructions" in result else ""))
+    whose_name = {"auditor": "the auditor's", "others": "the libraries'"}
     print("dataclasses made at import (CPU, the least of 3 runs): " + "; ".join(
-        f"{whose}'s {count} in {seconds * 1000:.0f} ms"
+        f"{whose_name[whose]} {count} in {seconds * 1000:.0f} ms"
         for whose, (count, seconds) in sorted(result["dataclasses"].items())))
     groups: dict[str, int] = defaultdict(int)
     for module, micro in least.items():
@@ -190,6 +225,10 @@ def main(argv: list[str] | None = None) -> int:
                 if tree != compare.ROOT:
                     compare.remove(tree)
             report(name, result, arguments.top)
+        if arguments.instructions:
+            floor = instructions(compare.ROOT, base / "libraries", _LIBRARIES_CHILD)
+            print(f"the libraries alone (import jinja2, lark, pydantic, sqlalchemy and make one "
+                  f"pydantic model): {floor / 1e6:,.0f} M instructions")
     print(f"-X importtime, each module's own time the least of {arguments.runs} runs; "
           + compare.machine())
     return 0
