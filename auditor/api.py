@@ -129,13 +129,14 @@ def annotate_run(store: Any, run_id: int, waivers: list | None = None,
     from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
     from auditor.identity import Identifier, read_statements
     from auditor.store import annotate_findings, load_result, missing_statements
-    from auditor.waivers import Waiving
 
     result, _ = load_result(store, run_id, recorded)
     annotators = [Identifier.of_inputs(result.inputs,
                                        read_statements(missing_statements(store, run_id))),
                   (calendar or DEFAULT_CALENDAR).stamp, _seating(store, run_id)]
     if waivers is not None:
+        from auditor.waivers import Waiving  # loaded by a run with a waiver file only
+
         waive = Waiving(waivers, result.inputs, today or datetime.now(UTC).date())
         annotators.append(waive)
     if earlier is not None:

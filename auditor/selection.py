@@ -12,7 +12,6 @@ runs exactly the checks the parent chose, and an unselected check does no work.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -104,8 +103,10 @@ def resolve_terms(terms: Iterable[str], checks: dict[str, Check],
         named = (term in GAMES or term == RECORD or prefix in known or prefix == "20:18:15"
                  or any(plain(c).startswith(prefix + "(") for c in citations))
         if not hits and not named:
-            near = difflib.get_close_matches(term, _known_terms(citations, checks.values()),
-                                             n=1, cutoff=0.4)
+            from difflib import get_close_matches  # loaded by a term that names nothing
+
+            near = get_close_matches(term, _known_terms(citations, checks.values()),
+                                     n=1, cutoff=0.4)
             hint = f"; the nearest is {near[0]}" if near else ""
             raise SelectionError(f"{term!r} names no citation, game or rule{hint} "
                                  "(`auditor rules` lists them)")

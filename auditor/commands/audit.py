@@ -228,17 +228,21 @@ def judging_of(arguments: argparse.Namespace, settings) -> tuple[Any, dict]:
     selection or approval file is refused."""
     from dataclasses import replace
 
-    from auditor.approvals import ApprovalFileError, load_approvals
     from auditor.selection import SelectionError, judged_block, judging_for, printable
 
     select = arguments.select if arguments.select is not None else settings.select or []
     ignore = arguments.ignore if arguments.ignore is not None else settings.ignore or []
     approved = arguments.approved or settings.approved
+    approvals = None
+    if approved:
+        from auditor.approvals import ApprovalFileError, load_approvals  # its file's audit
+
+        try:
+            approvals = load_approvals(approved)
+        except ApprovalFileError as error:
+            raise Refused(printable(f"auditor: approved house rules: {error}")) from None
     try:
-        approvals = load_approvals(approved) if approved else None
         judging = judging_for(select, ignore, approvals)
-    except ApprovalFileError as error:
-        raise Refused(printable(f"auditor: approved house rules: {error}")) from None
     except SelectionError as error:
         raise Refused(printable(f"auditor: --select/--ignore: {error}")) from None
     judged = judged_block(judging, select, ignore) if select or ignore else {}
@@ -271,12 +275,15 @@ def read_before(arguments: argparse.Namespace, options: Options) -> tuple[Any, A
     from auditor.baseline_runs import run_number
     from auditor.output.files import out_folder_problem
     from auditor.run import collect_paths
-    from auditor.waivers import WaiverFileError, load_waivers
 
-    try:
-        waivers = load_waivers(options.waivers_path) if options.waivers_path else None
-    except WaiverFileError as error:
-        raise Refused(f"auditor: waivers: {error}") from None
+    waivers = None
+    if options.waivers_path:
+        from auditor.waivers import WaiverFileError, load_waivers  # a waiver file's audit
+
+        try:
+            waivers = load_waivers(options.waivers_path)
+        except WaiverFileError as error:
+            raise Refused(f"auditor: waivers: {error}") from None
     earlier = None
     baseline = options.baseline_path
     # `last`: the latest finished run over the same inputs, found in the store (`judge`).
