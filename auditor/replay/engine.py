@@ -12,6 +12,7 @@ dealer's turn, what each wager should have been paid) is round_end.py's.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from auditor import blackjack
 from auditor import events as ev
@@ -22,6 +23,7 @@ from auditor.replay.state import TableState
 from auditor.replay.view import (
     Card,
     DealerDraw,
+    DealerHand,
     Hand,
     LateCard,
     RoundView,
@@ -242,7 +244,7 @@ class RoundReplay:
         if view.first_card_index is None:
             view.first_card_index = index
         view.deal_end_index = index
-        hand = self.hands.get(target)  # a hand of the round: its seat was told already
+        hand: Hand | DealerHand | None = self.hands.get(target)  # its seat was told already
         if hand is None:
             if target == "dealer":
                 hand = view.dealer
@@ -403,7 +405,8 @@ class RoundReplay:
         self.count(event.card, event.line)
 
 
-_HANDLERS: dict[type, Callable[[RoundReplay, int, ev.Event], None]] = {
+# (each handler takes its own statement type: `Any`, as the table pairs them by type)
+_HANDLERS: dict[type, Callable[[RoundReplay, int, Any], None]] = {
     ev.Deal: RoundReplay.on_deal, ev.Bet: RoundReplay.on_bet,
     ev.Settle: RoundReplay.on_settle, ev.Hit: RoundReplay.on_hit,
     ev.Stand: RoundReplay.on_stand, ev.Double: RoundReplay.on_double,

@@ -110,6 +110,7 @@ def _main_result(view: RoundView, hand: Hand, wager: Wager, dealer_natural: bool
     base = wager.amount
     stake = base + (hand.doubled if not wager.tip else ZERO)
     player = hand.total
+    why: str | tuple  # a tuple: its words put together only if read (Expected.why)
     # one Expected made at the end, in place (every main wager of every round: see _new)
     if not hand.cards:
         outcome, net, why = "void", ZERO, "a hand dealt no cards is dead: its wager is returned"
@@ -186,7 +187,9 @@ def seat_first_four(view: RoundView, seat: str) -> list[str]:
     """The first two cards dealt to each of the seat's hands h1 and h2, before any switch,
     in the order they were dealt (for a finding's words: read from the `deal` statements,
     counted per hand as the replay counts a hand's cards dealt)."""
-    targets, dealt, cards = (seat + "h1", seat + "h2"), {}, []
+    targets = (seat + "h1", seat + "h2")
+    dealt: dict[str, int] = {}
+    cards: list[str] = []
     for event in view.events:
         if type(event) is Deal and event.target in targets:
             seen = dealt[event.target] = dealt.get(event.target, 0) + 1

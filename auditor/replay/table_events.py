@@ -8,7 +8,8 @@ statement's index in the round and the statement.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from auditor import events as ev
 from auditor.reader import Problem
@@ -117,7 +118,7 @@ def on_unreadable(replay: RoundReplay, index: int, event: ev.Unreadable) -> None
     view.problems.append(Problem("syntax", event.line, event.message, column=event.column))
 
 
-HANDLERS = {
+HANDLERS: dict[type, Callable[[RoundReplay, int, Any], None]] = {
     ev.Sit: on_sit, ev.Leave: on_leave, ev.Light: on_light, ev.Prize: on_prize,
     ev.Tuck: on_marker, ev.Discard: on_marker, ev.Misdeal: on_marker,
     ev.CutCard: on_table_event, ev.Shuffle: on_table_event, ev.Cut: on_table_event,

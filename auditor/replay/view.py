@@ -88,7 +88,7 @@ class Expected:
             return NotImplemented
         return (self.outcome, self.net, self.why) == (other.outcome, other.net, other.why)
 
-    __hash__ = None  # as a dataclass with eq: compared by value, never hashed
+    __hash__ = None  # type: ignore[assignment]  # as a dataclass with eq: never hashed
 
     def __repr__(self) -> str:
         return f"Expected(outcome={self.outcome!r}, net={self.net!r}, why={self.why!r})"
@@ -172,7 +172,9 @@ class LateCard(Fieldwise):
 class CountedCards:
     """The total of a hand's cards, kept as cards are added (a player's or the dealer's)."""
 
-    __slots__ = ()
+    if not TYPE_CHECKING:  # no slot of its own (its subclasses have the fields): mypy would
+        # read an empty __slots__ as fields that cannot be set
+        __slots__ = ()
     cards: list[Card]
     total: int
     soft: bool
@@ -542,7 +544,7 @@ class RoundView(Fieldwise):
         self.dealer_had_to_play = self.unreadable = self.shuffled_in_round = False
 
     @property
-    def game(self) -> str:
+    def game(self) -> str | None:
         return self.config.game
 
     @property
