@@ -41,3 +41,16 @@ def test_rows_go_into_each_store_as_given_and_the_insert_is_compiled_once(tmp_pa
     finally:
         for engine in stores:
             engine.dispose()
+
+
+def test_a_findings_row_gives_every_column_in_the_tables_order() -> None:
+    """The findings go to the driver as tuples of `_finding_row`'s values: its keys must be
+    the table's columns, in order (a column added to one and not the other fails here)."""
+    from auditor.findings import Finding
+    from auditor.store.recording import FINDING_COLUMNS, _finding_row
+
+    finding = Finding(citation="20:18:15:26", rule="standard.payouts", severity="high",
+                      file="T1.bjh", line=12, round="4", message="paid 10",
+                      expected="15.00", actual="10.00", difference="-5.00", currency="USD")
+    assert tuple(_finding_row(1, 0, finding, 0)) == FINDING_COLUMNS
+    assert tuple(schema.findings.columns.keys()) == FINDING_COLUMNS
