@@ -17,6 +17,7 @@ those that went (`lines`: [line, [[key, state], ...], [key, ...]]).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from itertools import compress, count
 from operator import is_, is_not
 from typing import TYPE_CHECKING, Any
@@ -29,25 +30,15 @@ TIME = re.compile(r"^\s*(\d\d:\d\d:\d\d(?:\.\d+)?)\s+(.*)$")  # a line's time st
 
 def round_changes(evidence: RoundEvidence) -> dict[str, Any]:
     """The round's changes line by line (see the module's docstring)."""
-    previous = seated_before(evidence)
-    seated = list(previous.items())
-    lines = []
-    entities = _Entities()
+    before = seated_before(evidence)
+    entities = _Entities(before)
     steps = evidence.steps
+    lines = []
     for line, _ in evidence.lines:
         step = steps.get(line)
-        if step is None:
-            continue
-        current, candidates, changed = entities(step)
-        # Only the entities whose entries changed are compared (`_Entities`): the others
-        # hold the very states of the step before.
-        came = [(key, state) for key, state in candidates
-                if (before := previous.get(key)) is not state and before != state]
-        gone = [] if not changed or previous.keys() <= current.keys() else sorted(
-            previous.keys() - current.keys())
-        lines.append((line, came, gone))
-        previous = current
-    return {"seated": seated, "lines": lines}
+        if step is not None:
+            lines.append((line, *entities(step)))
+    return {"seated": list(before.items()), "lines": lines}
 
 
 def seated_before(evidence: RoundEvidence) -> dict[str, tuple]:
@@ -65,13 +56,26 @@ def seated_before(evidence: RoundEvidence) -> dict[str, tuple]:
     return {"seat:" + seat: (player,) for seat, player in players.items()}
 
 
+def _compared(before: dict[str, tuple], candidates: Iterable[tuple[str, tuple]],
+              after: dict[str, tuple] | None, came: list[tuple[str, tuple]],
+              gone: list[str]) -> None:
+    """Of `candidates`, a part's entities that may have changed, those whose state is not
+    the one `before` held, onto `came`; the keys of `before` not in `after` (the part
+    whole; None: the same keys), onto `gone`."""
+    get = before.get
+    came += [(key, state) for key, state in candidates
+             if (known := get(key)) is not state and known != state]
+    if after is not None and not before.keys() <= after.keys():
+        gone += before.keys() - after.keys()
+
+
 class _Entities:
     """The table after one statement as comparable entities. A step shares with the step
     before it each hand and wager that did not change (`trace.Snapshots`): their states
     are made once per object, not once per step; while a step's wagers are the same
     entries as the step before's (two steps in three), each hand's state is too."""
 
-    def __init__(self) -> None:
+    def __init__(self, seated: dict[str, tuple]) -> None:
         self.wagers: dict[int, tuple] = {}  # by id: (target, state)
         self.cards: dict[int, tuple] = {}
         # by the id of a shared entry (the steps hold them all): its state, its key
@@ -84,22 +88,22 @@ class _Entities:
         # the step before's parts (`__call__`), their entities and what they were made of
         self.dealer_part: dict[str, tuple] = {}
         self.hands_part: dict[str, tuple] = {}
-        self.seats_part: dict[str, tuple] = {}
-        self.current: dict[str, tuple] = {}
+        self.seats_part = seated  # before the first step: the players seated then
         self.last_dealer: dict[str, Any] | None = None
         self.last_hands: list | None = None
         self.last_players: dict[str, str] | None = None
         self.phantoms: list[tuple[str, tuple]] = []  # the wagers' hands with no card yet
         self.unique = False  # the step before's hands are of distinct names
 
-    def __call__(self, step: dict[str, Any]
-                 ) -> tuple[dict[str, tuple], list[tuple[str, tuple]], bool]:
-        """The step's entities; those that may have changed since the step before, in the
-        step's order; and whether any part of the table (dealer, hands, seats) is not the
-        step before's. A statement changes one part, most often one hand of it: a part of
-        the same entries as the step before's is that step's, its states the same."""
-        candidates: list[tuple[str, tuple]] = []
-        changed = False
+    def __call__(self, step: dict[str, Any]) -> tuple[list[tuple[str, tuple]], list[str]]:
+        """What the step changed since the step before: the entities that changed or came,
+        in the step's order, and the keys of those that went. The table is kept in three
+        parts (dealer, hands, seats; their keys never meet), each compared with the same
+        part of the step before only when it is not that step's. A statement changes one
+        part, most often one hand of it: a part of the same entries as the step before's
+        is that step's, its states the same."""
+        came: list[tuple[str, tuple]] = []
+        gone: list[str] = []
         dealer = step["dealer"]
         if dealer is not self.last_dealer:
             self.last_dealer = dealer
@@ -111,20 +115,19 @@ class _Entities:
                                                         dealer["total"], dealer["revealed"])
                 part["dealer"] = state
             if part != self.dealer_part:
-                candidates.extend(part.items())
-                changed = True
+                _compared(self.dealer_part, part.items(), part, came, gone)
             self.dealer_part = part
         hands, wagers = step["hands"], step["wagers"]
         if hands is not self.last_hands or wagers is not self.last_wagers:
+            before = self.hands_part
             found = self._hands_changed(hands, wagers)
             if found is None:
                 part = self._hands(hands, wagers)
-                candidates.extend(part.items())
-            else:
+                _compared(before, part.items(), part, came, gone)
+            else:  # the same hands in their places: no key comes or goes
                 part, pairs = found
-                candidates.extend(pairs)
+                _compared(before, pairs, None, came, gone)
             self.last_hands, self.hands_part = hands, part
-            changed = True
         players = step.get("players", {})
         if players is not self.last_players:
             self.last_players = players
@@ -133,12 +136,11 @@ class _Entities:
                 seats = self.seats[id(players)] = {"seat:" + seat: (player,)
                                                    for seat, player in players.items()}
             if seats is not self.seats_part:
+                _compared(self.seats_part, seats.items(), seats, came, gone)
                 self.seats_part = seats
-                candidates.extend(seats.items())
-                changed = True
-        if changed:
-            self.current = {**self.dealer_part, **self.hands_part, **self.seats_part}
-        return self.current, candidates, changed
+        if len(gone) > 1:
+            gone.sort()
+        return came, gone
 
     def _hands_changed(self, hands: list[dict[str, Any]], wagers: list[dict[str, Any]]
                        ) -> tuple[dict[str, tuple], list[tuple[str, tuple]]] | None:

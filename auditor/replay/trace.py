@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from operator import is_
 from typing import Any
 
@@ -140,16 +141,16 @@ class Snapshots:
     """
 
     def __init__(self) -> None:
-        self.hands: dict[tuple, dict[str, Any]] = {}
-        self.wagers: dict[tuple, dict[str, Any]] = {}
+        self.hands: dict[int, tuple[int, str, Decimal, dict[str, Any]]] = {}  # by the hand's id
+        self.wagers: dict[int, tuple[Decimal, int, dict[str, Any]]] = {}  # by the wager's id
         self.dealers: dict[tuple, dict[str, Any]] = {}  # the one dealer's, by change
         self.players: tuple[int, dict[str, str]] | None = None
         self.last_hands: list[dict[str, Any]] = []  # the step before's lists
         self.last_wagers: list[dict[str, Any]] = []
 
     def __call__(self, view: RoundView) -> dict[str, Any]:
-        # `hand` and `wager` for an entry already made, written out: a step of a round of
-        # several seats looks up a dozen of them
+        # Each hand's and wager's last entry while what it shows is unchanged, looked up
+        # here: a step of a round of several seats looks up a dozen of them
         hands, wagers = [], []
         made_hands, made_wagers = self.hands, self.wagers
         for hand in view.hands.values():
@@ -157,11 +158,16 @@ class Snapshots:
             total = hand.total
             status = ("over 21" if total > 21 else hand.complete_reason
                       or ("blackjack" if total == 21 and hand.natural else ""))
-            entry = made_hands.get((id(hand), hand.changes, status, hand.doubled))
-            hands.append(entry if entry is not None else self.hand(hand))
+            made = made_hands.get(id(hand))
+            if (made is None or made[0] != hand.changes or made[1] != status
+                    or made[2] is not hand.doubled):
+                made = self.hand(hand, status)
+            hands.append(made[3])
         for wager in view.wagers:
-            entry = made_wagers.get((id(wager), wager.amount, len(wager.settlements)))
-            wagers.append(entry if entry is not None else self.wager(wager))
+            made = made_wagers.get(id(wager))
+            if made is None or made[0] is not wager.amount or made[1] != len(wager.settlements):
+                made = self.wager(wager)
+            wagers.append(made[2])
         last = self.last_hands
         if len(last) == len(hands) and all(map(is_, hands, last)):
             hands = last
@@ -184,28 +190,25 @@ class Snapshots:
                                          "revealed": key[2]}
         return entry
 
-    def hand(self, hand: Hand) -> dict[str, Any]:
-        status = ("over 21" if hand.total > 21 else hand.complete_reason
-                  or ("blackjack" if hand.natural else ""))
-        key = (id(hand), hand.changes, status, hand.doubled)
-        entry = self.hands.get(key)
-        if entry is None:
-            entry = self.hands[key] = {
-                "hand": hand.name, "cards": [c.card for c in hand.cards], "total": hand.total,
-                "soft": hand.soft, "status": status,
-                "doubled": str(hand.doubled) if hand.doubled else ""}
-        return entry
+    def hand(self, hand: Hand, status: str) -> tuple[int, str, Decimal, dict[str, Any]]:
+        """The hand's entry as it is now (`status`: its status now), with the count of
+        changes to its cards, the status and the doubled amount it was made at (kept by
+        the hand's id: the hands live as long as the round)."""
+        made = self.hands[id(hand)] = (hand.changes, status, hand.doubled, {
+            "hand": hand.name, "cards": [c.card for c in hand.cards], "total": hand.total,
+            "soft": hand.soft, "status": status,
+            "doubled": str(hand.doubled) if hand.doubled else ""})
+        return made
 
-    def wager(self, wager: Wager) -> dict[str, Any]:
-        key = (id(wager), wager.amount, len(wager.settlements))
-        entry = self.wagers.get(key)
-        if entry is None:
-            settlement = wager.settlement
-            entry = self.wagers[key] = {
-                "wager": wager.label, "amount": str(wager.amount),
-                "settled": f"{settlement.outcome} {settlement.amount}" if settlement else "",
-                "target": wager.target, "kind": wager.kind, "tip": wager.tip}
-        return entry
+    def wager(self, wager: Wager) -> tuple[Decimal, int, dict[str, Any]]:
+        """The wager's entry as it is now, with the amount and count of settlements it was
+        made at (kept by the wager's id: the wagers live as long as the round)."""
+        settlement = wager.settlement
+        made = self.wagers[id(wager)] = (wager.amount, len(wager.settlements), {
+            "wager": wager.label, "amount": str(wager.amount),
+            "settled": f"{settlement.outcome} {settlement.amount}" if settlement else "",
+            "target": wager.target, "kind": wager.kind, "tip": wager.tip})
+        return made
 
     def seated(self, view: RoundView) -> dict[str, str]:
         changes = len(view.seat_changes)

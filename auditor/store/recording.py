@@ -21,7 +21,7 @@ from auditor.gaming_day import Calendar
 from auditor.replay.trace import RoundEvidence
 from auditor.results import AuditResult, FileResult, InputSummary
 from auditor.store.encoding import _compressed, _evidence_document, _json, _lines_asked
-from auditor.store.tallies import record_tallies, record_tally
+from auditor.store.tallies import insert_rows, record_tallies, record_tally
 from auditor.tally import shift_of
 
 RUNNING, FINISHED = "running", "finished"
@@ -131,11 +131,11 @@ def _record_findings(connection, run_id: int, first: int, findings: list[Finding
                      places: dict[str, int]) -> None:
     """Findings numbered from `first` in the order given, each placed by its file's input
     (`places`; a file of none, after every input)."""
-    rows = (_finding_row(run_id, first + number, finding,
-                         places.get(finding.file, len(places)))
+    rows = (tuple(_finding_row(run_id, first + number, finding,
+                               places.get(finding.file, len(places))).values())
             for number, finding in enumerate(findings))
-    for batch in batched(rows, _BATCH):
-        connection.execute(insert(schema.findings), batch)
+    for batch in batched(rows, _BATCH):  # to SQLite's driver as they are (`insert_rows`)
+        insert_rows(connection, schema.findings, FINDING_COLUMNS, batch)
 
 
 def _record_coverage(connection, run_id: int, applied: Mapping[str, int]) -> None:
@@ -194,8 +194,13 @@ def order_key(finding: Finding) -> bytes:
     return (finding.line or 0).to_bytes(8, "big") + text.encode("utf-8")
 
 
+FINDING_COLUMNS = tuple(schema.findings.columns.keys())
+"""The findings table's columns, in the order `_finding_row` gives their values."""
+
+
 def _finding_row(run_id: int, position: int, finding: Finding,
                  input_position: int) -> dict[str, Any]:
+    """A finding's row: its values keyed by column, in FINDING_COLUMNS' order."""
     return {
         "run_id": run_id, "position": position, "input_position": input_position,
         "order_key": order_key(finding), "finding_id": getattr(finding, "id", None),

@@ -8,6 +8,7 @@ one input's, for a recorder that stores each file as it finishes).
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, select
@@ -31,15 +32,26 @@ def insert_rows(connection: Connection, table, columns: tuple[str, ...],
     if not rows:
         return
     if connection.dialect.name == "sqlite":
-        compiled = insert(table).values({key: bindparam(key) for key in columns}).compile(
-            dialect=connection.dialect)
-        order = compiled.positiontup
-        if compiled.positional and order is not None and tuple(order) == columns:
-            connection.exec_driver_sql(str(compiled), rows)
+        text = _driver_insert(table, columns, connection.dialect)
+        if text is not None:
+            connection.exec_driver_sql(text, rows)
             return
     for start in range(0, len(rows), _BATCH):
         connection.execute(insert(table), [dict(zip(columns, row, strict=True))
                                            for row in rows[start:start + _BATCH]])
+
+
+@lru_cache(maxsize=64)  # a few tables, per dialect: bounded for a long-lived process
+def _driver_insert(table, columns: tuple[str, ...], dialect) -> str | None:
+    """The driver's INSERT of `columns` into `table`, its parameters in that order (None
+    where the dialect orders them otherwise): compiled once per table, not at every
+    file's rows (compiling cost more than inserting a file's tally)."""
+    compiled = insert(table).values({key: bindparam(key) for key in columns}).compile(
+        dialect=dialect)
+    order = compiled.positiontup
+    if compiled.positional and order is not None and tuple(order) == columns:
+        return str(compiled)
+    return None
 
 
 def lines_of(steps: str) -> list[int]:

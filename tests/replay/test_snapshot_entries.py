@@ -1,0 +1,67 @@
+"""replay.trace.Snapshots keeps each hand's and wager's last entry by the object's id and
+makes it again only when what it shows changed: every step must be the table made afresh
+at that step, and an entry must be the step before's exactly while it is unchanged (what
+replay.changes and the store's JSON know unchanged by identity)."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+from auditor.audit import audit_file
+from auditor.replay.engine import replay_round
+from auditor.replay.trace import _traced
+
+SAMPLES = sorted((Path(__file__).resolve().parents[2] / "sample_logs").glob("*.bjh"))
+
+
+def _made_afresh(view) -> dict:
+    """A step with nothing kept from the step before."""
+    hands = []
+    for hand in view.hands.values():
+        status = ("over 21" if hand.total > 21 else hand.complete_reason
+                  or ("blackjack" if hand.natural else ""))
+        hands.append({"hand": hand.name, "cards": [c.card for c in hand.cards],
+                      "total": hand.total, "soft": hand.soft, "status": status,
+                      "doubled": str(hand.doubled) if hand.doubled else ""})
+    wagers = []
+    for wager in view.wagers:
+        settlement = wager.settlement
+        wagers.append({"wager": wager.label, "amount": str(wager.amount),
+                       "settled": f"{settlement.outcome} {settlement.amount}"
+                       if settlement else "",
+                       "target": wager.target, "kind": wager.kind, "tip": wager.tip})
+    return {"hands": hands, "wagers": wagers}
+
+
+def _replays():
+    for path in SAMPLES:
+        for evidence in audit_file(str(path)).evidence.values():
+            yield evidence.file, evidence.pending
+
+
+def test_every_step_is_the_table_made_afresh_and_unchanged_entries_are_shared() -> None:
+    compared = shared = made_again = 0
+    for file, (before, record, faults) in _replays():
+        afresh: dict[int, dict] = {}
+
+        def step(event, view, afresh=afresh) -> None:
+            afresh[event.line] = _made_afresh(view)
+
+        replay_round(before.clone(), record, file, on_step=step)
+        steps = _traced(before, record, file, faults)
+        for line, made in steps.items():
+            assert {"hands": made["hands"], "wagers": made["wagers"]} == afresh[line], line
+            compared += 1
+        ordered = [steps[line] for line in sorted(steps)]
+        for earlier, later in pairwise(ordered):
+            for part in ("hands", "wagers"):
+                for old, new in zip(earlier[part], later[part], strict=False):
+                    if old == new and old.get("hand", old.get("wager")) == new.get(
+                            "hand", new.get("wager")):
+                        assert new is old
+                        shared += 1
+                    elif old.get("wager") == new.get("wager") and "wager" in old:
+                        assert new is not old
+                        made_again += 1
+    assert compared > 1000 and shared > 1000 and made_again > 10
