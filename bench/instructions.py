@@ -42,11 +42,17 @@ def subset(folder: Path, per_game: int, into: Path) -> int:
 
 
 def instructions(tree: Path, records: Path, out: Path) -> int:
+    """The instructions of one audit in `tree`, counted after a first audit uncounted: the
+    caches a user's runs keep (the report's compiled templates, keyed by the checkout's
+    paths) are warm in every tree, as in the working tree, where they were warm already."""
     env = compare.child_environment(tree, XDG_DATA_HOME=str(out))
+    command = [sys.executable, "-m", "auditor", "audit", str(records), "--out", str(out),
+               "--quiet", "--jobs", "1"]
+    subprocess.run(command, capture_output=True, cwd=out.parent, env=env, check=False)
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
     done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-         sys.executable, "-m", "auditor", "audit", str(records), "--out", str(out),
-         "--quiet", "--jobs", "1"],
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
         capture_output=True, text=True, cwd=out.parent, env=env, check=False)
     found = COLLECTED.findall(done.stderr)
     if done.returncode not in (0, 1) or not found:
