@@ -32,3 +32,30 @@ def rounds_of(text: str):
 
 def replayed(text: str):
     return [replay_round(state, record, "f.bjh") for state, record in rounds_of(text)]
+
+
+def table_made_afresh(view) -> dict:
+    """The step `Snapshots` gives, every entry made again from the view."""
+    hands = []
+    for hand in view.hands.values():
+        status = ("over 21" if hand.total > 21 else hand.complete_reason
+                  or ("blackjack" if hand.natural else ""))
+        hands.append({"hand": hand.name, "cards": [c.card for c in hand.cards],
+                      "total": hand.total, "soft": hand.soft, "status": status,
+                      "doubled": str(hand.doubled) if hand.doubled else ""})
+    dealer = view.dealer
+    wagers = [{"wager": w.label, "amount": str(w.amount),
+               "settled": f"{w.settlement.outcome} {w.settlement.amount}" if w.settlement
+               else "", "target": w.target, "kind": w.kind, "tip": w.tip}
+              for w in view.wagers]
+    players = dict(view.occupied_before)
+    for change in view.seat_changes:
+        if change.kind == "sit":
+            players[change.seat] = change.player
+        else:
+            players.pop(change.seat, None)
+    return {"hands": hands, "dealer": {"cards": [c.card for c in dealer.cards],
+                                       "total": dealer.total if dealer.cards else None,
+                                       "revealed": dealer.reveal_line is not None},
+            "wagers": wagers,
+            "players": {seat: player for seat, player in sorted(players.items()) if player}}

@@ -17,6 +17,7 @@ from auditor.store import begin_run, load_result, schema
 from auditor.store.runs import _compressed, _evidence_document, _lines_asked, _steps_asked
 from tests.helpers import SAMPLES
 from tests.helpers.plain_changes import changes_made_plainly
+from tests.helpers.replaying import table_made_afresh
 
 RUN = {"version": "test", "rule_base": "test", "command": "audit sample_logs",
        "started": "2026-11-26T00:00:00+00:00"}
@@ -132,33 +133,6 @@ def test_the_changes_are_those_of_every_entity_compared() -> None:
     assert compared >= 20
 
 
-def _table_made_afresh(view) -> dict:
-    """The step `Snapshots` gives, every entry made again from the view."""
-    hands = []
-    for hand in view.hands.values():
-        status = ("over 21" if hand.total > 21 else hand.complete_reason
-                  or ("blackjack" if hand.natural else ""))
-        hands.append({"hand": hand.name, "cards": [c.card for c in hand.cards],
-                      "total": hand.total, "soft": hand.soft, "status": status,
-                      "doubled": str(hand.doubled) if hand.doubled else ""})
-    dealer = view.dealer
-    wagers = [{"wager": w.label, "amount": str(w.amount),
-               "settled": f"{w.settlement.outcome} {w.settlement.amount}" if w.settlement
-               else "", "target": w.target, "kind": w.kind, "tip": w.tip}
-              for w in view.wagers]
-    players = dict(view.occupied_before)
-    for change in view.seat_changes:
-        if change.kind == "sit":
-            players[change.seat] = change.player
-        else:
-            players.pop(change.seat, None)
-    return {"hands": hands, "dealer": {"cards": [c.card for c in dealer.cards],
-                                       "total": dealer.total if dealer.cards else None,
-                                       "revealed": dealer.reveal_line is not None},
-            "wagers": wagers,
-            "players": {seat: player for seat, player in sorted(players.items()) if player}}
-
-
 def test_each_step_is_the_table_made_afresh(monkeypatch) -> None:
     """`Snapshots` takes the step before's entries where what they are made of is the same:
     each step is still the table as the view holds it after the statement."""
@@ -170,7 +144,7 @@ def test_each_step_is_the_table_made_afresh(monkeypatch) -> None:
     def replay_round(state, record, file, on_step):
         def both(event, view):
             on_step(event, view)
-            compared.append((event.line, _table_made_afresh(view)))
+            compared.append((event.line, table_made_afresh(view)))
         return real(state, record, file, on_step=both)
 
     monkeypatch.setattr(trace, "replay_round", replay_round)

@@ -6,36 +6,21 @@ replay.changes and the store's JSON know unchanged by identity)."""
 from __future__ import annotations
 
 from itertools import pairwise
-from pathlib import Path
 
 from auditor.audit import audit_file
 from auditor.replay.engine import replay_round
 from auditor.replay.trace import _traced
+from tests.helpers import SAMPLE_FILES
+from tests.helpers.replaying import table_made_afresh
 
-SAMPLES = sorted((Path(__file__).resolve().parents[2] / "sample_logs").glob("*.bjh"))
 
-
-def _made_afresh(view) -> dict:
-    """A step with nothing kept from the step before."""
-    hands = []
-    for hand in view.hands.values():
-        status = ("over 21" if hand.total > 21 else hand.complete_reason
-                  or ("blackjack" if hand.natural else ""))
-        hands.append({"hand": hand.name, "cards": [c.card for c in hand.cards],
-                      "total": hand.total, "soft": hand.soft, "status": status,
-                      "doubled": str(hand.doubled) if hand.doubled else ""})
-    wagers = []
-    for wager in view.wagers:
-        settlement = wager.settlement
-        wagers.append({"wager": wager.label, "amount": str(wager.amount),
-                       "settled": f"{settlement.outcome} {settlement.amount}"
-                       if settlement else "",
-                       "target": wager.target, "kind": wager.kind, "tip": wager.tip})
-    return {"hands": hands, "wagers": wagers}
+def _hands_and_wagers(table: dict) -> dict:
+    """What `Snapshots` shares between steps: the hands and the wagers."""
+    return {"hands": table["hands"], "wagers": table["wagers"]}
 
 
 def _replays():
-    for path in SAMPLES:
+    for path in SAMPLE_FILES:
         for evidence in audit_file(str(path)).evidence.values():
             yield evidence.file, evidence.pending
 
@@ -46,7 +31,7 @@ def test_every_step_is_the_table_made_afresh_and_unchanged_entries_are_shared() 
         afresh: dict[int, dict] = {}
 
         def step(event, view, afresh=afresh) -> None:
-            afresh[event.line] = _made_afresh(view)
+            afresh[event.line] = _hands_and_wagers(table_made_afresh(view))
 
         replay_round(before.clone(), record, file, on_step=step)
         steps = _traced(before, record, file, faults)
