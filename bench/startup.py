@@ -73,15 +73,20 @@ def audit_command(out: Path) -> list[str]:
             "--store", str(out / "store.sqlite"), "--new-store"]
 
 
-def run_once(tree: Path, out: Path) -> tuple[dict[str, int], float]:
-    """Each module's own import time in microseconds, and the child's CPU seconds."""
+def _audit_with_importtime(tree: Path, out: Path) -> subprocess.CompletedProcess:
+    """The audit of the samples in a fresh child of `tree`, its imports timed on stderr."""
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     env = compare.child_environment(tree, XDG_CACHE_HOME=str(out.parent / "cache"),
                                     XDG_DATA_HOME=str(out))
-    done = subprocess.run([sys.executable, "-X", "importtime", "-c", _CHILD,
+    return subprocess.run([sys.executable, "-X", "importtime", "-c", _CHILD,
                            *audit_command(out)],
                           capture_output=True, text=True, cwd=out.parent, env=env, check=False)
+
+
+def run_once(tree: Path, out: Path) -> tuple[dict[str, int], float]:
+    """Each module's own import time in microseconds, and the child's CPU seconds."""
+    done = _audit_with_importtime(tree, out)
     tail = [line.split() for line in done.stderr.splitlines() if line.startswith("STARTUP-CPU")]
     if not tail or tail[-1][2] not in ("0", "1"):
         raise RuntimeError(f"the audit of {tree} failed:\n{done.stderr[-3000:]}")
@@ -94,13 +99,7 @@ def run_once(tree: Path, out: Path) -> tuple[dict[str, int], float]:
 def imports_alone(tree: Path, out: Path) -> str:
     """A child that imports what the audit of the samples imports, in its order, and
     nothing else (the modules it imports itself, first; each loads what it loads)."""
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
-    env = compare.child_environment(tree, XDG_CACHE_HOME=str(out.parent / "cache"),
-                                    XDG_DATA_HOME=str(out))
-    done = subprocess.run([sys.executable, "-X", "importtime", "-c", _CHILD,
-                           *audit_command(out)],
-                          capture_output=True, text=True, cwd=out.parent, env=env, check=False)
+    done = _audit_with_importtime(tree, out)
     first = [found[3] for found in IMPORT_LINE.finditer(done.stderr)
              if len(found[2]) == 1]  # one space: imported at the top level
     return ("import gc, importlib\ngc.set_threshold(20_000, 20, 10)\n"
