@@ -1,7 +1,7 @@
 """The replay's modules type-check under mypy (issue 44: the types a compiler such as mypyc
 would trust must be true: `view.dealer` a DealerHand, the handler tables' callables, a
 result's words a text or a template). Skipped, with the reason, where mypy is not installed
-(it is no dependency of the auditor)."""
+(a test dependency, not the auditor's)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import ROOT
+
 REPLAY_MODULES = ["engine", "view", "state", "outcomes", "round_end", "table_events",
                   "switch", "tensticks", "ladies", "under"]
 
