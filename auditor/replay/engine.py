@@ -55,16 +55,11 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
         {seat: seated.player for seat, seated in state.seats.items()})
     replay = RoundReplay(state, view)
     handlers = _HANDLERS.get
-    if on_step is None:
-        for index, event in enumerate(record.events):
-            handler = handlers(type(event))
-            if handler is not None:
-                handler(replay, index, event)
-    else:  # the evidence's replay (auditor/replay/trace.py)
-        for index, event in enumerate(record.events):
-            handler = handlers(type(event))
-            if handler is not None:
-                handler(replay, index, event)
+    for index, event in enumerate(record.events):
+        handler = handlers(type(event))
+        if handler is not None:
+            handler(replay, index, event)
+        if on_step is not None:  # the evidence's replay (auditor/replay/trace.py)
             on_step(event, view)
     kinds = view.kinds
     kinds.update(map(type, record.events))
