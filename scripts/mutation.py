@@ -135,6 +135,38 @@ AREAS = {
                   "auditor/incidents.py::_superseded", "auditor/store/tallies.py::_nights",
                   "auditor/store/migrations/versions/0008_table_nights.py"),
                  ("tests/checks/test_open_parts.py", "tests/checks/test_open_round.py"), 30),
+    # the replay: the table's state round by round, the facts every check reads
+    "replay": Area(("auditor/replay/engine.py", "auditor/replay/outcomes.py",
+                    "auditor/replay/round_end.py", "auditor/replay/state.py",
+                    "auditor/replay/table_events.py", "auditor/replay/switch.py",
+                    "auditor/replay/tensticks.py", "auditor/replay/ladies.py",
+                    "auditor/replay/under.py", "auditor/replay/view.py", "auditor/blackjack.py"),
+                   ("tests/checks/test_cases.py", "tests/checks/test_sample_logs.py",
+                    "tests/replay/test_context_outside_rounds.py",
+                    "tests/replay/test_decisions_at_every_step.py",
+                    "tests/replay/test_ladies_replay.py", "tests/replay/test_lazy_decisions.py",
+                    "tests/replay/test_replay_handlers.py", "tests/replay/test_replay_inits.py",
+                    "tests/replay/test_round_facts.py", "tests/replay/test_replay_caps.py"), 40),
+    # reading: lines into statements and events, events into rounds
+    "reading": Area(("auditor/parser/*.py", "auditor/reader.py", "auditor/source.py"),
+                    ("tests/parsing/test_parser.py", "tests/parsing/test_fast_paths.py",
+                     "tests/parsing/test_read_batches.py", "tests/parsing/test_batch_edges.py",
+                     "tests/parsing/test_burn_and_dealer_lines.py",
+                     "tests/parsing/test_malformed.py", "tests/parsing/test_properties.py",
+                     "tests/parsing/test_cache_lark.py", "tests/checks/test_cases.py"), 40),
+    # the evidence of a round: its steps traced again and the changes between them
+    "evidence": Area(("auditor/replay/trace.py", "auditor/replay/changes.py"),
+                     ("tests/replay/test_changes_parts.py", "tests/replay/test_evidence.py",
+                      "tests/replay/test_evidence_speed.py",
+                      "tests/replay/test_replay_steps_kept.py",
+                      "tests/replay/test_snapshot_entries.py",
+                      "tests/evidence/test_pending_trace.py",
+                      "tests/evidence/test_trace_made_later.py"), 30),
+    # the tally: the denominators and game counts trends reads, counted per round
+    "tally": Area(("auditor/tally.py",),
+                  ("tests/floor/test_tally_lineups.py", "tests/replay/test_round_facts.py",
+                   "tests/store/test_pairs_order.py", "tests/house/test_after_speed.py",
+                   "tests/floor/test_trends.py"), 30),
 }
 
 
