@@ -11,18 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.audits import audit, written
+from tests.helpers.review_record import HEADER
 
-RECORD = """\
-bjh 1
-casino "Review Casino" licence=RL-R4-01
-table R4-01 game=standard decks=6 seats=7 min=10 max=1000 currency=USD
-option soft17=stand
-option surrender=late
-18:00:00 shoe R4-01-1 date=2026-11-20
-18:00:01 dealer D-1
-18:00:02 shuffle
-18:00:03 cut
-18:00:04 burn 8d
+RECORD = HEADER + """\
 round 1 time=18:01:00 dealer=D-1
 18:01:00 sit s1 player=P-A
 18:01:00 sit s2 player=P-B
