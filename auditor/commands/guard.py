@@ -9,11 +9,14 @@ in one line on standard error with the exit code README.md documents.
 - a reader of standard output that goes away (`| head`) ends the command quietly with
   the exit code it had reached.
 
-Out of memory, telling may fail as well (as a MemoryError, or a module that cannot be
-loaded): the exit code is decided before anything is allocated for the line, the run's
-own data is let go first, the modules that tell errors apart are only looked at if they
-were loaded, and if the line still cannot be made a line made in advance is written
-instead, with the same exit code.
+Memory running out is the auditor's failure (3), never a refusal: a MemoryError, and an
+OSError of errno ENOMEM (the system refusing memory to a file, a thread or a child process)
+whatever file it names. Out of memory, telling may fail as well (as a MemoryError, or a
+module that cannot be loaded): the exit code is decided before anything is allocated for
+the line, the run's own data is let go first, the modules that tell errors apart are only
+looked at if they were loaded, and if the line still cannot be made a line made in advance
+is written instead,
+with the same exit code.
 
 Every line is escaped (file names and settings are untrusted text: auditor/shown.py) and
 any `scheme://user:password@` in it has its password hidden (auditor/store/urls.py)."""
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import sys
 from collections.abc import Callable
@@ -74,11 +78,11 @@ def _told(error: Exception, arguments: argparse.Namespace, os_errors_refused: bo
     raises a MemoryError, or an ImportError or a ValueError from a module loaded then)."""
     code = EXIT_CRASH
     try:
-        if isinstance(error, MemoryError):
+        memory = memory_ran_out(error)
+        if memory is not None:
             _let_go(error)
-            line = None
-        else:
-            line = refusal(error, arguments, os_errors_refused, store_faults_refused)
+            return crashed(error, arguments, memory)
+        line = refusal(error, arguments, os_errors_refused, store_faults_refused)
         if line is None:
             return crashed(error, arguments)
         code = EXIT_ERROR
@@ -88,6 +92,19 @@ def _told(error: Exception, arguments: argparse.Namespace, os_errors_refused: bo
         with contextlib.suppress(OSError):
             os.write(2, UNTOLD[code])
         return code
+
+
+def memory_ran_out(error: BaseException) -> BaseException | None:
+    """The error telling memory ran out (Python's MemoryError, or the system's ENOMEM):
+    `error` itself, or what it was raised from or during (a handler that turned an OSError
+    into a refusal of the file it names), else None."""
+    seen = 0
+    while error is not None and seen < 8:
+        if isinstance(error, MemoryError) or (
+                isinstance(error, OSError) and error.errno == errno.ENOMEM):
+            return error
+        error, seen = error.__cause__ or error.__context__, seen + 1
+    return None
 
 
 def _let_go(error: BaseException) -> None:
@@ -194,16 +211,18 @@ def _audit_failure() -> type | tuple[()]:
     return getattr(results, "AuditFailure", ())
 
 
-def crashed(error: Exception, arguments: argparse.Namespace) -> int:
+def crashed(error: Exception, arguments: argparse.Namespace,
+            named: BaseException | None = None) -> int:
     """A failure of the auditor itself told apart from findings: one line (naming the file
-    an audit was on), the traceback in a log it names, exit 3."""
+    an audit was on, and the error `named`, else what `error` was raised from), the
+    traceback in a log it names, exit 3."""
     if isinstance(error, _audit_failure()):
         where = f" while auditing {error.path}"
     elif arguments.command == "audit":
         where = " after auditing the inputs"
     else:
         where = ""
-    cause = error.__cause__ or error
+    cause = named or error.__cause__ or error
     tell(f"auditor: the auditor itself failed{where} ({type(cause).__name__}); "
          f"{_log_traceback(arguments)}")
     return EXIT_CRASH

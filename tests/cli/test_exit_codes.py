@@ -11,6 +11,7 @@ under a real memory limit reaches."""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -186,7 +187,7 @@ resource.setrlimit(resource.RLIMIT_AS, (held + int(sys.argv[1]) * 2**20,) * 2)
 sys.exit(main(sys.argv[2:]))
 """
 TOLD_OUT_OF_MEMORY = re.compile(
-    r"auditor: (the auditor itself failed \(MemoryError\); the traceback is in \S+|the "
+    r"auditor: (the auditor itself failed \((MemoryError|OSError)\); the traceback is in \S+|the "
     r"auditor itself failed, and so did telling how \(memory exhausted\?\))")
 
 
@@ -341,6 +342,29 @@ def test_a_store_command_refused_on_an_os_error_names_the_file_then_why(
     assert main(["report", "1", "--store", floor["quiet"], "--out", str(out)]) == 2
     error = said(capsys)
     assert re.fullmatch(rf"auditor: {re.escape(str(out))}/\S+: Is a directory\n", error), error
+
+
+@pytest.mark.parametrize("code, told", [
+    (errno.ENOMEM, r"auditor: the auditor itself failed \(OSError\); the traceback is in \S+\n"),
+    (errno.ENOSPC, r"auditor: trends could not keep its temporary files in \S+ \(No space "
+                   r"left on device\); set TMPDIR to a folder with room\n")])
+def test_memory_the_system_refuses_is_a_failure_where_another_os_error_is_a_refusal(
+        floor: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture, code: int, told: str) -> None:
+    """An OSError of ENOMEM (a file, thread or child refused memory) is memory running
+    out, the auditor's failure: exit 3, never "refused" (2) as if the place named were at
+    fault, as a full disk is, even where a command turns the OSError into a refusal of its
+    own (trends' temporary files)."""
+    import auditor.trends.analysis
+
+    def refused(*arguments, **options):
+        raise OSError(code, os.strerror(code), str(tmp_path / "trends.html"))
+
+    monkeypatch.setattr(auditor.trends.analysis, "trends_document", refused)
+    assert main(["trends", "--store", floor["quiet"], "--out", str(tmp_path / "t"),
+                 "--quiet"]) == (3 if code == errno.ENOMEM else 2)
+    error = said(capsys)
+    assert re.fullmatch(told, error), error
 
 
 def test_an_interrupt_is_never_told_as_a_failure(floor: dict, tmp_path: Path,
