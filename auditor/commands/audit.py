@@ -51,7 +51,7 @@ exit codes:
      --fail-on-new: a new one); see report.html, findings.json, findings.csv
   2  an input could not be read, or the waiver file, the baseline or the settings; or
      the command was misused
-  3  the auditor itself failed (a bug: please report it with the input)
+  3  the auditor itself failed (a bug: please report it with the input), or memory ran out
 """
 
 # A file or folder that cannot be used is refused before the audit (`read_before`): one

@@ -27,7 +27,7 @@ exit codes:
   0  stopped by SIGINT or SIGTERM
   2  the command was misused: a PATH that does not exist, a bad sink, the settings or
      the state folder
-  3  the auditor itself failed (a bug: please report it)
+  3  the auditor itself failed (a bug: please report it), or memory ran out
 """
 
 # What the watch cannot use is a `WatchError` (exit 2); any other file error is its own
