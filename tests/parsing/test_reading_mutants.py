@@ -1,15 +1,22 @@
-"""Exact values where the reading's own tests compared two paths but pinned nothing (the
+"""Exact values where the reading's own tests compared two paths or pinned nothing (the
 mutation area `reading`, scripts/mutation.py): what a bad line's diagnosis says when it
-holds a comment or a quoted `#`, and the grammar's terminals kept in the user's cache."""
+holds a comment or a quoted `#`, the grammar's terminals kept in the user's cache, a piece
+of a file read alone, `decks=` of thousands of digits, and the count an unknown house rule
+with no most is judged at."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
 
 from auditor import events as ev
+from auditor import source
 from auditor.parser import fast, parse_lines, parse_lines_lark
+from auditor.reader import NO_MOST, Header, read_structure
+from auditor.source import SourceFile
+from tests.helpers.finding_rows import finding_rows
 
 _CARD = "a card such as Tc (rank A 2-9 T J Q K, then suit c d h s)"
 
@@ -75,3 +82,79 @@ def test_the_grammar_terminals_with_no_usable_cache(tmp_path: Path,
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked / "cache"))
     assert fast.grammar_terminals() == _lark_terminals()
     assert blocked.read_text() == "in the way"
+
+
+# ---- a piece of a file (auditor/split.py), read from its first byte to its last ----
+
+_PIECE_LINES = [b"bjh 1", b"shoe S1", b"round 1", b"deal s1h1 Kh", b"end", b"round 2", b"end"]
+
+
+@pytest.mark.parametrize("block", [3, 1 << 18])
+def test_a_piece_reads_its_own_lines_and_no_more(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 block: int) -> None:
+    """Lines 3 to 5 of a record, read as a worker reads its piece (blocks shorter than a
+    line, or one block holding it all): their numbers, texts and bytes' digest, nothing of
+    the lines around them."""
+    monkeypatch.setattr(source, "_BLOCK", block)
+    path = tmp_path / "record.bjh"
+    path.write_bytes(b"\n".join(_PIECE_LINES) + b"\n")
+    start = len(b"\n".join(_PIECE_LINES[:2])) + 1
+    end = start + len(b"\n".join(_PIECE_LINES[2:5])) + 1
+    piece = SourceFile(str(path), start=start, end=end, first_line=3)
+    assert list(piece.lines()) == [(3, "round 1", None), (4, "deal s1h1 Kh", None),
+                                   (5, "end", None)]
+    assert piece.sha256 == hashlib.sha256(b"round 1\ndeal s1h1 Kh\nend\n").hexdigest()
+    assert (piece.line_count, piece.unterminated) == (3, None)
+    rest = SourceFile(str(path), start=end, first_line=6)  # the last piece: to the file's end
+    assert list(rest.lines()) == [(6, "round 2", None), (7, "end", None)]
+
+
+# ---- `decks=` with more digits than Python reads as a number ----
+
+def _header(*lines: str) -> Header:
+    numbered = [(number, text, None) for number, text in enumerate(lines, 1)]
+    header = next(read_structure(parse_lines(numbered)))
+    assert isinstance(header, Header)
+    return header
+
+
+def test_decks_of_thousands_of_digits_is_a_value_it_cannot_take() -> None:
+    """`int` refuses a text of more than 4300 digits: the reader crashed on such a
+    `decks=` (the auditor's own failure, exit 3); it is a header finding, `decks` unknown,
+    as `seats=` of as many digits is."""
+    digits = "9" * 5000
+    header = _header("bjh 1", f"table T1 game=standard decks={digits} seats={digits}")
+    assert [(p.kind, p.line, p.message) for p in header.problems] == [
+        ("header", 2, "table decks: Unable to parse input string as an integer, "
+                      "exceeded maximum size"),
+        ("header", 2, "table seats: Unable to parse input string as an integer, "
+                      "exceeded maximum size")]
+    (decks,) = header.config.unknown
+    assert (decks.key, decks.values, decks.line) == ("decks", (1, 6, 8, NO_MOST), 2)
+    assert decks.why == f"set to {digits} at line 2, a value it cannot take"
+    assert header.config.decks == NO_MOST
+
+
+def test_decks_of_thousands_of_digits_is_audited_not_a_crash(tmp_path: Path) -> None:
+    digits = "9" * 5000
+    rows = finding_rows(tmp_path, f"bjh 1\ntable T1 game=standard decks={digits}\n"
+                                  "shoe S1\nround 1\nend\n")
+    assert [row[:3] for row in rows] == [("record:header", None, 2)]
+    assert rows[0][3] == ("table decks: Unable to parse input string as an integer, "
+                          "exceeded maximum size")
+
+
+# ---- a house rule with no most, unknown: judged at the least and at NO_MOST ----
+
+def test_an_unknown_count_with_no_most_is_judged_at_one_and_at_a_million() -> None:
+    """`tensticks.lights` (no most) and `decks` at a standard table (no most in its rules)
+    set to values they cannot take: each is judged at its least and at NO_MOST, one
+    million, which the bonus prize's message names as the lights the prize needs, and the
+    table is configured at NO_MOST."""
+    assert NO_MOST == 10 ** 6
+    header = _header("bjh 1", "table T1 game=tensticks decks=0", "option tensticks.lights=0")
+    assert [(u.key, u.values, u.line) for u in header.config.unknown] == [
+        ("decks", (1, 6, 8, 1_000_000), 2), ("tensticks.lights", (1, 1_000_000), 3)]
+    assert (header.config.decks, header.config.rules.tensticks_lights) == \
+        (1_000_000, 1_000_000)
