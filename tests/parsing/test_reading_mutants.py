@@ -158,3 +158,27 @@ def test_an_unknown_count_with_no_most_is_judged_at_one_and_at_a_million() -> No
         ("decks", (1, 6, 8, 1_000_000), 2), ("tensticks.lights", (1, 1_000_000), 3)]
     assert (header.config.decks, header.config.rules.tensticks_lights) == \
         (1_000_000, 1_000_000)
+
+
+# ---- values the grammar reads but no record can mean (diagnosis.implausible) ----
+
+_NOT_A_TIME = "is not a time of day (00:00:00 to 23:59:59.999)"
+
+
+@pytest.mark.parametrize(("text", "events"), [
+    ("shoe S1 date=2026-02-30",
+     [ev.Shoe(4, None, "S1", None), "date=2026-02-30 is not a calendar date"]),
+    ("18:00:00 round 7 date=2026-13-01 time=12:00:00 dealer=D-1",
+     [ev.RoundStart(4, "18:00:00", "7", None, None, "D-1"),
+      "date=2026-13-01 is not a calendar date"]),
+    ("round 7 time=24:00:00",
+     [ev.RoundStart(4, None, "7", None, None, None), f"time=24:00:00 {_NOT_A_TIME}"]),
+    # a time stamp no clock shows: the line opens nothing
+    ("24:00:00 shoe S2 date=2026-02-30", [f"the time stamp 24:00:00 {_NOT_A_TIME}"]),
+    ("round 8 date=2024-02-29", [ev.RoundStart(4, None, "8", "2024-02-29", None, None)]),
+])
+def test_an_unreal_date_or_clock_is_unreadable_and_the_shoe_or_round_still_opens(
+        text: str, events: list) -> None:
+    expected = [ev.Unreadable(4, None, 1, e, text) if isinstance(e, str) else e
+                for e in events]
+    assert _both(text) == expected
