@@ -7,6 +7,8 @@ with no most is judged at."""
 from __future__ import annotations
 
 import hashlib
+import tracemalloc
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -42,6 +44,9 @@ def _both(text: str, number: int = 4) -> list[ev.Event]:
      "unexpected 'more' at the end of the statement; expected `note \"TEXT\"`"),
     ('casino "A # B" licence=R-1 x=2 # c', 28,
      "unknown field 'x'; expected `casino \"NAME\" [licence=ID]`"),
+    # past an escaped quote the comment is still cut: each field fits, Lark's column
+    ('casino "A \\"B\\"" licence=R-1 licence=R-2 # c', 30,
+     "the fields do not make a `casino` statement; expected `casino \"NAME\" [licence=ID]`"),
 ])
 def test_a_diagnosis_reads_past_quoted_hashes_and_stops_at_a_comment(
         text: str, column: int, message: str) -> None:
@@ -182,3 +187,45 @@ def test_an_unreal_date_or_clock_is_unreadable_and_the_shoe_or_round_still_opens
     expected = [ev.Unreadable(4, None, 1, e, text) if isinstance(e, str) else e
                 for e in events]
     assert _both(text) == expected
+
+
+@pytest.mark.parametrize(("text", "event"), [
+    ("18:00:24\treveal", ev.Reveal(4, "18:00:24")),
+    ("18:00:25 end # c", ev.RoundEnd(4, "18:00:25")),
+    ("18:00:26\tcutcard", ev.CutCard(4, "18:00:26")),
+    ("18:00:27 peek  ", ev.Peek(4, "18:00:27")),
+    ("18:00:14\tdiscard s1h1", ev.Discard(4, "18:00:14", "s1h1")),
+    ("18:00:15 surrender s1h2 # c", ev.Surrender(4, "18:00:15", "s1h2")),
+    ("18:00:16\ttuck  s1h3", ev.Tuck(4, "18:00:16", "s1h3")),
+    ("18:00:17\tbet s1h1 main 31.75 tip", ev.Bet(4, "18:00:17", "s1h1", "main",
+                                                Decimal("31.75"), True)),
+    ("18:00:18  settle s1h1 main win 63.25 # c", ev.Settle(4, "18:00:18", "s1h1", "main",
+                                                            "win", Decimal("63.25"), False)),
+])
+def test_statements_off_the_runs_keep_their_time_stamp_and_fields(
+        text: str, event: ev.Event) -> None:
+    """Written with a tab, two spaces or a comment, a round's statement is read alone by
+    the round pattern, whose statements sharing one alternative (end, reveal, peek,
+    cutcard...; discard, tuck, surrender) are built from the captured keyword: the time
+    stamp (group 1) and the hand are the line's."""
+    assert _both(text) == [event]
+
+
+def test_the_rest_of_an_overlong_line_is_not_held(tmp_path: Path) -> None:
+    """A line past MAX_LINE_BYTES is one unreadable line, and the bytes up to its newline
+    are skipped as they come, never gathered: reading a 16 MiB line holds a few blocks."""
+    path = tmp_path / "record.bjh"
+    with path.open("wb") as file:
+        file.write(b"bjh 1\n")
+        file.write(b"x" * (16 << 20))
+        file.write(b"\nend\n")
+    tracemalloc.start()
+    try:
+        lines = list(SourceFile(str(path)).lines())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert lines == [(1, "bjh 1", None),
+                     (2, None, f"line longer than {source.MAX_LINE_BYTES} bytes"),
+                     (3, "end", None)]
+    assert peak < 8 * source._BLOCK, peak
