@@ -15,7 +15,7 @@ import pytest
 
 from auditor import events as ev
 from auditor import source
-from auditor.parser import fast, parse_lines, parse_lines_lark
+from auditor.parser import STATEMENT_USAGE, fast, parse_lines, parse_lines_lark
 from auditor.reader import NO_MOST, Header, read_structure
 from auditor.source import SourceFile
 from tests.helpers.finding_rows import finding_rows
@@ -44,6 +44,11 @@ def _both(text: str, number: int = 4) -> list[ev.Event]:
      "unexpected 'more' at the end of the statement; expected `note \"TEXT\"`"),
     ('casino "A # B" licence=R-1 x=2 # c', 28,
      "unknown field 'x'; expected `casino \"NAME\" [licence=ID]`"),
+    # a keyed field with a value its key does not take: named, at its own column
+    ("table T1 game=standard decks=six", 24,
+     "'decks=six': decks= takes a whole number; expected `" + STATEMENT_USAGE["table"] + "`"),
+    ("round 7 time=12:00 dealer=D-1", 9,
+     "'time=12:00': time= takes a time HH:MM:SS; expected `" + STATEMENT_USAGE["round"] + "`"),
     # past an escaped quote the comment is still cut: each field fits, Lark's column
     ('casino "A \\"B\\"" licence=R-1 licence=R-2 # c', 30,
      "the fields do not make a `casino` statement; expected `casino \"NAME\" [licence=ID]`"),
@@ -113,6 +118,19 @@ def test_a_piece_reads_its_own_lines_and_no_more(tmp_path: Path,
     assert (piece.line_count, piece.unterminated) == (3, None)
     rest = SourceFile(str(path), start=end, first_line=6)  # the last piece: to the file's end
     assert list(rest.lines()) == [(6, "round 2", None), (7, "end", None)]
+
+
+@pytest.mark.parametrize("block", [1, 2, 4, 5])
+def test_a_block_that_begins_with_a_newline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            block: int) -> None:
+    """Blocks cut just before a newline (at 4: "end\\n", then "\\nend"): the empty line
+    between is a line of its own, and the last, with no newline, the record's last."""
+    monkeypatch.setattr(source, "_BLOCK", block)
+    path = tmp_path / "record.bjh"
+    path.write_bytes(b"end\n\nend")
+    reading = SourceFile(str(path))
+    assert list(reading.lines()) == [(1, "end", None), (2, "", None), (3, "end", None)]
+    assert (reading.line_count, reading.unterminated) == (3, 3)
 
 
 # ---- `decks=` with more digits than Python reads as a number ----
