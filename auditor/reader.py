@@ -274,8 +274,7 @@ def _table_fields(event: ev.Table, fields: dict[str, object],
     seen: set[str] = set()
     for key, text in event.fields:
         if key == "decks":  # a house rule: judged like an option (`_unknown_rules`)
-            settings.setdefault("decks", []).append(
-                (text, event.line, text.isdigit() and int(text) >= 1))
+            settings.setdefault("decks", []).append((text, event.line, _usable_decks(text)))
         if key in seen:
             problems.append(Problem("header", event.line, f"`table` gives {key}= twice"))
             continue
@@ -285,6 +284,15 @@ def _table_fields(event: ev.Table, fields: dict[str, object],
         if required not in seen:
             problems.append(Problem("header", event.line, f"`table` has no {required}="))
     return problems
+
+
+def _usable_decks(text: str) -> bool:
+    """A count `decks` can take: at least one, and digits Python reads as a number (past
+    4300 of them `int` refuses the text: the value cannot be taken, it does not crash)."""
+    try:
+        return text.isdigit() and int(text) >= 1
+    except ValueError:
+        return False
 
 
 def _option_problems(event: ev.Option, options: dict[str, str], lines: dict[str, int],

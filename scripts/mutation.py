@@ -149,7 +149,8 @@ AREAS = {
                     "tests/replay/test_round_facts.py", "tests/replay/test_replay_caps.py"), 40),
     # reading: lines into statements and events, events into rounds
     "reading": Area(("auditor/parser/*.py", "auditor/reader.py", "auditor/source.py"),
-                    ("tests/parsing/test_parser.py", "tests/parsing/test_fast_paths.py",
+                    ("tests/parsing/test_parser.py", "tests/parsing/test_reading_mutants.py",
+                     "tests/parsing/test_fast_paths.py",
                      "tests/parsing/test_read_batches.py", "tests/parsing/test_batch_edges.py",
                      "tests/parsing/test_burn_and_dealer_lines.py",
                      "tests/parsing/test_malformed.py", "tests/parsing/test_properties.py",
