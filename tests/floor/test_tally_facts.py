@@ -1,25 +1,29 @@
 """The tally's facts pinned on short records with counts worked out by hand: rounds per
-dealer, hour and shift, where each hour begins, dealer-player pairs, the players behind
+dealer and hour, where each hour begins, dealer-player pairs, the players behind
 findings' seats, the game math (naturals, dealer busts by up card, Lucky Ladies wins) and
 the shuffled cards with their lines. Fast (a few records), so that a wrong change to
 auditor/tally.py goes red here before the slow trends tests run."""
 
 from __future__ import annotations
 
+import sqlite3
 from array import array
 from pathlib import Path
 
 import pytest
 
 from auditor.audit import audit_file
-from auditor.tally import ClosedShuffle, Tally, _stamp_and_shift, line_steps, shift_of
+from auditor.gaming_day import Calendar
+from auditor.store.tallies import _in_gaming_days
+from auditor.tally import ClosedShuffle, Tally, _stamp_and_hour, line_steps, shift_of
+from tests.helpers.audits import audit, findings_of, written
 
 # Rounds 1-2: D-1 at 13:59 (day) and 14:00 (swing), players seated before the first round;
 # round 1's s2 is paid 5 for 10 (a finding on s2). Round 3 (D-2, 14:30:00.250): s2 changes
 # player before its wager, s3 sits between two wagers, s1's player leaves after hers and
 # P-E takes the seat (she counts for this round, P-E from the next); s3 collected on a push
 # (a finding on a seat sat in this round). Round 4 (22:10): ace up, soft 17 drawn under
-# soft17=hit, busts. Round 5: no time (the shoe's date alone, no shift). Round 6 (next
+# soft17=hit, busts. Round 5: no time (the shoe's date alone, no hour). Round 6 (next
 # day 05:30): shuffled mid-round, a burn after it. Round 7: a plain round after it, in
 # the new sequence. Round 8: a line that cannot be read (cards not counted, the sequence
 # broken). Round 9 (D-3, 06:05): cards dealt to a seat (a problem: the deals are read from
@@ -478,18 +482,19 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Tally:
     return tally_of(tmp_path_factory.mktemp("tally"), RECORD)
 
 
-def test_the_table_the_rule_and_the_rounds_by_dealer_hour_and_shift(record: Tally) -> None:
+def test_the_table_the_rule_and_the_rounds_by_dealer_and_hour(record: Tally) -> None:
     assert (record.site, record.table_id, record.decks, record.hits_soft_17) == (
         "TL-1", "T1", 6, True)
+    # the local hour: the parent names the shift by the run's calendar
     assert list(record.rounds.items()) == [
-        (("D-1", "2026-11-20 13", "day"), 1),
-        (("D-1", "2026-11-20 14", "swing"), 1),
-        (("D-2", "2026-11-20 14", "swing"), 1),
-        (("D-2", "2026-11-20 22", "grave"), 1),
-        (("D-2", "2026-11-20", None), 1),  # no time: the date alone, no shift
-        (("D-2", "2026-11-21 05", "grave"), 3),  # the unreadable round counts
-        (("D-3", "2026-11-21 06", "day"), 2),
-        (("D-3", "2026-11-21 07", "day"), 2)]
+        (("D-1", "2026-11-20 13", 13), 1),
+        (("D-1", "2026-11-20 14", 14), 1),
+        (("D-2", "2026-11-20 14", 14), 1),
+        (("D-2", "2026-11-20 22", 22), 1),
+        (("D-2", "2026-11-20", None), 1),  # no time: the date alone, no hour
+        (("D-2", "2026-11-21 05", 5), 3),  # the unreadable round counts
+        (("D-3", "2026-11-21 06", 6), 2),
+        (("D-3", "2026-11-21 07", 7), 2)]
     # where each hour's first round begins: its `round` line and ID
     assert record.starts == {"2026-11-20 13": (10, "1"), "2026-11-20 14": (28, "2"),
                              "2026-11-20 22": (68, "4"), "2026-11-20": (81, "5"),
@@ -621,7 +626,8 @@ def test_the_dealer_s_end_counts_only_by_the_drawing_rule(tmp_path: Path, text: 
     assert list(tally_of(tmp_path, text).game_counts()) == expected
 
 
-def test_the_shift_of_each_hour() -> None:
+def test_the_default_shift_of_each_hour() -> None:
+    """`shift_of` names the run store's `findings.shift` column by the default spans."""
     shifts = {f"{hour:02d}:30:00": shift_of(f"{hour:02d}:30:00") for hour in range(24)}
     assert shifts == {f"{hour:02d}:30:00": "grave" if hour < 6 or hour >= 22
                       else "day" if hour < 14 else "swing" for hour in range(24)}
@@ -630,14 +636,14 @@ def test_the_shift_of_each_hour() -> None:
         None, None, None, None, "grave", "day", "day", "swing", "swing", "grave"]
 
 
-def test_a_round_s_hour_stamp_and_shift() -> None:
-    assert _stamp_and_shift("2026-11-20", "13:59:10") == ("2026-11-20 13", "day")
-    assert _stamp_and_shift("2026-11-20", "13:00:00.500") == ("2026-11-20 13", "day")
-    assert _stamp_and_shift("2026-11-21", "13:30:00") == ("2026-11-21 13", "day")
-    assert _stamp_and_shift("2026-11-20", "14:00:00") == ("2026-11-20 14", "swing")
-    assert _stamp_and_shift("2026-11-20", None) == ("2026-11-20", None)
-    assert _stamp_and_shift(None, "23:10:00") == (None, "grave")  # no date: the shift alone
-    assert _stamp_and_shift(None, None) == (None, None)
+def test_a_round_s_hour_stamp_and_local_hour() -> None:
+    assert _stamp_and_hour("2026-11-20", "13:59:10") == ("2026-11-20 13", 13)
+    assert _stamp_and_hour("2026-11-20", "13:00:00.500") == ("2026-11-20 13", 13)
+    assert _stamp_and_hour("2026-11-21", "13:30:00") == ("2026-11-21 13", 13)
+    assert _stamp_and_hour("2026-11-20", "00:10:00") == ("2026-11-20 00", 0)
+    assert _stamp_and_hour("2026-11-20", None) == ("2026-11-20", None)
+    assert _stamp_and_hour(None, "23:10:00") == (None, 23)  # no date: the hour alone
+    assert _stamp_and_hour(None, None) == (None, None)
 
 
 def test_line_steps_are_the_steps_from_the_line_before() -> None:
@@ -683,3 +689,80 @@ def test_a_piece_without_rounds_leaves_the_table_and_an_empty_tally_takes_it() -
     empty.absorb(Tally(site="TL-2", table_id="T2", decks=8, hits_soft_17=True))
     assert (empty.site, empty.table_id, empty.decks, empty.hits_soft_17) == (
         "TL-2", "T2", 8, True)
+
+
+UNDATED = """\
+bjh 1
+casino "Tally Casino" licence=TL-1
+table T9 game=standard decks=6 min=10 max=1000
+shoe S1
+round 1 time=13:10:00 dealer=D-1
+13:10:00 sit s1 player=P-A
+13:10:01 bet s1h1 main 10
+13:10:02 deal s1h1 Tc
+13:10:02 deal dealer 9c
+13:10:02 deal s1h1 8c
+13:10:02 deal dealer 8d
+13:10:03 stand s1h1
+13:10:04 reveal
+13:10:05 settle s1h1 main win 20
+end
+round 2 time=19:40:00 dealer=D-1
+19:40:01 bet s1h1 main 10
+19:40:02 deal s1h1 Td
+19:40:02 deal dealer 9d
+19:40:02 deal s1h1 8d
+19:40:02 deal dealer 8h
+19:40:03 stand s1h1
+19:40:04 reveal
+19:40:05 settle s1h1 main push 10
+end
+round 3 dealer=D-1
+bet s1h1 main 10
+deal s1h1 Th
+deal dealer 9h
+deal s1h1 8h
+deal dealer 8s
+stand s1h1
+reveal
+settle s1h1 main push 10
+end
+"""
+TWO_SHIFTS = {"early": "06:00-18:00", "late": "18:00-06:00"}
+
+
+def test_rounds_without_a_date_take_the_shift_of_the_run_s_calendar() -> None:
+    """A round with a time but no date has no hour stamp: its shift comes from its hour,
+    named by the run's shifts as its findings' are (it was the default spans' name, so
+    that `trends` put such rounds under "day" and their findings under "early")."""
+    tally = Tally()
+    tally.rounds = {("D-1", None, 13): 2, ("D-1", None, 19): 1, ("D-1", None, None): 1,
+                    ("D-1", "2026-11-20 13", 13): 4, ("D-1", "2026-11-21 01", 1): 8,
+                    ("D-1", "2026-11-20", None): 16}
+    rounds = _in_gaming_days(tally, Calendar.of(shifts=TWO_SHIFTS))[0]
+    assert rounds == {("D-1", None, "early"): 2, ("D-1", None, "late"): 1,
+                      ("D-1", None, None): 1, ("D-1", "2026-11-20", "early"): 4,
+                      ("D-1", "2026-11-20", "late"): 8, ("D-1", "2026-11-20", None): 16}
+    # the default calendar names the same hours as before
+    rounds = _in_gaming_days(tally, Calendar.of())[0]
+    assert rounds == {("D-1", None, "day"): 2, ("D-1", None, "swing"): 1,
+                      ("D-1", None, None): 1, ("D-1", "2026-11-20", "day"): 4,
+                      ("D-1", "2026-11-20", "grave"): 8, ("D-1", "2026-11-20", None): 16}
+
+
+def test_an_undated_record_s_rounds_and_findings_share_the_run_s_shifts(tmp_path: Path
+                                                                        ) -> None:
+    settings = tmp_path / "settings.toml"
+    settings.write_text('[shifts]\nearly = "06:00-18:00"\nlate = "18:00-06:00"\n',
+                        encoding="utf-8")
+    store = tmp_path / "store.sqlite"
+    audit(written(tmp_path, UNDATED), out=tmp_path / "out", store=store,
+          more=["--config", str(settings), "--fail-on", "never"])
+    with sqlite3.connect(store) as connection:
+        rounds = connection.execute(
+            "select dealer, date, shift, rounds from tally_rounds order by item").fetchall()
+    assert rounds == [("D-1", None, "early", 1), ("D-1", None, "late", 1),
+                      ("D-1", None, None, 1)]
+    found = [(f["line"], f["shift"]) for f in findings_of(tmp_path / "out")["findings"]]
+    # s1's 18 against the dealer's 17: paid 20 for 10, then twice pushed
+    assert found == [(14, "early"), (24, "late"), (34, None)]
