@@ -406,6 +406,40 @@ settle s2h1 main lose 25
 end
 """
 
+# A hand dealt a third card by `deal`, in a round shuffled in and in a round with a problem
+# (both read their deals from the statements): the hand is one trial
+THIRD_DEAL = """\
+bjh 1
+table T4 game=standard decks=6 min=10 max=1000
+shoe S1 date=2026-11-20
+round 1 time=10:00:00 dealer=shuffled-third-deal
+bet s1h1 main 10
+deal s1h1 5c
+deal dealer 9c
+deal s1h1 6c
+deal dealer 8c
+deal s1h1 Tc
+shuffle
+cut
+stand s1h1
+reveal
+settle s1h1 main win 10
+end
+round 2 time=10:01:00 dealer=problem-third-deal
+bet s1h1 main 10
+deal s1h1 5d
+deal s4 Ad
+deal dealer 9d
+deal s1h1 6d
+deal s4 Kd
+deal dealer 8d
+deal s1h1 Td
+stand s1h1
+reveal
+settle s1h1 main win 10
+end
+"""
+
 LADIES = """\
 bjh 1
 table T21 game=ladies decks=8 min=10 max=1000
@@ -620,7 +654,13 @@ def test_the_shuffled_cards_in_shoe_order_with_their_lines(record: Tally) -> Non
         # placed before the first card and won or lost: s1 and s2 of both rounds (s3's
         # wager placed after the first card, then pushed, is not a trial)
         ("D-1", "2026-11-20 18", "ladies win", None, 4, 2)]),
-], ids=["soft17-stand", "soft17-hit", "tensticks", "ladies"])
+    (THIRD_DEAL, [
+        ("shuffled-third-deal", "2026-11-20 10", "player natural", None, 1, 0),
+        ("shuffled-third-deal", "2026-11-20 10", "dealer bust", 9, 1, 0),
+        # s1h1 and the ace and king dealt to s4
+        ("problem-third-deal", "2026-11-20 10", "player natural", None, 2, 1),
+        ("problem-third-deal", "2026-11-20 10", "dealer bust", 9, 1, 0)]),
+], ids=["soft17-stand", "soft17-hit", "tensticks", "ladies", "third-deal"])
 def test_the_dealer_s_end_counts_only_by_the_drawing_rule(tmp_path: Path, text: str,
                                                           expected: list) -> None:
     assert list(tally_of(tmp_path, text).game_counts()) == expected
