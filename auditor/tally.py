@@ -185,7 +185,7 @@ class Tally(Fieldwise):
 
     def add_round(self, view: RoundView, findings: list[Finding]) -> None:
         """One replayed round and the findings judged in it."""
-        if self.table_id is None:
+        if self.table_id is None:  # the file's first round: its header's table
             config = view.config
             self.site = config.licence or config.casino
             self.table_id, self.decks = config.table_id, config.decks
