@@ -48,7 +48,7 @@ def shift_hours(span: str) -> tuple[int, int]:
     return start, stop
 
 
-def _hour(time: str | None) -> int | None:
+def local_hour(time: str | None) -> int | None:
     """The hour of a round's local time stamp ("01:30:05"), None if it has none."""
     if not isinstance(time, str):
         return None
@@ -59,7 +59,7 @@ def _hour(time: str | None) -> int | None:
 def hour_stamp(day: str | None, time: str | None) -> str | None:
     """A round's date and hour as one key ("2026-03-02 01"), for the worker's tallies: the
     parent turns it into a gaming day and a shift. The bare date if the time is unknown."""
-    hour = _hour(time)
+    hour = local_hour(time)
     if day is None or hour is None:
         return day
     return f"{day} {hour:02d}"
@@ -114,7 +114,7 @@ class Calendar(Fieldwise):
     def gaming_day(self, day: str | None, time: str | None) -> str | None:
         """The gaming day of a round on `day` at local `time`: the day before when the time
         is before the gaming day begins; the date itself when the time is unknown."""
-        hour = _hour(time)
+        hour = local_hour(time)
         return self._day(day, hour)
 
     def _day(self, day: str | None, hour: int | None) -> str | None:
@@ -127,9 +127,10 @@ class Calendar(Fieldwise):
 
     def shift(self, time: str | None) -> str | None:
         """The shift of a local time, None if unknown or if no shift covers that hour."""
-        return self._shift(_hour(time))
+        return self.shift_of_hour(local_hour(time))
 
-    def _shift(self, hour: int | None) -> str | None:
+    def shift_of_hour(self, hour: int | None) -> str | None:
+        """The shift of a local hour (0-23), None if unknown or if no shift covers it."""
         if hour is None:
             return None
         for name, start, end in self.shifts:
@@ -153,7 +154,7 @@ class Calendar(Fieldwise):
         if stamp is None or " " not in stamp:
             return stamp, None
         day, _, hour = stamp.partition(" ")
-        return self._day(day, int(hour)), self._shift(int(hour))
+        return self._day(day, int(hour)), self.shift_of_hour(int(hour))
 
     def span(self, stamps: Iterable[str | None]) -> tuple[str | None, str | None]:
         """The first and last gaming days of rounds given by their `hour_stamp`s (a file's

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from auditor import blackjack
 from auditor import events as ev
 from auditor.fieldwise import Fieldwise
-from auditor.gaming_day import hour_stamp
+from auditor.gaming_day import hour_stamp, local_hour
 
 if TYPE_CHECKING:
     from auditor.findings import Finding
@@ -54,7 +54,9 @@ GAME_SLOTS = 28
 
 
 def shift_of(time: str | None) -> str | None:
-    """The shift of a local time stamp: day 06-14, swing 14-22, grave 22-06."""
+    """The shift of a local time stamp by the default spans: day 06-14, swing 14-22, grave
+    22-06 (the run store's `findings.shift` column; the tally keeps hours, which the
+    parent names by the run's calendar)."""
     if type(time) is str:  # nearly always: one look-up by the hour's two digits
         shift = _SHIFT_OF_HOUR.get(time[:2])
         if shift is not None:
@@ -74,22 +76,22 @@ def _shift_of(time: str | None) -> str | None:
 
 _SHIFT_OF_HOUR = {f"{hour:02d}": _shift_of(f"{hour:02d}") for hour in range(100)}
 
-# A round's (hour stamp, shift) by its date and its clock's hour, once its minutes are valid
-# (all that either reads): a night has a few dozen, its rounds tens of thousands. Keyed by the
-# minute, every other round missed.
-_STAMPS: dict[tuple[str | None, str], tuple[str | None, str | None]] = {}
+# A round's (hour stamp, local hour) by its date and its clock's hour, once its minutes are
+# valid (all that either reads): a night has a few dozen, its rounds tens of thousands.
+# Keyed by the minute, every other round missed.
+_STAMPS: dict[tuple[str | None, str], tuple[str | None, int | None]] = {}
 _MINUTES = frozenset(f":{minute:02d}" for minute in range(60))
 
 
-def _stamp_and_shift(date: str | None, clock: str | None) -> tuple[str | None, str | None]:
+def _stamp_and_hour(date: str | None, clock: str | None) -> tuple[str | None, int | None]:
     if type(clock) is not str or clock[2:5] not in _MINUTES:
-        return hour_stamp(date, clock), shift_of(clock)
+        return hour_stamp(date, clock), local_hour(clock)
     key = (date, clock[:2])
     found = _STAMPS.get(key)
     if found is None:
         if len(_STAMPS) >= 100_000:
             _STAMPS.clear()
-        found = _STAMPS[key] = (hour_stamp(date, clock[:5]), shift_of(clock[:5]))
+        found = _STAMPS[key] = (hour_stamp(date, clock[:5]), local_hour(clock[:5]))
     return found
 
 
@@ -148,7 +150,9 @@ class Tally(Fieldwise):
     # days when the tally is stored (auditor/store/tallies.py).
     # Plain dicts, counted by `get`: a Counter (a dict subclass with a Python-level
     # `__delitem__`) stores each item through a slow slot, a few times a round.
-    rounds: dict[tuple, int] = field(default_factory=dict)  # (dealer, date, shift) -> rounds
+    # (dealer, date, local hour 0-23 or None) -> rounds: the hour gives a round with no date
+    # its shift by the run's calendar (store/tallies.py), as its findings get theirs
+    rounds: dict[tuple, int] = field(default_factory=dict)
     # (dealer, player, date) -> rounds; complete once `finish` has counted the line-ups
     pairs: dict[tuple, int] = field(default_factory=dict)
     # (finding line, seat, player): who sat at the seat a finding names, to join findings
@@ -181,14 +185,14 @@ class Tally(Fieldwise):
 
     def add_round(self, view: RoundView, findings: list[Finding]) -> None:
         """One replayed round and the findings judged in it."""
-        if self.table_id is None:
+        if self.table_id is None:  # the file's first round: its header's table
             config = view.config
             self.site = config.licence or config.casino
             self.table_id, self.decks = config.table_id, config.decks
             self.hits_soft_17 = config.hits_soft_17
         # The date and hour: the parent makes it a gaming day and shift (auditor/gaming_day.py)
-        dealer, (date, shift) = view.dealer_id, _stamp_and_shift(view.date, view.clock)
-        rounds, key = self.rounds, (dealer, date, shift)
+        dealer, (date, hour) = view.dealer_id, _stamp_and_hour(view.date, view.clock)
+        rounds, key = self.rounds, (dealer, date, hour)
         rounds[key] = rounds.get(key, 0) + 1
         if date not in self.starts:  # a few times a file: an hour's first round
             self.starts[date] = (view.start_line, view.round_id)

@@ -165,7 +165,8 @@ AREAS = {
                       "tests/evidence/test_trace_made_later.py"), 30),
     # the tally: the denominators and game counts trends reads, counted per round
     "tally": Area(("auditor/tally.py",),
-                  ("tests/floor/test_tally_lineups.py", "tests/replay/test_round_facts.py",
+                  ("tests/floor/test_tally_facts.py", "tests/floor/test_tally_lineups.py",
+                   "tests/replay/test_round_facts.py",
                    "tests/store/test_pairs_order.py", "tests/house/test_after_speed.py",
                    "tests/floor/test_trends.py"), 30),
 }

@@ -77,9 +77,11 @@ def _in_gaming_days(tally: Tally, calendar: Calendar) -> tuple[dict, dict, dict,
         return found
 
     rounds: dict[tuple, int] = {}
-    for (dealer, stamp, shift), count in tally.rounds.items():
-        day, hour_shift = of_stamp(stamp)
-        key = (dealer, day, hour_shift if " " in (stamp or "") else shift)
+    for (dealer, stamp, hour), count in tally.rounds.items():
+        day, shift = of_stamp(stamp)
+        if " " not in (stamp or ""):  # no date or no time: the hour alone, if any
+            shift = calendar.shift_of_hour(hour)
+        key = (dealer, day, shift)
         rounds[key] = rounds.get(key, 0) + count
     pairs: dict[tuple, int] = {}
     for (dealer, player, stamp), count in tally.pairs.items():

@@ -16,7 +16,7 @@ from auditor.replay.engine import replay_round
 from auditor.replay.state import TableState
 from auditor.simulate import simulate, table_spec
 from auditor.source import SourceFile
-from auditor.tally import Tally, _stamp_and_shift, players_of
+from auditor.tally import Tally, _stamp_and_hour, players_of
 
 
 def pairs_round_by_round(path: Path) -> list[tuple[tuple, int]]:
@@ -31,7 +31,7 @@ def pairs_round_by_round(path: Path) -> list[tuple[tuple, int]]:
             state = TableState(item.config)
         elif isinstance(item, RoundRecord):
             view = replay_round(state, item, str(path))
-            date = _stamp_and_shift(view.date, view.clock)[0]
+            date = _stamp_and_hour(view.date, view.clock)[0]
             for player in dict.fromkeys(players_of(view).values()):
                 key = (view.dealer_id, player, date)
                 pairs[key] = pairs.get(key, 0) + 1

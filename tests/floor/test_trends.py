@@ -397,9 +397,10 @@ def test_the_tally_of_a_small_record(tmp_path) -> None:
     assert [(f.citation, f.line, f.seat, str(f.difference)) for f in result.findings] == [
         ("20:18:15:06", 23, "s3", "10")]
     assert (tally.site, tally.table_id, tally.decks) == ("RL-9", "T4", 6)
-    # The worker keeps each round's date and hour; the store makes them gaming days.
-    assert dict(tally.rounds) == {("D-1", "2026-11-22 13", "day"): 1,
-                                  ("D-2", "2026-11-22 14", "swing"): 1}
+    # The worker keeps each round's date and hour; the store makes them gaming days and
+    # shifts.
+    assert dict(tally.rounds) == {("D-1", "2026-11-22 13", 13): 1,
+                                  ("D-2", "2026-11-22 14", 14): 1}
     assert dict(tally.pairs) == {("D-1", "P-1", "2026-11-22 13"): 1,
                                  ("D-1", "P-3", "2026-11-22 13"): 1,
                                  ("D-2", "P-1", "2026-11-22 14"): 1}

@@ -129,10 +129,11 @@ def test_a_stored_replay_is_the_json_of_its_document(
 @pytest.mark.parametrize("date", ["2026-03-02", None])
 def test_the_stamp_kept_by_the_hour_is_the_stamp_worked_out(date: str | None,
                                                             clock: str | None) -> None:
-    """The tally keeps a round's (hour stamp, shift) by its date and hour once the minutes
-    are valid; every clock, valid or not, must give what `hour_stamp` and `shift_of` give."""
-    from auditor.gaming_day import hour_stamp
-    from auditor.tally import _stamp_and_shift, shift_of
+    """The tally keeps a round's (hour stamp, local hour) by its date and hour once the
+    minutes are valid; every clock, valid or not, must give what `hour_stamp` and
+    `local_hour` give."""
+    from auditor.gaming_day import hour_stamp, local_hour
+    from auditor.tally import _stamp_and_hour
 
     for _ in range(2):  # worked out, then found kept
-        assert _stamp_and_shift(date, clock) == (hour_stamp(date, clock), shift_of(clock))
+        assert _stamp_and_hour(date, clock) == (hour_stamp(date, clock), local_hour(clock))
