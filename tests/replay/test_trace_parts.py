@@ -1,0 +1,71 @@
+"""replay.trace's parts with exact values: the steps a long round keeps (the table before and
+after each line a finding stands on, so the report shows what that line alone changed), and
+the lists of hands and wagers a step shares with the step before (what replay.changes and
+the store's encoder know unchanged by identity)."""
+
+from __future__ import annotations
+
+from auditor.replay.trace import STEPS_AT_MOST, trace_round
+from tests.helpers.replaying import HEADER, rounds_of
+
+CARDS = [rank + suit for rank in "A23456789TJQK" for suit in "cdhs"]
+
+# header lines 1 to 5; the round's statements from line 8 (its `round` line)
+ROUND_START = HEADER.count("\n") + 3
+
+
+def _long_round(hits: int) -> str:
+    lines = ["shuffle", "cut", "round 1 time=10:00:00 dealer=D-1", "sit s1 player=P-1",
+             "bet s1h1 main 20", "deal s1h1 2c", "deal dealer 7d", "deal s1h1 3c",
+             "deal dealer 9d", *(f"hit s1h1 {CARDS[i % 52]}" for i in range(hits)),
+             "reveal", "settle s1h1 main lose 20", "end"]
+    return HEADER + "\n".join(lines) + "\n"
+
+
+def _traced(text: str, faults: tuple[int, ...]):
+    [(before, record)] = list(rounds_of(text))
+    source = dict(enumerate(text.splitlines(), start=1))
+    return trace_round(before, record, "f.bjh", source, faults)
+
+
+def test_a_long_round_keeps_its_first_and_last_steps_and_the_two_around_a_fault() -> None:
+    text = _long_round(150)  # 158 statements, lines 9 (sit) to 166 (end)
+    fault = 120  # `hit s1h1 Ad`, the 112th statement: neither among the first 80 nor the last 30
+    assert text.splitlines()[fault - 1] == "hit s1h1 Ad"
+    evidence = _traced(text, (fault,))
+    first, last = ROUND_START + 1, ROUND_START + 158
+    assert STEPS_AT_MOST < 158
+    assert sorted(evidence.steps) == [*range(first, first + 80), fault - 1, fault,
+                                      *range(last - 29, last + 1)]
+    # the report shows what the faulty line alone did: one card, not the line before's too
+    by_line = {line: came for line, came, _ in evidence.changes()["lines"]}
+    [(key, before)], [(same_key, after)] = by_line[fault - 1], by_line[fault]
+    assert key == same_key == "hand:s1h1"
+    assert before[0][-1] == "Ac" and after[0] == (*before[0], "Ad")
+    assert fault - 2 not in by_line
+
+
+def test_a_round_of_at_most_the_limit_keeps_every_step() -> None:
+    hits = STEPS_AT_MOST - 8  # with the round's 8 other statements: the limit exactly
+    text = _long_round(hits)
+    evidence = _traced(text, (ROUND_START + 50,))
+    first = ROUND_START + 1
+    assert sorted(evidence.steps) == list(range(first, first + STEPS_AT_MOST))
+
+
+def test_a_step_that_changes_no_hand_or_wager_shares_the_lists_of_the_step_before() -> None:
+    text = _long_round(1)
+    steps = _traced(text, ()).steps
+    line = {statement: number for number, statement in enumerate(text.splitlines(), start=1)}
+    bet, first_card, dealer_card = line["bet s1h1 main 20"], line["deal s1h1 2c"], \
+        line["deal dealer 7d"]
+    # the dealer's card: the hands and the wagers the step before's, lists and all
+    assert steps[dealer_card]["hands"] is steps[first_card]["hands"]
+    assert steps[dealer_card]["wagers"] is steps[first_card]["wagers"]
+    # the hand's first card: a new list of hands, the same list of wagers
+    assert steps[first_card]["hands"] is not steps[bet]["hands"]
+    assert steps[first_card]["hands"] == [{"hand": "s1h1", "cards": ["2c"], "total": 2,
+                                           "soft": False, "status": "", "doubled": ""}]
+    assert steps[first_card]["wagers"] is steps[bet]["wagers"]
+    # the bet: a new list of wagers
+    assert steps[bet]["wagers"] is not steps[line["sit s1 player=P-1"]]["wagers"]
