@@ -5,7 +5,7 @@ the store's encoder know unchanged by identity)."""
 
 from __future__ import annotations
 
-from auditor.replay.trace import STEPS_AT_MOST, trace_round
+from auditor.replay.trace import STEPS_AT_MOST, RoundEvidence, trace_round
 from tests.helpers.replaying import HEADER, rounds_of
 
 CARDS = [rank + suit for rank in "A23456789TJQK" for suit in "cdhs"]
@@ -69,3 +69,13 @@ def test_a_step_that_changes_no_hand_or_wager_shares_the_lists_of_the_step_befor
     assert steps[first_card]["wagers"] is steps[bet]["wagers"]
     # the bet: a new list of wagers
     assert steps[bet]["wagers"] is not steps[line["sit s1 player=P-1"]]["wagers"]
+
+
+def test_a_replays_last_line_is_the_rounds_end() -> None:
+    """The report names a replay's lines by it ("lines 8–13")."""
+    text = _long_round(1)
+    evidence = _traced(text, ())
+    end = len(text.splitlines())
+    assert evidence.lines[-1] == (end, "end")
+    assert (evidence.start_line, evidence.last_line) == (ROUND_START, end)
+    assert RoundEvidence("f.bjh", "1", ROUND_START, []).last_line is None
