@@ -78,3 +78,64 @@ def test_a_part_made_again_with_equal_states_changes_nothing() -> None:
     assert changes["lines"][1] == (11, [], [])
     assert changes["lines"][2] == (12, [("hand:1", (("Tc", "9d"), 19, False, "",
                                                     (("main", False, "5", "win 5"),), ""))], [])
+
+
+def test_a_round_with_no_step_changes_nothing() -> None:
+    """A round of no statement (its `round` line, then `end`) has no step to compare."""
+    evidence = RoundEvidence("f.bjh", "R1", 10, [(10, "round 1"), (11, "end")])
+    assert round_changes(evidence) == {"seated": [], "lines": []}
+
+
+def test_two_hands_gone_at_one_step_are_listed_sorted() -> None:
+    """The keys a part loses come from a set difference, in the order of their hashes:
+    each pair is listed sorted (twenty pairs, so an unsorted listing cannot pass by the
+    chance of one process's hashes)."""
+    for number in range(20):
+        first, second = f"a{number}", f"b{number}"
+        steps = [
+            {"hands": [_hand(first, ["Tc"], 10), _hand(second, ["9c"], 9)],
+             "dealer": {"cards": [], "total": None, "revealed": False}, "wagers": [],
+             "players": {}},
+            {"hands": [], "dealer": {"cards": [], "total": None, "revealed": False},
+             "wagers": [], "players": {}},
+        ]
+        changes = round_changes(_evidence(steps))
+        assert changes["lines"][1] == (11, [], [f"hand:{first}", f"hand:{second}"])
+
+
+def test_a_hand_in_the_place_of_another_is_one_gone_and_one_come() -> None:
+    """A step whose list of wagers is the step before's and whose hands are as many, one of
+    them another hand in the same place: not the same hand changed."""
+    wagers = [_wager("1", "5")]
+    dealer = {"cards": [], "total": None, "revealed": False}
+    bob, cy = _hand("1", ["Tc"], 10), _hand("3", ["2c"], 2)
+    steps = [
+        {"hands": [bob, _hand("2", ["9h"], 9)], "dealer": dealer, "wagers": wagers,
+         "players": {}},
+        {"hands": [bob, cy], "dealer": dealer, "wagers": wagers, "players": {}},
+    ]
+    evidence = _evidence(steps)
+    changes = round_changes(evidence)
+    assert changes == changes_made_plainly(evidence)
+    assert changes["lines"][1] == (11, [("hand:3", (("2c",), 2, False, "", (), ""))],
+                                   ["hand:2"])
+
+
+def test_two_hands_of_one_name_show_the_last_of_them() -> None:
+    """A step with two hands of one name (no replay makes one; a step read from elsewhere
+    may hold one): the hand's state is the last hand's, as when the table is made whole,
+    also when only the first of them changes."""
+    dealer = {"cards": [], "total": None, "revealed": False}
+    second = _hand("1", ["9c"], 9)
+    steps = [
+        {"hands": [_hand("1", ["Tc"], 10), second], "dealer": dealer, "wagers": [],
+         "players": {}},
+        {"hands": [_hand("1", ["Tc", "2d"], 12), second], "dealer": dealer, "wagers": [],
+         "players": {}},
+    ]
+    steps[1]["wagers"] = steps[0]["wagers"]  # the wagers unchanged, as a replay shares them
+    evidence = _evidence(steps)
+    changes = round_changes(evidence)
+    assert changes == changes_made_plainly(evidence)
+    assert changes["lines"] == [(10, [("hand:1", (("9c",), 9, False, "", (), ""))], []),
+                                (11, [], [])]
