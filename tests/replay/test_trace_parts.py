@@ -1,7 +1,8 @@
 """replay.trace's parts with exact values: the steps a long round keeps (the table before and
-after each line a finding stands on, so the report shows what that line alone changed), and
-the lists of hands and wagers a step shares with the step before (what replay.changes and
-the store's encoder know unchanged by identity)."""
+after each line a finding stands on, so the report shows what that line alone changed), the
+lists of hands and wagers a step shares with the step before (what replay.changes and the
+store's encoder know unchanged by identity), a replay's last line, and a hand's status at
+the edges of 21 (the words an inspector reads beside the cards)."""
 
 from __future__ import annotations
 
@@ -79,3 +80,45 @@ def test_a_replays_last_line_is_the_rounds_end() -> None:
     assert evidence.lines[-1] == (end, "end")
     assert (evidence.start_line, evidence.last_line) == (ROUND_START, end)
     assert RoundEvidence("f.bjh", "1", ROUND_START, []).last_line is None
+
+
+THREE_HANDS = ["shuffle", "cut", "round 1 time=10:00:00 dealer=D-1", "sit s1 player=P-1",
+               "sit s2 player=P-2", "sit s3 player=P-3", "bet s1h1 main 20", "bet s2h1 main 10",
+               "bet s3h1 main 10", "deal s3h1 7s", "deal s1h1 Tc", "deal s2h1 Ah",
+               "deal dealer 7d", "deal s1h1 2c", "deal s2h1 Kh", "deal s3h1 4s", "deal dealer 9d",
+               "double s1h1 20 Kd", "hit s3h1 Ks", "stand s3h1", "reveal",
+               "settle s1h1 main lose 40", "settle s2h1 main win 15", "end"]
+
+
+def _hand(name: str, cards: list[str], total: int, soft: bool, status: str,
+          doubled: str = "") -> dict:
+    return {"hand": name, "cards": cards, "total": total, "soft": soft, "status": status,
+            "doubled": doubled}
+
+
+def test_a_step_shows_each_hands_status_at_the_edges_of_21() -> None:
+    """22 is over 21, also for a hand doubled (its reason to be complete: doubled); a 21 of
+    two cards is a blackjack, of three cards no status until the hand stands; the dealer's
+    cards revealed from the reveal on."""
+    text = HEADER + "\n".join(THREE_HANDS) + "\n"
+    steps = _traced(text, ()).steps
+    line = {statement: number for number, statement in enumerate(text.splitlines(), start=1)}
+    busted = _hand("s1h1", ["Tc", "2c", "Kd"], 22, False, "over 21", "20")
+    natural = _hand("s2h1", ["Ah", "Kh"], 21, True, "blackjack")
+    assert steps[line["hit s3h1 Ks"]]["hands"] == [
+        busted, natural, _hand("s3h1", ["7s", "4s", "Ks"], 21, False, "")]
+    assert steps[line["stand s3h1"]]["hands"] == [
+        busted, natural, _hand("s3h1", ["7s", "4s", "Ks"], 21, False, "stood")]
+    assert steps[line["stand s3h1"]]["dealer"] == {"cards": ["7d", "9d"], "total": 16,
+                                                   "revealed": False}
+    assert steps[line["reveal"]]["dealer"] == {"cards": ["7d", "9d"], "total": 16,
+                                               "revealed": True}
+    assert steps[line["settle s2h1 main win 15"]]["wagers"] == [
+        {"wager": "main wager on s1h1", "amount": "20", "settled": "lose 40", "target": "s1h1",
+         "kind": "main", "tip": False},
+        {"wager": "main wager on s2h1", "amount": "10", "settled": "win 15", "target": "s2h1",
+         "kind": "main", "tip": False},
+        {"wager": "main wager on s3h1", "amount": "10", "settled": "", "target": "s3h1",
+         "kind": "main", "tip": False}]
+    assert steps[line["settle s2h1 main win 15"]]["players"] == {"s1": "P-1", "s2": "P-2",
+                                                                 "s3": "P-3"}
