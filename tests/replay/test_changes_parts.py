@@ -139,3 +139,35 @@ def test_two_hands_of_one_name_show_the_last_of_them() -> None:
     assert changes == changes_made_plainly(evidence)
     assert changes["lines"] == [(10, [("hand:1", (("9c",), 9, False, "", (), ""))], []),
                                 (11, [], [])]
+
+
+def test_a_round_begun_by_a_statement_on_a_seat_keeps_that_seats_player_seated() -> None:
+    """Only a `sit` fills a seat at the round's first statement; a `light` (or `switch`,
+    `prize`) names a seat whose player was seated before."""
+    steps = [{"hands": [], "dealer": {"cards": [], "total": None, "revealed": False},
+              "wagers": [], "players": {"1": "Bob", "2": "Ann"}}]
+    evidence = RoundEvidence("f.bjh", "R1", 10, [(10, "12:00:00 light 1 3")],
+                             {10: steps[0]})
+    assert round_changes(evidence) == {"seated": [("seat:1", ("Bob",)), ("seat:2", ("Ann",))],
+                                       "lines": [(10, [], [])]}
+
+
+def test_changes_read_back_are_tuples_with_each_equal_text_one_object() -> None:
+    import json
+
+    from auditor.replay.changes import read_back
+
+    stored = json.loads(json.dumps({
+        "seated": [["seat:1", ["Bob"]]],
+        "lines": [[10, [["hand:1", [["Tc"], 10, False, "", [["main", False, "5", ""]], ""]],
+                        ["seat:1", ["Bob"]]], []],
+                  [11, [], ["hand:1", "seat:1"]]]}))
+    changes = read_back(stored)
+    assert changes == {"seated": [("seat:1", ("Bob",))],
+                       "lines": [(10, [("hand:1", (("Tc",), 10, False, "",
+                                                   (("main", False, "5", ""),), "")),
+                                       ("seat:1", ("Bob",))], []),
+                                 (11, [], ["hand:1", "seat:1"])]}
+    (_, came, _), (_, _, gone) = changes["lines"]
+    assert gone[0] is came[0][0] and gone[1] is came[1][0] is changes["seated"][0][0]
+    assert came[1][1][0] is changes["seated"][0][1][0]  # "Bob", read three times
