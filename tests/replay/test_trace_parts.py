@@ -1,8 +1,10 @@
 """replay.trace's parts with exact values: the steps a long round keeps (the table before and
-after each line a finding stands on, so the report shows what that line alone changed), the
-lists of hands and wagers a step shares with the step before (what replay.changes and the
-store's encoder know unchanged by identity), a replay's last line, and a hand's status at
-the edges of 21 (the words an inspector reads beside the cards)."""
+after each line a finding stands on, so the report shows what that line alone changed, and
+every step up to the limit), what a step shares with the step before (the dealer's entry,
+the players, the lists of hands and wagers: what replay.changes and the store's encoder
+know unchanged by identity), a replay's lines (to the round's end, or to its last statement
+when the record ends inside it), and a hand's status at the edges of 21 (the words an
+inspector reads beside the cards)."""
 
 from __future__ import annotations
 
@@ -47,14 +49,20 @@ def test_a_long_round_keeps_its_first_and_last_steps_and_the_two_around_a_fault(
 
 
 def test_a_round_of_at_most_the_limit_keeps_every_step() -> None:
-    hits = STEPS_AT_MOST - 8  # with the round's 8 other statements: the limit exactly
-    text = _long_round(hits)
+    text = _long_round(120 - 8)  # with the round's 8 other statements: the limit exactly
     evidence = _traced(text, (ROUND_START + 50,))
     first = ROUND_START + 1
-    assert sorted(evidence.steps) == list(range(first, first + STEPS_AT_MOST))
+    assert sorted(evidence.steps) == list(range(first, first + 120))
 
 
-def test_a_step_that_changes_no_hand_or_wager_shares_the_lists_of_the_step_before() -> None:
+def test_a_round_one_statement_over_the_limit_keeps_its_first_80_and_last_30_steps() -> None:
+    text = _long_round(121 - 8)
+    evidence = _traced(text, ())
+    first, last = ROUND_START + 1, ROUND_START + 121
+    assert sorted(evidence.steps) == [*range(first, first + 80), *range(last - 29, last + 1)]
+
+
+def test_a_step_shares_what_it_did_not_change_with_the_step_before() -> None:
     text = _long_round(1)
     steps = _traced(text, ()).steps
     line = {statement: number for number, statement in enumerate(text.splitlines(), start=1)}
@@ -70,16 +78,38 @@ def test_a_step_that_changes_no_hand_or_wager_shares_the_lists_of_the_step_befor
     assert steps[first_card]["wagers"] is steps[bet]["wagers"]
     # the bet: a new list of wagers
     assert steps[bet]["wagers"] is not steps[line["sit s1 player=P-1"]]["wagers"]
+    # the dealer's entry until the dealer's card, the players' until someone sits
+    assert steps[first_card]["dealer"] is steps[bet]["dealer"]
+    assert steps[dealer_card]["dealer"] is not steps[first_card]["dealer"]
+    assert steps[dealer_card]["players"] is steps[bet]["players"] == {"s1": "P-1"}
 
 
-def test_a_replays_last_line_is_the_rounds_end() -> None:
-    """The report names a replay's lines by it ("lines 8–13")."""
-    text = _long_round(1)
-    evidence = _traced(text, ())
-    end = len(text.splitlines())
+def test_a_replays_lines_end_at_the_rounds_end() -> None:
+    """The report names a replay's lines by its last ("lines 8–20"): the statements after
+    the round are not the round's."""
+    text = _long_round(1) + "shuffle\ncut\n"
+    [(before, record)] = list(rounds_of(text))
+    source = dict(enumerate(text.splitlines(), start=1))
+    evidence = trace_round(before, record, "f.bjh", source)
+    end = len(text.splitlines()) - 2
     assert evidence.lines[-1] == (end, "end")
+    assert [line for line, _ in evidence.lines] == list(range(ROUND_START, end + 1))
     assert (evidence.start_line, evidence.last_line) == (ROUND_START, end)
     assert RoundEvidence("f.bjh", "1", ROUND_START, []).last_line is None
+
+
+def test_a_round_the_record_ends_inside_is_replayed_to_its_last_statement() -> None:
+    text = HEADER + "\n".join(["shuffle", "cut", "round 1 time=10:00:00 dealer=D-1",
+                               "sit s1 player=P-1", "bet s1h1 main 20", "deal s1h1 2c"]) + "\n"
+    evidence = _traced(text, ())
+    assert evidence.lines == [(ROUND_START, "round 1 time=10:00:00 dealer=D-1"),
+                              (ROUND_START + 1, "sit s1 player=P-1"),
+                              (ROUND_START + 2, "bet s1h1 main 20"),
+                              (ROUND_START + 3, "deal s1h1 2c")]
+    assert evidence.last_line == ROUND_START + 3
+    assert evidence.steps[ROUND_START + 3]["hands"] == [
+        {"hand": "s1h1", "cards": ["2c"], "total": 2, "soft": False, "status": "",
+         "doubled": ""}]
 
 
 THREE_HANDS = ["shuffle", "cut", "round 1 time=10:00:00 dealer=D-1", "sit s1 player=P-1",
@@ -87,7 +117,7 @@ THREE_HANDS = ["shuffle", "cut", "round 1 time=10:00:00 dealer=D-1", "sit s1 pla
                "bet s3h1 main 10", "deal s3h1 7s", "deal s1h1 Tc", "deal s2h1 Ah",
                "deal dealer 7d", "deal s1h1 2c", "deal s2h1 Kh", "deal s3h1 4s", "deal dealer 9d",
                "double s1h1 20 Kd", "hit s3h1 Ks", "stand s3h1", "reveal",
-               "settle s1h1 main lose 40", "settle s2h1 main win 15", "end"]
+               "settle s1h1 main lose 40", "settle s2h1 main win 15", "leave s2", "end"]
 
 
 def _hand(name: str, cards: list[str], total: int, soft: bool, status: str,
@@ -122,3 +152,4 @@ def test_a_step_shows_each_hands_status_at_the_edges_of_21() -> None:
          "kind": "main", "tip": False}]
     assert steps[line["settle s2h1 main win 15"]]["players"] == {"s1": "P-1", "s2": "P-2",
                                                                  "s3": "P-3"}
+    assert steps[line["leave s2"]]["players"] == {"s1": "P-1", "s3": "P-3"}
