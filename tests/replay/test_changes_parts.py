@@ -1,13 +1,17 @@
 """replay.changes compares the table part by part (dealer, hands, seats): what came and
 what went must be what comparing the whole table at every step gives, when several parts
 change at one step and when keys of two parts go at once (the `gone` keys sorted across
-parts)."""
+parts), and where its shortcuts must not be taken (a hand in another's place, two hands of
+one name, a hand dealt with no wager); changes read back from JSON are as made."""
 
 from __future__ import annotations
 
-from auditor.replay.changes import round_changes
-from auditor.replay.trace import RoundEvidence
+import json
+
+from auditor.replay.changes import read_back, round_changes
+from auditor.replay.trace import RoundEvidence, trace_round
 from tests.helpers.plain_changes import changes_made_plainly
+from tests.helpers.replaying import HEADER, rounds_of
 
 
 def _hand(name: str, cards: list[str], total: int) -> dict:
@@ -153,10 +157,6 @@ def test_a_round_begun_by_a_statement_on_a_seat_keeps_that_seats_player_seated()
 
 
 def test_changes_read_back_are_tuples_with_each_equal_text_one_object() -> None:
-    import json
-
-    from auditor.replay.changes import read_back
-
     stored = json.loads(json.dumps({
         "seated": [["seat:1", ["Bob"]]],
         "lines": [[10, [["hand:1", [["Tc"], 10, False, "", [["main", False, "5", ""]], ""]],
@@ -171,3 +171,19 @@ def test_changes_read_back_are_tuples_with_each_equal_text_one_object() -> None:
     (_, came, _), (_, _, gone) = changes["lines"]
     assert gone[0] is came[0][0] and gone[1] is came[1][0] is changes["seated"][0][0]
     assert came[1][1][0] is changes["seated"][0][1][0]  # "Bob", read three times
+
+
+def test_a_hand_dealt_with_no_wager_comes_though_the_wagers_are_the_step_befores() -> None:
+    """A card dealt to a hand nobody bet on (a bad record) adds a hand while the list of
+    wagers stays the step before's: the new hand is shown coming."""
+    text = HEADER + "\n".join([
+        "shuffle", "cut", "round 1 time=10:00:00 dealer=D-1", "sit s1 player=P-1",
+        "bet s1h1 main 20", "deal s1h1 2c", "deal s2h1 5c", "deal dealer 7d", "end"]) + "\n"
+    [(before, record)] = list(rounds_of(text))
+    source = dict(enumerate(text.splitlines(), start=1))
+    evidence = trace_round(before, record, "f.bjh", source)
+    unbet = next(number for number, line in source.items() if line == "deal s2h1 5c")
+    assert evidence.steps[unbet]["wagers"] is evidence.steps[unbet - 1]["wagers"]
+    changes = evidence.changes()
+    assert changes == changes_made_plainly(evidence)
+    assert changes["lines"][3] == (unbet, [("hand:s2h1", (("5c",), 5, False, "", (), ""))], [])
