@@ -157,7 +157,8 @@ AREAS = {
                      "tests/parsing/test_cache_lark.py", "tests/checks/test_cases.py"), 40),
     # the evidence of a round: its steps traced again and the changes between them
     "evidence": Area(("auditor/replay/trace.py", "auditor/replay/changes.py"),
-                     ("tests/replay/test_changes_parts.py", "tests/replay/test_evidence.py",
+                     ("tests/replay/test_changes_parts.py", "tests/replay/test_trace_parts.py",
+                      "tests/replay/test_evidence.py",
                       "tests/replay/test_evidence_speed.py",
                       "tests/replay/test_replay_steps_kept.py",
                       "tests/replay/test_snapshot_entries.py",
