@@ -57,3 +57,66 @@ def test_findings_of_several_seats_come_first_base_first(tmp_path) -> None:
              for f in audit_file(str(record), keep_evidence=False).findings]
     assert found == [("20:18:15:30.09(1)", 9, "s2", "s2h2"),
                      ("20:18:15:30.09(1)", 8, "s5", "s5h1")]
+
+
+STANDARD_HEADER = """bjh 1
+casino "Case Casino" licence=RL-0001
+table T01 game=standard decks=6 min=10 max=500
+shoe S1 date=2026-11-20
+shuffle
+cut
+"""
+
+# Two seats, s3 splitting its hand: every kind of part a view holds but lights and seats.
+SPLIT_ROUND = STANDARD_HEADER + """round 1
+sit s3 player=P-1
+bet s3h1 main 25
+bet s5h1 main 10
+deal s3h1 8h
+deal s5h1 Kd
+deal dealer Tc
+deal s3h1 8d
+deal s5h1 9s
+deal dealer 6s
+peek
+split s3h1 s3h2 25
+hit s3h1 2c
+stand s3h1
+hit s3h2 Kh
+stand s3h2
+stand s5h1
+reveal
+draw 2h
+settle s5h1 main win 10
+settle s3h2 main push 25
+settle s3h1 main lose 25
+end
+"""
+
+
+def test_hands_of_a_seat_are_its_hands_in_the_order_they_came() -> None:
+    view = only_view(SPLIT_ROUND)
+    assert [hand.name for hand in view.hands_of("s3")] == ["s3h1", "s3h2"]
+    assert [hand.name for hand in view.hands_of("s5")] == ["s5h1"]
+    assert view.hands_of("s1") == []
+
+
+def test_the_parts_of_a_view_take_no_field_they_do_not_declare() -> None:
+    """Every part of a view is slotted: a field the replay misspells fails at once rather
+    than becoming a fact no check reads (and a view a round, kept for the evidence, holds
+    no dictionary per part)."""
+    view = only_view(SPLIT_ROUND)
+    hand = view.hands["s3h2"]
+    wager = view.wagers[0]
+    parts = [view, view.dealer, *view.dealer.cards, *view.dealer.draws, hand, *hand.cards,
+             wager, *wager.settlements, *view.decisions, view.shoe, *view.seat_changes]
+    assert {type(part).__name__ for part in parts} == {
+        "RoundView", "DealerHand", "DealerDraw", "Card", "Hand", "Wager", "Settlement",
+        "Decision", "ShoeStatus", "SeatChange"}
+    for part in parts:
+        assert not hasattr(part, "__dict__"), type(part).__name__
+        try:
+            part.complete_reasn = "stood"  # a misspelt field
+        except AttributeError:
+            continue
+        raise AssertionError(f"{type(part).__name__} took an undeclared field")
