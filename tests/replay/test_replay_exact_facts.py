@@ -120,3 +120,22 @@ def test_the_parts_of_a_view_take_no_field_they_do_not_declare() -> None:
         except AttributeError:
             continue
         raise AssertionError(f"{type(part).__name__} took an undeclared field")
+
+
+def test_every_dataclass_of_the_replay_is_slotted() -> None:
+    """As above, for every part the replay records, whether or not a small round makes it:
+    the view's, the table's state and each game's derived facts."""
+    import dataclasses
+    import inspect
+
+    from auditor.replay import ladies, state, switch, tensticks, view
+
+    found = []
+    for module in (view, state, switch, ladies, tensticks):
+        for name, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ == module.__name__ and dataclasses.is_dataclass(cls):
+                found.append(name)
+                assert cls.__dictoffset__ == 0, name  # no __dict__ in its instances
+                assert not hasattr(object.__new__(cls), "__dict__"), name
+    assert {"Marker", "Trade", "LightEvent", "LateCard", "TableState", "SwitchFacts",
+            "DealCount", "LadiesFacts", "SeatCards", "BonusCard"} <= set(found)
