@@ -139,3 +139,55 @@ def test_every_dataclass_of_the_replay_is_slotted() -> None:
                 assert not hasattr(object.__new__(cls), "__dict__"), name
     assert {"Marker", "Trade", "LightEvent", "LateCard", "TableState", "SwitchFacts",
             "DealCount", "LadiesFacts", "SeatCards", "BonusCard"} <= set(found)
+
+
+# The cutting card comes out in round 1 and is recorded again in round 2, which is dealt
+# from the same cards, as is round 3: the shoe has been due for a reshuffle since line 11.
+CUTTING_CARD_TWICE = STANDARD_HEADER + """round 1
+bet s1h1 main 10
+deal s1h1 9h
+deal dealer Kd
+deal s1h1 9d
+deal dealer 8s
+cutcard
+stand s1h1
+reveal
+settle s1h1 main push 10
+end
+round 2
+bet s1h1 main 10
+deal s1h1 Th
+deal dealer 7d
+cutcard
+deal s1h1 Qd
+deal dealer Ks
+stand s1h1
+reveal
+settle s1h1 main win 10
+end
+round 3
+bet s1h1 main 10
+deal s1h1 5h
+deal dealer 9c
+deal s1h1 Kc
+deal dealer Jc
+stand s1h1
+reveal
+settle s1h1 main lose 10
+end
+"""
+
+
+def test_the_cutting_card_is_where_it_first_came_out(tmp_path) -> None:
+    views = list(views_of((n, t, None) for n, t in enumerate(CUTTING_CARD_TWICE.split("\n"), 1)))
+    assert [(v.shoe.cutcard_pending, v.shoe.cutcard_line) for v in views] == [
+        (False, None), (True, 13), (True, 13)]
+    record = tmp_path / "cutcard.bjh"
+    record.write_text(CUTTING_CARD_TWICE, encoding="utf-8")
+    found = [(f.citation, f.round, f.line, f.evidence, f.message)
+             for f in audit_file(str(record), keep_evidence=False).findings]
+    assert found == [
+        ("20:18:15:10", "2", 20, (13,), "Round 2 was dealt after the cutting card came out "
+         "(line 13) without a reshuffle."),
+        ("20:18:15:10", "3", 31, (13,), "Round 3 was dealt after the cutting card came out "
+         "(line 13) without a reshuffle.")]
