@@ -191,3 +191,47 @@ def test_the_cutting_card_is_where_it_first_came_out(tmp_path) -> None:
          "(line 13) without a reshuffle."),
         ("20:18:15:10", "3", 31, (13,), "Round 3 was dealt after the cutting card came out "
          "(line 13) without a reshuffle.")]
+
+
+# s2's hand h1 is dealt a third card in the initial deal and play goes on (30.09(4)); s3,
+# dealt alongside, is not at fault.
+THIRD_CARD_BESIDE_ANOTHER_SEAT = SWITCH_HEADER + """round 1 time=22:01:00 dealer=D-2001
+bet s2h1 main 10
+bet s2h2 main 10
+bet s3h1 main 10
+bet s3h2 main 10
+deal s2h1 9h
+deal s2h2 4c
+deal s3h1 7c
+deal s3h2 Th
+deal dealer Kd
+deal s2h1 8d
+deal s2h2 Kc
+deal s3h1 Tc
+deal s3h2 9s
+deal s2h1 2c
+deal dealer 8s
+stand s2h1
+hit s2h2 2d
+stand s2h2
+stand s3h1
+stand s3h2
+reveal
+settle s3h2 main win 10
+settle s3h1 main lose 10
+settle s2h2 main lose 10
+settle s2h1 main win 10
+end
+"""
+
+
+def test_a_seat_dealt_a_wrong_count_is_shown_its_own_deals(tmp_path) -> None:
+    view = only_view(THIRD_CARD_BESIDE_ANOTHER_SEAT)
+    (fault,) = switch.of(view).wrong_counts
+    assert (fault.target, fault.line, fault.counts, fault.lines) == (
+        "s2", 21, {"s2h1": 3}, [12, 13, 17, 18, 21])
+    record = tmp_path / "third.bjh"
+    record.write_text(THIRD_CARD_BESIDE_ANOTHER_SEAT, encoding="utf-8")
+    found = [(f.citation, f.line, f.seat, f.evidence)
+             for f in audit_file(str(record), keep_evidence=False).findings]
+    assert found == [("20:18:15:30.09(4)", 21, "s2", (12, 13, 17, 18))]  # less its own line
