@@ -235,3 +235,44 @@ def test_a_seat_dealt_a_wrong_count_is_shown_its_own_deals(tmp_path) -> None:
     found = [(f.citation, f.line, f.seat, f.evidence)
              for f in audit_file(str(record), keep_evidence=False).findings]
     assert found == [("20:18:15:30.09(4)", 21, "s2", (12, 13, 17, 18))]  # less its own line
+
+
+TENSTICKS_HEADER = """bjh 1
+casino "Case Casino" licence=RL-0001
+table T21 game=tensticks decks=6 min=5 max=500
+option tensticks.prize=500
+shoe 301 date=2026-11-20
+20:00:02 shuffle
+20:00:40 cut
+"""
+
+# The bonus card hit at line 15 takes s1h1 over 21 and is traded at line 16 (30.02(3)).
+BUSTING_BONUS_CARD_TRADED = TENSTICKS_HEADER + """round 1 time=20:01:00 dealer=D-2101
+20:01:00 sit s1 player=P-1001
+20:01:01 bet s1h1 main 25
+20:01:05 deal s1h1 9h
+20:01:06 deal dealer 7s
+20:01:07 deal s1h1 5d
+20:01:08 deal dealer Kd
+20:01:10 hit s1h1 Tc
+20:01:12 trade s1h1 6s
+20:01:13 light s1 1
+20:01:15 stand s1h1
+20:01:20 reveal
+20:01:25 settle s1h1 main lose 25
+end
+"""
+
+
+def test_a_traded_bonus_card_knows_its_trade_and_the_finding_shows_where_it_came(
+        tmp_path) -> None:
+    from auditor.replay import tensticks
+
+    view = only_view(BUSTING_BONUS_CARD_TRADED)
+    assert [(b.target, b.line, b.how, b.total, b.traded_line)
+            for b in tensticks.of(view).bonus_cards] == [("s1h1", 15, "hit", 24, 16)]
+    record = tmp_path / "traded.bjh"
+    record.write_text(BUSTING_BONUS_CARD_TRADED, encoding="utf-8")
+    found = [(f.citation, f.line, f.hand, f.evidence)
+             for f in audit_file(str(record), keep_evidence=False).findings]
+    assert found == [("20:18:15:30.02(3)", 16, "s1h1", (15,))]
