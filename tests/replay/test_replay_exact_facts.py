@@ -103,8 +103,8 @@ def test_hands_of_a_seat_are_its_hands_in_the_order_they_came() -> None:
 
 def test_the_parts_of_a_view_take_no_field_they_do_not_declare() -> None:
     """Every part of a view is slotted: a field the replay misspells fails at once rather
-    than becoming a fact no check reads (and a view a round, kept for the evidence, holds
-    no dictionary per part)."""
+    than becoming a fact no check reads (and the parts of every round's view carry no
+    dictionary each)."""
     view = only_view(SPLIT_ROUND)
     hand = view.hands["s3h2"]
     wager = view.wagers[0]
