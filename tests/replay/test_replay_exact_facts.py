@@ -276,3 +276,38 @@ def test_a_traded_bonus_card_knows_its_trade_and_the_finding_shows_where_it_came
     found = [(f.citation, f.line, f.hand, f.evidence)
              for f in audit_file(str(record), keep_evidence=False).findings]
     assert found == [("20:18:15:30.02(3)", 16, "s1h1", (15,))]
+
+
+def test_the_dealer_natural_written_out_is_blackjack_is_two_card_21() -> None:
+    """DealerHand.natural writes out blackjack.is_two_card_21 of the first two cards (with
+    two dealt and nothing drawn): the two agree on every case and sample log."""
+    from auditor import blackjack
+    from tests.helpers.views import every_view
+
+    naturals = 0
+    for view in every_view():
+        dealer = view.dealer
+        told = (dealer.dealt >= 2 and not dealer.draws
+                and blackjack.is_two_card_21(dealer.card_codes[:2]))
+        assert dealer.natural is told, view.round_id
+        naturals += told
+    assert naturals > 10
+    assert blackjack.is_two_card_21(["Ah", "Kd"]) is True
+    assert blackjack.is_two_card_21(["Ah", "5d", "5c"]) is False
+
+
+def test_a_wager_on_the_dealer_is_a_problem_of_no_seat_nor_hand() -> None:
+    view = only_view(STANDARD_HEADER + """round 1
+bet dealer main 10
+bet s1h1 main 10
+deal s1h1 9h
+deal dealer Kd
+deal s1h1 9d
+deal dealer 8s
+stand s1h1
+reveal
+settle s1h1 main win 10
+end
+""")
+    assert [(p.kind, p.line, p.seat, p.hand) for p in view.problems] == [
+        ("reference", 8, None, None)]
