@@ -311,3 +311,10 @@ end
 """)
     assert [(p.kind, p.line, p.seat, p.hand) for p in view.problems] == [
         ("reference", 8, None, None)]
+
+
+def test_since_when_a_card_is_counted() -> None:
+    from auditor.replay.view import counted_since_text
+
+    assert counted_since_text(None) == "since the shoe came into play"
+    assert counted_since_text(7) == "since the shuffle at line 7"
