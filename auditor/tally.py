@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from auditor.findings import Finding
     from auditor.replay.view import RoundView
 
-SHIFTS = (("day", 6, 14), ("swing", 14, 22))  # local hours; anything else is "grave"
 CARD_EVENTS = frozenset({ev.Deal, ev.Hit, ev.Double, ev.Draw, ev.Trade, ev.Burn})
 _SHUFFLE = frozenset({ev.Shuffle})
 _TALLIED = CARD_EVENTS | _SHUFFLE  # what a round's pass over its events looks at
@@ -52,29 +51,6 @@ GAME_SLOT_NAMES = {0: (PLAYER_NATURAL, None), 2: (DEALER_NATURAL, 1), 4: (DEALER
                    26: (LADIES_WIN, None)}
 GAME_SLOTS = 28
 
-
-def shift_of(time: str | None) -> str | None:
-    """The shift of a local time stamp by the default spans: day 06-14, swing 14-22, grave
-    22-06 (the run store's `findings.shift` column; the tally keeps hours, which the
-    parent names by the run's calendar)."""
-    if type(time) is str:  # nearly always: one look-up by the hour's two digits
-        shift = _SHIFT_OF_HOUR.get(time[:2])
-        if shift is not None:
-            return shift
-    return _shift_of(time)
-
-
-def _shift_of(time: str | None) -> str | None:
-    if not isinstance(time, str) or len(time) < 2 or not time[:2].isdigit():
-        return None
-    hour = int(time[:2])
-    for name, start, end in SHIFTS:
-        if start <= hour < end:
-            return name
-    return "grave"
-
-
-_SHIFT_OF_HOUR = {f"{hour:02d}": _shift_of(f"{hour:02d}") for hour in range(100)}
 
 # A round's (hour stamp, local hour) by its date and its clock's hour, once its minutes are
 # valid (all that either reads): a night has a few dozen, its rounds tens of thousands.

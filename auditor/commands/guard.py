@@ -15,8 +15,7 @@ whatever file it names. Out of memory, telling may fail as well (as a MemoryErro
 module that cannot be loaded): the exit code is decided before anything is allocated for
 the line, the run's own data is let go first, the modules that tell errors apart are only
 looked at if they were loaded, and if the line still cannot be made a line made in advance
-is written instead,
-with the same exit code.
+is written instead, with the same exit code.
 
 Every line is escaped (file names and settings are untrusted text: auditor/shown.py) and
 any `scheme://user:password@` in it has its password hidden (auditor/store/urls.py)."""

@@ -22,7 +22,6 @@ from auditor.replay.trace import RoundEvidence
 from auditor.results import AuditResult, FileResult, InputSummary
 from auditor.store.encoding import _compressed, _evidence_document, _json, _lines_asked
 from auditor.store.tallies import insert_rows, record_tallies, record_tally
-from auditor.tally import shift_of
 
 RUNNING, FINISHED = "running", "finished"
 _BATCH = 1000  # rows inserted per statement
@@ -206,7 +205,9 @@ def _finding_row(run_id: int, position: int, finding: Finding,
         "order_key": order_key(finding), "finding_id": getattr(finding, "id", None),
         "citation": finding.citation, "severity": finding.severity, "file": finding.file,
         "line": finding.line, "round_id": finding.round, "table_id": finding.table,
-        "dealer": finding.dealer, "date": finding.date, "shift": shift_of(finding.time),
+        "dealer": finding.dealer, "date": finding.date,
+        # by the default shifts until the run's calendar names it (store/findings.py)
+        "shift": DEFAULT_CALENDAR.shift(finding.time),
         "expected_cents": _cents(finding.expected), "actual_cents": _cents(finding.actual),
         "difference_cents": _cents(finding.difference), "currency": finding.currency,
         "waived": getattr(finding, "waiver", None) is not None,

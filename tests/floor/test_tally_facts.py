@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from auditor.audit import audit_file
+from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
 from auditor.gaming_day import Calendar
 from auditor.store.tallies import _in_gaming_days
-from auditor.tally import ClosedShuffle, Tally, _stamp_and_hour, line_steps, shift_of
+from auditor.tally import ClosedShuffle, Tally, _stamp_and_hour, line_steps
 from tests.helpers.audits import audit, findings_of, written
 
 # Rounds 1-2: D-1 at 13:59 (day) and 14:00 (swing), players seated before the first round;
@@ -667,7 +668,9 @@ def test_the_dealer_s_end_counts_only_by_the_drawing_rule(tmp_path: Path, text: 
 
 
 def test_the_default_shift_of_each_hour() -> None:
-    """`shift_of` names the run store's `findings.shift` column by the default spans."""
+    """The default calendar names the run store's `findings.shift` column until the run's
+    calendar does."""
+    shift_of = DEFAULT_CALENDAR.shift
     shifts = {f"{hour:02d}:30:00": shift_of(f"{hour:02d}:30:00") for hour in range(24)}
     assert shifts == {f"{hour:02d}:30:00": "grave" if hour < 6 or hour >= 22
                       else "day" if hour < 14 else "swing" for hour in range(24)}
