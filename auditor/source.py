@@ -8,6 +8,7 @@ only, so that the rest of the file is still audited.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -69,7 +70,8 @@ class SourceFile(Fieldwise):
         path = Path(self.path)
         try:
             mode = os.stat(self.path).st_mode
-        except OSError:
+        except OSError as error:
+            _memory_is_not_the_file(error)
             if os.path.islink(self.path):
                 raise UnreadableFile(f"{self.path}: a link to nothing (dangling)") from None
             raise UnreadableFile(f"{self.path}: no such file") from None
@@ -85,6 +87,7 @@ class SourceFile(Fieldwise):
             with path.open("rb") as handle:
                 head = handle.read(_SNIFF)
         except OSError as error:
+            _memory_is_not_the_file(error)
             raise UnreadableFile(f"{self.path}: cannot be read ({error.strerror})") from error
         _check_text(self.path, head)
 
@@ -145,6 +148,13 @@ class SourceFile(Fieldwise):
             yield number, [text], None if problem is None else {number: problem}
         self.sha256 = digest.hexdigest()
         self.line_count = number - self.first_line + 1
+
+
+def _memory_is_not_the_file(error: OSError) -> None:
+    """`error` raised again when it is the system's memory running out (ENOMEM): the run's
+    failure (exit 3), never a file refused as if the file were at fault."""
+    if error.errno == errno.ENOMEM:
+        raise error
 
 
 def _check_text(path: str, head: bytes) -> None:

@@ -367,6 +367,35 @@ def test_memory_the_system_refuses_is_a_failure_where_another_os_error_is_a_refu
     assert re.fullmatch(told, error), error
 
 
+@pytest.mark.parametrize("code", [errno.ENOMEM, errno.EACCES])
+def test_memory_refused_while_opening_an_input_is_a_failure_not_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture,
+        code: int) -> None:
+    """The system refusing memory as an input is opened (ENOMEM) fails the run, exit 3: the
+    file is not at fault. A file the system refuses for its own sake (EACCES) is refused
+    alone, exit 2, and named in the summary."""
+    record = tmp_path / "t11.bjh"
+    shutil.copyfile(T11, record)
+    opened = Path.open
+
+    def refusing(path: Path, *arguments, **options):
+        if path.name == record.name:
+            raise OSError(code, os.strerror(code), str(path))
+        return opened(path, *arguments, **options)
+
+    monkeypatch.setattr(Path, "open", refusing)
+    exit_code = main(["audit", str(record), "--out", str(tmp_path / "o"), "--quiet",
+                      "--store", str(tmp_path / "floor.sqlite")])
+    error = said(capsys)
+    if code == errno.ENOMEM:
+        assert exit_code == 3
+        assert re.fullmatch(r"auditor: the auditor itself failed while auditing \S+t11\.bjh "
+                            r"\(OSError\); the traceback is in \S+\n", error), error
+    else:
+        assert exit_code == 2
+        assert "t11.bjh: cannot be read (Permission denied)" in error, error
+
+
 def test_an_interrupt_is_never_told_as_a_failure(floor: dict, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture) -> None:
