@@ -171,6 +171,12 @@ AREAS = {
                    "tests/replay/test_round_facts.py",
                    "tests/store/test_pairs_order.py", "tests/house/test_after_speed.py",
                    "tests/floor/test_trends.py"), 30),
+    # unknown house rules: what an unknown option or `decks` could hold, and a finding kept
+    # only where every table the header could describe gives it
+    "unknown": Area(("auditor/unknown_rules.py", "auditor/reader.py::_decks_values",
+                     "auditor/reader.py::_option_values"),
+                    ("tests/checks/test_unknown_rules.py", "tests/checks/test_cases.py",
+                     "tests/parsing/test_reading_mutants.py"), 40),
 }
 
 
