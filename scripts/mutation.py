@@ -175,7 +175,8 @@ AREAS = {
     # only where every table the header could describe gives it
     "unknown": Area(("auditor/unknown_rules.py", "auditor/reader.py::_decks_values",
                      "auditor/reader.py::_option_values"),
-                    ("tests/checks/test_unknown_rules.py", "tests/checks/test_cases.py",
+                    ("tests/checks/test_unknown_mutants.py", "tests/checks/test_unknown_rules.py",
+                     "tests/checks/test_cases.py",
                      "tests/parsing/test_reading_mutants.py"), 40),
 }
 
