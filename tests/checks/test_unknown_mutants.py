@@ -5,12 +5,16 @@ most never judged, and the bound on the tables one check is judged under, at its
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
+from auditor.config import TableConfig, UnknownRule
+from auditor.findings import Finding
 from auditor.parser import parse_lines
 from auditor.reader import NO_MOST, Header, read_structure
+from auditor.unknown_rules import agreed
 from tests.helpers.audits import audit_record
 
 
@@ -39,6 +43,11 @@ def _found(result) -> list[tuple[str, str | None, int | None, str]]:
     (("table T1 game=standard decks=8 decks=2",), [("decks", (2, 8))]),
     (("table T1 game=standard decks=6", "option soft17=stand", "option soft17=hit"),
      [("soft17", ("stand", "hit"))]),
+    # two spellings of one amount are one value, one table
+    (("table T1 game=standard decks=6", "option sidebet.min=5", "option sidebet.min=5.00"),
+     [("sidebet.min", (Decimal(5),))]),
+    # an amount it cannot take: none (the loosest), the one value that judges alike
+    (("table T1 game=standard decks=6", "option sidebet.min=-5"), [("sidebet.min", (None,))]),
 ])
 def test_the_values_an_unknown_rule_could_hold(lines: tuple[str, ...],
                                                unknown: list[tuple[str, tuple]]) -> None:
@@ -132,3 +141,132 @@ def test_sixty_four_tables_are_judged(tmp_path: Path) -> None:
     result = audit_record(tmp_path, _side_bet_limits(8, 8), "t.bjh")
     assert [f for f in _found(result) if "is not judged" in f[3]] == []
     assert result.applied["20:18:15:03"] == 1
+
+
+# ---- of each table's findings, those every table gives (agreed)
+
+def _splits_tables() -> tuple[list[TableConfig], tuple[UnknownRule, ...]]:
+    """The three tables of `splits` set to a value it cannot take (1, 2 and 3), in order."""
+    config = _header("bjh 1", "table T1 game=standard decks=6", "option splits=9").config
+    tables = [config.model_copy(update={"rules": config.rules.model_copy(
+        update={"splits": value})}) for value in (1, 2, 3)]
+    return tables, config.unknown
+
+
+def _finding(message: str, line: int = 19, evidence: tuple[int, ...] = (),
+             expected: str | None = None, actual: str | None = None) -> Finding:
+    return Finding(citation="20:18:15:25", rule="standard.splits", severity="medium",
+                   file="t.bjh", line=line, round="1", seat="s1", hand="s1h1",
+                   message=message, evidence=evidence,
+                   expected=None if expected is None else Decimal(expected),
+                   actual=None if actual is None else Decimal(actual),
+                   difference=None if expected is None or actual is None
+                   else Decimal(expected) - Decimal(actual))
+
+
+LEAD = ("With the house rule splits (set to 9 at line 3, a value it cannot take) unknown, "
+        "every value it could hold gives this finding")
+
+
+def _kept(found: list[Finding]) -> list[tuple]:
+    return [(f.line, f.message, f.evidence, f.expected, f.actual) for f in found]
+
+
+def test_a_finding_given_alike_twice_under_every_table_is_kept_twice_as_it_is() -> None:
+    tables, rules = _splits_tables()
+    twice = [_finding("split too often"), _finding("split too often")]
+    assert _kept(agreed([list(twice), list(twice), list(twice)], tables, rules)) == [
+        (19, f"{LEAD}: split too often", (), None, None)] * 2
+
+
+def test_a_finding_one_table_gives_twice_and_the_others_once_is_kept_once() -> None:
+    """Only as many copies as every table gives stand: the first table's second copy is
+    not found under the other two."""
+    tables, rules = _splits_tables()
+    once, twice = [_finding("split too often")], [_finding("split too often")] * 2
+    assert _kept(agreed([twice, list(once), list(once)], tables, rules)) == [
+        (19, f"{LEAD}: split too often", (), None, None)]
+
+
+def test_a_finding_alike_under_every_table_is_kept_as_the_first_table_gives_it() -> None:
+    """Alike in what it says (citation, line, hand, words, amounts), it is kept once, with
+    the lines of evidence the first table gave."""
+    tables, rules = _splits_tables()
+    versions = [[_finding("split too often", evidence=(12,))],
+                [_finding("split too often", evidence=(13,))],
+                [_finding("split too often", evidence=(14,))]]
+    assert _kept(agreed(versions, tables, rules)) == [
+        (19, f"{LEAD}: split too often", (12,), None, None)]
+
+
+def test_a_finding_every_table_words_apart_is_kept_as_the_least_claimed() -> None:
+    """The owed amount differs by table: the one that claims least is kept, saying under
+    which value; one the last table alone gives does not stand."""
+    tables, rules = _splits_tables()
+    versions = [[_finding("owed 30", expected="30", actual="20")],
+                [_finding("owed 25", expected="25", actual="20"), _finding("only here", 20)],
+                [_finding("owed 40", expected="40", actual="20")]]
+    assert _kept(agreed(versions, tables, rules)) == [
+        (19, f"{LEAD}; under splits=2: owed 25", (), Decimal(25), Decimal(20))]
+
+
+def test_a_finding_worded_apart_with_no_amount_under_one_table_claims_least() -> None:
+    """A finding with no amount claims less than one of any amount, however small."""
+    tables, rules = _splits_tables()
+    versions = [[_finding("owed 20.50", expected="20.50", actual="20")],
+                [_finding("split too often")],
+                [_finding("owed 20.25", expected="20.25", actual="20")]]
+    assert _kept(agreed(versions, tables, rules)) == [
+        (19, f"{LEAD}; under splits=2: split too often", (), None, None)]
+
+
+def test_a_finding_the_middle_table_does_not_give_does_not_stand() -> None:
+    tables, rules = _splits_tables()
+    versions = [[_finding("split too often")], [_finding("other fault", 20)],
+                [_finding("split too often")]]
+    assert agreed(versions, tables, rules) == []
+
+
+def test_the_first_tables_fewer_copies_bound_the_alike_and_the_rest_is_worded_apart() -> None:
+    """The first table gives a fault once in these words and once in others, the second
+    twice in the first words: one copy is alike under both, the other is the same fault
+    worded apart, kept as the table that claims least gives it (of equals, the last)."""
+    tables, rules = _splits_tables()
+    versions = [[_finding("split too often"), _finding("split once too often")],
+                [_finding("split too often"), _finding("split too often")]]
+    assert _kept(agreed(versions, tables[:2], rules)) == [
+        (19, f"{LEAD}: split too often", (), None, None),
+        (19, f"{LEAD}; under splits=2: split too often", (), None, None)]
+
+
+UNDER_THE_MINIMUM = """bjh 1
+table T01 game=standard decks=6 min=10 max=500
+option sidebet.min=-5
+shoe S1
+shuffle
+cut
+round 1
+bet s1h1 main 5
+deal s1h1 Tc
+deal dealer 9h
+deal s1h1 9d
+deal dealer 8c
+stand s1h1
+reveal
+settle s1h1 main win 5
+end
+"""
+
+
+def test_an_unknown_rule_of_one_value_judges_under_one_table_and_names_it(
+        tmp_path: Path) -> None:
+    """An amount it cannot take could hold one value (none): the check of limits is judged
+    under that one table, and its finding still says the rule was unknown."""
+    result = audit_record(tmp_path, UNDER_THE_MINIMUM, "t.bjh")
+    assert _found(result) == [
+        ("20:18:15:03", "1", 8, "With the house rule sidebet.min (set to -5 at line 3, a "
+         "value it cannot take) unknown, every value it could hold gives this finding: The "
+         "main wager on s1h1 of 5.00 is under the posted minimum of 10.00."),
+        ("record:header", None, 3, "option sidebet.min=-5: input should be greater than or "
+         "equal to 0"),
+    ]
