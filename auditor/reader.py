@@ -352,7 +352,10 @@ def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str,
     if config.game is not None and "game" not in fields:
         config = config.model_copy(update={"game": None})
     config = _with_unknown_rules(config, settings, table_line)
-    problems.extend(_contradictions(config, lines, given, table_line))
+    # an option given a value it cannot take holds a value the header never wrote (one of
+    # those it could hold): no contradiction is the header's then
+    unreadable = {name for name, values in settings.items() if not all(ok for *_, ok in values)}
+    problems.extend(_contradictions(config, lines, given, unreadable, table_line))
     return config, problems
 
 
@@ -440,7 +443,7 @@ def _option_values(name: str, given: list[tuple[str, int, bool]]) -> tuple:
 
 
 def _contradictions(config: TableConfig, lines: dict[str, int], given: set[str],
-                    table_line: int) -> list[Problem]:
+                    unreadable: set[str], table_line: int) -> list[Problem]:
     rules = config.rules
     found = []
     if config.game == "db21" and "db21_paytable" not in given:
@@ -449,7 +452,8 @@ def _contradictions(config: TableConfig, lines: dict[str, int], given: set[str],
     if config.game == "ladies" and "ladies_paytable" not in given:
         found.append(Problem("header", table_line,
                              "a ladies table must declare `option ladies.paytable=A`, `B` or `C`"))
-    elif (config.game == "ladies" and rules.ladies_paytable is not None
+    elif (config.game == "ladies" and "ladies_paytable" not in unreadable
+          and rules.ladies_paytable is not None
           and ladies_pay_table(rules.ladies_paytable, config.decks) is None):
         found.append(Problem("header", lines["ladies_paytable"],
                              f"Lucky Ladies pay table {rules.ladies_paytable} is not dealt with "

@@ -36,6 +36,9 @@ def _found(result) -> list[tuple[str, str | None, int | None, str]]:
     (("table T1 game=standard decks=6", "option splits=9"), [("splits", (1, 2, 3))]),
     (("table T1 game=db21 decks=6", "option db21.paytable=9"),
      [("db21.paytable", (1, 2, 3, 4))]),
+    # a choice that may also be none: each choice
+    (("table T1 game=ladies decks=6", "option ladies.paytable=Z"),
+     [("ladies.paytable", ("A", "B", "C"))]),
     # decks: one, six, eight and the most the game is dealt from (Blackjack Switch: eight)
     (("table T1 game=switch decks=0",), [("decks", (1, 6, 8))]),
     (("table T1 game=standard decks=0",), [("decks", (1, 6, 8, NO_MOST))]),
@@ -270,3 +273,69 @@ def test_an_unknown_rule_of_one_value_judges_under_one_table_and_names_it(
         ("record:header", None, 3, "option sidebet.min=-5: input should be greater than or "
          "equal to 0"),
     ]
+
+
+# ---- a pay table it cannot take at a Lucky Ladies table (a crash, fixed)
+
+LADIES_PAY_TABLE_UNREADABLE = """bjh 1
+table T01 game=ladies decks={decks} min=10 max=500
+option ladies.paytable=Z
+shoe S1
+shuffle
+cut
+round 1
+bet s1h1 main 20
+deal s1h1 Tc
+deal dealer 9h
+deal s1h1 9d
+deal dealer 8c
+stand s1h1
+reveal
+settle s1h1 main win 20
+end
+"""
+
+
+@pytest.mark.parametrize("decks", ["6", "0"])
+def test_a_ladies_pay_table_it_cannot_take_is_a_header_finding_not_a_crash(
+        tmp_path: Path, decks: str) -> None:
+    """The table is configured at the last pay table it could hold (C), which six decks
+    (or the most, for `decks` unknown) do not deal: the reader named the header's line of
+    that pay table, which it never kept for a value it cannot take (KeyError, the
+    auditor's own failure). It is no contradiction of the header's: the header wrote Z."""
+    result = audit_record(tmp_path, LADIES_PAY_TABLE_UNREADABLE.format(decks=decks), "t.bjh")
+    header = [("record:header", None, 3, "option ladies.paytable=Z: input should be 'a', "
+               "'b' or 'c'")]
+    if decks == "0":
+        header.append(("record:header", None, 2, "table decks: Input should be greater than "
+                       "or equal to 1"))
+    assert _found(result) == header
+    assert result.applied["20:18:15:06"] == 1
+
+
+def test_one_rule_of_sixty_five_values_is_past_the_bound_and_named_alone(
+        tmp_path: Path) -> None:
+    result = audit_record(tmp_path, _side_bet_limits(65, 1), "t.bjh")
+    assert [f for f in _found(result) if "is not judged" in f[3]] == [
+        ("record:header", None, 67, "20:18:15:03 (standard.wager_timing_and_limits) is not "
+         "judged in this file: it depends on the house rules sidebet.min, which the header "
+         "leaves unknown, and their values make 65 combinations, more than the 64 judged")]
+
+
+def test_the_values_a_finding_worded_apart_holds_under_are_shown_as_written() -> None:
+    """No amount is `none`, a count with no most `any number`, a value as it reads."""
+    config = _header("bjh 1", "table T1 game=standard decks=0", "option sidebet.min=-5",
+                     "option soft17=hit", "option soft17=stand").config
+    rules = config.unknown
+    assert [rule.key for rule in rules] == ["decks", "sidebet.min", "soft17"]
+    tables = [config.model_copy(update={"rules": config.rules.model_copy(
+        update={"soft17": "hit"})}), config]
+    versions = [[_finding("stopped at 16", expected="30", actual="20")],
+                [_finding("stopped at sixteen", expected="30", actual="20")]]
+    lead = ("With the house rules decks (set to 0 at line 2, a value it cannot take) and "
+            "sidebet.min (set to -5 at line 3, "
+            "a value it cannot take) and soft17 (set to hit at line 4 and to stand at line "
+            "5) unknown, every value they could hold gives this finding")
+    assert _kept(agreed(versions, tables, rules)) == [
+        (19, f"{lead}; under decks=any number, sidebet.min=none, soft17=stand: stopped at "
+             "sixteen", (), Decimal(30), Decimal(20))]
