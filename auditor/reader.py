@@ -378,11 +378,18 @@ def _with_unknown_rules(config: TableConfig, settings: dict[str, list[tuple[str,
                                    line=max((line for _, line, _ in decks), default=table_line)))
     else:
         config = config.model_copy(update={"decks": int(decks[0][0])})
+    decks_known = not unknown  # only `decks` is named so far
     for name, given in settings.items():
         if name == "decks" or (len({text for text, _, _ in given}) == 1 and given[0][2]):
             continue
         key = next(k for k in OPTION_KEYS if option_field(k) == name)
-        unknown.append(UnknownRule(key=key, field=name, values=_option_values(name, given),
+        values = _option_values(name, given)
+        if (name == "ladies_paytable" and config.game == "ladies" and decks_known
+                and not all(ok for *_, ok in given)):
+            # a pay table it cannot take could hold only those dealt with the known decks
+            # (A, B: more than one deck; C: one): any other is a contradictory option
+            values = tuple(v for v in values if ladies_pay_table(v, config.decks)) or values
+        unknown.append(UnknownRule(key=key, field=name, values=values,
                                    why=_unknown_why(given), line=max(line for _, line, _ in given)))
     if not unknown:
         return config

@@ -36,9 +36,15 @@ def _found(result) -> list[tuple[str, str | None, int | None, str]]:
     (("table T1 game=standard decks=6", "option splits=9"), [("splits", (1, 2, 3))]),
     (("table T1 game=db21 decks=6", "option db21.paytable=9"),
      [("db21.paytable", (1, 2, 3, 4))]),
-    # a choice that may also be none: each choice
+    # a choice that may also be none: each choice (a Lucky Ladies pay table: each one
+    # dealt with the known decks, A and B with more than one, C with one; each with decks
+    # unknown too)
     (("table T1 game=ladies decks=6", "option ladies.paytable=Z"),
-     [("ladies.paytable", ("A", "B", "C"))]),
+     [("ladies.paytable", ("A", "B"))]),
+    (("table T1 game=ladies decks=1", "option ladies.paytable=Z"),
+     [("ladies.paytable", ("C",))]),
+    (("table T1 game=ladies decks=0", "option ladies.paytable=Z"),
+     [("decks", (1, 6, 8, NO_MOST)), ("ladies.paytable", ("A", "B", "C"))]),
     # decks: one, six, eight and the most the game is dealt from (Blackjack Switch: eight)
     (("table T1 game=switch decks=0",), [("decks", (1, 6, 8))]),
     (("table T1 game=standard decks=0",), [("decks", (1, 6, 8, NO_MOST))]),
@@ -339,3 +345,46 @@ def test_the_values_a_finding_worded_apart_holds_under_are_shown_as_written() ->
     assert _kept(agreed(versions, tables, rules)) == [
         (19, f"{lead}; under decks=any number, sidebet.min=none, soft17=stand: stopped at "
              "sixteen", (), Decimal(30), Decimal(20))]
+
+
+LADIES_PAID_SHORT = """bjh 1
+table T41 game=ladies decks={decks} min=5 max=1000
+option ladies.paytable=Z
+shoe 41 date=2026-11-20
+shuffle
+cut
+round 1 dealer=D-41
+bet s2h1 main 10
+bet s2 ladies 5
+deal s2h1 Kh
+deal dealer 9c
+deal s2h1 Th
+deal dealer 8d
+settle s2 ladies win 15
+stand s2h1
+reveal
+settle s2h1 main win 10
+end
+"""
+
+
+@pytest.mark.parametrize(("decks", "under", "owed"), [
+    ("6", "; under ladies.paytable=A", "pay table A pays 9 to 1: 45.00"),
+    ("1", "", "pay table C pays 6 to 1: 30.00"),
+])
+def test_a_ladies_wager_paid_short_under_every_pay_table_of_the_decks_is_flagged(
+        tmp_path: Path, decks: str, under: str, owed: str) -> None:
+    """A suited 20 paid 3 to 1 is short under A (9 to 1) and B (10 to 1), the pay tables
+    six decks are dealt with, and under C (6 to 1), one deck's. C at six decks, a pairing
+    the format calls contradictory, judges no odds: counted among what the pay table could
+    hold, it hid the finding."""
+    result = audit_record(tmp_path, LADIES_PAID_SHORT.format(decks=decks), "t.bjh")
+    assert [(f.citation, f.line, f.seat, f.message, f.expected, f.actual)
+            for f in result.findings] == [
+        ("20:18:15:30.04(4)", 14, "s2", "With the house rule ladies.paytable (set to Z at "
+         f"line 3, a value it cannot take) unknown, every value it could hold gives this "
+         f"finding{under}: The Lucky Ladies wager on s2 was paid 15.00 (3 to 1); Kh Th is a "
+         f"suited 20, which {owed}.", Decimal(owed[-5:]), Decimal(15)),
+        ("record:header", 3, None, "option ladies.paytable=Z: input should be 'a', 'b' or "
+         "'c'", None, None),
+    ]
