@@ -173,7 +173,7 @@ AREAS = {
                    "tests/floor/test_trends.py"), 30),
     # waivers (by ID, by rule and table, until a date) and their statuses, the baseline
     "waivers": Area(("auditor/waivers.py", "auditor/waiver_status.py", "auditor/baseline.py"),
-                    ("tests/floor/test_waivers.py",
+                    ("tests/floor/test_waiver_mutants.py", "tests/floor/test_waivers.py",
                      "tests/floor/test_baseline_and_fail_on.py"), 40),
 }
 
