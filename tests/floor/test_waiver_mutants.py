@@ -92,9 +92,8 @@ def test_a_file_summary_without_a_digest_matches_no_digest() -> None:
 
 @pytest.mark.parametrize("day", [None, "", "20 Nov 2026"])
 def test_a_finding_without_a_readable_date_is_outside_any_dates(day) -> None:
-    assert bool(matches(rule(**{"from": date(2000, 1, 1)}), finding(date=day), SUMMARY)) \
-        is False
-    assert bool(matches(rule(until=date(2099, 1, 1)), finding(date=day), SUMMARY)) is False
+    assert matches(rule(**{"from": date(2000, 1, 1)}), finding(date=day), SUMMARY) is False
+    assert matches(rule(until=date(2099, 1, 1)), finding(date=day), SUMMARY) is False
     assert matches(rule(citation="20:18:15:24"), finding(date=day), SUMMARY) is True
 
 
@@ -215,6 +214,14 @@ WAIVER_BODY = 'justification = "j"\napproved_by = "a"\nexpires = 2030-01-01\n'
     ('# ours\n\n[other]\nkey = 1\n',
      "w.toml: line 3: unknown table or key 'other'"),
     ('# ours\nwaiver = "none"\n', "w.toml: line 2: `waiver` must be [[waiver]] tables"),
+    # a key or table in quotes is found on its line too (it was named on line 1), and a key
+    # whose name only begins like it is not taken for it
+    ('# ours\n\n"extra" = 1\n[[waiver]]\ncitation = "24"\n' + WAIVER_BODY,
+     "w.toml: line 3: unknown table or key 'extra'"),
+    ("# ours\n\n[ 'other' ]\nkey = 1\n", "w.toml: line 3: unknown table or key 'other'"),
+    ('# ours\nextra-more = 2\nextra = 1\n', "w.toml: line 3: unknown table or key 'extra'"),
+    # not found as written (spelled with an escape): the first line
+    ('# ours\n"e\\u0078tra" = 1\n', "w.toml: line 1: unknown table or key 'extra'"),
     ('waiver = [{citation = "24", justification = "j", approved_by = "a", '
      'expires = 2030-01-01}, 3]\n', "w.toml: line 1: waiver 2 is not a table of fields"),
 ])
@@ -332,3 +339,6 @@ def test_a_baseline_that_cannot_be_read_is_named(tmp_path) -> None:
         load_baseline(tmp_path / "none.json")
     assert load_baseline(written(tmp_path, {"findings": [EARLIER, {**EARLIER, "x": 1}]})) \
         == [EARLIER, EARLIER]
+    # a finding on the record's first line
+    assert load_baseline(written(tmp_path, {"findings": [{**EARLIER, "line": 1}]})) == \
+        [{**EARLIER, "line": 1}]
