@@ -325,6 +325,18 @@ def written(tmp_path: Path, document: object) -> Path:
     ({"findings": [EARLIER, {"id": "BJH-0000000000000002", "citation": "x", "severity": "low",
                              "file": "f"}]},
      "finding 2 ('BJH-0000000000000002'): `message`: missing; not a findings.json"),
+    # strict: a line given as text or as true is not a line
+    ({"findings": [{**EARLIER, "line": "12"}]},
+     "`line`: Input should be a valid integer, not '12'"),
+    ({"findings": [{**EARLIER, "line": True}]},
+     "`line`: Input should be a valid integer, not True"),
+    ({"findings": [{**EARLIER, "line": 0}]},
+     "`line`: Input should be greater than or equal to 1, not 0"),
+    # JSON's "\\ud800" decodes to no character: it could not be written out again
+    ('{"findings": [{"id": "BJH-0000000000000001", "citation": "20:18:15:24", '
+     '"severity": "high", "file": "t.bjh", "message": "m\\ud800"}]}',
+     "finding 1 ('BJH-0000000000000001'): `message`: holds an escape that is no character "
+     "(a lone surrogate), not 'm\\ud800'; not a findings.json"),
 ])
 def test_an_unusable_baseline_is_refused_saying_why(tmp_path, document, message) -> None:
     path = written(tmp_path, document)
