@@ -163,6 +163,12 @@ def test_each_waiver_is_read_with_its_index_header_line_and_criteria() -> None:
                                         "until": "2026-11-21"})]
 
 
+def test_from_may_be_written_by_the_fields_own_name() -> None:
+    """`from` is a Python word: the field is from_date, and a file may name it so."""
+    text = '[[waiver]]\nfrom_date = 2026-11-20\n' + WAIVER_BODY
+    assert [w.rule.criteria() for w in parse_waivers(text)] == [{"from": "2026-11-20"}]
+
+
 def test_a_file_name_in_capitals_is_kept_as_written() -> None:
     assert rule(file="NIGHT.bjh").file == "NIGHT.bjh"
     assert rule(file="AB" * 31).file == "AB" * 31  # not 64 digits: a name, not a digest
@@ -282,7 +288,8 @@ def test_findings_are_new_or_persisting_as_many_times_as_their_id_was_found() ->
                              earlier("BJH-0000000000000002", 2),
                              earlier("BJH-0000000000000001", 3),
                              earlier("BJH-0000000000000003", 4),
-                             earlier("BJH-0000000000000003", 5)])
+                             earlier("BJH-0000000000000002", 5),
+                             earlier("BJH-0000000000000003", 6)])
     marks = [(identity, comparison(finding(id=identity)).baseline) for identity in (
         "BJH-0000000000000001", "BJH-0000000000000004", "BJH-0000000000000001",
         "BJH-0000000000000001", "BJH-0000000000000003")]
@@ -291,7 +298,8 @@ def test_findings_are_new_or_persisting_as_many_times_as_their_id_was_found() ->
                      ("BJH-0000000000000003", "persisting")]
     # What is left over of each earlier ID (the first of them), in the earlier order.
     assert [(r["id"], r["line"]) for r in comparison.resolved()] == [
-        ("BJH-0000000000000002", 2), ("BJH-0000000000000003", 4)]
+        ("BJH-0000000000000002", 2), ("BJH-0000000000000003", 4),
+        ("BJH-0000000000000002", 5)]
 
 
 def test_a_resolved_finding_keeps_what_recognises_it_only() -> None:
