@@ -189,6 +189,14 @@ WAIVER_BODY = 'justification = "j"\napproved_by = "a"\nexpires = 2030-01-01\n'
     ('[[waiver]]\ncitation = "24"\n' + WAIVER_BODY + '[[waiver]]\ncitation = "24"\n'
      'approved_by = "a"\njustification = "j"\nexpires = 20300101\n',
      "w.toml: line 10: waiver 2: `expires` must be a date such as 2026-12-31"),
+    # the last field of a waiver followed by another, and a citation of the first of two
+    ('[[waiver]]\ncitation = "24"\n' + WAIVER_BODY + '[[waiver]]\ncitation = "24"\n'
+     'approved_by = "a"\nexpires = 2030-01-01\njustification = " "\n[[waiver]]\n'
+     'dealer = "D"\n' + WAIVER_BODY,
+     "w.toml: line 10: waiver 2: `justification` must not be blank"),
+    ('[[waiver]]\njustification = "j"\napproved_by = "a"\ncitation = "30.10(13)"\n'
+     'expires = 2030-01-01\n[[waiver]]\ndealer = "D"\n' + WAIVER_BODY,
+     "w.toml: line 4: waiver 1: `citation` '30.10(13)' is not in the rule base"),
     # a field missing: the line of its waiver's header, not a field of the next waiver
     ('[[waiver]]\ncitation = "24"\n' + WAIVER_BODY + '[[waiver]]\ncitation = "24"\n'
      'justification = "j"\nexpires = 2030-01-01\n[[waiver]]\napproved_by = "a"\n'
@@ -267,7 +275,9 @@ CITATIONS = ["20:18:15:06", "20:18:15:24", "20:18:15:30.10(4)", "20:18:15:30.10(
     ("20:18:15:6", "20:18:15:06"), ("20:18:15:30.10(11)", "20:18:15:30.10(12)"),
     ("30.10(5)", "20:18:15:30.10(4)"), ("30.10(9)", "20:18:15:30.10(12)"),
     ("30.02(13)", "20:18:15:30.02(¶11)"), ("record:sintax", "record:syntax"),
-    ("20:18:15:25", "20:18:15:24"), ("*", None), ("", None)])
+    ("20:18:15:25", "20:18:15:24"), ("*", None), ("", None),
+    # half alike (one character of four in common) is alike enough
+    ("x6", "20:18:15:06")])
 def test_the_nearest_known_citation(written, nearest) -> None:
     assert nearest_citation(written, CITATIONS) == nearest
 
