@@ -239,7 +239,10 @@ def _field_offset(block: list[str], key: str) -> int:
 
 
 def _key_line(text: str, key: str) -> int:
-    pattern = re.compile(rf"^[ \t]*\[*[ \t]*{re.escape(key)}\b")
+    """The line a top-level key or table is written on, bare or in quotes (`"extra" = 1`,
+    `['other']`); 1 when it is not found as written (a key spelled with escapes)."""
+    name = re.escape(key)
+    pattern = re.compile(rf"^[ \t]*\[*[ \t]*(?:{name}(?![\w-])|\"{name}\"|'{name}')")
     for number, line in enumerate(text.splitlines(), start=1):
         if pattern.match(line):
             return number

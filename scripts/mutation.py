@@ -178,6 +178,10 @@ AREAS = {
                     ("tests/checks/test_unknown_mutants.py", "tests/checks/test_unknown_rules.py",
                      "tests/checks/test_cases.py",
                      "tests/parsing/test_reading_mutants.py"), 40),
+    # waivers (by ID, by rule and table, until a date) and their statuses, the baseline
+    "waivers": Area(("auditor/waivers.py", "auditor/waiver_status.py", "auditor/baseline.py"),
+                    ("tests/floor/test_waiver_mutants.py", "tests/floor/test_waivers.py",
+                     "tests/floor/test_baseline_and_fail_on.py"), 40),
 }
 
 
