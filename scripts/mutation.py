@@ -173,7 +173,9 @@ AREAS = {
                    "tests/floor/test_trends.py"), 30),
     # the calendar: a round's gaming day and shift, the approved house rules (--approved), money
     "calendar": Area(("auditor/gaming_day.py", "auditor/approvals.py", "auditor/money.py"),
-                     ("tests/floor/test_gaming_day.py",
+                     ("tests/floor/test_gaming_day_parts.py",
+                      "tests/checks/test_approvals_parts.py", "tests/outputs/test_money_parts.py",
+                      "tests/floor/test_gaming_day.py",
                       *(f"tests/checks/test_selection.py::{name}" for name in (
                           "test_an_unapproved_paytable_and_maximum_are_one_finding_each",
                           "test_an_invalid_approval_file_is_exit_2_naming_field_and_line",
@@ -184,9 +186,7 @@ AREAS = {
                           "test_an_approved_option_of_no_rule_of_the_header_is_declared_as_"
                           "nothing",
                           "test_a_header_as_approved_has_no_approval_finding",
-                          "test_the_approval_file_from_the_settings_file",
-                          "test_sixty_thousand_approvals_are_read_whole")),
-                      "tests/outputs/test_currency.py"), 40),
+                          "test_the_approval_file_from_the_settings_file"))), 40),
 }
 
 

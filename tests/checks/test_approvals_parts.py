@@ -266,6 +266,7 @@ def test_the_lines_of_each_approval() -> None:
     assert [lines.find(2, key) for key in ("licence", "table", "paytable", "min", "max")] == [
         13, 14, 17, 18, None]
     assert [lines.find(3, key) for key in ("licence", "date", "soft17")] == [20, 23, None]
+    assert lines.find(3, "min") is None  # the line above its [[approval]] is another's
     assert lines.find(4, "licence") is None
     before = _Lines('title = 1\n"max" = 2\n[[approval]]\nmax = 3\n')
     assert (before.find(0, "title"), before.find(0, "max"), before.find(1, "max")) == (1, 2, 4)

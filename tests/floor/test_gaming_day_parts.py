@@ -5,6 +5,8 @@ back, and the gaming day and shift a finding is stamped with."""
 
 from __future__ import annotations
 
+from dataclasses import FrozenInstanceError
+
 import pytest
 
 from auditor.findings import Finding
@@ -72,6 +74,10 @@ def test_the_calendar_of_the_settings() -> None:
         0, (("early", 2, 14), ("late", 20, 2)), "America/Chicago")
     assert Calendar.of("05:00", {}).shifts == DEFAULT.shifts  # none given: the defaults
     assert Calendar.of("05:00", None).day_starts == 5
+    # The default calendar is shared by every run of a process: nothing may change it.
+    with pytest.raises(FrozenInstanceError):
+        DEFAULT.day_starts = 0  # type: ignore[misc]
+    assert hash(Calendar.of()) == hash(DEFAULT)
 
 
 def test_the_gaming_day_at_and_around_its_start() -> None:
