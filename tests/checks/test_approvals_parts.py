@@ -263,8 +263,9 @@ def test_the_lines_of_each_approval() -> None:
     assert lines.find(0, "the") is None  # a comment is no key
     assert [lines.find(1, key) for key in ("licence", "max", "soft17", "table")] == [
         3, 9, 10, None]
-    assert [lines.find(2, key) for key in ("licence", "table", "paytable", "min", "max")] == [
-        13, 14, 17, 18, None]
+    assert [lines.find(2, key) for key in (
+        "licence", "table", "db21.paytable", "sidebet.min", "paytable", "min", "max")] == [
+        13, 14, 17, 18, None, None, None]
     assert [lines.find(3, key) for key in ("licence", "date", "soft17")] == [20, 23, None]
     assert lines.find(3, "min") is None  # the line above its [[approval]] is another's
     assert lines.find(4, "licence") is None
@@ -273,3 +274,27 @@ def test_the_lines_of_each_approval() -> None:
     none = _Lines("max = 1\n")
     assert (none.starts, none.find(0, "max"), none.find(1, "max"), none.find(1, None)) == (
         [], 1, None, None)
+
+
+@pytest.mark.parametrize(("rules", "message"), [
+    # An option's fault names its own line, not that of another key ending alike above it
+    # (`min` above `sidebet.min`, `db21.paytable` above `ladies.paytable`), nor the reverse.
+    ("min = 10\ndb21.paytable = 2\nsidebet.min = -5\n",
+     "line 7: `sidebet.min`: Input should be greater than or equal to 0"),
+    ("min = 10\ndb21.paytable = 2\nladies.paytable = 9\n",
+     "line 7: `ladies.paytable`: Input should be 'A', 'B' or 'C'"),
+    ("sidebet.min = 5\nmin = -1\n", "line 6: `min`: must be an amount (a number, 0 or more)"),
+    ('"sidebet" . "min" = -5\n',
+     "line 5: `sidebet.min`: Input should be greater than or equal to 0"),
+    # Written as a table of the approval: the key's own line still.
+    ("min = 10\n[approval.sidebet]\nmin = -5\n",
+     "line 7: `sidebet.min`: Input should be greater than or equal to 0"),
+    ("min = 10\n[ approval . sidebet ]\nmax = 100\nmin = -5\n",
+     "line 8: `sidebet.min`: Input should be greater than or equal to 0"),
+    # In an inline table: the line of the table that holds it.
+    ("min = 10\nsidebet = {max = 100, min = -5}\n",
+     "line 6: `sidebet.min`: Input should be greater than or equal to 0"),
+])
+def test_a_dotted_options_fault_names_its_own_line(tmp_path: Path, rules: str,
+                                                    message: str) -> None:
+    assert refusal(tmp_path, HEAD + rules) == f"D: {message}"
