@@ -267,7 +267,9 @@ def test_the_lines_of_each_approval() -> None:
         "licence", "table", "db21.paytable", "sidebet.min", "paytable", "min", "max")] == [
         13, 14, 17, 18, None, None, None]
     assert [lines.find(3, key) for key in ("licence", "date", "soft17")] == [20, 23, None]
-    assert lines.find(3, "min") is None  # the line above its [[approval]] is another's
+    # The line above its [[approval]] is another approval's.
+    assert lines.find(3, "min") is None
+    assert lines.find(3, "sidebet.min") is None
     assert lines.find(4, "licence") is None
     before = _Lines('title = 1\n"max" = 2\n[[approval]]\nmax = 3\n')
     assert (before.find(0, "title"), before.find(0, "max"), before.find(1, "max")) == (1, 2, 4)
