@@ -154,7 +154,7 @@ def _approval(path: Path, lines: _Lines, index: int, table: dict[str, Any]) -> A
     options = option_keys()
 
     def fault(key: str, problem: str) -> ApprovalFileError:
-        line = lines.find(index + 1, key.split(".")[-1])
+        line = lines.find(index + 1, key)
         return ApprovalFileError(f"{path}: line {line or lines.find(index + 1, None) or '?'}: "
                                  f"`{key}`: {problem}")
 
@@ -201,6 +201,15 @@ def _amount(value: Any) -> Decimal | None:
 
 
 _APPROVAL = re.compile(r"^[ \t]*\[\[[ \t]*approval[ \t]*\]\]")
+# A dotted key, its parts maybe quoted and spaced (`"db21" . paytable`); the key a line
+# assigns; a table of an approval (`[approval.sidebet]`), whose keys its name prefixes.
+_KEY = r"((?:[\w\"'-]+[ \t]*\.[ \t]*)*[\w\"'-]+)"
+_ASSIGNED = re.compile(rf"^[ \t]*{_KEY}[ \t]*=")
+_TABLE = re.compile(rf"^[ \t]*\[[ \t]*approval[ \t]*\.[ \t]*{_KEY}[ \t]*\]")
+
+
+def _parts(key: str) -> list[str]:
+    return [part.strip().strip("\"'") for part in key.split(".")]
 
 
 class _Lines:
@@ -214,15 +223,25 @@ class _Lines:
                        if _APPROVAL.match(line)]
 
     def find(self, number: int, key: str | None) -> int | None:
-        """The line of the `number`th [[approval]] (0: before any), or of `key` within it."""
+        """The line of the `number`th [[approval]] (0: before any), or of `key` within it:
+        the line that assigns that dotted key (`sidebet.min`, or `min` under
+        `[approval.sidebet]`; never another key's `min`), else that of the inline table
+        holding it (`sidebet = {min = 5}`)."""
         if key is None:
             return self.starts[number - 1] if 0 < number <= len(self.starts) else None
         if number > len(self.starts):
             return None
         first = self.starts[number - 1] + 1 if number else 1
         end = self.starts[number] if number < len(self.starts) else len(self.lines) + 1
-        pattern = re.compile(rf"^[ \t]*(?:[\w.\"'-]+\.)?[\"']?{re.escape(key)}[\"']?[ \t]*=")
+        parts, table, holder = key.split("."), [], None
         for line_number in range(first, end):
-            if pattern.match(self.lines[line_number - 1]):
-                return line_number
-        return None
+            line = self.lines[line_number - 1]
+            if found := _TABLE.match(line):
+                table = _parts(found.group(1))
+            elif found := _ASSIGNED.match(line):
+                named = table + _parts(found.group(1))
+                if named == parts:
+                    return line_number
+                if holder is None and parts[:len(named)] == named:
+                    holder = line_number
+        return holder

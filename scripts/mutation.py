@@ -182,6 +182,22 @@ AREAS = {
     "waivers": Area(("auditor/waivers.py", "auditor/waiver_status.py", "auditor/baseline.py"),
                     ("tests/floor/test_waiver_mutants.py", "tests/floor/test_waivers.py",
                      "tests/floor/test_baseline_and_fail_on.py"), 40),
+    # the calendar: a round's gaming day and shift, the approved house rules (--approved), money
+    "calendar": Area(("auditor/gaming_day.py", "auditor/approvals.py", "auditor/money.py"),
+                     ("tests/floor/test_gaming_day_parts.py",
+                      "tests/checks/test_approvals_parts.py", "tests/outputs/test_money_parts.py",
+                      "tests/floor/test_gaming_day.py",
+                      *(f"tests/checks/test_selection.py::{name}" for name in (
+                          "test_an_unapproved_paytable_and_maximum_are_one_finding_each",
+                          "test_an_invalid_approval_file_is_exit_2_naming_field_and_line",
+                          "test_a_fault_in_the_last_of_many_approvals_names_its_line",
+                          "test_a_table_with_no_approval_is_reported_once",
+                          "test_an_unreadable_line_leaves_the_approval_findings_on_their_"
+                          "statements",
+                          "test_an_approved_option_of_no_rule_of_the_header_is_declared_as_"
+                          "nothing",
+                          "test_a_header_as_approved_has_no_approval_finding",
+                          "test_the_approval_file_from_the_settings_file"))), 40),
 }
 
 
