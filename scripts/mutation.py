@@ -174,7 +174,7 @@ AREAS = {
     # the split: a large record cut at `shoe` statements, its pieces audited and joined, and
     # the tasks that hand pieces and whole files to the workers
     "split": Area(("auditor/split.py", "auditor/tasks.py"),
-                  ("tests/cli/test_split.py",
+                  ("tests/cli/test_split_parts.py", "tests/cli/test_split.py",
                    "tests/checks/test_open_round.py::test_the_open_round_is_the_same_whatever_the_pieces",
                    "tests/checks/test_selection.py::test_the_selection_travels_with_pieces_of_a_split_file",
                    "tests/cli/test_many_files.py"), 40),

@@ -1,0 +1,330 @@
+"""The split's parts one at a time, on one short Ten sticks record (60 rounds, a `shoe` every
+8 rounds): where the plan cuts, the state it guesses for each piece, the join, and what
+`AuditTasks` hands out and takes back. Fast, with exact values, so that a wrong cut, guess,
+join or task shows at once (tests/cli/test_split.py holds the long records of every game).
+
+The record carries seats taken and left, a wager on a seat nobody sat at (an unnamed
+player, replaced later by a `sit`), lights, a prize, a new dealer and a `close`, each
+carried across a `shoe` to the next piece.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from auditor.audit import audit_file
+from auditor.results import FileResult
+from auditor.simulate import simulate, table_spec
+from auditor.split import Piece, SplitFile, audit_piece, audit_split, plan_pieces
+from auditor.tasks import AuditTasks, Task, file_size, run_task
+
+# The whole record's findings: (citation, round, line), each once, in order.
+FINDINGS = [
+    ("20:18:15:06", "1", 43),
+    ("record:unsettled", "5", 153),
+    ("20:18:15:30", "15", 460),
+    ("20:18:15:03", "18", 542),
+    ("record:reference", "26", 816),
+    ("20:18:15:26", "55", 1812),
+    ("record:reference", "56", 1841),
+    ("record:syntax", "59", 1908),
+]
+SHOE_LINES = [14, 211, 473, 755, 1051, 1309, 1579, 1817]  # line 14: the simulator's own
+LINES = 1932
+UNNAMED = ("s2", None, 0, False, False, False)  # the wager of round 5 on the empty s2
+
+
+@dataclass(frozen=True)
+class Record:
+    path: Path
+    text: str
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    def offset_of_line(self, number: int) -> int:
+        return len("".join(line + "\n" for line in self.lines[:number - 1]).encode())
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Record:
+    base = tmp_path_factory.mktemp("split-parts")
+    spec = table_spec("tensticks", decks=6, options={"tensticks.lights": "3"})
+    made = simulate(base / "sim", spec, rounds=60, seed="parts", faults=0.1).files[0]
+    out: list[str] = []
+    rounds = 0
+    for line in made.read_text().split("\n"):
+        if line.startswith("round "):
+            rounds += 1
+            if rounds % 8 == 0:
+                out += [f"shoe T01-S{rounds} date=2026-11-20", "shuffle", "cut"]
+        out.append(line)
+        if line.startswith("round 5 "):
+            out.append("bet s2h1 main 20")  # nobody sits at s2: an unnamed player
+    path = base / "cut.bjh"
+    text = "\n".join(out)
+    path.write_text(text)
+    return Record(path, text)
+
+
+def facts(result: FileResult) -> list[tuple[str, str | None, int, str]]:
+    return [(f.citation, f.round, f.line, f.message) for f in result.findings]
+
+
+@pytest.fixture(scope="module")
+def whole(record: Record) -> FileResult:
+    return audit_file(str(record.path))
+
+
+def test_the_whole_record_is_what_the_tests_below_expect(record: Record,
+                                                         whole: FileResult) -> None:
+    assert [(c, r, line) for c, r, line, _ in facts(whole)] == FINDINGS
+    assert [number + 1 for number, line in enumerate(record.lines)
+            if re.match(r"([0-9:.]+ +)?shoe ", line)] == SHOE_LINES
+    assert (whole.summary.lines, whole.summary.rounds, whole.summary.rounds_audited) == (
+        LINES, 60, 59)
+    assert record.text.endswith("\n")
+
+
+def test_a_tiny_piece_size_cuts_at_every_shoe(record: Record) -> None:
+    """Past the first piece (which reads the header), every piece begins at a `shoe`: its
+    first line, its first byte, and where the piece before it ends."""
+    plan, pieces = plan_pieces(str(record.path), 4)
+    found = list(pieces)
+    assert [piece.number for piece in found] == list(range(9))
+    assert [piece.first_line for piece in found] == [1, *SHOE_LINES]
+    starts = [0, *(record.offset_of_line(line) for line in SHOE_LINES)]
+    assert [piece.start for piece in found] == starts
+    assert [piece.end for piece in found] == [*starts[1:], None]
+    assert found[0].config is None and found[0].state is None
+    assert all(piece.config is not None and piece.state is not None for piece in found[1:])
+    assert (plan.count, plan.lines) == (9, LINES)
+    assert [plan.piece(number) for number in range(9)] == found
+    assert plan.sha256 == hashlib.sha256(record.path.read_bytes()).hexdigest()
+
+
+def test_a_piece_ends_at_the_first_shoe_past_its_size(record: Record) -> None:
+    """The cuts, said again plainly: a piece of `size` bytes (a quarter of what is left
+    over the last pieces, down to a quarter of `size`) ends at the first `shoe` past it."""
+    size = len(record.text.encode())
+    shoes = [record.offset_of_line(line) for line in SHOE_LINES]
+    for piece_bytes in (6_000, 12_000, 20_000, 40_000):
+        expected, next_cut = [0], max(piece_bytes // 4, min(piece_bytes, size // 4))
+        for at in shoes:
+            if at >= next_cut:
+                expected.append(at)
+                next_cut = at + max(piece_bytes // 4, min(piece_bytes, (size - at) // 4))
+        _, pieces = plan_pieces(str(record.path), piece_bytes)
+        assert [piece.start for piece in pieces] == expected, piece_bytes
+    _, pieces = plan_pieces(str(record.path), 12_000)
+    assert [piece.first_line for piece in pieces] == [1, 473, 1051, 1309, 1579, 1817]
+
+
+@pytest.mark.parametrize("piece_bytes", [4, 12_000, 10 ** 9])
+def test_the_record_in_pieces_gives_the_whole_records_findings_rounds_and_lines(
+        record: Record, whole: FileResult, piece_bytes: int) -> None:
+    split = audit_split(str(record.path), piece_bytes)
+    assert facts(split) == facts(whole)
+    assert [(c, r, line) for c, r, line, _ in facts(split)] == FINDINGS
+    assert split.summary == whole.summary
+    assert (split.summary.lines, split.summary.rounds) == (LINES, 60)
+    assert list(split.applied.items()) == list(whole.applied.items())
+    assert list(split.evidence) == list(whole.evidence)
+
+
+@pytest.mark.parametrize("ending", ["", "\n\n", "\nround 61\n"])
+def test_a_record_ending_otherwise_keeps_its_line_count_in_pieces(
+        record: Record, tmp_path: Path, ending: str) -> None:
+    """The last line counted whether or not a newline ends it."""
+    path = tmp_path / "ending.bjh"
+    path.write_text(record.text.rstrip("\n") + ending)
+    lines = {"": LINES, "\n\n": LINES + 1, "\nround 61\n": LINES + 1}[ending]
+    alone, split = audit_file(str(path)), audit_split(str(path), 4)
+    assert alone.summary.lines == split.summary.lines == lines
+    assert facts(split) == facts(alone)
+
+
+def test_each_piece_is_handed_the_state_the_piece_before_it_ends_in(record: Record) -> None:
+    """The plan's short reading follows seats (the unnamed player of the wager on an empty
+    seat too), players, lights, prizes, dealers and the `close`."""
+    _, pieces = plan_pieces(str(record.path), 4)
+    results = [audit_piece(piece) for piece in pieces]
+    assert results[0].guessed is None
+    for before, after in itertools.pairwise(results):
+        assert after.guessed == before.audit.state.handoff()
+    assert [result.began_with_shoe for result in results] == [True] * 9
+    dealer, seats, lights, closed, order = results[2].guessed
+    assert (dealer, seats[1], lights, closed, order) == (
+        "D-2406", UNNAMED, (), False, ("s1", "s3", "s4", "s5", "s2"))
+    assert results[5].guessed[2] == (("s1", 1), ("s3", 2), ("s5", 1), ("s7", 3))
+    assert results[6].guessed[0] == "D-4677"
+    assert results[8].audit.state.handoff() == ("D-4677", (), results[8].guessed[2], True, ())
+
+
+def test_the_join_takes_pieces_as_they_come_and_redoes_none_of_a_right_guess(
+        record: Record, whole: FileResult) -> None:
+    """Pieces come back out of order: each is joined once those before it are; no guess
+    is wrong, none is audited again, and the file is whole only once planned."""
+    plan, pieces = plan_pieces(str(record.path), 4)
+    results = [audit_piece(piece) for piece in pieces]
+    joined = SplitFile(plan)
+    assert not joined.complete() and joined.whole()
+    counts = []
+    for number in (3, 1, 2, 0, 8, 4, 5, 7, 6):
+        assert joined.add(results[number]) is None
+        counts.append(joined.count)
+    assert counts == [0, 0, 0, 4, 4, 5, 6, 6, 9]
+    assert joined.redone == 0 and not joined.complete()
+    joined.planned = True
+    assert joined.complete() and joined.whole()
+    assert facts(joined.join()) == facts(whole)
+
+
+def test_a_wrong_guess_is_audited_again_from_the_joined_state(record: Record,
+                                                              whole: FileResult) -> None:
+    plan, pieces = plan_pieces(str(record.path), 4)
+    found = list(pieces)
+    joined = SplitFile(plan)
+    for piece in found[:3]:
+        assert joined.add(audit_piece(piece)) is None
+    wrong = found[3].state.clone()
+    wrong.unseat("s2")
+    again = joined.add(audit_piece(Piece(*[getattr(found[3], name) for name in (
+        "path", "number", "start", "end", "first_line", "config")], state=wrong)))
+    assert again is not None and joined.redone == 1 and joined.count == 3
+    assert (again.number, again.start, again.end, again.first_line) == (
+        3, found[3].start, found[3].end, SHOE_LINES[2])
+    assert again.state.handoff() == found[3].state.handoff() == \
+        joined.joined.state.handoff()
+    assert joined.add(audit_piece(again)) is None
+    for piece in found[4:]:
+        assert joined.add(audit_piece(piece)) is None
+    joined.planned = True
+    assert joined.complete() and joined.redone == 1
+    assert facts(joined.join()) == facts(whole)
+
+
+# --- the tasks ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def inputs(record: Record, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """A small record, the large one, a file that is not there."""
+    base = tmp_path_factory.mktemp("split-tasks")
+    small = base / "small.bjh"
+    small.write_text(record.text[:record.offset_of_line(SHOE_LINES[1])])
+    return [str(small), str(record.path), str(base / "missing.bjh")]
+
+
+def test_a_missing_file_has_size_zero(inputs: list[str]) -> None:
+    assert file_size(inputs[2]) == 0
+    assert file_size(inputs[0]) == len(Path(inputs[0]).read_bytes())
+
+
+def test_the_tasks_are_the_large_files_pieces_first_then_the_others_whole(
+        inputs: list[str]) -> None:
+    tasks = AuditTasks(inputs, split=True, split_bytes=10_000, piece_bytes=4)
+    assert [task.key for task in tasks.first()] == [(1, n) for n in range(9)] + [
+        (0, None), (2, None)]
+    # a file of exactly the split size, or any file when the run does not split, goes whole
+    for split, split_bytes in ((False, 10_000), (True, Path(inputs[1]).stat().st_size)):
+        tasks = AuditTasks(inputs, split=split, split_bytes=split_bytes, piece_bytes=4)
+        assert [(task.key, task.piece, task.data) for task in tasks.first()] == [
+            ((1, None), None, None), ((0, None), None, None), ((2, None), None, None)]
+    assert [task.key for task in AuditTasks(
+        inputs, split=True, split_bytes=Path(inputs[1]).stat().st_size - 1,
+        piece_bytes=4).first()][:2] == [(1, 0), (1, 1)]
+
+
+def test_inputs_shipped_travel_with_their_bytes(inputs: list[str]) -> None:
+    data = Path(inputs[1]).read_bytes()
+    tasks = AuditTasks(inputs, split=True, split_bytes=10_000, piece_bytes=4,
+                       ship=lambda path: path == inputs[1])
+    sent = list(tasks.first())
+    for task in sent[:9]:
+        piece = task.piece
+        assert piece.data == data[piece.start:piece.end] and task.data is None
+    assert (sent[9].data, sent[9].piece) == (None, None)  # the small file is not shipped
+    assert tasks.with_bytes(sent[9]).data == Path(inputs[0]).read_bytes()
+    outcomes = [run_task(task) for task in sent[:9]]
+    for task, outcome in zip(sent[:8], outcomes, strict=False):
+        assert tasks.done(task, outcome) == ([], [])
+    (place, result), = tasks.done(sent[8], outcomes[8])[1]
+    assert place == 1 and facts(result) == facts(audit_file(inputs[1]))
+    # not split, the whole file travels
+    tasks = AuditTasks(inputs, split=False, ship=lambda path: path == inputs[1])
+    assert [(task.key, task.data) for task in tasks.first()] == [
+        ((1, None), data), ((0, None), None), ((2, None), None)]
+
+
+def test_each_file_is_given_once_whole_from_its_tasks(inputs: list[str],
+                                                      whole: FileResult) -> None:
+    tasks = AuditTasks(inputs, split=True, split_bytes=10_000, piece_bytes=4)
+    sent = list(tasks.first())
+    given = []
+    for task in reversed(sent):  # the pieces back last to first
+        more, files = tasks.done(task, run_task(task))
+        assert more == []
+        given += [(place, facts(result), result.summary.error) for place, result in files]
+    missing_error = audit_file(inputs[2]).summary.error
+    assert missing_error
+    assert given == [(2, [], missing_error), (0, facts(audit_file(inputs[0])), None),
+                     (1, facts(whole), None)]
+    assert tasks.files == {}
+
+
+def test_a_wrong_guess_sends_the_piece_again_and_a_piece_not_at_a_shoe_the_file_whole(
+        inputs: list[str], whole: FileResult) -> None:
+    tasks = AuditTasks(inputs, split=True, split_bytes=10_000, piece_bytes=4)
+    sent = [task for task in tasks.first() if task.place == 1]
+    outcomes = [run_task(task) for task in sent]
+    for task, outcome in zip(sent[:4], outcomes, strict=False):
+        assert tasks.done(task, outcome) == ([], [])
+    wrong = sent[4].piece.state.clone()
+    wrong.unseat("s1")
+    bad = Task(1, inputs[1], Piece(inputs[1], 4, sent[4].piece.start, sent[4].piece.end,
+                                   sent[4].piece.first_line, sent[4].piece.config, wrong))
+    (again,), files = tasks.done(bad, run_task(bad))
+    assert files == [] and again.key == (1, 4)
+    assert again.piece.state.handoff() == sent[4].piece.state.handoff()
+    outcomes[5].began_with_shoe = False  # as if piece 5 began elsewhere
+    assert tasks.done(again, run_task(again)) == ([], [])
+    for task, outcome in zip(sent[5:8], outcomes[5:8], strict=False):
+        assert tasks.done(task, outcome) == ([], [])
+    (whole_task,), files = tasks.done(sent[8], outcomes[8])
+    assert files == [] and (whole_task.key, whole_task.piece) == ((1, None), None)
+    assert tasks.files == {}
+    assert tasks.done(whole_task, run_task(whole_task))[1][0][1].findings == whole.findings
+
+
+def test_a_task_whose_worker_dies_is_sent_once_more_then_its_file_given_up(
+        inputs: list[str]) -> None:
+    tasks = AuditTasks(inputs, split=True, split_bytes=10_000, piece_bytes=4)
+    sent = list(tasks.first())
+    piece, other = sent[2], sent[3]
+    assert tasks.lost(piece) == ([piece], [])
+    assert tasks.lost(other) == ([other], [])  # each task has its own tries
+    (place, result), = tasks.lost(piece)[1]
+    assert place == 1 and result.findings == []
+    assert result.summary.path == inputs[1]
+    assert result.summary.error == (
+        f"{inputs[1]}: not audited: the worker process auditing it died twice (killed, or "
+        "out of memory)")
+    assert 1 not in tasks.files
+    # the file's other tasks, lost or done later, add nothing
+    assert tasks.lost(other) == ([], [])
+    assert tasks.done(sent[0], run_task(sent[0])) == ([], [])
+    assert tasks.give_up(other) == []
+    # a whole file's task: the same
+    small = sent[9]
+    assert tasks.lost(small) == ([small], [])
+    assert [p for p, _ in tasks.lost(small)[1]] == [0]
+    assert tasks.given_up == {0, 1}
+    (place, result), = tasks.done(sent[10], run_task(sent[10]))[1]
+    assert place == 2 and result.summary.error
