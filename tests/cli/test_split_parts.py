@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from auditor import split
 from auditor.audit import audit_file
 from auditor.results import FileResult
 from auditor.simulate import simulate, table_spec
@@ -127,6 +128,23 @@ def test_a_piece_ends_at_the_first_shoe_past_its_size(record: Record) -> None:
     assert [piece.first_line for piece in pieces] == [1, 473, 1051, 1309, 1579, 1817]
 
 
+@pytest.mark.parametrize("block", [61, 1000, 4096])
+def test_the_plan_is_the_same_whatever_the_blocks_it_reads(
+        record: Record, monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    """The plan reads the file a block at a time: a line, a `round` or a `shoe` cut by a
+    block's end changes no cut, no line number, no guess."""
+    def planned() -> tuple:
+        plan, pieces = plan_pieces(str(record.path), 4)
+        found = [(p.number, p.start, p.end, p.first_line,
+                  None if p.state is None else p.state.handoff()) for p in pieces]
+        return found, plan.sha256, plan.lines
+
+    expected = planned()
+    monkeypatch.setattr(split, "_BLOCK", block)
+    assert planned() == expected
+    assert [first_line for _, _, _, first_line, _ in expected[0]] == [1, *SHOE_LINES]
+
+
 @pytest.mark.parametrize("piece_bytes", [4, 12_000, 10 ** 9])
 def test_the_record_in_pieces_gives_the_whole_records_findings_rounds_and_lines(
         record: Record, whole: FileResult, piece_bytes: int) -> None:
@@ -233,8 +251,8 @@ def test_the_tasks_are_the_large_files_pieces_first_then_the_others_whole(
     assert [task.key for task in tasks.first()] == [(1, n) for n in range(9)] + [
         (0, None), (2, None)]
     # a file of exactly the split size, or any file when the run does not split, goes whole
-    for split, split_bytes in ((False, 10_000), (True, Path(inputs[1]).stat().st_size)):
-        tasks = AuditTasks(inputs, split=split, split_bytes=split_bytes, piece_bytes=4)
+    for splits, split_bytes in ((False, 10_000), (True, Path(inputs[1]).stat().st_size)):
+        tasks = AuditTasks(inputs, split=splits, split_bytes=split_bytes, piece_bytes=4)
         assert [(task.key, task.piece, task.data) for task in tasks.first()] == [
             ((1, None), None, None), ((0, None), None, None), ((2, None), None, None)]
     assert [task.key for task in AuditTasks(
