@@ -23,7 +23,7 @@ from auditor.audit import audit_file
 from auditor.results import FileResult
 from auditor.simulate import simulate, table_spec
 from auditor.split import Piece, SplitFile, audit_piece, audit_split, plan_pieces
-from auditor.tasks import AuditTasks, Task, file_size, run_task
+from auditor.tasks import AuditTasks, PoolAudit, Task, file_size, run_task
 
 # The whole record's findings: (citation, round, line), each once, in order.
 FINDINGS = [
@@ -346,3 +346,22 @@ def test_a_task_whose_worker_dies_is_sent_once_more_then_its_file_given_up(
     assert tasks.given_up == {0, 1}
     (place, result), = tasks.done(sent[10], run_task(sent[10]))[1]
     assert place == 2 and result.summary.error
+
+
+def test_a_pool_closed_after_a_result_waits_for_its_workers_and_before_ends_them(
+        inputs: list[str]) -> None:
+    """Closed once results were asked for (the store failed mid-run), the pool's workers
+    end the files they audit and leave of themselves (exit status 0); closed before any
+    (the store could not be opened), they are ended at once (SIGTERM)."""
+    audit = PoolAudit([inputs[0]] * 6, 2)
+    place, result = next(audit)
+    assert 0 <= place < 6 and result.summary.error is None
+    workers = list(audit.pool._processes.values())
+    audit.close()
+    for worker in workers:  # (close leaves them to end their tasks and leave)
+        worker.join(60)
+    assert workers and [worker.exitcode for worker in workers] == [0] * len(workers)
+    audit = PoolAudit([inputs[0]] * 6, 2)
+    workers = list(audit.pool._processes.values())
+    audit.close()
+    assert workers and [worker.exitcode for worker in workers] == [-15] * len(workers)
