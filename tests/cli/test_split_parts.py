@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
 import re
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -350,18 +352,54 @@ def test_a_task_whose_worker_dies_is_sent_once_more_then_its_file_given_up(
 
 def test_a_pool_closed_after_a_result_waits_for_its_workers_and_before_ends_them(
         inputs: list[str]) -> None:
-    """Closed once results were asked for (the store failed mid-run), the pool's workers
-    end the files they audit and leave of themselves (exit status 0); closed before any
-    (the store could not be opened), they are ended at once (SIGTERM)."""
+    """Closed once results were asked for (the store failed mid-run), the pool waits for
+    its workers to end the files they audit and leave (exit status 0); closed before any
+    (the store could not be opened), it ends them at once (SIGTERM)."""
     audit = PoolAudit([inputs[0]] * 6, 2)
     place, result = next(audit)
     assert 0 <= place < 6 and result.summary.error is None
     workers = list(audit.pool._processes.values())
-    audit.close()
-    for worker in workers:  # (close leaves them to end their tasks and leave)
-        worker.join(60)
+    audit.close()  # waits for them
     assert workers and [worker.exitcode for worker in workers] == [0] * len(workers)
     audit = PoolAudit([inputs[0]] * 6, 2)
     workers = list(audit.pool._processes.values())
     audit.close()
     assert workers and [worker.exitcode for worker in workers] == [-15] * len(workers)
+
+
+def test_a_pool_sends_its_window_of_tasks_at_once(inputs: list[str]) -> None:
+    """Made, a pool has as many tasks in flight as its workers times IN_FLIGHT_PER_JOB
+    (fewer would leave workers waiting for the parent), and splits large files only with
+    more than one worker."""
+    paths = [inputs[0]] * 12
+    for jobs, window in ((1, 4), (2, 8), (3, 12)):
+        audit = PoolAudit(paths, jobs)
+        try:
+            assert (len(audit.pending), audit.window) == (window, window)
+            assert audit.tasks.split == (jobs > 1)
+        finally:
+            audit.close()
+
+
+def test_a_pool_closed_mid_run_drops_the_tasks_not_begun(record: Record) -> None:
+    """The tasks already handed to the workers end, waited for; those still queued are
+    dropped. (A second shutdown of the pool used to clear the cancellation before the
+    pool read it: every queued task still ran, and the interpreter waited for them.)"""
+    audit = PoolAudit([str(record.path)] * 12, 2)
+    next(audit)
+    audit.close()
+    states = [(future.done(), future.cancelled()) for future in audit.pending]
+    assert (True, True) in states and (False, False) not in states
+
+
+def test_a_worker_killed_mid_run_costs_a_retry_not_a_file(record: Record,
+                                                          whole: FileResult) -> None:
+    """A worker that dies breaks its pool: every task it held unfinished goes once more to
+    a fresh pool, and every file is audited as alone."""
+    audit = PoolAudit([str(record.path)] * 4, 2)
+    victim = next(iter(audit.pool._processes.values()))
+    os.kill(victim.pid, signal.SIGKILL)
+    results = dict(audit)
+    assert sorted(results) == [0, 1, 2, 3]
+    assert [facts(results[place]) for place in range(4)] == [facts(whole)] * 4
+    assert sorted(audit.tasks.tries.values()) and max(audit.tasks.tries.values()) == 1
