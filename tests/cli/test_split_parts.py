@@ -188,6 +188,58 @@ def test_each_piece_is_handed_the_state_the_piece_before_it_ends_in(record: Reco
     assert results[8].audit.state.handoff() == ("D-4677", (), results[8].guessed[2], True, ())
 
 
+BEFORE = ("s1", "s3", "s4", "s5", "s2")  # the seats taken where the second piece ends
+# A line put in the last round before the second piece's end (inside) or after it
+# (outside), and the seats, dealer, lights and `close` the audit ends that piece in: the
+# plan's short reading must guess the same for the third piece.
+GUESSES = [
+    ("inside", "bet s6h1 main 20", (*BEFORE, "s6"), "D-2406", (), False),
+    ("inside", "12:00:00 bet s6h1 main 20", (*BEFORE, "s6"), "D-2406", (), False),
+    ("inside", "  bet s6h1 main 20  # late", (*BEFORE, "s6"), "D-2406", (), False),
+    ("inside", "bet s6h1 insurance 10", (*BEFORE, "s6"), "D-2406", (), False),
+    ("inside", "bet s6 main 20", BEFORE, "D-2406", (), False),
+    ("inside", "bet s6h1 side 5", BEFORE, "D-2406", (), False),
+    ("inside", "bet s6h2 tensticks 5", BEFORE, "D-2406", (), False),
+    ("inside", "bet s6 tensticks 5", BEFORE, "D-2406", (), False),
+    ("inside", "bet dealer main 5", BEFORE, "D-2406", (), False),
+    ("inside", "bet s6h1 main ten", BEFORE, "D-2406", (), False),
+    ("inside", "bet s1h1 main 20", BEFORE, "D-2406", (), False),
+    ("inside", "sit s6 player=P-1", (*BEFORE, "s6"), "D-2406", (), False),
+    ("inside", "leave s1", ("s3", "s4", "s5", "s2", "s1"), "D-2406", (), False),
+    ("inside", "light s1 1", BEFORE, "D-2406", (("s1", 1),), False),
+    ("inside", "prize s1 100", BEFORE, "D-2406", (), False),
+    ("outside", "bet s6h1 main 20", BEFORE, "D-2406", (), False),
+    ("outside", "sit s6 player=P-1", BEFORE, "D-2406", (), False),
+    ("outside", "leave s1", BEFORE, "D-2406", (), False),
+    ("outside", "light s1 1", BEFORE, "D-2406", (), False),
+    ("outside", "prize s1 100", BEFORE, "D-2406", (), False),
+    ("outside", "bet dealer main 5", BEFORE, "D-2406", (), False),
+    ("outside", "dealer D-9", BEFORE, "D-9", (), False),
+    ("outside", "close", (), "D-2406", (), True),
+]
+
+
+@pytest.mark.parametrize(("where", "line", "seats", "dealer", "lights", "closed"), GUESSES)
+def test_the_plan_guesses_what_each_statement_leaves_for_the_next_piece(
+        record: Record, tmp_path: Path, where: str, line: str, seats: tuple,
+        dealer: str, lights: tuple, closed: bool) -> None:
+    """Wagers on seats nobody sat at seat an unnamed player inside a round (a main or
+    insurance wager on a hand), not outside one; a round's statements outside a round
+    change nothing; `dealer` and `close` change the table anywhere."""
+    lines = record.lines
+    shoe = SHOE_LINES[1] - 1  # the `shoe` line's place in `lines`
+    last_round = max(i for i in range(shoe) if lines[i].startswith("round "))
+    lines.insert(last_round + 1 if where == "inside" else shoe, line)
+    path = tmp_path / "guessed.bjh"
+    path.write_text("\n".join(lines))
+    _, pieces = plan_pieces(str(path), 4)
+    first, second, third = itertools.islice(pieces, 3)
+    audit_piece(first)
+    ended = audit_piece(second).audit.state.handoff()
+    assert (ended[4], ended[0], ended[2], ended[3]) == (seats, dealer, lights, closed)
+    assert third.state.handoff() == ended
+
+
 def test_the_join_takes_pieces_as_they_come_and_redoes_none_of_a_right_guess(
         record: Record, whole: FileResult) -> None:
     """Pieces come back out of order: each is joined once those before it are; no guess
