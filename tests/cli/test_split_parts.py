@@ -455,3 +455,10 @@ def test_a_worker_killed_mid_run_costs_a_retry_not_a_file(record: Record,
     assert sorted(results) == [0, 1, 2, 3]
     assert [facts(results[place]) for place in range(4)] == [facts(whole)] * 4
     assert sorted(audit.tasks.tries.values()) and max(audit.tasks.tries.values()) == 1
+
+
+def test_a_pool_run_to_its_end_leaves_no_worker_running(inputs: list[str]) -> None:
+    audit = PoolAudit([inputs[0]] * 3, 2)
+    workers = list(audit.pool._processes.values())
+    assert sorted(place for place, _ in audit) == [0, 1, 2]
+    assert workers and [worker.exitcode for worker in workers] == [0] * len(workers)
