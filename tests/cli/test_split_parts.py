@@ -216,6 +216,10 @@ GUESSES = [
     ("outside", "bet dealer main 5", BEFORE, "D-2406", (), False),
     ("outside", "dealer D-9", BEFORE, "D-9", (), False),
     ("outside", "close", (), "D-2406", (), True),
+    # the last round left without its `end`: a `dealer` or a `close` ends it
+    ("unended", "dealer D-9|sit s6 player=P-1|light s1 1", BEFORE, "D-9", (), False),
+    ("unended", "close|sit s6 player=P-1", (), "D-2406", (), True),
+    ("unended", "sit s6 player=P-1", (*BEFORE, "s6"), "D-2406", (), False),
 ]
 
 
@@ -225,11 +229,15 @@ def test_the_plan_guesses_what_each_statement_leaves_for_the_next_piece(
         dealer: str, lights: tuple, closed: bool) -> None:
     """Wagers on seats nobody sat at seat an unnamed player inside a round (a main or
     insurance wager on a hand), not outside one; a round's statements outside a round
-    change nothing; `dealer` and `close` change the table anywhere."""
+    change nothing; `dealer` and `close` change the table anywhere, and end a round."""
     lines = record.lines
     shoe = SHOE_LINES[1] - 1  # the `shoe` line's place in `lines`
     last_round = max(i for i in range(shoe) if lines[i].startswith("round "))
-    lines.insert(last_round + 1 if where == "inside" else shoe, line)
+    if where == "unended":
+        assert lines[shoe - 1] == "end"
+        lines[shoe - 1:shoe] = line.split("|")
+    else:
+        lines.insert(last_round + 1 if where == "inside" else shoe, line)
     path = tmp_path / "guessed.bjh"
     path.write_text("\n".join(lines))
     _, pieces = plan_pieces(str(path), 4)
