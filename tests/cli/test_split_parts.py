@@ -220,6 +220,9 @@ GUESSES = [
     ("unended", "dealer D-9|sit s6 player=P-1|light s1 1", BEFORE, "D-9", (), False),
     ("unended", "close|sit s6 player=P-1", (), "D-2406", (), True),
     ("unended", "sit s6 player=P-1", (*BEFORE, "s6"), "D-2406", (), False),
+    # before the first `shoe` and any round: a round's statement is no change there
+    ("first", "sit s6 player=P-1", BEFORE, "D-2406", (), False),
+    ("first", "light s1 1", BEFORE, "D-2406", (), False),
 ]
 
 
@@ -237,7 +240,8 @@ def test_the_plan_guesses_what_each_statement_leaves_for_the_next_piece(
         assert lines[shoe - 1] == "end"
         lines[shoe - 1:shoe] = line.split("|")
     else:
-        lines.insert(last_round + 1 if where == "inside" else shoe, line)
+        lines.insert({"inside": last_round + 1, "outside": shoe,
+                      "first": SHOE_LINES[0] - 1}[where], line)
     path = tmp_path / "guessed.bjh"
     path.write_text("\n".join(lines))
     _, pieces = plan_pieces(str(path), 4)
