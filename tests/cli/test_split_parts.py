@@ -188,6 +188,29 @@ def test_each_piece_is_handed_the_state_the_piece_before_it_ends_in(record: Reco
     assert results[8].audit.state.handoff() == ("D-4677", (), results[8].guessed[2], True, ())
 
 
+def test_a_piece_says_whether_it_began_at_a_shoe(record: Record, tmp_path: Path) -> None:
+    """Only a piece whose first line reads as a `shoe` began at one (else the join sends the
+    file whole): not one that begins at a `round`, an empty one, nor one whose first line
+    cannot be read."""
+    _, pieces = plan_pieces(str(record.path), 4)
+    second = list(pieces)[2]
+    assert (second.first_line, record.lines[second.first_line + 2]) == (
+        SHOE_LINES[1], "round 8 time=18:10:42 dealer=D-2406")
+
+    def began(path: Path, start: int, end: int, first_line: int) -> bool:
+        return audit_piece(Piece(str(path), 2, start, end, first_line, second.config,
+                                 second.state)).began_with_shoe
+
+    assert began(record.path, second.start, second.end, second.first_line)
+    at_round = record.offset_of_line(second.first_line + 3)
+    assert not began(record.path, at_round, second.end, second.first_line + 3)
+    assert not began(record.path, second.start, second.start, second.first_line)
+    damaged = tmp_path / "damaged.bjh"
+    data = record.path.read_bytes()
+    damaged.write_bytes(data[:second.start] + b"\xff" + data[second.start:])
+    assert not began(damaged, second.start, second.end + 1, second.first_line)
+
+
 BEFORE = ("s1", "s3", "s4", "s5", "s2")  # the seats taken where the second piece ends
 # A line put in the last round before the second piece's end (inside) or after it
 # (outside), and the seats, dealer, lights and `close` the audit ends that piece in: the
