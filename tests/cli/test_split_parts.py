@@ -1,7 +1,8 @@
 """The split's parts one at a time, on one short Ten sticks record (60 rounds, a `shoe` every
-8 rounds): where the plan cuts, the state it guesses for each piece, the join, and what
-`AuditTasks` hands out and takes back. Fast, with exact values, so that a wrong cut, guess,
-join or task shows at once (tests/cli/test_split.py holds the long records of every game).
+8 rounds): where the plan cuts, the state it guesses for each piece, the join, what
+`AuditTasks` hands out and takes back, and the local pool (its window of tasks, a worker
+killed, a stop mid-run). Fast, with exact values, so that a wrong cut, guess, join or task
+shows at once (tests/cli/test_split.py holds the long records of every game).
 
 The record carries seats taken and left, a wager on a seat nobody sat at (an unnamed
 player, replaced later by a `sit`), lights, a prize, a new dealer and a `close`, each
