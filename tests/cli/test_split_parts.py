@@ -25,6 +25,7 @@ from auditor import split
 from auditor.audit import audit_file
 from auditor.results import FileResult
 from auditor.simulate import simulate, table_spec
+from auditor.source import MAX_LINE_BYTES
 from auditor.split import Piece, SplitFile, audit_piece, audit_split, plan_pieces
 from auditor.tasks import AuditTasks, PoolAudit, Task, file_size, run_task
 
@@ -257,6 +258,14 @@ def test_the_plan_guesses_what_each_statement_leaves_for_the_next_piece(
     """Wagers on seats nobody sat at seat an unnamed player inside a round (a main or
     insurance wager on a hand), not outside one; a round's statements outside a round
     change nothing; `dealer` and `close` change the table anywhere, and end a round."""
+    ended, guessed = guess_after(record, tmp_path, where, line)
+    assert (ended[4], ended[0], ended[2], ended[3]) == (seats, dealer, lights, closed)
+    assert guessed == ended
+
+
+def guess_after(record: Record, tmp_path: Path, where: str, line: str) -> tuple[tuple, tuple]:
+    """The state the audit ends the second piece in, with `line` put `where`, and the
+    plan's guess of it for the third."""
     lines = record.lines
     shoe = SHOE_LINES[1] - 1  # the `shoe` line's place in `lines`
     last_round = max(i for i in range(shoe) if lines[i].startswith("round "))
@@ -271,9 +280,44 @@ def test_the_plan_guesses_what_each_statement_leaves_for_the_next_piece(
     _, pieces = plan_pieces(str(path), 4)
     first, second, third = itertools.islice(pieces, 3)
     audit_piece(first)
-    ended = audit_piece(second).audit.state.handoff()
-    assert (ended[4], ended[0], ended[2], ended[3]) == (seats, dealer, lights, closed)
-    assert third.state.handoff() == ended
+    return audit_piece(second).audit.state.handoff(), third.state.handoff()
+
+
+@pytest.mark.parametrize("block", [512, 4096])
+def test_a_seat_left_and_wagered_on_within_one_block_is_guessed(
+        record: Record, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    """The plan's search leaves out the wagers on seats taken: once a seat is left, a
+    wager on it (an unnamed player) is searched for again within the same block."""
+    monkeypatch.setattr(split, "_BLOCK", block)
+    ended, guessed = guess_after(record, tmp_path, "inside", "leave s1")
+    assert ended[4] == ("s3", "s4", "s5", "s2", "s1") and guessed == ended
+
+
+def test_a_statement_of_exactly_the_longest_line_is_followed(record: Record,
+                                                             tmp_path: Path) -> None:
+    """A line of MAX_LINE_BYTES bytes is read (one byte more is not): so is it by the plan."""
+    sit = "sit s6 player=P-1 #"
+    line = sit + "x" * (MAX_LINE_BYTES - len(sit))
+    ended, guessed = guess_after(record, tmp_path, "inside", line)
+    assert ended[4] == (*BEFORE, "s6") and guessed == ended
+    ended, guessed = guess_after(record, tmp_path, "inside", line + "x")
+    assert ended[4] == BEFORE and guessed == ended
+
+
+def test_a_blank_line_at_a_blocks_start_is_counted(record: Record, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block that begins with an empty line: the line numbers of the pieces found in it
+    count that line."""
+    lines = record.lines
+    lines.insert(SHOE_LINES[1] - 1, "")
+    path = tmp_path / "blank.bjh"
+    path.write_text("\n".join(lines))
+    blank = record.offset_of_line(SHOE_LINES[1])  # the empty line's first byte
+    expected = [1, SHOE_LINES[0], *(line + 1 for line in SHOE_LINES[1:])]
+    for block in (blank, blank - 1, blank + 1):
+        monkeypatch.setattr(split, "_BLOCK", block)
+        _, pieces = plan_pieces(str(path), 4)
+        assert [piece.first_line for piece in pieces] == expected, block
 
 
 def test_the_join_takes_pieces_as_they_come_and_redoes_none_of_a_right_guess(
