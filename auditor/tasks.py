@@ -169,13 +169,16 @@ def given_up(path: str) -> FileResult:
 @contextmanager
 def _cancelled_on_exit(pool: ProcessPoolExecutor) -> Iterator[ProcessPoolExecutor]:
     """The pool, whose queued tasks are dropped when its user stops early (the generator
-    closed because the store failed): only the files being audited are waited for."""
-    with pool:
-        try:
-            yield pool
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    closed because the store failed): only the files being audited are waited for. One
+    shutdown each way: a second one (a `with pool:` block's own, after a shutdown without
+    waiting) clears the cancellation before the pool's manager thread reads it, and then
+    every queued task still ran, waited for at the interpreter's exit."""
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _stop_now(pool: ProcessPoolExecutor) -> None:

@@ -198,6 +198,18 @@ AREAS = {
                           "nothing",
                           "test_a_header_as_approved_has_no_approval_finding",
                           "test_the_approval_file_from_the_settings_file"))), 40),
+    # the split: a large record cut at `shoe` statements, its pieces audited and joined, and
+    # the tasks that hand pieces and whole files to the workers (test_split.py's pool run,
+    # replays and house-rules tests left out: too slow for what they add here)
+    "split": Area(("auditor/split.py", "auditor/tasks.py"),
+                  ("tests/cli/test_split_parts.py",
+                   "tests/cli/test_split.py::test_a_wrong_guess_is_audited_again_from_the_state_before_it",
+                   "tests/cli/test_split.py::test_the_last_pieces_of_a_file_are_smaller",
+                   "tests/cli/test_split.py::test_a_file_in_pieces_gives_the_whole_files_result",
+                   "tests/cli/test_split.py::test_a_damaged_record_in_pieces_still_gives_the_whole_files_result",
+                   "tests/checks/test_open_round.py::test_the_open_round_is_the_same_whatever_the_pieces",
+                   "tests/checks/test_selection.py::test_the_selection_travels_with_pieces_of_a_split_file",
+                   "tests/cli/test_many_files.py"), 40),
 }
 
 
