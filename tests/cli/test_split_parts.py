@@ -486,7 +486,9 @@ def test_a_pool_closed_after_a_result_waits_for_its_workers_and_before_ends_them
         inputs: list[str]) -> None:
     """Closed once results were asked for (the store failed mid-run), the pool waits for
     its workers to end the files they audit and leave (exit status 0); closed before any
-    (the store could not be opened), it ends them at once (SIGTERM)."""
+    (the store could not be opened), it ends them at once: none is left running. (A worker
+    that had already finished its task may take the pool's own farewell before the SIGTERM
+    reaches it and leave with status 0, so the status is not asked there.)"""
     audit = PoolAudit([inputs[0]] * 6, 2)
     place, result = next(audit)
     assert 0 <= place < 6 and result.summary.error is None
@@ -496,7 +498,8 @@ def test_a_pool_closed_after_a_result_waits_for_its_workers_and_before_ends_them
     audit = PoolAudit([inputs[0]] * 6, 2)
     workers = list(audit.pool._processes.values())
     audit.close()
-    assert workers and [worker.exitcode for worker in workers] == [-15] * len(workers)
+    assert workers and not any(worker.is_alive() for worker in workers)
+    assert {worker.exitcode for worker in workers} <= {0, -15}
 
 
 def test_a_pool_sends_its_window_of_tasks_at_once(inputs: list[str]) -> None:
