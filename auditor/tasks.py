@@ -12,6 +12,7 @@ any number of workers.
 from __future__ import annotations
 
 import os
+import signal
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -198,6 +199,18 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
             worker.join(1)
 
 
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_default_termination)
+
+
+def _default_termination() -> None:
+    """A worker ends on SIGTERM whatever handler the parent had (a caller of the library
+    with its own, inherited by a forked worker): a Python handler runs only between
+    bytecodes, so a worker waiting on the pool's queue would never run it, and a broken
+    pool, which ends its workers with SIGTERM, would wait for that one for ever."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _submit(pool: ProcessPoolExecutor, todo: Iterator[Task], pending: dict,
             retry: list[Task], window: int) -> None:
     """Submit tasks of `todo` until `window` are in flight. At most a window: `wait` looks
@@ -237,7 +250,7 @@ class PoolAudit(Iterator[tuple[int, FileResult]]):
         self.jobs = jobs
         self.window = jobs * IN_FLIGHT_PER_JOB
         self.todo: Iterator[Task] = self.tasks.first()
-        self.pool = ProcessPoolExecutor(max_workers=jobs)
+        self.pool = _pool(jobs)
         self.pending: dict = {}
         self.retry: list[Task] = []
         self.iterated = False
@@ -295,5 +308,5 @@ class PoolAudit(Iterator[tuple[int, FileResult]]):
             if not retry:
                 return
             self.todo = iter([replace(task) for task in retry])
-            pool, pending, retry = ProcessPoolExecutor(max_workers=self.jobs), {}, []
+            pool, pending, retry = _pool(self.jobs), {}, []
             fresh = True

@@ -110,9 +110,10 @@ def run(arguments: argparse.Namespace, floor: Any = None,
         raise Refused("auditor: watch: --poll and --command-timeout must be above 0, "
                       "--close-grace 0 or more")
     stop = stop or threading.Event()
+    handlers = {}  # the caller's, put back when the watch ends
     if threading.current_thread() is threading.main_thread():
         for number in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(number, lambda *_: stop.set())
+            handlers[number] = signal.signal(number, lambda *_: stop.set())
     page = None
     try:
         if arguments.serve is not None:
@@ -123,6 +124,9 @@ def run(arguments: argparse.Namespace, floor: Any = None,
         if page is not None:
             stop.set()
             page.join(5.0)
+        for number, handler in handlers.items():
+            if handler is not None:  # (None: one not set from Python, left as it is)
+                signal.signal(number, handler)
 
 
 def _start_page(address: str, floor: LiveFloor, store: str | None,

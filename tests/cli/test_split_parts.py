@@ -545,3 +545,28 @@ def test_a_pool_run_to_its_end_leaves_no_worker_running(inputs: list[str]) -> No
     workers = list(audit.pool._processes.values())
     assert sorted(place for place, _ in audit) == [0, 1, 2]
     assert workers and [worker.exitcode for worker in workers] == [0] * len(workers)
+
+
+def test_a_worker_ends_on_sigterm_whatever_handler_its_parent_has() -> None:
+    """A pool's worker forked from a program with a Python SIGTERM handler of its own (a
+    caller of the library) still ends on SIGTERM: a broken pool ends its workers so, and
+    one that ran the inherited handler instead, waiting on the pool's queue, would be
+    waited for for ever."""
+    from auditor.tasks import _pool
+
+    def callers(*_) -> None:
+        pass
+
+    before = signal.signal(signal.SIGTERM, callers)
+    try:
+        pool = _pool(1)
+        assert pool.submit(os.getpid).result(timeout=60) > 0  # the worker is up, and idle
+        worker, = pool._processes.values()
+        os.kill(worker.pid, signal.SIGTERM)
+        worker.join(30)
+        assert worker.exitcode == -signal.SIGTERM
+    finally:
+        signal.signal(signal.SIGTERM, before)
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in list((pool._processes or {}).values()):
+            process.kill()

@@ -457,3 +457,34 @@ def test_a_days_audit_begun_by_a_watch_before_is_waited_for_and_not_run_again(tm
     assert told == [f"auditor: watch: gaming day 2026-11-20 recorded (1 records; outputs in "
                     f"{out})"]
     assert not (state / "recording-2026-11-20").exists()
+
+
+def test_a_watch_run_in_process_gives_the_callers_signal_handlers_back(tmp_path) -> None:
+    """`auditor watch` stops on SIGINT and SIGTERM while it runs; run from a program of
+    the caller's (the library, a test), it leaves that program's handlers as they were:
+    a later Ctrl-C is the caller's again, and a process it forks later (a pool's worker)
+    does not inherit a handler of a watch long gone."""
+    import argparse
+    import signal
+
+    from auditor.live.command import add_parser, run
+
+    commands = argparse.ArgumentParser().add_subparsers()
+    add_parser(commands)
+    arguments = commands.choices["watch"].parse_args(
+        [str(tmp_path), "--state", str(tmp_path / "state"), "--poll", "0.05"])
+
+    def callers(*_) -> None:
+        pass
+
+    before = {number: signal.signal(number, callers)
+              for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        stop = threading.Event()
+        stop.set()
+        assert run(arguments, stop=stop) == 0
+        assert signal.getsignal(signal.SIGINT) is callers
+        assert signal.getsignal(signal.SIGTERM) is callers
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
