@@ -213,7 +213,7 @@ AREAS = {
     # the merge: each file's result merged into the run's (findings in the run's order,
     # inputs, replays kept per citation, tallies, facts judged across files)
     "merge": Area(("auditor/run.py", "auditor/results.py"),
-                  ("tests/store/test_run_merger.py",
+                  ("tests/store/test_merge_mutants.py", "tests/store/test_run_merger.py",
                    "tests/parsing/test_hostile_input.py::test_every_input_is_audited_once_and_none_is_passed_over",
                    "tests/store/test_store_walks.py"), 30),
 }
