@@ -20,6 +20,7 @@ from auditor.run import (
     InMemory,
     ReplaySelection,
     RunMerger,
+    audit_each,
     audit_paths,
     collect_paths,
     job_count,
@@ -234,3 +235,26 @@ def test_audit_paths_is_merge_of_each_file_alone_in_input_order(audited) -> None
         + [(c, NAMES[1], r, line) for c, r, line in SWITCH])
     assert [summary.path for summary in run.inputs] == paths[:3]
     assert run.unreadable == []
+
+
+def test_one_job_or_one_small_file_is_audited_here_and_more_in_a_pool(audited,
+                                                                      tmp_path) -> None:
+    """`--jobs 1`, or a single file too small to go in pieces, costs no worker process; two
+    files and two jobs start a pool."""
+    from auditor.split import SPLIT_BYTES
+    from auditor.tasks import PoolAudit
+
+    paths, _ = audited
+    exactly = tmp_path / "exactly-the-split-size.bjh"
+    with open(exactly, "wb") as handle:
+        handle.truncate(SPLIT_BYTES)  # sparse: audited only if walked, and it is not
+    for given, jobs in ((paths[:2], 1), (paths[:1], 2), (paths[:1], 1),
+                        ([str(exactly)], 2)):
+        here = audit_each(given, jobs)
+        assert not isinstance(here, PoolAudit), (given, jobs)
+        here.close()
+    pool = audit_each(paths[:2], 2)
+    try:
+        assert isinstance(pool, PoolAudit)
+    finally:
+        pool.close()
