@@ -258,3 +258,52 @@ def test_one_job_or_one_small_file_is_audited_here_and_more_in_a_pool(audited,
         assert isinstance(pool, PoolAudit)
     finally:
         pool.close()
+
+
+def test_a_run_keeps_the_replays_of_the_first_twenty_rounds_of_a_citation() -> None:
+    """docs/outputs.md: a run keeps (and the report shows) at most 20 rounds of each
+    citation, its first in input and record order."""
+    from auditor.findings import Finding
+    from auditor.replay.trace import RoundEvidence
+
+    def night(path: str, rounds: range) -> FileResult:
+        return FileResult(
+            summary=InputSummary(path=path),
+            findings=[Finding(citation="A", rule="r", severity="high", file=path,
+                              line=10 * number, round=str(number), message="m")
+                      for number in rounds],
+            evidence={round_key(path, str(number), 10 * number): RoundEvidence(
+                file=path, round_id=str(number), start_line=10 * number,
+                lines=[(10 * number, "round"), (10 * number + 5, "end")])
+                for number in rounds})
+
+    selection = ReplaySelection()
+    later = night("b.bjh", range(1, 11))
+    first = night("a.bjh", range(1, 12))
+    assert selection.offer(1, later)[0] == list(later.evidence)
+    kept, dropped = selection.offer(0, first)
+    assert kept == list(first.evidence)
+    assert dropped == {round_key("b.bjh", "10", 100)}
+    assert selection.kept() == set(first.evidence) | {
+        round_key("b.bjh", str(number), 10 * number) for number in range(1, 10)}
+    assert len(selection.kept()) == 20
+
+
+def test_inputs_that_lead_to_no_file_are_each_kept_once(tmp_path) -> None:
+    """Two dangling links are two inputs (each listed with its error); one of them named
+    twice, or by another spelling, is one."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    os.symlink("nowhere.bjh", folder / "one.bjh")
+    os.symlink("elsewhere.bjh", folder / "two.bjh")
+    paths = collect_paths([str(folder / "one.bjh"), str(folder / "two.bjh"),
+                           str(folder / "one.bjh"), str(folder / "." / "two.bjh"),
+                           str(tmp_path / "absent.bjh")])
+    assert paths == [str(folder / "one.bjh"), str(folder / "two.bjh"),
+                     str(tmp_path / "absent.bjh")]
+
+
+def test_audit_paths_needs_no_progress_nor_meanwhile(audited) -> None:
+    paths, _ = audited
+    run = audit_paths(paths[:1], jobs=1)
+    assert rows(run.findings) == [(c, NAMES[0], r, line) for c, r, line in STANDARD]
