@@ -307,3 +307,29 @@ def test_audit_paths_needs_no_progress_nor_meanwhile(audited) -> None:
     paths, _ = audited
     run = audit_paths(paths[:1], jobs=1)
     assert rows(run.findings) == [(c, NAMES[0], r, line) for c, r, line in STANDARD]
+
+
+def test_with_a_calendar_each_input_is_given_its_first_and_last_gaming_days(
+        audited) -> None:
+    """What `auditor case --from/--until` picks inputs by: set as each file is merged, from
+    the hours its rounds were dealt in; a run with no calendar sets none."""
+    from auditor.gaming_day import DEFAULT
+
+    paths, _ = audited
+    results = [audit_file(path) for path in paths[2:4]]
+    merged = InMemory(2)
+    merger = RunMerger(paths[2:4], merged, calendar=DEFAULT)
+    for place in (1, 0):
+        merger.add(place, results[place])
+    merger.close()
+    assert [(i.first_gaming_day, i.last_gaming_day) for i in merged.result.inputs] == [
+        ("2026-11-20", "2026-11-20"), ("2026-11-21", "2026-11-21")]
+    plain = merge([audit_file(path) for path in paths[2:4]])
+    assert [(i.first_gaming_day, i.last_gaming_day) for i in plain.inputs] == [
+        (None, None), (None, None)]
+
+
+def test_a_machine_that_cannot_count_its_cores_runs_one_job(monkeypatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert job_count(None) == 1
+    assert job_count(4) == 4
