@@ -333,3 +333,27 @@ def test_a_machine_that_cannot_count_its_cores_runs_one_job(monkeypatch) -> None
     monkeypatch.setattr(os, "cpu_count", lambda: None)
     assert job_count(None) == 1
     assert job_count(4) == 4
+
+
+def test_a_folder_linked_to_itself_twice_is_walked_once(tmp_path) -> None:
+    """Each folder is walked once, however many links lead back to it: two links to itself
+    would otherwise make 2 ** 40 walks before the system refuses a path of so many links."""
+    import signal
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / "night.bjh").write_text("bjh 1\n", encoding="utf-8")
+    os.symlink(".", folder / "here")
+    os.symlink(".", folder / "again")
+
+    def hung(signum, frame):
+        raise TimeoutError("collect_paths walked the loop of links")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, 10)
+    try:
+        paths = collect_paths([str(folder)])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert paths == [str(folder / "night.bjh")]
