@@ -210,6 +210,12 @@ AREAS = {
                    "tests/checks/test_open_round.py::test_the_open_round_is_the_same_whatever_the_pieces",
                    "tests/checks/test_selection.py::test_the_selection_travels_with_pieces_of_a_split_file",
                    "tests/cli/test_many_files.py"), 40),
+    # the merge: each file's result merged into the run's (findings in the run's order,
+    # inputs, replays kept per citation, tallies, facts judged across files)
+    "merge": Area(("auditor/run.py", "auditor/results.py"),
+                  ("tests/store/test_merge_mutants.py", "tests/store/test_run_merger.py",
+                   "tests/parsing/test_hostile_input.py::test_every_input_is_audited_once_and_none_is_passed_over",
+                   "tests/store/test_store_walks.py"), 30),
 }
 
 
