@@ -210,6 +210,12 @@ AREAS = {
                    "tests/checks/test_open_round.py::test_the_open_round_is_the_same_whatever_the_pieces",
                    "tests/checks/test_selection.py::test_the_selection_travels_with_pieces_of_a_split_file",
                    "tests/cli/test_many_files.py"), 40),
+    # the tables a floor automates on: findings.csv and summary.csv (formula cells marked),
+    # findings.json's layout and scalars
+    "tables": Area(("auditor/output/tables.py", "auditor/output/json_report.py"),
+                   ("tests/outputs/test_json_layout.py", "tests/outputs/test_json_scalars.py",
+                    "tests/outputs/test_csv_cells.py",
+                    "tests/outputs/test_outputs_without_pandas.py"), 30),
 }
 
 
