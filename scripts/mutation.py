@@ -214,7 +214,7 @@ AREAS = {
     # findings.json's layout and scalars
     "tables": Area(("auditor/output/tables.py", "auditor/output/json_report.py"),
                    ("tests/outputs/test_json_layout.py", "tests/outputs/test_json_scalars.py",
-                    "tests/outputs/test_csv_cells.py",
+                    "tests/outputs/test_table_cells_exact.py", "tests/outputs/test_csv_cells.py",
                     "tests/outputs/test_outputs_without_pandas.py"), 30),
 }
 
