@@ -216,6 +216,12 @@ AREAS = {
                   ("tests/store/test_merge_mutants.py", "tests/store/test_run_merger.py",
                    "tests/parsing/test_hostile_input.py::test_every_input_is_audited_once_and_none_is_passed_over",
                    "tests/store/test_store_walks.py"), 30),
+    # the tables a floor automates on: findings.csv and summary.csv (formula cells marked),
+    # findings.json's layout and scalars
+    "tables": Area(("auditor/output/tables.py", "auditor/output/json_report.py"),
+                   ("tests/outputs/test_json_layout.py", "tests/outputs/test_json_scalars.py",
+                    "tests/outputs/test_table_cells_exact.py", "tests/outputs/test_csv_cells.py",
+                    "tests/outputs/test_outputs_without_pandas.py"), 30),
 }
 
 
