@@ -60,6 +60,16 @@ class Area:
     sample: int  # the default sample
 
 
+# the approval tests of tests/checks/test_selection.py (the check held to a file beside the
+# record, --approved), run by the checks area and by the calendar area
+APPROVAL_TESTS = (
+    "test_an_unapproved_paytable_and_maximum_are_one_finding_each",
+    "test_a_table_with_no_approval_is_reported_once",
+    "test_an_unreadable_line_leaves_the_approval_findings_on_their_statements",
+    "test_an_approved_option_of_no_rule_of_the_header_is_declared_as_nothing",
+    "test_a_header_as_approved_has_no_approval_finding",
+    "test_the_approval_file_from_the_settings_file")
+
 AREAS = {
     "identity": Area(("auditor/identity.py",),
                      ("tests/evidence/test_golden_ids.py",
@@ -79,15 +89,8 @@ AREAS = {
                     # the runner (which rules are in force) and the registry of games
                     "tests/checks/test_runner_in_force.py", "tests/checks/test_check_registry.py",
                     # the check held to a file beside the record (--approved)
-                    *(f"tests/checks/test_selection.py::{name}" for name in (
-                        "test_an_unapproved_paytable_and_maximum_are_one_finding_each",
-                        "test_a_table_with_no_approval_is_reported_once",
-                        "test_an_unreadable_line_leaves_the_approval_findings_on_their_"
-                        "statements",
-                        "test_an_approved_option_of_no_rule_of_the_header_is_declared_as_"
-                        "nothing",
-                        "test_a_header_as_approved_has_no_approval_finding",
-                        "test_the_approval_file_from_the_settings_file"))), 60),
+                    *(f"tests/checks/test_selection.py::{name}" for name in APPROVAL_TESTS)),
+                   60),
     # the evidence of a run: the case file, the build it names, reproducing it, its clock
     "case": Area(("auditor/case/*.py", "auditor/build.py", "auditor/reproduce.py",
                   "auditor/clock.py"),
@@ -188,16 +191,9 @@ AREAS = {
                       "tests/checks/test_approvals_parts.py", "tests/outputs/test_money_parts.py",
                       "tests/floor/test_gaming_day.py",
                       *(f"tests/checks/test_selection.py::{name}" for name in (
-                          "test_an_unapproved_paytable_and_maximum_are_one_finding_each",
+                          *APPROVAL_TESTS,
                           "test_an_invalid_approval_file_is_exit_2_naming_field_and_line",
-                          "test_a_fault_in_the_last_of_many_approvals_names_its_line",
-                          "test_a_table_with_no_approval_is_reported_once",
-                          "test_an_unreadable_line_leaves_the_approval_findings_on_their_"
-                          "statements",
-                          "test_an_approved_option_of_no_rule_of_the_header_is_declared_as_"
-                          "nothing",
-                          "test_a_header_as_approved_has_no_approval_finding",
-                          "test_the_approval_file_from_the_settings_file"))), 40),
+                          "test_a_fault_in_the_last_of_many_approvals_names_its_line"))), 40),
     # the split: a large record cut at `shoe` statements, its pieces audited and joined, and
     # the tasks that hand pieces and whole files to the workers (test_split.py's pool run,
     # replays and house-rules tests left out: too slow for what they add here)
