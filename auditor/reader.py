@@ -354,7 +354,7 @@ def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str,
     config = _with_unknown_rules(config, settings, table_line)
     # an option given a value it cannot take holds a value the header never wrote (one of
     # those it could hold): no contradiction is the header's then
-    unreadable = {name for name, values in settings.items() if not all(ok for *_, ok in values)}
+    unreadable = {name for name, values in settings.items() if not _usable(values)}
     problems.extend(_contradictions(config, lines, given, unreadable, table_line))
     return config, problems
 
@@ -365,7 +365,7 @@ def _with_unknown_rules(config: TableConfig, settings: dict[str, list[tuple[str,
     values it could hold (`decks` to the most: the card counts between rounds)."""
     unknown: list[UnknownRule] = []
     decks = settings.get("decks", [])
-    if not decks or len({text for text, _, _ in decks}) > 1 or not all(ok for *_, ok in decks):
+    if not decks or len({text for text, _, _ in decks}) > 1 or not _usable(decks):
         why = _unknown_why(decks) if decks else "not given"
         values = _decks_values(config.game, decks)
         paytable = settings.get("ladies_paytable", [])
@@ -385,7 +385,7 @@ def _with_unknown_rules(config: TableConfig, settings: dict[str, list[tuple[str,
         key = next(k for k in OPTION_KEYS if option_field(k) == name)
         values = _option_values(name, given)
         if (name == "ladies_paytable" and config.game == "ladies" and decks_known
-                and not all(ok for *_, ok in given)):
+                and not _usable(given)):
             # a pay table it cannot take could hold only those dealt with the known decks
             # (A, B: more than one deck; C: one): any other is a contradictory option
             values = tuple(v for v in values if ladies_pay_table(v, config.decks)) or values
@@ -414,11 +414,16 @@ NO_MOST = 10 ** 6
 """Stands for a count with no most (decks, lights): past any count a record can show."""
 
 
+def _usable(given: list[tuple[str, int, bool]]) -> bool:
+    """Whether every value a header gives a rule (text, line, usable) is one it can take."""
+    return all(ok for *_, ok in given)
+
+
 def _decks_values(game: str | None, given: list[tuple[str, int, bool]]) -> tuple[int, ...]:
     """What `decks` could hold, ascending: the usable values given where they are all
     usable, else one of each count the rules tell apart (one deck for the odds of
     blackjack, six and eight for Blackjack Switch and super match) and the most."""
-    if given and all(ok for *_, ok in given):
+    if given and _usable(given):
         return tuple(sorted({int(text) for text, _, _ in given}))
     most = MOST_DECKS.get(game or "", NO_MOST)
     return tuple(sorted({1, 6, 8, most}))
@@ -428,7 +433,7 @@ def _option_values(name: str, given: list[tuple[str, int, bool]]) -> tuple:
     """What an option could hold: the values given, where they are all usable; else every
     value it can take (an amount: none, the loosest; a count with no most: the least and
     one past any count)."""
-    if all(ok for *_, ok in given):
+    if _usable(given):
         values: list = []
         for text, _, _ in given:
             value = getattr(HouseRules(**{name: text}), name)
