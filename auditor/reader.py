@@ -352,10 +352,10 @@ def _config(fields: dict[str, object], options: dict[str, str], lines: dict[str,
     if config.game is not None and "game" not in fields:
         config = config.model_copy(update={"game": None})
     config = _with_unknown_rules(config, settings, table_line)
-    # an option given a value it cannot take holds a value the header never wrote (one of
-    # those it could hold): no contradiction is the header's then
-    unreadable = {name for name, values in settings.items() if not _usable(values)}
-    problems.extend(_contradictions(config, lines, given, unreadable, table_line))
+    # an unknown rule holds a value the header may never have meant (one of those it could
+    # hold): its odds are judged under each possible table, so no contradiction is told
+    unknown = {rule.field for rule in config.unknown}
+    problems.extend(_contradictions(config, lines, given, unknown, table_line))
     return config, problems
 
 
@@ -454,8 +454,22 @@ def _option_values(name: str, given: list[tuple[str, int, bool]]) -> tuple:
     return (None,)
 
 
+CONTRADICTION_FIELDS = frozenset({"decks", "ladies_paytable"})
+"""The house rules a contradiction that hides findings (`contradictory`) turns on."""
+
+
+def contradictory(config: TableConfig) -> bool:
+    """Whether the table's house rules contradict each other so that a rule's findings go
+    unjudged: a Lucky Ladies pay table its decks are not dealt with (the odds are not
+    known). A table of unknown house rules that no header could declare so is not one the
+    record could be of (auditor/unknown_rules.py). The header's other contradictions
+    (`sidebet.min` above `sidebet.max`) forbid wagers rather than hide findings."""
+    return (config.game == "ladies" and config.rules.ladies_paytable is not None
+            and ladies_pay_table(config.rules.ladies_paytable, config.decks) is None)
+
+
 def _contradictions(config: TableConfig, lines: dict[str, int], given: set[str],
-                    unreadable: set[str], table_line: int) -> list[Problem]:
+                    unknown: set[str], table_line: int) -> list[Problem]:
     rules = config.rules
     found = []
     if config.game == "db21" and "db21_paytable" not in given:
@@ -464,7 +478,7 @@ def _contradictions(config: TableConfig, lines: dict[str, int], given: set[str],
     if config.game == "ladies" and "ladies_paytable" not in given:
         found.append(Problem("header", table_line,
                              "a ladies table must declare `option ladies.paytable=A`, `B` or `C`"))
-    elif (config.game == "ladies" and "ladies_paytable" not in unreadable
+    elif (config.game == "ladies" and "ladies_paytable" not in unknown
           and rules.ladies_paytable is not None
           and ladies_pay_table(rules.ladies_paytable, config.decks) is None):
         found.append(Problem("header", lines["ladies_paytable"],

@@ -28,7 +28,7 @@ from typing import Any
 
 from auditor.config import TableConfig, UnknownRule
 from auditor.findings import Finding
-from auditor.reader import NO_MOST, Problem
+from auditor.reader import CONTRADICTION_FIELDS, NO_MOST, Problem, contradictory
 from auditor.replay.under import option_value, same_view, view_under
 
 MAX_COMBINATIONS = 64
@@ -86,11 +86,29 @@ class UnknownRules:
         rules = self.depends(options)
         plan = None
         if rules:
-            tables = [self._table(dict(zip((r.field for r in rules), values, strict=True)))
-                      for values in product(*(rule.values for rule in rules))]
-            plan = _Plan(rules, tables)
+            combinations = [dict(zip((r.field for r in rules), values, strict=True))
+                            for values in product(*(rule.values for rule in rules))]
+            tables = [self._table(values) for values in combinations]
+            # a combination no header could declare is not a table the record is of (a
+            # pay table the decks are not dealt with hides its odds); where every one is,
+            # the header's contradiction is told and all are judged
+            possible = [table for table, values in zip(tables, combinations, strict=True)
+                        if self._possible(values)] or tables
+            plan = _Plan(rules, possible, configured=possible[-1] is tables[-1])
         self._plans[options] = plan
         return plan
+
+    def _possible(self, values: dict[str, object]) -> bool:
+        """Whether a header could declare a table with these values of some unknown rules,
+        the others (which the check does not read) at any values they could hold."""
+        if not contradictory(self._table(values)):
+            return True
+        free = [rule for rule in self.unknown
+                if rule.field in CONTRADICTION_FIELDS and rule.field not in values]
+        return any(
+            not contradictory(self._table({**values, **dict(
+                zip((rule.field for rule in free), others, strict=True))}))
+            for others in product(*(rule.values for rule in free)))
 
     def _table(self, values: dict[str, object]) -> TableConfig:
         """The configured table with some unknown rules at other values: one object per
@@ -114,16 +132,22 @@ class UnknownRules:
     def judge(self, check: Any, view: Any) -> list[Finding]:
         """The check's findings on a round that every table it depends on gives."""
         plan = self._plan(check.options)
-        first = list(check.round(view))
-        if plan is None or not first:
-            return first  # judged once; or nothing under one table, so nothing stands
+        if plan is None:
+            return list(check.round(view))  # judged once
+        others = plan.tables
+        if plan.configured:  # the round as replayed is judged first, and needs no view
+            first = list(check.round(view))
+            if not first:
+                return []  # nothing under one table, so nothing stands
+            others = plan.tables[:-1]
         versions = []
-        for table in plan.tables[:-1]:  # the last is the table as configured: `first`
+        for table in others:
             found = list(check.round(self._view(view, table)))
             if not found:
                 return []
             versions.append(found)
-        versions.append(first)
+        if plan.configured:
+            versions.append(first)
         return agreed(versions, plan.tables, plan.rules)
 
     def _view(self, view: Any, table: TableConfig) -> Any:
@@ -141,12 +165,14 @@ class UnknownRules:
 
 
 class _Plan:
-    """The unknown rules one check depends on, and every table of their values."""
+    """The unknown rules one check depends on, and every table of their values that a
+    header could declare (`configured`: the table as configured among them, last)."""
 
-    __slots__ = ("rules", "tables")
+    __slots__ = ("configured", "rules", "tables")
 
-    def __init__(self, rules: list[UnknownRule], tables: list[TableConfig]) -> None:
-        self.rules, self.tables = rules, tables
+    def __init__(self, rules: list[UnknownRule], tables: list[TableConfig], *,
+                 configured: bool) -> None:
+        self.rules, self.tables, self.configured = rules, tables, configured
 
 
 def _and(names: Sequence[str]) -> str:

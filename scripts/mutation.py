@@ -177,6 +177,7 @@ AREAS = {
     # unknown house rules: what an unknown option or `decks` could hold, and a finding kept
     # only where every table the header could describe gives it
     "unknown": Area(("auditor/unknown_rules.py", "auditor/reader.py::_decks_values",
+                     "auditor/reader.py::contradictory",
                      "auditor/reader.py::_option_values"),
                     ("tests/checks/test_unknown_mutants.py", "tests/checks/test_unknown_rules.py",
                      "tests/checks/test_cases.py",

@@ -194,7 +194,9 @@ class PayTable(Check):
     table is dealt with (A or B: more than one deck; C: one), so its odds are still judged;
     a count the pay table is not dealt with is no candidate (such a header would be a
     contradiction). With the pay table unknown, a payout is wrong only where it is wrong
-    under every pay table it could be.
+    under every pay table it could be, each with the deck counts it is dealt with: given
+    `A` and `C` at six decks, the table is A; with both unknown, A or B at more than one
+    deck and C at one.
     """
 
     citation = "20:18:15:30.04(4)"
