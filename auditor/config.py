@@ -99,6 +99,12 @@ class TableConfig(BaseModel):
         than leaving the auditor to assume its default."""
         return name in self.declared
 
+    def assumes_default(self, name: str) -> bool:
+        """Whether the house rule `name` is judged at its default because the header never
+        gave it: neither declared nor left unknown (an unknown rule is judged at each value
+        it could hold, and a finding's message says so)."""
+        return name not in self.declared and all(rule.field != name for rule in self.unknown)
+
 
 def option_field(key: str) -> str | None:
     """The HouseRules field for an option key, or None if the key is unknown."""

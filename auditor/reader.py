@@ -403,7 +403,7 @@ def _with_unknown_rules(config: TableConfig, settings: dict[str, list[tuple[str,
 def _unknown_why(given: list[tuple[str, int, bool]]) -> str:
     parts = [f"{value} at line {line}{'' if ok else ', a value it cannot take'}"
              for value, line, ok in given]
-    return "set to " + " and to ".join(parts)
+    return "set to " + (" and to " if _usable(given) else ", and to ").join(parts)
 
 
 MOST_DECKS = {"switch": 8}

@@ -85,7 +85,7 @@ class ApprovedHouseRules(Check):
                 "game", "decks", "min", "max") else table_line
             field = option_field(key)
             said = (f"The header declares {value_text}" if field is None or value is None
-                    or config.declares(field) else
+                    or not config.assumes_default(field) else
                     f"The header does not declare {key} (judged under the default "
                     f"{value_text})")
             findings.append(self._finding(

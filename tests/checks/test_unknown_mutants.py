@@ -112,8 +112,7 @@ def test_a_fourth_split_is_a_finding_under_every_splits_a_header_could_mean(
     assert _found(result) == [
         ("20:18:15:25", "1", 19, "With the house rule splits (set to 9 at line 3, a value it "
          "cannot take) unknown, every value it could hold gives this finding; under "
-         "splits=3: s1h1 was split 4 times; the header declares no splits, and the "
-         "regulation allows 3."),
+         "splits=3: s1h1 was split 4 times; the house allows 3."),
         ("record:header", None, 3, "option splits=9: input should be less than or equal to 3"),
     ]
 

@@ -247,3 +247,16 @@ def test_the_rest_of_an_overlong_line_is_not_held(tmp_path: Path) -> None:
                      (2, None, f"line longer than {source.MAX_LINE_BYTES} bytes"),
                      (3, "end", None)]
     assert peak < 8 * source._BLOCK, peak
+
+
+def test_an_option_given_two_values_it_cannot_take_names_both_apart() -> None:
+    """Each value it cannot take is said after its line; the second is set off by a comma
+    so the two do not run together ("…cannot take and to zz…")."""
+    header = _header("bjh 1", "table T1 game=standard decks=6", "option splits=9",
+                     "option splits=zz")
+    (splits,) = header.config.unknown
+    assert splits.why == ("set to 9 at line 3, a value it cannot take, and to zz at line 4, "
+                          "a value it cannot take")
+    (known_twice,) = _header("bjh 1", "table T1 game=standard decks=6", "option soft17=hit",
+                             "option soft17=stand").config.unknown
+    assert known_twice.why == "set to hit at line 3 and to stand at line 4"

@@ -168,7 +168,7 @@ class SplitPairs(Check):
                     hand=hand.parent).model_copy(update={"subject": f"split-wager:{line}"}))
             splits_seen[hand.root] = splits_seen.get(hand.root, 0) + 1
             if splits_seen[hand.root] > limit:
-                allows = (f"the house allows {limit}" if view.config.declares("splits")
+                allows = (f"the house allows {limit}" if not view.config.assumes_default("splits")
                           else f"the header declares no splits, and the regulation allows {limit}")
                 findings.append(self.finding(view, line, f"{hand.root} was split "
                                    f"{splits_seen[hand.root]} times; {allows}.",
@@ -221,9 +221,9 @@ class Surrender(Check):
                 continue
             if not offered:
                 # the house's word, or the default the auditor assumed: said which
-                house = ("the header declares surrender=no" if config.declares("surrender")
-                         else "the header does not declare surrender, so it is judged under "
-                              "the default surrender=no")
+                house = ("the header does not declare surrender, so it is judged under "
+                         "the default surrender=no" if config.assumes_default("surrender")
+                         else "the header declares surrender=no")
                 findings.append(self.finding(view, hand.surrendered_line,
                                    f"{hand.name} surrendered; {house} (not offered).",
                                    hand=hand.name))
