@@ -190,6 +190,11 @@ def _check_signature(folder: Path, signer: Any, public_key: str | Path | None,
     if status == "good":
         verdict.notes.append(f"signature: good, made by the key given ({public_key}, "
                              f"fingerprint {given})")
+    elif status == "unsigned" and (folder / SIGNATURE).is_symlink():
+        verdict.differences.append(
+            f"{SIGNATURE}: a link to {shown(os.readlink(folder / SIGNATURE))}, not the "
+            "folder's own file: it would not go with the folder, and a change where it "
+            "points changes it")
     elif status == "unsigned":
         verdict.differences.append(f"{SIGNATURE}: missing (the folder is not signed, or its "
                                    "signature was removed)")

@@ -435,3 +435,23 @@ def test_a_case_with_two_gaming_day_starts_is_refused(signed_case: Path, tmp_pat
     assert status == 2
     assert ("the scope's gaming day starts at 04:00 and the conditions' calendar at 06:00"
             in said)
+
+
+@pytest.mark.parametrize("name", ["manifest.json", "manifest.sig"])
+def test_a_manifest_or_signature_that_is_a_link_fails(signed_case: Path, keys: dict, name: str,
+                                                      tmp_path: Path, capsys) -> None:
+    """The signed manifest (or its signature) moved out and a link left in its place: the
+    bytes still verify while the file elsewhere is there, but the folder no longer holds its
+    own manifest (moved or handed over, it loses it; whoever changes the file elsewhere
+    changes the case)."""
+    folder = copy_of(signed_case, tmp_path)
+    outside = tmp_path / f"outside-{name}"
+    shutil.move(folder / name, outside)
+    (folder / name).symlink_to(outside)
+    status, said = verify(folder, "--key", f"{keys['inspector']}.pub", capsys=capsys)
+    assert status == 1, said
+    differences = [line for line in said.splitlines() if line.startswith("DIFFERS")]
+    assert differences == [
+        f"DIFFERS {name}: a link to {outside}, not the folder's own file: it would not go "
+        "with the folder, and a change where it points changes it"]
+    assert said.rstrip().endswith("1 difference(s): the folder was changed since it was made")
