@@ -82,6 +82,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     if not manifest["inputs"]:
         raise ManifestError(f"{path} names no input: there is nothing to check the findings "
                             "against")
+    named: set[str] = set()
     for entry in manifest["inputs"]:
         if not (isinstance(entry, dict) and all(
                 isinstance(entry.get(k), str | None) for k in ("path", "located", "copy",
@@ -91,6 +92,13 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             raise ManifestError(f"{path}: an input of a case is not a copy in the case")
         if entry.get("copy") and not _inside(entry["copy"]):
             raise ManifestError(f"{path}: an input's copy lies outside the folder")
+        # An audit takes each file once, a case copies each once: a repeated input would
+        # only be hashed and audited again as many times (hours for a long manifest).
+        place = entry.get("copy") or entry.get("located") or entry.get("path") or ""
+        if place and place in named:
+            raise ManifestError(f"{path} names the input {shown(place)} more than once: no "
+                                "folder is made so")
+        named.add(place)
     for name, digest in manifest["outputs"].items():
         if not isinstance(digest, str) or not _inside(name) or name in (MANIFEST, SIGNATURE):
             raise ManifestError(f"{path}: an output is not a file of the folder with its "

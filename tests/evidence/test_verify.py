@@ -455,3 +455,24 @@ def test_a_manifest_or_signature_that_is_a_link_fails(signed_case: Path, keys: d
         f"DIFFERS {name}: a link to {outside}, not the folder's own file: it would not go "
         "with the folder, and a change where it points changes it"]
     assert said.rstrip().endswith("1 difference(s): the folder was changed since it was made")
+
+
+def test_a_manifest_naming_an_input_twice_is_refused_before_any_audit(signed_case: Path,
+                                                                      keys: dict,
+                                                                      tmp_path: Path,
+                                                                      capsys) -> None:
+    """No audit or case names one input twice (an audit takes each file once): a manifest
+    that does, say ten thousand times, would have verify hash and audit it again each time
+    (hours), for a folder that is not as made anyway."""
+    folder = copy_of(signed_case, tmp_path)
+    rewrite_manifest(folder, lambda m: m.update(inputs=m["inputs"] * 3))
+    status, said = verify(folder, capsys=capsys)
+    assert status == 2, said
+    assert said.endswith("manifest.json names the input inputs/standard-t11-2026-11-20.bjh "
+                         "more than once: no folder is made so\n"), said
+    assert "audited" not in said
+    # with the signer's key, the change is told (the manifest is not the one signed)
+    status, said = verify(folder, "--key", f"{keys['inspector']}.pub", capsys=capsys)
+    assert status == 1, said
+    assert "DIFFERS manifest.sig: the signature does not match manifest.json" in said
+    assert "audited" not in said
