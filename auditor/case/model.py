@@ -34,6 +34,14 @@ def currency_of(finding: Finding, summary: InputSummary | None) -> str:
                           or (summary.currency if summary is not None else None))
 
 
+def gaming_days_of(summary: InputSummary) -> tuple[str | None, str | None]:
+    """The first and last gaming days of an input's rounds, as its run gave them (a run
+    recorded before inputs carried them: its calendar dates, all that is known)."""
+    if summary.first_gaming_day is not None:
+        return summary.first_gaming_day, summary.last_gaming_day
+    return summary.first_date, summary.last_date
+
+
 @dataclass
 class MoneyTotal:
     currency: str
@@ -74,6 +82,10 @@ class TableRow:
     @property
     def rules(self) -> list[HouseRule]:
         return house_rules_of(self.summary)
+
+    @property
+    def gaming_days(self) -> tuple[str | None, str | None]:
+        return gaming_days_of(self.summary)
 
     @property
     def declared(self) -> list[HouseRule]:
@@ -206,7 +218,7 @@ def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha2
         row.severities[finding.severity] += 1
         row.money.setdefault(currency, MoneyTotal(currency)).add(finding)
         per_table[summary.table if summary else finding.table or "?"] += 1
-        per_date[finding.date or "no date"] += 1
+        per_date[scope.gaming_day(finding) or "no date"] += 1
         if finding.citation not in bases:
             bases[finding.citation] = basis_of(finding.citation, entry)
     exhibits = []
@@ -220,7 +232,11 @@ def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha2
                           if bases[row.citation].record)
     licences = {s.licence for s in inputs if s.licence}
     casinos = {s.casino for s in inputs if s.casino}
-    dates = [d for s in inputs for d in (s.first_date, s.last_date) if d]
+    # The case's gaming dates: its inputs' gaming days, within the dates asked for (a night
+    # run past midnight is of the gaming day it began on, not of the calendar date).
+    dates = [d for s in inputs for d in gaming_days_of(s) if d]
+    dates = [max(d, scope.date_from) if scope.date_from else d for d in dates]
+    dates = [min(d, scope.date_until) if scope.date_until else d for d in dates]
     model = CaseModel(
         scope=scope, licence=", ".join(sorted(licences)) or None,
         casino=", ".join(sorted(casinos)) or None,

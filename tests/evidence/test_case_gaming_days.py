@@ -10,6 +10,7 @@ one gaming day: every finding in exactly one of the cases of its dates.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,40 @@ def test_scope_without_dates_takes_undated_inputs_and_findings() -> None:
     assert Scope(licensee="RL-0412").takes_input(summary)
     assert not Scope(licensee="RL-0412", date_from="2026-11-01").takes_input(summary)
     assert Scope(licensee="RL-0412", date_from="2026-11-01").holds(finding)
+
+
+def _cells(html: str, heading: str) -> list[list[str]]:
+    """The rows (cell texts) of the case's table whose first heading cell is `heading`."""
+    start = html.index(f"<tr><th>{heading}</th>")
+    table = html[start:html.index("</table>", start)]
+    return [[re.sub(r"<[^>]+>", "", cell).strip() for cell in
+             re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
+
+
+def test_the_case_names_gaming_dates_not_calendar_dates(tmp_path: Path) -> None:
+    """Page 1's gaming dates, the count per gaming date of an over-long case and each
+    input's dates in the provenance are gaming days, within the dates asked for: the case
+    of gaming day 2026-10-31 is not said to run to 2026-11-01 because its night did."""
+    run = audited(tmp_path, FALL_BACK)
+    folder = tmp_path / "c1"
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(folder),
+                 *one_day("2026-10-31"), "--max-exhibits", "1"]) == 0
+    html = (folder / "case.html").read_text(encoding="utf-8")
+    assert re.findall(r"<tr><th>Gaming dates</th><td>(.*?)</td>", html) == ["2026-10-31"]
+    assert _cells(html, "Gaming date") == [["Gaming date", "Findings"], ["2026-10-31", "6"]]
+    # the input's own span: its rounds' gaming days, 2026-10-31 and (round 7) 2026-11-01
+    assert [row[2] for row in _cells(html, "Input (copy)")][1:] == [
+        "2026-10-31 to 2026-11-01"]
+
+
+def test_a_night_after_midnight_is_dated_by_its_gaming_day(tmp_path: Path) -> None:
+    """Rounds on calendar date 2026-11-01 before 06:00 only: the case and its input are of
+    gaming day 2026-10-31, never said to be of 2026-11-01."""
+    run = audited(tmp_path, FALL_BACK[2:6])
+    folder = tmp_path / "c1"
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(folder)]) == 0
+    html = (folder / "case.html").read_text(encoding="utf-8")
+    assert re.findall(r"<tr><th>Gaming dates</th><td>(.*?)</td>", html) == ["2026-10-31"]
+    assert [row[2] for row in _cells(html, "Input (copy)")][1:] == ["2026-10-31"]
+    assert "2026-11-01 (gaming day 2026-10-31)" in html  # each exhibit: its round's date too
