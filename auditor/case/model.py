@@ -84,6 +84,11 @@ class TableRow:
         return house_rules_of(self.summary)
 
     @property
+    def unknown(self) -> list[tuple[str, str]]:
+        """The rules the header leaves unknown, judged under each value: (key, why)."""
+        return list((self.summary.unknown_rules or {}).items())
+
+    @property
     def gaming_days(self) -> tuple[str | None, str | None]:
         return gaming_days_of(self.summary)
 

@@ -1,0 +1,39 @@
+"""A case names every house rule of its tables, those the header leaves unknown included: a
+rule given a value it cannot take (record:header), judged under each value it could hold,
+is on page 1 with the header's words (escaped), never left out as if the table had no such
+rule."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from auditor.cli import main
+from tests.evidence.test_case_exhibits import text
+from tests.helpers.gaming_day_records import record
+
+# Two rounds that each pay a blackjack even money, under a header whose blackjack odds are
+# a value the format does not know, written as markup.
+BAD_ODDS = "option blackjack=<b>7:5</b>"
+
+
+def test_an_unknown_house_rule_is_named_on_page_one(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    night = record([("2026-11-20", "21:00"), ("2026-11-20", "22:00")])
+    (records / "night.bjh").write_text(night.replace("option soft17=hit\n",
+                                                     f"option soft17=hit\n{BAD_ODDS}\n"),
+                                       encoding="utf-8")
+    run, case = tmp_path / "run", tmp_path / "case"
+    assert main(["audit", str(records), "--out", str(run), "--quiet", "--store",
+                 str(tmp_path / "h.sqlite")]) == 1
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(case)]) == 0
+    html = (case / "case.html").read_text(encoding="utf-8")
+    rules = re.search(r'<table class="house-rules">.*?</table>', html, re.S).group(0)
+    assert "<b>7:5</b>" not in html  # the header's words are text, never markup
+    assert text(rules).replace("&lt;", "<").replace("&gt;", ">") == (
+        "Table Game Decks Seats Limits Currency Options declared by the header Not "
+        "declared: judged under the default T11 standard 6 7 10–500 USD soft17=hit · "
+        "surrender=late · blackjack unknown (set to <b>7:5</b> at line 5, a value it cannot "
+        "take): judged under each value it could hold peek=yes · double=any · das=yes · "
+        "splits=3")
