@@ -37,3 +37,7 @@ def test_an_unknown_house_rule_is_named_on_page_one(tmp_path: Path) -> None:
         "surrender=late · blackjack unknown (set to <b>7:5</b> at line 5, a value it cannot "
         "take): judged under each value it could hold peek=yes · double=any · das=yes · "
         "splits=3")
+    exhibits = re.findall(r"<tr><th>House rules applied</th><td>(.*?)</td>", html, re.S)
+    assert [text(e).replace("&lt;", "<").replace("&gt;", ">") for e in exhibits] == [
+        "blackjack: unknown (set to <b>7:5</b> at line 5, a value it cannot take), judged "
+        "under each value it could hold ; decks=6 (declared); soft17=hit (declared)"] * 2
