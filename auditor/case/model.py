@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -122,6 +123,18 @@ class Exhibit:
     @property
     def title(self) -> str:
         return self.basis.title
+
+    @property
+    def time_date(self) -> str | None:
+        """The date of the finding's time: its round's date, or the next day where the
+        time is earlier than the round's start (a round begun before midnight)."""
+        day, time, started = self.finding.date, self.finding.time, self.finding.round_started
+        if day and time and started and time < started:
+            try:
+                return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+            except ValueError:
+                return day
+        return day
 
     @property
     def table(self) -> str:

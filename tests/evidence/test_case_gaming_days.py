@@ -20,7 +20,7 @@ from auditor.cli import main
 from auditor.findings import Finding
 from auditor.manifest import ManifestError
 from auditor.results import InputSummary
-from tests.helpers.gaming_day_records import FALL_BACK, audited
+from tests.helpers.gaming_day_records import FALL_BACK, audited, record
 
 # Two nights across midnight: gaming day 2026-03-01 is rounds 1-4, 2026-03-02 rounds 5-7.
 TWO_NIGHTS = [("2026-03-01", "22:30"), ("2026-03-01", "23:50"), ("2026-03-02", "00:30"),
@@ -165,3 +165,27 @@ def test_a_night_after_midnight_is_dated_by_its_gaming_day(tmp_path: Path) -> No
     assert re.findall(r"<tr><th>Gaming dates</th><td>(.*?)</td>", html) == ["2026-10-31"]
     assert [row[2] for row in _cells(html, "Input (copy)")][1:] == ["2026-10-31"]
     assert "2026-11-01 (gaming day 2026-10-31)" in html  # each exhibit: its round's date too
+
+
+def test_a_fault_after_midnight_in_a_round_begun_before_is_dated_as_it_happened(
+        tmp_path: Path) -> None:
+    """Round 2 begins at 23:59 on 2026-11-20 (its date) and its faulty settlement is written
+    at 00:00:16: the exhibit gives the round's date and gaming day, and the time on the date
+    it was (surveillance looks for 2026-11-21 00:00:16, not a day earlier)."""
+    records = tmp_path / "records"
+    records.mkdir()
+    night = record([("2026-11-20", "21:00"), ("2026-11-20", "23:59")])
+    (records / "night.bjh").write_text(night.replace("23:59:16 settle", "00:00:16 settle"),
+                                       encoding="utf-8")
+    run, folder = tmp_path / "run", tmp_path / "case"
+    assert main(["audit", str(records), "--out", str(run), "--quiet", "--store",
+                 str(tmp_path / "h.sqlite")]) == 1
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(folder)]) == 0
+    html = (folder / "case.html").read_text(encoding="utf-8")
+    where = [" ".join(re.sub(r"<[^>]+>", " ", w).split())
+             for w in re.findall(r"<tr><th>Where</th><td>(.*?)</td>", html, re.S)]
+    assert where == [
+        "table T11, 2026-11-20, round 1, 21:00:16, dealer D-2207, seat s3, hand s3h1; "
+        "record inputs/night.bjh , line 17",
+        "table T11, 2026-11-20, round 2, 00:00:16 on 2026-11-21, dealer D-2207, seat s3, "
+        "hand s3h1; record inputs/night.bjh , line 30"]
