@@ -165,6 +165,7 @@ class CaseModel:
     violations: int = 0
     record_findings: int = 0
     reading_alone: list[tuple[Basis, int]] = field(default_factory=list)
+    waived: int = 0  # findings in scope accepted under a waiver (still counted everywhere)
     # Who made the case (--preparer, --agency; None: not named), and the signer's key: the
     # SHA-256 of the raw Ed25519 public key (None: not signed).
     preparer: str | None = None
@@ -266,6 +267,7 @@ def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha2
         exhibits=exhibits, findings_in_scope=len(findings), exhibit_limit=limit,
         by_table=sorted(per_table.items()), by_date=sorted(per_date.items()),
         violations=len(findings) - record_findings, record_findings=record_findings,
+        waived=sum(1 for finding in findings if finding.waiver is not None),
         reading_alone=[(bases[c], citations[c].findings)
                        for c in sorted(citations, key=citation_sort_key)
                        if bases[c].reading_alone],

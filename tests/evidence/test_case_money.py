@@ -83,3 +83,28 @@ def test_every_total_is_the_sum_of_its_findings(tmp_path: Path) -> None:
         assert dict(zip(cells[-1][1::2], map(_amount, cells[-1][0::2]), strict=True)) == {
             c: t[3] for c, t in with_money.items()}
     assert {cells[0][0] for cells in _rows(html, "Totals per citation")} == set(by_citation)
+
+
+def test_a_waived_finding_is_said_waived_on_page_one_and_in_the_index(tmp_path: Path) -> None:
+    """Two findings waived: page 1 counts them and the index marks them, so whoever reads
+    the totals knows some of that money was accepted under a waiver."""
+    records = tmp_path / "records"
+    records.mkdir()
+    night = record([("2026-11-20", "21:00"), ("2026-11-20", "22:00")])
+    (records / "night.bjh").write_text(night.replace("table T11 ", "table T99 "),
+                                       encoding="utf-8")
+    (tmp_path / "waivers.toml").write_text(WAIVERS, encoding="utf-8")
+    run, case = tmp_path / "run", tmp_path / "case"
+    assert main(["audit", str(records), "--out", str(run), "--quiet", "--waivers",
+                 str(tmp_path / "waivers.toml"), "--store", str(tmp_path / "h.sqlite")]) == 0
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(case)]) == 0
+    html = (case / "case.html").read_text(encoding="utf-8")
+    findings = re.search(r"<tr><th>Findings</th><td>(.*?)</td>", html, re.S).group(1)
+    assert " ".join(re.sub(r"<[^>]+>", " ", findings).split()) == (
+        "2 in scope: 2 of the regulation (20:18:15), 0 of the record's format (citations "
+        "record: …); 2 waived (each exhibit names its waiver; the totals count them)")
+    index = html[html.index('<table class="index">'):]
+    index = index[:index.index("</table>")]
+    assert [" ".join(re.sub(r"<[^>]+>", " ", cell).split())
+            for cell in re.findall(r'<td class="severity-[^"]*">(.*?)</td>', index)] == [
+        "high, waived", "high, waived"]
