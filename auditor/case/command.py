@@ -277,6 +277,7 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
     if not inputs:
         raise CaseError(f"no input of {source.label} is of licensee {scope.licensee!r} "
                         "in the scope asked for")
+    inputs = _one_licensee(inputs, scope.licensee, source.label)
     for summary in inputs:
         path = Path(summary.path)
         if not path.is_file():
@@ -344,6 +345,24 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
     if key:
         sign_manifest(folder, key)
     return model
+
+
+def _one_licensee(inputs: list, asked: str | None, label: str) -> list:
+    """The inputs of the one licensee `asked` names. A licence ID is that licence's alone,
+    even where another casino is named as it; a casino name two licences share (or one
+    licence and a table of no licence) names more than one licensee: refused, as a case of
+    both would put one licensee's tables before a hearing about another."""
+    licensed = [summary for summary in inputs if summary.licence == asked]
+    if licensed:
+        return licensed
+    licences = sorted({summary.licence or "" for summary in inputs},
+                      key=lambda licence: (not licence, licence))  # "no licence" last
+    if len(licences) > 1:
+        named = ", ".join(licence or f"none (casino {asked!r})" for licence in licences)
+        raise CaseError(f"{asked!r} names more than one licensee in {label} (licences "
+                        f"{named}): a case is of one licensee; give its licence with "
+                        "--licensee")
+    return inputs
 
 
 def _copy_inputs(inputs, folder: Path) -> dict[str, str]:
