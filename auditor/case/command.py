@@ -323,7 +323,8 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
     made = datetime.now(UTC).isoformat(timespec="seconds")
     model = build_case(scope, run, source.label, rule_base_sha256(), made, inputs, copies,
                        findings, again.evidence, sources, limit, preparer=preparer,
-                       agency=agency, signer=signer_of(key) if key else None)
+                       agency=agency, signer=signer_of(key) if key else None,
+                       conditions=conditions)
     write_atomic(folder / "case.html", case_html(model))
     write_atomic(folder / "findings.json", json.dumps(
         _findings_document(model, run, inputs, copies, findings), indent=2,

@@ -166,6 +166,10 @@ class CaseModel:
     record_findings: int = 0
     reading_alone: list[tuple[Basis, int]] = field(default_factory=list)
     waived: int = 0  # findings in scope accepted under a waiver (still counted everywhere)
+    # What the run judged (its selection) and the approvals the headers were held to, in
+    # words for page 1 (None: no approval file)
+    judged: str = ""
+    approved: str | None = None
     # Who made the case (--preparer, --agency; None: not named), and the signer's key: the
     # SHA-256 of the raw Ed25519 public key (None: not signed).
     preparer: str | None = None
@@ -214,7 +218,8 @@ def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha2
                findings: list[Finding], evidence: dict[str, RoundEvidence],
                sources: dict[str, list[str]], limit: int = EXHIBITS_AT_MOST, *,
                preparer: str | None = None, agency: str | None = None,
-               signer: str | None = None) -> CaseModel:
+               signer: str | None = None,
+               conditions: dict[str, Any] | None = None) -> CaseModel:
     """The case of `findings` (in scope, in the run's order) of `inputs` (in scope), with
     `evidence` (replays by round key) and `sources` (each input's lines) of a fresh audit;
     `copies` names each input's copy in the case folder; `preparer`, `agency` and `signer`
@@ -271,13 +276,51 @@ def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha2
         reading_alone=[(bases[c], citations[c].findings)
                        for c in sorted(citations, key=citation_sort_key)
                        if bases[c].reading_alone],
-        preparer=preparer, agency=agency, signer=signer)
+        preparer=preparer, agency=agency, signer=signer,
+        judged=judged_words(conditions or {}), approved=approved_words(conditions or {}))
     from auditor.build import build_fingerprint
 
     model.build = build_fingerprint()
     model.fingerprint = case_fingerprint(scope, rule_base_sha256, str(run.get("version")),
                                          inputs, [f.id for f in findings])
     return model
+
+
+def judged_words(conditions: dict[str, Any]) -> str:
+    """What the run judged, as page 1 says it: every subsection, or its selection with the
+    subsections it left out named (a finding of those cannot be in the case, whatever the
+    records show)."""
+    from auditor.checks.base import registry
+
+    checks = [c for c in registry() if not c.startswith("record:")]
+    citations = conditions.get("citations")
+    if citations is None:
+        return f"all {len(checks)} subsections the auditor checks, and the record's format"
+    chosen = set(citations)
+    judged = [c for c in checks if c in chosen]
+    left_out = sorted((c for c in checks if c not in chosen), key=citation_sort_key)
+    how = "; ".join(part for part in (
+        "selected " + ", ".join(conditions.get("select") or []) if conditions.get("select")
+        else "", "ignored " + ", ".join(conditions.get("ignore") or [])
+        if conditions.get("ignore") else "") if part)
+    return (f"in part, by the run's selection ({how}): {len(judged)} of the {len(checks)} "
+            "subsections the auditor checks, and the record's format; not judged, so absent "
+            f"from this case whatever the records show: {', '.join(left_out) or 'none'}")
+
+
+def approved_words(conditions: dict[str, Any]) -> str | None:
+    """The commission's approvals the headers were held to (`--approved`), of the case's
+    licensee only (the conditions are narrowed to it); None without an approval file."""
+    approvals = conditions.get("approvals")
+    if not isinstance(approvals, dict):
+        return None
+    entries = [f"{e.get('reference')} of {e.get('date')} ({e.get('licence')}"
+               + (f"/{e['table']})" if e.get("table") else ", every table)")
+               for e in approvals.get("entries") or [] if isinstance(e, dict)]
+    return (f"the headers were held to the commission's approvals in {approvals.get('path')} "
+            f"(SHA-256 {approvals.get('sha256')}): "
+            + ("; ".join(entries) if entries else "none of this licensee's (each table is "
+               "one record:approval finding)"))
 
 
 def _rounds_by_id(evidence: dict[str, RoundEvidence]) -> dict[tuple[str, str], list]:
