@@ -127,9 +127,11 @@ class Exhibit:
     @property
     def time_date(self) -> str | None:
         """The date of the finding's time: its round's date, or the next day where the
-        time is earlier than the round's start (a round begun before midnight)."""
+        time is in the morning and the round began in the evening (past midnight). A time
+        only earlier than the start (the clock set back an hour in the fall-back night) is
+        the same date: no round lasts twelve hours."""
         day, time, started = self.finding.date, self.finding.time, self.finding.round_started
-        if day and time and started and time < started:
+        if day and time and started and time < "12" <= started:
             try:
                 return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
             except ValueError:
