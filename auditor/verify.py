@@ -37,6 +37,10 @@ from auditor.manifest import (
     signature_status,
 )
 
+# No file name holds a NUL byte (the system refuses it): a manifest naming one was not made
+# by an audit or a case, and looking such a name up would fail, not answer.
+_NUL_NAME = "{path} names a file with a NUL byte in its name, which no file can have"
+
 # What each kind of folder must hold for its findings to be checked at all.
 REQUIRED_OUTPUTS = {"run": ("findings.json", "findings.csv", "summary.csv", "report.html"),
                     "case": ("case.html", "findings.json")}
@@ -71,7 +75,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         if not isinstance(manifest.get(key), kind):
             raise ManifestError(f"{path}: '{key}' is missing or not a {kind.__name__}")
     kind = manifest.get("kind")
-    if kind not in REQUIRED_OUTPUTS:
+    if not isinstance(kind, str) or kind not in REQUIRED_OUTPUTS:
         raise ManifestError(f"{path}: 'kind' is neither a run nor a case")
     scope = manifest["scope"]
     if not (all(isinstance(scope.get(k), str | None) for k in ("licensee", "from", "until"))
@@ -88,6 +92,8 @@ def read_manifest(folder: Path) -> dict[str, Any]:
                 isinstance(entry.get(k), str | None) for k in ("path", "located", "copy",
                                                                "sha256", "name"))):
             raise ManifestError(f"{path}: an input is not a set of texts")
+        if any("\x00" in (entry.get(k) or "") for k in ("path", "located", "copy")):
+            raise ManifestError(_NUL_NAME.format(path=path))
         if kind == "case" and not entry.get("copy"):
             raise ManifestError(f"{path}: an input of a case is not a copy in the case")
         if entry.get("copy") and not _inside(entry["copy"]):
@@ -100,6 +106,8 @@ def read_manifest(folder: Path) -> dict[str, Any]:
                                 "folder is made so")
         named.add(place)
     for name, digest in manifest["outputs"].items():
+        if "\x00" in name:
+            raise ManifestError(_NUL_NAME.format(path=path))
         if not isinstance(digest, str) or not _inside(name) or name in (MANIFEST, SIGNATURE):
             raise ManifestError(f"{path}: an output is not a file of the folder with its "
                                 "SHA-256")

@@ -476,3 +476,37 @@ def test_a_manifest_naming_an_input_twice_is_refused_before_any_audit(signed_cas
     assert status == 1, said
     assert "DIFFERS manifest.sig: the signature does not match manifest.json" in said
     assert "audited" not in said
+
+
+@pytest.mark.parametrize("change", [
+    lambda m: m["inputs"][0].update(copy="inputs/a\x00b.bjh"),
+    lambda m: m["outputs"].update({"notes\x00.txt": "0" * 64}),
+    lambda m: m.update(kind="run", inputs=[{"path": "a\x00.bjh", "sha256": "0" * 64}],
+                       outputs={n: "0" * 64 for n in ("findings.json", "findings.csv",
+                                                      "summary.csv", "report.html")}),
+])
+def test_a_name_with_a_nul_is_refused_not_a_crash(signed_case: Path, keys: dict, change,
+                                                   tmp_path: Path, capsys) -> None:
+    """No file name holds a NUL byte: a manifest that names one was not made by an audit or
+    a case. Refused (exit 2), or with the signer's key told as the change it is (exit 1);
+    the auditor never fails on it (exit 3)."""
+    folder = copy_of(signed_case, tmp_path)
+    rewrite_manifest(folder, change)
+    status, said = verify(folder, capsys=capsys)
+    assert status == 2, said
+    assert said.endswith("manifest.json names a file with a NUL byte in its name, which no "
+                         "file can have\n"), said
+    status, said = verify(folder, "--key", f"{keys['inspector']}.pub", capsys=capsys)
+    assert status == 1, said
+    assert ("DIFFERS manifest.json: " + str(folder / "manifest.json") + " names a file with a "
+            "NUL byte in its name, which no file can have") in said
+
+
+@pytest.mark.parametrize("kind", [[], {}, ["case"], {"case": 1}])
+def test_a_kind_that_is_not_a_word_is_refused_not_a_crash(signed_case: Path, kind,
+                                                          tmp_path: Path, capsys) -> None:
+    folder = copy_of(signed_case, tmp_path)
+    rewrite_manifest(folder, lambda m: m.update(kind=kind))
+    status, said = verify(folder, capsys=capsys)
+    assert status == 2, said
+    assert said.endswith("manifest.json: 'kind' is neither a run nor a case\n"), said
