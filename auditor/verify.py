@@ -346,6 +346,13 @@ def _reaudit(folder: Path, manifest: dict[str, Any], paths: list[str],
         verdict.differences.append(f"output findings.json: cannot be read "
                                    f"({type(error).__name__})")
         return
+    # An audit writes a finding's place and money as texts and numbers: anything else (a
+    # list, an object) cannot be compared, and was not written by an audit.
+    if not all(isinstance(part, str | int | float | None) for signature in recorded
+               for part in signature):
+        verdict.differences.append("output findings.json: a finding's place or money is "
+                                   "neither a text nor a number (not written by an audit)")
+        return
     try:
         conditions = conditions_of_run({"conditions": manifest["conditions"]}
                                        if "conditions" in manifest else {})
@@ -397,7 +404,7 @@ def _conditions_said(conditions: dict[str, Any]) -> str:
 
 def _said(signature: tuple) -> str:
     _, line, round_id, citation, seat, hand, expected, actual, _ = signature
-    where = ", ".join(part for part in (
+    where = ", ".join(str(part) for part in (
         f"line {line}" if line else "", f"round {round_id}" if round_id else "",
         seat or "", hand or "") if part)
     money = f" (owed {expected}, recorded {actual})" if expected or actual else ""

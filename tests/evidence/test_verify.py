@@ -510,3 +510,20 @@ def test_a_kind_that_is_not_a_word_is_refused_not_a_crash(signed_case: Path, kin
     status, said = verify(folder, capsys=capsys)
     assert status == 2, said
     assert said.endswith("manifest.json: 'kind' is neither a run nor a case\n"), said
+
+
+@pytest.mark.parametrize("field, value", [("citation", []), ("line", {"a": 1}),
+                                          ("seat", 1), ("hand", True)])
+def test_a_finding_of_findings_json_that_is_no_finding_is_a_change(
+        signed_case: Path, keys: dict, field: str, value, tmp_path: Path, capsys) -> None:
+    """findings.json edited so a finding's place is a list, an object or a number: under
+    the signer's key it is the change it is (exit 1), never the auditor failing (exit 3)."""
+    folder = copy_of(signed_case, tmp_path)
+    path = folder / "findings.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["findings"][0][field] = value
+    path.write_text(json.dumps(document), encoding="utf-8")
+    status, said = verify(folder, "--key", f"{keys['inspector']}.pub", capsys=capsys)
+    assert status == 1, said
+    assert "DIFFERS output findings.json: SHA-256 differs (edited since it was made)" in said
+    assert said.rstrip().endswith("the folder was changed since it was made")
