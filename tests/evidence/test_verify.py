@@ -527,3 +527,35 @@ def test_a_finding_of_findings_json_that_is_no_finding_is_a_change(
     assert status == 1, said
     assert "DIFFERS output findings.json: SHA-256 differs (edited since it was made)" in said
     assert said.rstrip().endswith("the folder was changed since it was made")
+
+
+@pytest.mark.parametrize("how", ["moved", "cp -a", "zip and unzip"])
+def test_a_genuine_case_handed_over_still_verifies(signed_case: Path, keys: dict, how: str,
+                                                   tmp_path: Path, monkeypatch,
+                                                   capsys) -> None:
+    """The case moved to another folder, copied by `cp -a`, or zipped and unzipped
+    elsewhere, and verified from its new parent by a relative path: exit 0, every question
+    answered as for the folder as made."""
+    if how == "zip and unzip" and not (shutil.which("zip") and shutil.which("unzip")):
+        pytest.skip("zip and unzip are not installed")
+    made = tmp_path / "made" / "case file é"
+    shutil.copytree(signed_case, made)
+    there = tmp_path / "elsewhere"
+    there.mkdir()
+    if how == "moved":
+        shutil.move(made, there / "RL-0412")
+    elif how == "cp -a":
+        subprocess.run(["cp", "-a", str(made), str(there / "RL-0412")], check=True)
+    else:
+        subprocess.run(["zip", "-qr", str(tmp_path / "case.zip"), made.name], check=True,
+                       cwd=made.parent)
+        subprocess.run(["unzip", "-q", str(tmp_path / "case.zip")], check=True, cwd=there)
+        (there / made.name).rename(there / "RL-0412")
+    monkeypatch.chdir(there)
+    status, said = verify(Path("RL-0412"), "--key", f"{keys['inspector']}.pub",
+                          capsys=capsys)
+    assert status == 0, said
+    assert said.rstrip().splitlines()[-1] == (
+        "RL-0412: every input and output hashes as in the manifest, no other file is "
+        "there, and the inputs audited again give the same findings, and it is signed by "
+        "the key given")
