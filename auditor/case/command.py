@@ -191,6 +191,9 @@ def make_case(arguments: argparse.Namespace, console) -> int:
                   date_from=_date(arguments.date_from, "--from"),
                   date_until=_date(arguments.date_until, "--until"),
                   citations=tuple(arguments.citation))
+    if scope.date_from and scope.date_until and scope.date_from > scope.date_until:
+        raise CaseError(f"--from {scope.date_from} is after --until {scope.date_until}: no "
+                        "gaming date is in between")
     if arguments.max_exhibits < 0:
         raise CaseError("--max-exhibits must be 0 or more")
     folder = Path(arguments.out)

@@ -57,3 +57,12 @@ def test_a_licence_asked_for_is_not_a_casino_of_that_name(tmp_path: Path) -> Non
     document = json.loads((tmp_path / "case" / "findings.json").read_text(encoding="utf-8"))
     assert [(i["licence"], i["table"]) for i in document["inputs"]] == [("RL-0412", "T11")]
     assert {f["table"] for f in document["findings"]} == {"T11"}
+
+
+def test_dates_the_wrong_way_round_are_said_so(tmp_path: Path, capsys) -> None:
+    run = _audited(tmp_path, HEADER)
+    capsys.readouterr()
+    assert main(["case", str(run), "--licensee", "RL-0412", "--from", "2026-11-21",
+                 "--until", "2026-11-20", "--out", str(tmp_path / "case")]) == 2
+    assert capsys.readouterr().err == ("auditor: --from 2026-11-21 is after --until "
+                                       "2026-11-20: no gaming date is in between\n")
