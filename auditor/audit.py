@@ -463,6 +463,7 @@ def describe_table(summary: InputSummary, config: TableConfig) -> None:
     summary.house_rules = house_rules(config)
     summary.declared_rules = [key for key in summary.house_rules
                               if config.declares(option_field(key) or key)]
+    summary.unknown_rules = {rule.key: rule.why for rule in config.unknown}
 class _LineTexts:
     """The texts of the lines findings may stand on, kept while the file streams, so that
     each finding carries its statement (for its ID) without reading the file again.

@@ -46,6 +46,10 @@ class InputSummary(BaseModel):
     # The keys of `house_rules` the header declares; the others are the defaults the auditor
     # assumed. None: recorded before the auditor told them apart (an older run or store).
     declared_rules: list[str] | None = None
+    # The house rules the header leaves unknown (record:header), judged under each value
+    # they could hold and so in neither list above: key -> why (`set to 7:5 at line 5, a
+    # value it cannot take`). None: recorded before the auditor kept them.
+    unknown_rules: dict[str, str] | None = None
 
     # [dealer, hour stamp ("2026-11-20 21", `gaming_day.hour_stamp`), rounds read, rounds
     # audited] for each dealer and hour: what a report filtered to a dealer, gaming day or

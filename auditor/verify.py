@@ -37,6 +37,10 @@ from auditor.manifest import (
     signature_status,
 )
 
+# No file name holds a NUL byte (the system refuses it): a manifest naming one was not made
+# by an audit or a case, and looking such a name up would fail, not answer.
+_NUL_NAME = "{path} names a file with a NUL byte in its name, which no file can have"
+
 # What each kind of folder must hold for its findings to be checked at all.
 REQUIRED_OUTPUTS = {"run": ("findings.json", "findings.csv", "summary.csv", "report.html"),
                     "case": ("case.html", "findings.json")}
@@ -71,7 +75,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         if not isinstance(manifest.get(key), kind):
             raise ManifestError(f"{path}: '{key}' is missing or not a {kind.__name__}")
     kind = manifest.get("kind")
-    if kind not in REQUIRED_OUTPUTS:
+    if not isinstance(kind, str) or kind not in REQUIRED_OUTPUTS:
         raise ManifestError(f"{path}: 'kind' is neither a run nor a case")
     scope = manifest["scope"]
     if not (all(isinstance(scope.get(k), str | None) for k in ("licensee", "from", "until"))
@@ -82,16 +86,28 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     if not manifest["inputs"]:
         raise ManifestError(f"{path} names no input: there is nothing to check the findings "
                             "against")
+    named: set[str] = set()
     for entry in manifest["inputs"]:
         if not (isinstance(entry, dict) and all(
                 isinstance(entry.get(k), str | None) for k in ("path", "located", "copy",
                                                                "sha256", "name"))):
             raise ManifestError(f"{path}: an input is not a set of texts")
+        if any("\x00" in (entry.get(k) or "") for k in ("path", "located", "copy")):
+            raise ManifestError(_NUL_NAME.format(path=path))
         if kind == "case" and not entry.get("copy"):
             raise ManifestError(f"{path}: an input of a case is not a copy in the case")
         if entry.get("copy") and not _inside(entry["copy"]):
             raise ManifestError(f"{path}: an input's copy lies outside the folder")
+        # An audit takes each file once, a case copies each once: a repeated input would
+        # only be hashed and audited again as many times (hours for a long manifest).
+        place = entry.get("copy") or entry.get("located") or entry.get("path") or ""
+        if place and place in named:
+            raise ManifestError(f"{path} names the input {shown(place)} more than once: no "
+                                "folder is made so")
+        named.add(place)
     for name, digest in manifest["outputs"].items():
+        if "\x00" in name:
+            raise ManifestError(_NUL_NAME.format(path=path))
         if not isinstance(digest, str) or not _inside(name) or name in (MANIFEST, SIGNATURE):
             raise ManifestError(f"{path}: an output is not a file of the folder with its "
                                 "SHA-256")
@@ -190,6 +206,11 @@ def _check_signature(folder: Path, signer: Any, public_key: str | Path | None,
     if status == "good":
         verdict.notes.append(f"signature: good, made by the key given ({public_key}, "
                              f"fingerprint {given})")
+    elif status == "unsigned" and (folder / SIGNATURE).is_symlink():
+        verdict.differences.append(
+            f"{SIGNATURE}: a link to {shown(os.readlink(folder / SIGNATURE))}, not the "
+            "folder's own file: it would not go with the folder, and a change where it "
+            "points changes it")
     elif status == "unsigned":
         verdict.differences.append(f"{SIGNATURE}: missing (the folder is not signed, or its "
                                    "signature was removed)")
@@ -325,6 +346,13 @@ def _reaudit(folder: Path, manifest: dict[str, Any], paths: list[str],
         verdict.differences.append(f"output findings.json: cannot be read "
                                    f"({type(error).__name__})")
         return
+    # An audit writes a finding's place and money as texts and numbers: anything else (a
+    # list, an object) cannot be compared, and was not written by an audit.
+    if not all(isinstance(part, str | int | float | None) for signature in recorded
+               for part in signature):
+        verdict.differences.append("output findings.json: a finding's place or money is "
+                                   "neither a text nor a number (not written by an audit)")
+        return
     try:
         conditions = conditions_of_run({"conditions": manifest["conditions"]}
                                        if "conditions" in manifest else {})
@@ -376,7 +404,7 @@ def _conditions_said(conditions: dict[str, Any]) -> str:
 
 def _said(signature: tuple) -> str:
     _, line, round_id, citation, seat, hand, expected, actual, _ = signature
-    where = ", ".join(part for part in (
+    where = ", ".join(str(part) for part in (
         f"line {line}" if line else "", f"round {round_id}" if round_id else "",
         seat or "", hand or "") if part)
     money = f" (owed {expected}, recorded {actual})" if expected or actual else ""

@@ -62,8 +62,11 @@ class HouseRule:
     # twice or wrongly, which record:header names and which is judged under each value)
     value: str | None
     declared: bool | None  # None: the run did not record whether it was declared
+    why: str | None = None  # of a rule with no value: why it is unknown, as the run says
 
     def words(self) -> str:
+        if self.value is None and self.why:
+            return f"{self.key}: unknown ({self.why}), judged under each value it could hold"
         if self.value is None:
             return f"{self.key}: the header declares no one value for it"
         if self.declared is None:
@@ -86,14 +89,16 @@ def rules_applied(citation: str, summary: InputSummary | None) -> list[HouseRule
     if check is None or check.options is None or summary is None:
         return None
     rules = []
+    unknown = summary.unknown_rules or {}
     for name in sorted(check.options):
         if name == "decks":  # the `table` statement's, never defaulted (unknown if bad)
             rules.append(HouseRule("decks", None if summary.decks is None
-                                   else str(summary.decks), True))
+                                   else str(summary.decks), True, unknown.get("decks")))
             continue
         key = option_key(name)
         game = key.split(".", 1)[0]
         if game in ("db21", "tensticks", "ladies") and game != summary.game:
             continue  # another game's option: nothing of this table
-        rules.append(HouseRule(key, summary.house_rules.get(key), summary.rule_declared(key)))
+        rules.append(HouseRule(key, summary.house_rules.get(key), summary.rule_declared(key),
+                               unknown.get(key)))
     return rules

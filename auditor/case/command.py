@@ -191,6 +191,9 @@ def make_case(arguments: argparse.Namespace, console) -> int:
                   date_from=_date(arguments.date_from, "--from"),
                   date_until=_date(arguments.date_until, "--until"),
                   citations=tuple(arguments.citation))
+    if scope.date_from and scope.date_until and scope.date_from > scope.date_until:
+        raise CaseError(f"--from {scope.date_from} is after --until {scope.date_until}: no "
+                        "gaming date is in between")
     if arguments.max_exhibits < 0:
         raise CaseError("--max-exhibits must be 0 or more")
     folder = Path(arguments.out)
@@ -277,6 +280,7 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
     if not inputs:
         raise CaseError(f"no input of {source.label} is of licensee {scope.licensee!r} "
                         "in the scope asked for")
+    inputs = _one_licensee(inputs, scope.licensee, source.label)
     for summary in inputs:
         path = Path(summary.path)
         if not path.is_file():
@@ -322,7 +326,8 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
     made = datetime.now(UTC).isoformat(timespec="seconds")
     model = build_case(scope, run, source.label, rule_base_sha256(), made, inputs, copies,
                        findings, again.evidence, sources, limit, preparer=preparer,
-                       agency=agency, signer=signer_of(key) if key else None)
+                       agency=agency, signer=signer_of(key) if key else None,
+                       conditions=conditions)
     write_atomic(folder / "case.html", case_html(model))
     write_atomic(folder / "findings.json", json.dumps(
         _findings_document(model, run, inputs, copies, findings), indent=2,
@@ -344,6 +349,24 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
     if key:
         sign_manifest(folder, key)
     return model
+
+
+def _one_licensee(inputs: list, asked: str | None, label: str) -> list:
+    """The inputs of the one licensee `asked` names. A licence ID is that licence's alone,
+    even where another casino is named as it; a casino name two licences share (or one
+    licence and a table of no licence) names more than one licensee: refused, as a case of
+    both would put one licensee's tables before a hearing about another."""
+    licensed = [summary for summary in inputs if summary.licence == asked]
+    if licensed:
+        return licensed
+    licences = sorted({summary.licence or "" for summary in inputs},
+                      key=lambda licence: (not licence, licence))  # "no licence" last
+    if len(licences) > 1:
+        named = ", ".join(licence or f"none (casino {asked!r})" for licence in licences)
+        raise CaseError(f"{asked!r} names more than one licensee in {label} (licences "
+                        f"{named}): a case is of one licensee; give its licence with "
+                        "--licensee")
+    return inputs
 
 
 def _copy_inputs(inputs, folder: Path) -> dict[str, str]:

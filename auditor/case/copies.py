@@ -14,14 +14,17 @@ import stat
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from auditor.manifest import MANIFEST
 from auditor.shown import visible
 
 
 def copy_problems(folder: Path, manifest: dict[str, Any]) -> list[str]:
     """One line for each file of the manifest that is not the folder's own: an input's copy
     (or an output) that is a link, lies under a link, lies outside the folder or is not a
-    plain file; and, in a case's manifest, an input with no copy at all. A file that is
-    simply missing is left to the hash check, which names it. Empty when all hold."""
+    plain file; and, in a case's manifest, an input with no copy at all, and a manifest.json
+    that is not the folder's own (a link to the signed bytes elsewhere; verify names a
+    linked signature). A file that is simply missing is left to the hash check, which names
+    it. Empty when all hold."""
     problems = []
     is_case = manifest.get("kind") == "case"
     for entry in manifest.get("inputs") or []:
@@ -41,6 +44,9 @@ def copy_problems(folder: Path, manifest: dict[str, Any]) -> list[str]:
         problem = _not_own(folder, str(name))
         if problem:
             problems.append(f"output {visible(str(name))}: {problem}")
+    problem = _not_own(folder, MANIFEST) if is_case else None  # a run's is a link by design
+    if problem:
+        problems.append(f"{MANIFEST}: {problem}")
     return problems
 
 

@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -32,6 +33,14 @@ def currency_of(finding: Finding, summary: InputSummary | None) -> str:
     declares none is "undeclared", kept apart like a currency of its own."""
     return currency_label(finding.currency
                           or (summary.currency if summary is not None else None))
+
+
+def gaming_days_of(summary: InputSummary) -> tuple[str | None, str | None]:
+    """The first and last gaming days of an input's rounds, as its run gave them (a run
+    recorded before inputs carried them: its calendar dates, all that is known)."""
+    if summary.first_gaming_day is not None:
+        return summary.first_gaming_day, summary.last_gaming_day
+    return summary.first_date, summary.last_date
 
 
 @dataclass
@@ -76,6 +85,15 @@ class TableRow:
         return house_rules_of(self.summary)
 
     @property
+    def unknown(self) -> list[tuple[str, str]]:
+        """The rules the header leaves unknown, judged under each value: (key, why)."""
+        return list((self.summary.unknown_rules or {}).items())
+
+    @property
+    def gaming_days(self) -> tuple[str | None, str | None]:
+        return gaming_days_of(self.summary)
+
+    @property
     def declared(self) -> list[HouseRule]:
         return [rule for rule in self.rules if rule.declared]
 
@@ -107,6 +125,20 @@ class Exhibit:
         return self.basis.title
 
     @property
+    def time_date(self) -> str | None:
+        """The date of the finding's time: its round's date, or the next day where the
+        time is in the morning and the round began in the evening (past midnight). A time
+        only earlier than the start (the clock set back an hour in the fall-back night) is
+        the same date: no round lasts twelve hours."""
+        day, time, started = self.finding.date, self.finding.time, self.finding.round_started
+        if day and time and started and time < "12" <= started:
+            try:
+                return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+            except ValueError:
+                return day
+        return day
+
+    @property
     def table(self) -> str:
         return self.finding.table or "?"
 
@@ -135,6 +167,11 @@ class CaseModel:
     violations: int = 0
     record_findings: int = 0
     reading_alone: list[tuple[Basis, int]] = field(default_factory=list)
+    waived: int = 0  # findings in scope accepted under a waiver (still counted everywhere)
+    # What the run judged (its selection) and the approvals the headers were held to, in
+    # words for page 1 (None: no approval file)
+    judged: str = ""
+    approved: str | None = None
     # Who made the case (--preparer, --agency; None: not named), and the signer's key: the
     # SHA-256 of the raw Ed25519 public key (None: not signed).
     preparer: str | None = None
@@ -183,7 +220,8 @@ def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha2
                findings: list[Finding], evidence: dict[str, RoundEvidence],
                sources: dict[str, list[str]], limit: int = EXHIBITS_AT_MOST, *,
                preparer: str | None = None, agency: str | None = None,
-               signer: str | None = None) -> CaseModel:
+               signer: str | None = None,
+               conditions: dict[str, Any] | None = None) -> CaseModel:
     """The case of `findings` (in scope, in the run's order) of `inputs` (in scope), with
     `evidence` (replays by round key) and `sources` (each input's lines) of a fresh audit;
     `copies` names each input's copy in the case folder; `preparer`, `agency` and `signer`
@@ -206,7 +244,7 @@ def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha2
         row.severities[finding.severity] += 1
         row.money.setdefault(currency, MoneyTotal(currency)).add(finding)
         per_table[summary.table if summary else finding.table or "?"] += 1
-        per_date[finding.date or "no date"] += 1
+        per_date[scope.gaming_day(finding) or "no date"] += 1
         if finding.citation not in bases:
             bases[finding.citation] = basis_of(finding.citation, entry)
     exhibits = []
@@ -220,7 +258,11 @@ def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha2
                           if bases[row.citation].record)
     licences = {s.licence for s in inputs if s.licence}
     casinos = {s.casino for s in inputs if s.casino}
-    dates = [d for s in inputs for d in (s.first_date, s.last_date) if d]
+    # The case's gaming dates: its inputs' gaming days, within the dates asked for (a night
+    # run past midnight is of the gaming day it began on, not of the calendar date).
+    dates = [d for s in inputs for d in gaming_days_of(s) if d]
+    dates = [max(d, scope.date_from) if scope.date_from else d for d in dates]
+    dates = [min(d, scope.date_until) if scope.date_until else d for d in dates]
     model = CaseModel(
         scope=scope, licence=", ".join(sorted(licences)) or None,
         casino=", ".join(sorted(casinos)) or None,
@@ -232,16 +274,55 @@ def build_case(scope: Scope, run: dict[str, Any], run_label: str, rule_base_sha2
         exhibits=exhibits, findings_in_scope=len(findings), exhibit_limit=limit,
         by_table=sorted(per_table.items()), by_date=sorted(per_date.items()),
         violations=len(findings) - record_findings, record_findings=record_findings,
+        waived=sum(1 for finding in findings if finding.waiver is not None),
         reading_alone=[(bases[c], citations[c].findings)
                        for c in sorted(citations, key=citation_sort_key)
                        if bases[c].reading_alone],
-        preparer=preparer, agency=agency, signer=signer)
+        preparer=preparer, agency=agency, signer=signer,
+        judged=judged_words(conditions or {}), approved=approved_words(conditions or {}))
     from auditor.build import build_fingerprint
 
     model.build = build_fingerprint()
     model.fingerprint = case_fingerprint(scope, rule_base_sha256, str(run.get("version")),
                                          inputs, [f.id for f in findings])
     return model
+
+
+def judged_words(conditions: dict[str, Any]) -> str:
+    """What the run judged, as page 1 says it: every subsection, or its selection with the
+    subsections it left out named (a finding of those cannot be in the case, whatever the
+    records show)."""
+    from auditor.checks.base import registry
+
+    checks = [c for c in registry() if not c.startswith("record:")]
+    citations = conditions.get("citations")
+    if citations is None:
+        return f"all {len(checks)} subsections the auditor checks, and the record's format"
+    chosen = set(citations)
+    judged = [c for c in checks if c in chosen]
+    left_out = sorted((c for c in checks if c not in chosen), key=citation_sort_key)
+    how = "; ".join(part for part in (
+        "selected " + ", ".join(conditions.get("select") or []) if conditions.get("select")
+        else "", "ignored " + ", ".join(conditions.get("ignore") or [])
+        if conditions.get("ignore") else "") if part)
+    return (f"in part, by the run's selection ({how}): {len(judged)} of the {len(checks)} "
+            "subsections the auditor checks, and the record's format; not judged, so absent "
+            f"from this case whatever the records show: {', '.join(left_out) or 'none'}")
+
+
+def approved_words(conditions: dict[str, Any]) -> str | None:
+    """The commission's approvals the headers were held to (`--approved`), of the case's
+    licensee only (the conditions are narrowed to it); None without an approval file."""
+    approvals = conditions.get("approvals")
+    if not isinstance(approvals, dict):
+        return None
+    entries = [f"{e.get('reference')} of {e.get('date')} ({e.get('licence')}"
+               + (f"/{e['table']})" if e.get("table") else ", every table)")
+               for e in approvals.get("entries") or [] if isinstance(e, dict)]
+    return (f"the headers were held to the commission's approvals in {approvals.get('path')} "
+            f"(SHA-256 {approvals.get('sha256')}): "
+            + ("; ".join(entries) if entries else "none of this licensee's (each table is "
+               "one record:approval finding)"))
 
 
 def _rounds_by_id(evidence: dict[str, RoundEvidence]) -> dict[tuple[str, str], list]:

@@ -131,8 +131,10 @@ def _main_result(view: RoundView, hand: Hand, wager: Wager, dealer_natural: bool
             owed = (declared if config.game == "switch"
                     else blackjack.owed_blackjack_odds(declared, config.decks))
             why = f"blackjack pays {owed}"
-            if owed != declared:
-                why += f" (the declared {declared} is under the least 20:18:15:06 allows)"
+            if owed != declared:  # a value an unknown `blackjack` could hold is not declared
+                held = ("the value" if any(rule.field == "blackjack" for rule in config.unknown)
+                        else "the declared")
+                why += f" ({held} {declared} is under the least 20:18:15:06 allows)"
             outcome, net = "win", base * blackjack.BLACKJACK_ODDS[owed]
     elif dealer_natural:
         if hand.parent is not None:

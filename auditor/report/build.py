@@ -98,12 +98,13 @@ def build_masthead(result: AuditResult) -> Masthead:
         licensee.inputs.append(position)
         rules = [(key, value, summary.rule_declared(key))
                  for key, value in summary.house_rules.items()]
+        unknown = tuple((summary.unknown_rules or {}).items())
         identity = (summary.table_key, summary.game, summary.decks, summary.seats,
-                    summary.minimum, summary.maximum, summary.currency, tuple(rules))
+                    summary.minimum, summary.maximum, summary.currency, tuple(rules), unknown)
         row = tables.setdefault(identity, TableIdentity(
             summary.table_key, summary.table, summary.casino, summary.licence, summary.game,
             summary.decks, summary.seats, summary.minimum, summary.maximum, summary.currency,
-            rules))
+            rules, unknown))
         row.inputs.append(position)
         row.files += 1
         row.rounds += summary.rounds

@@ -44,6 +44,8 @@ class TableIdentity:
     # option, value in force, and whether the header declared it (False: the default the
     # auditor assumed; None: the run did not record which)
     rules: list[tuple[str, str, bool | None]]
+    # the rules the header leaves unknown (record:header), judged under each value: key, why
+    unknown: tuple[tuple[str, str], ...] = ()
     files: int = 0
     rounds: int = 0
     inputs: list[int] = field(default_factory=list)

@@ -361,3 +361,27 @@ def test_eleven_unknown_rules_judge_each_check_under_its_own_few_tables(tmp_path
     assert products["standard.double_down"] == 4
     assert products["tensticks.busting_bonus_card"] == 1
     assert unknown.not_judged(registry().values()) == []
+
+
+def test_an_unknown_blackjack_odds_is_not_said_to_be_declared(tmp_path) -> None:
+    """`blackjack` given a value it cannot take: the finding owes 3:2 under every value;
+    the value it names (1:1, the least) is one it could hold, not one the header declared."""
+    text = HEADER.format(options="option blackjack=7:5") + """round 1
+bet s1h1 main 20
+deal s1h1 As
+deal dealer 9h
+deal s1h1 Kd
+deal dealer 7s
+reveal
+settle s1h1 main win 20
+end
+"""
+    result = audit_record(tmp_path, text, "t.bjh")
+    assert _found(result) == [
+        ("20:18:15:06", "1", 14, "With the house rule blackjack (set to 7:5 at line 3, a "
+         "value it cannot take) unknown, every value it could hold gives this finding; "
+         "under blackjack=1:1: The main wager on s1h1 was paid 20.00; it should be paid "
+         "30.00: blackjack pays 3:2 (the value 1:1 is under the least 20:18:15:06 allows)."),
+        ("record:header", None, 3, "option blackjack=7:5: input should be '3:2', '6:5' or "
+         "'1:1'"),
+    ]

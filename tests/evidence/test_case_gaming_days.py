@@ -10,6 +10,7 @@ one gaming day: every finding in exactly one of the cases of its dates.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from auditor.cli import main
 from auditor.findings import Finding
 from auditor.manifest import ManifestError
 from auditor.results import InputSummary
-from tests.helpers.gaming_day_records import FALL_BACK, audited
+from tests.helpers.gaming_day_records import FALL_BACK, audited, record
 
 # Two nights across midnight: gaming day 2026-03-01 is rounds 1-4, 2026-03-02 rounds 5-7.
 TWO_NIGHTS = [("2026-03-01", "22:30"), ("2026-03-01", "23:50"), ("2026-03-02", "00:30"),
@@ -127,3 +128,85 @@ def test_scope_without_dates_takes_undated_inputs_and_findings() -> None:
     assert Scope(licensee="RL-0412").takes_input(summary)
     assert not Scope(licensee="RL-0412", date_from="2026-11-01").takes_input(summary)
     assert Scope(licensee="RL-0412", date_from="2026-11-01").holds(finding)
+
+
+def _cells(html: str, heading: str) -> list[list[str]]:
+    """The rows (cell texts) of the case's table whose first heading cell is `heading`."""
+    start = html.index(f"<tr><th>{heading}</th>")
+    table = html[start:html.index("</table>", start)]
+    return [[re.sub(r"<[^>]+>", "", cell).strip() for cell in
+             re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
+
+
+def test_the_case_names_gaming_dates_not_calendar_dates(tmp_path: Path) -> None:
+    """Page 1's gaming dates, the count per gaming date of an over-long case and each
+    input's dates in the provenance are gaming days, within the dates asked for: the case
+    of gaming day 2026-10-31 is not said to run to 2026-11-01 because its night did."""
+    run = audited(tmp_path, FALL_BACK)
+    folder = tmp_path / "c1"
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(folder),
+                 *one_day("2026-10-31"), "--max-exhibits", "1"]) == 0
+    html = (folder / "case.html").read_text(encoding="utf-8")
+    assert re.findall(r"<tr><th>Gaming dates</th><td>(.*?)</td>", html) == ["2026-10-31"]
+    assert _cells(html, "Gaming date") == [["Gaming date", "Findings"], ["2026-10-31", "6"]]
+    # the input's own span: its rounds' gaming days, 2026-10-31 and (round 7) 2026-11-01
+    assert [row[2] for row in _cells(html, "Input (copy)")][1:] == [
+        "2026-10-31 to 2026-11-01"]
+
+
+def test_a_night_after_midnight_is_dated_by_its_gaming_day(tmp_path: Path) -> None:
+    """Rounds on calendar date 2026-11-01 before 06:00 only: the case and its input are of
+    gaming day 2026-10-31, never said to be of 2026-11-01."""
+    run = audited(tmp_path, FALL_BACK[2:6])
+    folder = tmp_path / "c1"
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(folder)]) == 0
+    html = (folder / "case.html").read_text(encoding="utf-8")
+    assert re.findall(r"<tr><th>Gaming dates</th><td>(.*?)</td>", html) == ["2026-10-31"]
+    assert [row[2] for row in _cells(html, "Input (copy)")][1:] == ["2026-10-31"]
+    assert "2026-11-01 (gaming day 2026-10-31)" in html  # each exhibit: its round's date too
+
+
+def test_a_fault_after_midnight_in_a_round_begun_before_is_dated_as_it_happened(
+        tmp_path: Path) -> None:
+    """Round 2 begins at 23:59 on 2026-11-20 (its date) and its faulty settlement is written
+    at 00:00:16: the exhibit gives the round's date and gaming day, and the time on the date
+    it was (surveillance looks for 2026-11-21 00:00:16, not a day earlier)."""
+    records = tmp_path / "records"
+    records.mkdir()
+    night = record([("2026-11-20", "21:00"), ("2026-11-20", "23:59")])
+    (records / "night.bjh").write_text(night.replace("23:59:16 settle", "00:00:16 settle"),
+                                       encoding="utf-8")
+    run, folder = tmp_path / "run", tmp_path / "case"
+    assert main(["audit", str(records), "--out", str(run), "--quiet", "--store",
+                 str(tmp_path / "h.sqlite")]) == 1
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(folder)]) == 0
+    html = (folder / "case.html").read_text(encoding="utf-8")
+    where = [" ".join(re.sub(r"<[^>]+>", " ", w).split())
+             for w in re.findall(r"<tr><th>Where</th><td>(.*?)</td>", html, re.S)]
+    assert where == [
+        "table T11, 2026-11-20, round 1, 21:00:16, dealer D-2207, seat s3, hand s3h1; "
+        "record inputs/night.bjh , line 17",
+        "table T11, 2026-11-20, round 2, 00:00:16 on 2026-11-21, dealer D-2207, seat s3, "
+        "hand s3h1; record inputs/night.bjh , line 30"]
+
+
+def test_a_clock_set_back_inside_a_round_is_not_a_day_later(tmp_path: Path) -> None:
+    """The fall-back change inside a round: begun at 01:55, settled at 01:05 on the clock
+    set back an hour. The same date, never 'on the next day' (a round does not last 12
+    hours; only a time in the morning after a start in the evening is past midnight)."""
+    records = tmp_path / "records"
+    records.mkdir()
+    night = record([("2026-11-01", "01:55")])
+    (records / "night.bjh").write_text(night.replace("01:55:16 settle", "01:05:16 settle"),
+                                       encoding="utf-8")
+    run, folder = tmp_path / "run", tmp_path / "case"
+    assert main(["audit", str(records), "--out", str(run), "--quiet", "--store",
+                 str(tmp_path / "h.sqlite")]) == 1
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(folder)]) == 0
+    html = (folder / "case.html").read_text(encoding="utf-8")
+    where = [" ".join(re.sub(r"<[^>]+>", " ", w).split())
+             for w in re.findall(r"<tr><th>Where</th><td>(.*?)</td>", html, re.S)]
+    assert where == [
+        "table T11, 2026-11-01 (gaming day 2026-10-31), round 1, 01:05:16, dealer D-2207, "
+        "seat s3, hand s3h1; record inputs/night.bjh , line 17"]

@@ -435,3 +435,127 @@ def test_a_case_with_two_gaming_day_starts_is_refused(signed_case: Path, tmp_pat
     assert status == 2
     assert ("the scope's gaming day starts at 04:00 and the conditions' calendar at 06:00"
             in said)
+
+
+@pytest.mark.parametrize("name", ["manifest.json", "manifest.sig"])
+def test_a_manifest_or_signature_that_is_a_link_fails(signed_case: Path, keys: dict, name: str,
+                                                      tmp_path: Path, capsys) -> None:
+    """The signed manifest (or its signature) moved out and a link left in its place: the
+    bytes still verify while the file elsewhere is there, but the folder no longer holds its
+    own manifest (moved or handed over, it loses it; whoever changes the file elsewhere
+    changes the case)."""
+    folder = copy_of(signed_case, tmp_path)
+    outside = tmp_path / f"outside-{name}"
+    shutil.move(folder / name, outside)
+    (folder / name).symlink_to(outside)
+    status, said = verify(folder, "--key", f"{keys['inspector']}.pub", capsys=capsys)
+    assert status == 1, said
+    differences = [line for line in said.splitlines() if line.startswith("DIFFERS")]
+    assert differences == [
+        f"DIFFERS {name}: a link to {outside}, not the folder's own file: it would not go "
+        "with the folder, and a change where it points changes it"]
+    assert said.rstrip().endswith("1 difference(s): the folder was changed since it was made")
+
+
+def test_a_manifest_naming_an_input_twice_is_refused_before_any_audit(signed_case: Path,
+                                                                      keys: dict,
+                                                                      tmp_path: Path,
+                                                                      capsys) -> None:
+    """No audit or case names one input twice (an audit takes each file once): a manifest
+    that does, say ten thousand times, would have verify hash and audit it again each time
+    (hours), for a folder that is not as made anyway."""
+    folder = copy_of(signed_case, tmp_path)
+    rewrite_manifest(folder, lambda m: m.update(inputs=m["inputs"] * 3))
+    status, said = verify(folder, capsys=capsys)
+    assert status == 2, said
+    assert said.endswith("manifest.json names the input inputs/standard-t11-2026-11-20.bjh "
+                         "more than once: no folder is made so\n"), said
+    assert "audited" not in said
+    # with the signer's key, the change is told (the manifest is not the one signed)
+    status, said = verify(folder, "--key", f"{keys['inspector']}.pub", capsys=capsys)
+    assert status == 1, said
+    assert "DIFFERS manifest.sig: the signature does not match manifest.json" in said
+    assert "audited" not in said
+
+
+@pytest.mark.parametrize("change", [
+    lambda m: m["inputs"][0].update(copy="inputs/a\x00b.bjh"),
+    lambda m: m["outputs"].update({"notes\x00.txt": "0" * 64}),
+    lambda m: m.update(kind="run", inputs=[{"path": "a\x00.bjh", "sha256": "0" * 64}],
+                       outputs={n: "0" * 64 for n in ("findings.json", "findings.csv",
+                                                      "summary.csv", "report.html")}),
+])
+def test_a_name_with_a_nul_is_refused_not_a_crash(signed_case: Path, keys: dict, change,
+                                                   tmp_path: Path, capsys) -> None:
+    """No file name holds a NUL byte: a manifest that names one was not made by an audit or
+    a case. Refused (exit 2), or with the signer's key told as the change it is (exit 1);
+    the auditor never fails on it (exit 3)."""
+    folder = copy_of(signed_case, tmp_path)
+    rewrite_manifest(folder, change)
+    status, said = verify(folder, capsys=capsys)
+    assert status == 2, said
+    assert said.endswith("manifest.json names a file with a NUL byte in its name, which no "
+                         "file can have\n"), said
+    status, said = verify(folder, "--key", f"{keys['inspector']}.pub", capsys=capsys)
+    assert status == 1, said
+    assert ("DIFFERS manifest.json: " + str(folder / "manifest.json") + " names a file with a "
+            "NUL byte in its name, which no file can have") in said
+
+
+@pytest.mark.parametrize("kind", [[], {}, ["case"], {"case": 1}])
+def test_a_kind_that_is_not_a_word_is_refused_not_a_crash(signed_case: Path, kind,
+                                                          tmp_path: Path, capsys) -> None:
+    folder = copy_of(signed_case, tmp_path)
+    rewrite_manifest(folder, lambda m: m.update(kind=kind))
+    status, said = verify(folder, capsys=capsys)
+    assert status == 2, said
+    assert said.endswith("manifest.json: 'kind' is neither a run nor a case\n"), said
+
+
+@pytest.mark.parametrize("field, value", [("citation", []), ("line", {"a": 1}),
+                                          ("seat", 1), ("hand", True)])
+def test_a_finding_of_findings_json_that_is_no_finding_is_a_change(
+        signed_case: Path, keys: dict, field: str, value, tmp_path: Path, capsys) -> None:
+    """findings.json edited so a finding's place is a list, an object or a number: under
+    the signer's key it is the change it is (exit 1), never the auditor failing (exit 3)."""
+    folder = copy_of(signed_case, tmp_path)
+    path = folder / "findings.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["findings"][0][field] = value
+    path.write_text(json.dumps(document), encoding="utf-8")
+    status, said = verify(folder, "--key", f"{keys['inspector']}.pub", capsys=capsys)
+    assert status == 1, said
+    assert "DIFFERS output findings.json: SHA-256 differs (edited since it was made)" in said
+    assert said.rstrip().endswith("the folder was changed since it was made")
+
+
+@pytest.mark.parametrize("how", ["moved", "cp -a", "zip and unzip"])
+def test_a_genuine_case_handed_over_still_verifies(signed_case: Path, keys: dict, how: str,
+                                                   tmp_path: Path, monkeypatch,
+                                                   capsys) -> None:
+    """The case moved to another folder, copied by `cp -a`, or zipped and unzipped
+    elsewhere, and verified from its new parent by a relative path: exit 0, every question
+    answered as for the folder as made."""
+    if how == "zip and unzip" and not (shutil.which("zip") and shutil.which("unzip")):
+        pytest.skip("zip and unzip are not installed")
+    made = tmp_path / "made" / "case file é"
+    shutil.copytree(signed_case, made)
+    there = tmp_path / "elsewhere"
+    there.mkdir()
+    if how == "moved":
+        shutil.move(made, there / "RL-0412")
+    elif how == "cp -a":
+        subprocess.run(["cp", "-a", str(made), str(there / "RL-0412")], check=True)
+    else:
+        subprocess.run(["zip", "-qr", str(tmp_path / "case.zip"), made.name], check=True,
+                       cwd=made.parent)
+        subprocess.run(["unzip", "-q", str(tmp_path / "case.zip")], check=True, cwd=there)
+        (there / made.name).rename(there / "RL-0412")
+    monkeypatch.chdir(there)
+    status, said = verify(Path("RL-0412"), "--key", f"{keys['inspector']}.pub",
+                          capsys=capsys)
+    assert status == 0, said
+    assert said.rstrip().splitlines()[-1] == (
+        "RL-0412: every input and output hashes as in the manifest, no other file is "
+        "there, and the inputs audited again give the same findings, and it is signed by "
+        "the key given")

@@ -102,3 +102,29 @@ def test_audit_help_explains_paths_and_exit_codes(capsys) -> None:
     for code in ("0  no findings", "1  findings", "2  an input could not be read",
                  "3  the auditor itself failed"):
         assert code in printed
+
+
+def test_the_report_names_a_house_rule_the_header_leaves_unknown(tmp_path: Path) -> None:
+    """A rule given a value it cannot take is judged under each value it could hold: the
+    report's table says so with the header's words (escaped), never leaves it out as if
+    the table had no such rule (findings.json's `unknown_rules` records it)."""
+    from tests.helpers.gaming_day_records import record
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    night = record([("2026-11-20", "21:00")]).replace(
+        "option soft17=hit\n", "option soft17=hit\noption blackjack=<b>7:5</b>\n")
+    (folder / "night.bjh").write_text(night, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["audit", str(folder), "--out", str(out), "--quiet", "--store",
+                 str(tmp_path / "h.sqlite")]) == 1
+    (summary,) = json.loads((out / "findings.json").read_text(encoding="utf-8"))["inputs"]
+    assert summary["unknown_rules"] == {
+        "blackjack": "set to <b>7:5</b> at line 5, a value it cannot take"}
+    html = (out / "report.html").read_text(encoding="utf-8")
+    cell = re.search(r'<td class="rules">(.*?)</td>', html, re.S).group(1)
+    assert "<b>7:5</b>" not in cell
+    assert " ".join(re.sub(r"<[^>]+>", " ", cell).split()) == (
+        "soft17 hit, surrender late unknown, judged under each value it could hold: "
+        "blackjack (set to &lt;b&gt;7:5&lt;/b&gt; at line 5, a value it cannot take) not "
+        "declared, judged under the defaults: peek yes, double any, das yes, splits 3")
