@@ -21,6 +21,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 
 from auditor.cli import main
+from tests.helpers.markup import text
 
 # A table whose header declares no option at all: every house rule is the auditor's default.
 PLAIN = """bjh 1
@@ -132,11 +133,6 @@ def exhibit(html: str, number: int) -> str:
 
 def cover(html: str) -> str:
     return html[:html.index('<section class="exhibit"')]
-
-
-def text(markup: str) -> str:
-    """The words of some markup, its tags dropped and its spaces made one."""
-    return " ".join(re.sub(r"<[^>]+>", " ", markup).replace("&#39;", "'").split())
 
 
 def test_an_exhibit_under_30_prints_the_reading_as_its_basis(case: Path) -> None:

@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 from auditor.cli import main
-from tests.evidence.test_case_exhibits import text
 from tests.helpers.gaming_day_records import record
+from tests.helpers.markup import text
 
 # Two rounds that each pay a blackjack even money, under a header whose blackjack odds are
 # a value the format does not know, written as markup.
