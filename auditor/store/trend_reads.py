@@ -58,8 +58,8 @@ def chosen_inputs():
             .where(ranked.c.latest == 1).subquery("chosen"))
 
 
-def superseded_nights():
-    """The table-nights of chosen inputs that a later recording supersedes, as a subquery
+def superseded_nights(engine: Engine):
+    """The table-nights of chosen inputs that another recording supersedes, as a subquery
     (run_id, position, night). A table-night is a table (its licence, else casino, and
     table ID) on a gaming day, begun at one round (`table_nights.start`): a record audited
     while its table was open, then again once finished, records the same table-night
@@ -68,21 +68,85 @@ def superseded_nights():
     (the highest run, then the later place in it); among incomplete ones the one with the
     most rounds of that night, then the latest (a record still being written only grows,
     so an older partial audited after a newer one never wins). Two records of one night
-    that begin at different rounds (a swing and a grave shift file) are two table-nights.
-    A table with no ID, and an undated night, are never superseded."""
+    that begin at different rounds (a swing and a grave shift file) are two table-nights,
+    unless the rounds of one lie within the other's (`_contained_nights`: the night split
+    in two files, and audited whole too). A table with no ID, and an undated night, are
+    never superseded."""
+    by_start = _superseded_by_start()
+    if not records_spans(engine):
+        return by_start
+    contained = _contained_nights(by_start)
+    return (select(by_start.c.run_id, by_start.c.position, by_start.c.night)
+            .union_all(select(contained.c.run_id, contained.c.position, contained.c.night))
+            .subquery("superseded_or_contained"))
+
+
+def _ranked_nights():
+    """The table-nights of the chosen inputs, each ranked among the recordings of its
+    table-night begun at the same round (1: the one that counts)."""
     nights, chosen = schema.table_nights, chosen_inputs()
     rank = func.row_number().over(
         partition_by=(nights.c.site, nights.c.table_id, nights.c.night, nights.c.start),
         order_by=(nights.c.complete.desc(),
                   case((nights.c.complete, literal_column("0")), else_=nights.c.rounds).desc(),
                   nights.c.run_id.desc(), nights.c.position.desc()))
-    ranked = (select(nights.c.run_id, nights.c.position, nights.c.night, rank.label("rank"))
-              .join(chosen, and_(chosen.c.run_id == nights.c.run_id,
-                                 chosen.c.position == nights.c.position))
-              .where(nights.c.table_id.is_not(None))
-              .subquery("ranked_nights"))
+    return (select(nights.c.run_id, nights.c.position, nights.c.night, rank.label("rank"))
+            .join(chosen, and_(chosen.c.run_id == nights.c.run_id,
+                               chosen.c.position == nights.c.position))
+            .where(nights.c.table_id.is_not(None))
+            .subquery("ranked_nights"))
+
+
+def _superseded_by_start():
+    ranked = _ranked_nights()
     return (select(ranked.c.run_id, ranked.c.position, ranked.c.night)
             .where(ranked.c.rank > 1).subquery("superseded"))
+
+
+def _contained_nights(by_start):
+    """The table-nights, of those not superseded by their first round, whose span of time
+    (`first_round` to `last_round`) lies within another's of the same table and gaming
+    day: the other's is wider, or the same and it is complete where this one is not, or
+    as complete and recorded later. Table-nights with no span are never compared."""
+    nights, chosen = schema.table_nights, chosen_inputs()
+    kept = (select(nights.c.run_id, nights.c.position, nights.c.night, nights.c.site,
+                   nights.c.table_id, nights.c.complete, nights.c.first_round,
+                   nights.c.last_round)
+            .join(chosen, and_(chosen.c.run_id == nights.c.run_id,
+                               chosen.c.position == nights.c.position))
+            .where(nights.c.table_id.is_not(None), nights.c.first_round.is_not(None),
+                   nights.c.last_round.is_not(None),
+                   ~select(by_start.c.run_id).where(
+                       by_start.c.run_id == nights.c.run_id,
+                       by_start.c.position == nights.c.position,
+                       by_start.c.night == nights.c.night).exists())
+            .cte("spanned_nights"))
+    this, other = kept.alias("this_night"), kept.alias("other_night")
+    later = or_(other.c.run_id > this.c.run_id,
+                and_(other.c.run_id == this.c.run_id, other.c.position > this.c.position))
+    same_span = and_(other.c.first_round == this.c.first_round,
+                     other.c.last_round == this.c.last_round)
+    wins = or_(~same_span,
+               and_(other.c.complete, ~this.c.complete),
+               and_(other.c.complete == this.c.complete, later))
+    within = (select(other.c.run_id)
+              .where(other.c.site.is_not_distinct_from(this.c.site),
+                     other.c.table_id == this.c.table_id, other.c.night == this.c.night,
+                     or_(other.c.run_id != this.c.run_id,
+                         other.c.position != this.c.position),
+                     other.c.first_round <= this.c.first_round,
+                     other.c.last_round >= this.c.last_round, wins)
+              .exists())
+    return select(this.c.run_id, this.c.position, this.c.night).where(within).subquery(
+        "contained")
+
+
+def records_spans(engine: Engine) -> bool:
+    """Whether the store keeps each table-night's span (migration 0009); asked as
+    `records_nights` is."""
+    with reading(engine).connect() as connection:
+        return any(column["name"] == "last_round"
+                   for column in inspect(connection).get_columns("table_nights"))
 
 
 def records_nights(engine: Engine) -> bool:
@@ -93,9 +157,9 @@ def records_nights(engine: Engine) -> bool:
         return inspect(connection).has_table("table_nights")
 
 
-def _not_superseded(table, date_column):
+def _not_superseded(engine: Engine, table, date_column):
     """Rows of `table` (run_id, position) whose gaming day is not superseded."""
-    superseded = superseded_nights()
+    superseded = superseded_nights(engine)
     return ~(select(superseded.c.run_id)
              .where(superseded.c.run_id == table.c.run_id,
                     superseded.c.position == table.c.position,
@@ -110,7 +174,7 @@ def _of_chosen(engine: Engine, query: Select, table, since: str | None, until: s
     query = query.join(chosen, and_(chosen.c.run_id == table.c.run_id,
                                     chosen.c.position == table.c.position))
     if "date" in table.c and records_nights(engine):
-        query = query.where(_not_superseded(table, table.c.date))
+        query = query.where(_not_superseded(engine, table, table.c.date))
     if dated and since:
         query = query.where(table.c.date >= since)
     if dated and until:
@@ -194,7 +258,7 @@ def window_findings(engine: Engine, since: str | None, until: str | None) -> Ite
                         findings.c.dealer.is_not(None)))
              .order_by(findings.c.run_id, findings.c.position))
     if records_nights(engine):  # nor one of a table-night a later recording supersedes
-        superseded = superseded_nights()
+        superseded = superseded_nights(engine)
         query = query.where(~(select(superseded.c.run_id)
                               .where(superseded.c.run_id == findings.c.run_id,
                                      superseded.c.position == places.c.place,

@@ -1,0 +1,89 @@
+"""A table's night recorded in more than one file counts once in the floor history: the
+night split in two files (the recorder rotated its file) and the whole record audited too,
+in either order, or the same rounds under another header; `trends` counts each round,
+finding and amount once, and names the run it kept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from auditor.cli import main
+from tests.helpers.audits import audit
+from tests.helpers.open_records import HEADER, round_text, write
+
+FAULTS = (5, 20)  # rounds paid 15 on a 10 win: 5.00 over-paid each
+
+
+def _rounds(numbers: range) -> str:
+    return "".join("shuffle\ncut\n" + round_text(n, paid="15" if n in FAULTS else "10")
+                   for n in numbers)
+
+
+WHOLE = HEADER + _rounds(range(1, 31)) + "close\n"
+FIRST_HALF = HEADER + _rounds(range(1, 16))  # the file rotated after round 15 …
+SECOND_HALF = HEADER.replace("shuffle\ncut\n", "") + _rounds(range(16, 31)) + "close\n"
+
+
+def _trends(tmp_path: Path, store: str) -> dict:
+    out = tmp_path / "trends"
+    assert main(["trends", "--store", store, "--out", str(out), "--quiet"]) == 0
+    document = json.loads((out / "trends.json").read_text(encoding="utf-8"))
+    money = document["rates"]["floor"]["money"]
+    return {"runs": document["trends"]["runs"], "rounds": document["trends"]["rounds"],
+            "findings": document["trends"]["findings"],
+            "over_paid": [(row["currency"], row["over_paid"]) for row in money],
+            "days": [(row["key"], row["rounds"], row["findings"])
+                     for row in document["rates"]["day"]]}
+
+
+@pytest.mark.parametrize("whole_first", [True, False], ids=["whole-first", "halves-first"])
+def test_a_night_split_in_two_files_and_audited_whole_counts_once(tmp_path, store_url,
+                                                                   whole_first) -> None:
+    for name, text in (("whole.bjh", WHOLE), ("first.bjh", FIRST_HALF),
+                       ("second.bjh", SECOND_HALF)):
+        write(tmp_path, name, text)
+    audits = [[tmp_path / "whole.bjh"], [tmp_path / "first.bjh", tmp_path / "second.bjh"]]
+    if not whole_first:
+        audits.reverse()
+    for number, files in enumerate(audits, 1):
+        assert audit(*files, out=tmp_path / f"out{number}", store=store_url, jobs=1) == 1
+    night = json.loads((tmp_path / "out1" / "findings.json").read_text())["findings"][0][
+        "gaming_day"]
+    # the whole record holds both halves' rounds: it alone counts, whichever came first
+    assert _trends(tmp_path, store_url) == {
+        "runs": [1 if whole_first else 2], "rounds": 30, "findings": 2,
+        "over_paid": [(None, "10.00")], "days": [(night, 30, 2)]}
+
+
+def test_the_same_rounds_under_another_header_count_once_the_later_kept(tmp_path) -> None:
+    """The same night written again with a note before its first shoe: its rounds begin
+    on other lines, the same rounds at the same times; the later recording counts."""
+    store = str(tmp_path / "history.sqlite")
+    write(tmp_path, "night.bjh", WHOLE)
+    write(tmp_path, "again.bjh", WHOLE.replace("shoe A", 'note "copied"\nshoe A', 1))
+    assert audit(tmp_path / "night.bjh", out=tmp_path / "a", store=store,
+                 more=["--new-store"]) == 1
+    assert audit(tmp_path / "again.bjh", out=tmp_path / "b", store=store) == 1
+    counted = _trends(tmp_path, store)
+    assert (counted["runs"], counted["rounds"], counted["findings"], counted["over_paid"]) \
+        == ([2], 30, 2, [(None, "10.00")])
+
+
+def test_a_record_and_its_copy_audited_in_one_run_count_once(tmp_path) -> None:
+    """The same content under two names in one run: one input, its rounds and findings
+    counted once in `trends` and exported once by `incidents`, from the first name."""
+    store = str(tmp_path / "history.sqlite")
+    write(tmp_path, "night.bjh", WHOLE)
+    write(tmp_path, "copy.bjh", WHOLE)
+    assert audit(tmp_path / "night.bjh", tmp_path / "copy.bjh", out=tmp_path / "a",
+                 store=store, more=["--new-store"]) == 1
+    counted = _trends(tmp_path, store)
+    assert (counted["runs"], counted["rounds"], counted["findings"], counted["over_paid"]) \
+        == ([1], 30, 2, [(None, "10.00")])
+    assert main(["incidents", "--store", store, "--out", str(tmp_path / "x"), "--quiet"]) == 0
+    exported = json.loads((tmp_path / "x" / "incidents.json").read_text(encoding="utf-8"))
+    assert [(Path(i["record"]["file"]).name, i["record"]["line"], i["record"]["round"])
+            for i in exported["incidents"]] == [("night.bjh", 74, "5"), ("night.bjh", 284, "20")]
