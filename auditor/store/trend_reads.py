@@ -17,6 +17,7 @@ rows; with neither, undated rows are read too.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -38,11 +39,57 @@ import auditor.store.schema as schema
 from auditor.store.engine import reading
 
 BATCH = 2000  # rows fetched at a time from a streamed query
+_SNAPSHOT = "bjh_trends_snapshot"  # an engine's execution option: its `Snapshot`
 
 
-def chosen_inputs():
+@dataclass(frozen=True)
+class Snapshot:
+    """The runs finished when a reading began (`as_of_now`): those up to `last_run` but
+    `unfinished`; `supersedes`: whether any of their table-nights was superseded then."""
+
+    last_run: int
+    unfinished: tuple[int, ...]
+    supersedes: bool = True
+
+
+def _snapshot(engine: Engine) -> Snapshot | None:
+    return engine.get_execution_options().get(_SNAPSHOT)
+
+
+def as_of_now(engine: Engine) -> Engine:
+    """`engine`, every read through it taking the store as it is now: the runs finished
+    now, never one that finishes meanwhile, so that the rounds, the findings and the
+    links of one `trends` are read from the same runs however long it reads while audits
+    record (each query is its own transaction); and, when no table-night of those runs is
+    superseded (the usual store), no query asks again which are."""
+    if _snapshot(engine) is not None:
+        return engine
+    runs = schema.runs
+    with reading(engine).connect() as connection:  # one transaction: one state
+        last = connection.execute(select(func.max(runs.c.id))).scalar() or 0
+        unfinished = tuple(connection.execute(
+            select(runs.c.id).where(runs.c.id <= last, runs.c.status != "finished")
+            .order_by(runs.c.id)).scalars())
+    fixed = engine.execution_options(**{_SNAPSHOT: Snapshot(last, unfinished)})
+    supersedes = False
+    if records_nights(fixed):
+        superseded = superseded_nights(fixed)
+        with reading(fixed).connect() as connection:
+            supersedes = connection.execute(
+                select(select(superseded.c.run_id).exists())).scalar_one()
+    return engine.execution_options(**{_SNAPSHOT: Snapshot(last, unfinished, bool(supersedes))})
+
+
+def _supersedes(engine: Engine) -> bool:
+    """Whether the reads must leave superseded table-nights out."""
+    snapshot = _snapshot(engine)
+    return (snapshot is None or snapshot.supersedes) and records_nights(engine)
+
+
+def chosen_inputs(engine: Engine):
     """The inputs `trends` reads, as a subquery (run_id, position, path): for each input
-    content, the latest finished run with a tally of it, and in that run its first place."""
+    content, the latest finished run with a tally of it, and in that run its first place
+    (of the runs of the engine's snapshot, `as_of_now`, if it has one)."""
     runs, places, rounds = schema.runs, schema.run_inputs, schema.tally_rounds
     tallied = (select(rounds.c.run_id)
                .where(rounds.c.run_id == places.c.run_id,
@@ -52,8 +99,13 @@ def chosen_inputs():
     ranked = (select(places.c.run_id, places.c.position, places.c.path,
                      latest.label("latest"))
               .join(runs, runs.c.id == places.c.run_id)
-              .where(runs.c.status == "finished", places.c.input_id.is_not(None), tallied)
-              .subquery("ranked"))
+              .where(runs.c.status == "finished", places.c.input_id.is_not(None), tallied))
+    snapshot = _snapshot(engine)
+    if snapshot is not None:
+        ranked = ranked.where(runs.c.id <= snapshot.last_run)
+        if snapshot.unfinished:
+            ranked = ranked.where(runs.c.id.not_in(snapshot.unfinished))
+    ranked = ranked.subquery("ranked")
     return (select(ranked.c.run_id, ranked.c.position, ranked.c.path)
             .where(ranked.c.latest == 1).subquery("chosen"))
 
@@ -72,19 +124,19 @@ def superseded_nights(engine: Engine):
     unless the rounds of one lie within the other's (`_contained_nights`: the night split
     in two files, and audited whole too). A table with no ID, and an undated night, are
     never superseded."""
-    by_start = _superseded_by_start()
+    by_start = _superseded_by_start(engine)
     if not records_spans(engine):
         return by_start
-    contained = _contained_nights(by_start)
+    contained = _contained_nights(engine, by_start)
     return (select(by_start.c.run_id, by_start.c.position, by_start.c.night)
             .union_all(select(contained.c.run_id, contained.c.position, contained.c.night))
             .subquery("superseded_or_contained"))
 
 
-def _ranked_nights():
+def _ranked_nights(engine: Engine):
     """The table-nights of the chosen inputs, each ranked among the recordings of its
     table-night begun at the same round (1: the one that counts)."""
-    nights, chosen = schema.table_nights, chosen_inputs()
+    nights, chosen = schema.table_nights, chosen_inputs(engine)
     rank = func.row_number().over(
         partition_by=(nights.c.site, nights.c.table_id, nights.c.night, nights.c.start),
         order_by=(nights.c.complete.desc(),
@@ -97,18 +149,18 @@ def _ranked_nights():
             .subquery("ranked_nights"))
 
 
-def _superseded_by_start():
-    ranked = _ranked_nights()
+def _superseded_by_start(engine: Engine):
+    ranked = _ranked_nights(engine)
     return (select(ranked.c.run_id, ranked.c.position, ranked.c.night)
             .where(ranked.c.rank > 1).subquery("superseded"))
 
 
-def _contained_nights(by_start):
+def _contained_nights(engine: Engine, by_start):
     """The table-nights, of those not superseded by their first round, whose span of time
     (`first_round` to `last_round`) lies within another's of the same table and gaming
     day: the other's is wider, or the same and it is complete where this one is not, or
     as complete and recorded later. Table-nights with no span are never compared."""
-    nights, chosen = schema.table_nights, chosen_inputs()
+    nights, chosen = schema.table_nights, chosen_inputs(engine)
     kept = (select(nights.c.run_id, nights.c.position, nights.c.night, nights.c.site,
                    nights.c.table_id, nights.c.complete, nights.c.first_round,
                    nights.c.last_round)
@@ -170,10 +222,10 @@ def _of_chosen(engine: Engine, query: Select, table, since: str | None, until: s
                dated: bool = True) -> Select:
     """`query` over `table` limited to the chosen inputs, their table-nights not
     superseded (`superseded_nights`), and the window of dates."""
-    chosen = chosen_inputs()
+    chosen = chosen_inputs(engine)
     query = query.join(chosen, and_(chosen.c.run_id == table.c.run_id,
                                     chosen.c.position == table.c.position))
-    if "date" in table.c and records_nights(engine):
+    if "date" in table.c and _supersedes(engine):
         query = query.where(_not_superseded(engine, table, table.c.date))
     if dated and since:
         query = query.where(table.c.date >= since)
@@ -232,7 +284,7 @@ def window_findings(engine: Engine, since: str | None, until: str | None) -> Ite
     in its run, `site` its licence (else casino) as its rounds in the window give it. A
     finding of a round with no date is kept as its round is (no window holds either); a
     finding about a whole file (no round, no date) is outside every window."""
-    findings, chosen, rounds = schema.findings, chosen_inputs(), schema.tally_rounds
+    findings, chosen, rounds = schema.findings, chosen_inputs(engine), schema.tally_rounds
     # a path named at two places of one run: the later place, as a lookup by path has it
     places = (select(chosen.c.run_id, chosen.c.path,
                      func.max(chosen.c.position).label("place"))
@@ -257,7 +309,7 @@ def window_findings(engine: Engine, since: str | None, until: str | None) -> Ite
              .where(or_(findings.c.date.is_not(None), findings.c.round_id.is_not(None),
                         findings.c.dealer.is_not(None)))
              .order_by(findings.c.run_id, findings.c.position))
-    if records_nights(engine):  # nor one of a table-night a later recording supersedes
+    if _supersedes(engine):  # nor one of a table-night a later recording supersedes
         superseded = superseded_nights(engine)
         query = query.where(~(select(superseded.c.run_id)
                               .where(superseded.c.run_id == findings.c.run_id,

@@ -77,6 +77,7 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
     if problem:
         raise Refused(f"auditor: {problem}")
     engine = open_existing_store(arguments.store)
+    from auditor.store.trend_reads import as_of_now
     from auditor.trends.analysis import Settings, flags, trends_document
     from auditor.trends.html import to_html
 
@@ -87,7 +88,8 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
     try:
         pair_nights: dict = {}
         try:
-            document = trends_document(engine, settings, shown(arguments.store), pair_nights)
+            reader = as_of_now(engine)  # the document and its links: one state of the store
+            document = trends_document(reader, settings, shown(arguments.store), pair_nights)
         except OSError as error:  # the repeats' temporary files (auditor/trends/repeats.py)
             import tempfile
 
@@ -97,7 +99,7 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
         from auditor.trends.links import add_night_links
 
         # each flag's nights' reports
-        add_night_links(engine, document, Path(arguments.out), pair_nights)
+        add_night_links(reader, document, Path(arguments.out), pair_nights)
         del pair_nights
         note = keep_flags(arguments.store, engine, document)
     finally:

@@ -87,3 +87,54 @@ def test_a_record_and_its_copy_audited_in_one_run_count_once(tmp_path) -> None:
     exported = json.loads((tmp_path / "x" / "incidents.json").read_text(encoding="utf-8"))
     assert [(Path(i["record"]["file"]).name, i["record"]["line"], i["record"]["round"])
             for i in exported["incidents"]] == [("night.bjh", 74, "5"), ("night.bjh", 284, "20")]
+
+
+def test_trends_reads_the_runs_finished_when_it_began(tmp_path) -> None:
+    """A run that finishes while `trends` reads (each query its own transaction) is not
+    read by the queries after it: the rounds, findings and money of one document come
+    from the runs finished when the reading began (`as_of_now`), whichever query comes
+    last; and a store where nothing is superseded is read without asking again."""
+    from auditor.store import open_store
+    from auditor.store.trend_reads import _snapshot, as_of_now
+    from auditor.trends.analysis import Settings, trends_document
+
+    store = str(tmp_path / "history.sqlite")
+    write(tmp_path, "night.bjh", WHOLE)
+    write(tmp_path, "later.bjh", WHOLE.replace("table T4", "table T5", 1))
+    assert audit(tmp_path / "night.bjh", out=tmp_path / "a", store=store,
+                 more=["--new-store"]) == 1
+    engine = open_store(store)
+    try:
+        reader = as_of_now(engine)
+        assert _snapshot(reader) is not None and _snapshot(reader).supersedes is False
+        before = trends_document(reader, Settings(), store)
+        # another table's night recorded and finished while the reader reads
+        assert audit(tmp_path / "later.bjh", out=tmp_path / "b", store=store) == 1
+        during = trends_document(reader, Settings(), store)
+        after = trends_document(engine, Settings(), store)
+    finally:
+        engine.dispose()
+    assert (during["trends"]["runs"], during["trends"]["rounds"], during["trends"]["findings"]) \
+        == (before["trends"]["runs"], before["trends"]["rounds"],
+            before["trends"]["findings"]) == ([1], 30, 2)
+    assert during["rates"] == before["rates"]
+    assert (after["trends"]["runs"], after["trends"]["rounds"], after["trends"]["findings"]) \
+        == ([1, 2], 60, 4)
+
+
+def test_a_store_with_a_superseded_night_is_read_without_it(tmp_path) -> None:
+    from auditor.store import open_store
+    from auditor.store.trend_reads import _snapshot, as_of_now
+
+    store = str(tmp_path / "history.sqlite")
+    write(tmp_path, "whole.bjh", WHOLE)
+    write(tmp_path, "second.bjh", SECOND_HALF)
+    assert audit(tmp_path / "whole.bjh", out=tmp_path / "a", store=store,
+                 more=["--new-store"]) == 1
+    assert audit(tmp_path / "second.bjh", out=tmp_path / "b", store=store) == 1
+    engine = open_store(store)
+    try:
+        assert _snapshot(as_of_now(engine)).supersedes is True
+    finally:
+        engine.dispose()
+    assert _trends(tmp_path, store)["rounds"] == 30
