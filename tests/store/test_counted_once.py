@@ -138,3 +138,17 @@ def test_a_store_with_a_superseded_night_is_read_without_it(tmp_path) -> None:
     finally:
         engine.dispose()
     assert _trends(tmp_path, store)["rounds"] == 30
+
+
+def test_times_to_the_millisecond_are_kept_in_a_span(tmp_path, store_url) -> None:
+    """A clock to the millisecond (BJH 1 allows it): the span's text is longer than a
+    time to the second, on every store; and its order is still the rounds' order."""
+    def precise(text: str) -> str:
+        return text.replace(":00 dealer=", ":00.250 dealer=")
+
+    write(tmp_path, "whole.bjh", precise(WHOLE))
+    write(tmp_path, "second.bjh", precise(SECOND_HALF))
+    assert audit(tmp_path / "whole.bjh", out=tmp_path / "a", store=store_url) == 1
+    assert audit(tmp_path / "second.bjh", out=tmp_path / "b", store=store_url) == 1
+    counted = _trends(tmp_path, store_url)
+    assert (counted["runs"], counted["rounds"], counted["findings"]) == ([1], 30, 2)

@@ -21,8 +21,8 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.add_column("table_nights", sa.Column("first_round", sa.String(19)))
-    op.add_column("table_nights", sa.Column("last_round", sa.String(19)))
+    op.add_column("table_nights", sa.Column("first_round", sa.Text))
+    op.add_column("table_nights", sa.Column("last_round", sa.Text))
 
 
 def downgrade() -> None:
