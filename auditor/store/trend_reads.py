@@ -193,6 +193,26 @@ def _contained_nights(engine: Engine, by_start):
         "contained")
 
 
+def superseded_recordings(engine: Engine, since: str | None,
+                          until: str | None) -> list[dict[str, Any]]:
+    """The table-nights of the window left out because another recording supersedes them:
+    their run, file and gaming day, in the order they were recorded."""
+    if not _supersedes(engine):
+        return []
+    superseded, places = superseded_nights(engine), schema.run_inputs
+    query = (select(superseded.c.run_id, places.c.path, superseded.c.night)
+             .join(places, and_(places.c.run_id == superseded.c.run_id,
+                                places.c.position == superseded.c.position))
+             .order_by(superseded.c.run_id, superseded.c.position, superseded.c.night))
+    if since:
+        query = query.where(superseded.c.night >= since)
+    if until:
+        query = query.where(superseded.c.night <= until)
+    with reading(engine).connect() as connection:
+        return [{"run": run_id, "file": path, "night": night}
+                for run_id, path, night in connection.execute(query)]
+
+
 def records_spans(engine: Engine) -> bool:
     """Whether the store keeps each table-night's span (migration 0009); asked as
     `records_nights` is."""

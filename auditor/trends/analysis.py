@@ -525,6 +525,9 @@ def trends_document(engine: Engine, settings: Settings, store: str,
             "window": {"since": settings.since, "until": settings.until},
             "runs": floor.runs,  # those with rounds in the window
             "inputs": floor.inputs,
+            # table-nights recorded again, the recording left out (another counted instead)
+            "superseded": trend_reads.superseded_recordings(engine, settings.since,
+                                                            settings.until),
             "rounds": rate_tables["floor"]["rounds"],
             "findings": rate_tables["floor"]["findings"],
             "fdr": settings.fdr,

@@ -180,6 +180,10 @@ def print_summary(console: Console, document: dict, raised: dict, out: Path) -> 
                   f"{paid_words(floor['money'], 'over_paid')}, under-paid "
                   f"{paid_words(floor['money'], 'under_paid')}).",
                   markup=False, highlight=False)
+    if head.get("superseded"):
+        console.print(f"{count(len(head['superseded']))} table-night(s) recorded again: "
+                      "those recordings left out, another of the same rounds counted "
+                      "(trends.json `superseded`).", markup=False, highlight=False)
     console.print(f"False discovery rate {head['fdr']:g} in each question; dealers and tables "
                   f"judged from {head['minimum_rounds']['dealer_or_table']} rounds, pairs from "
                   f"{head['minimum_rounds']['pair']}.", markup=False, highlight=False)

@@ -36,7 +36,9 @@ def _trends(tmp_path: Path, store: str) -> dict:
             "findings": document["trends"]["findings"],
             "over_paid": [(row["currency"], row["over_paid"]) for row in money],
             "days": [(row["key"], row["rounds"], row["findings"])
-                     for row in document["rates"]["day"]]}
+                     for row in document["rates"]["day"]],
+            "superseded": [(row["run"], Path(row["file"]).name, row["night"])
+                           for row in document["trends"]["superseded"]]}
 
 
 @pytest.mark.parametrize("whole_first", [True, False], ids=["whole-first", "halves-first"])
@@ -53,12 +55,15 @@ def test_a_night_split_in_two_files_and_audited_whole_counts_once(tmp_path, stor
     night = json.loads((tmp_path / "out1" / "findings.json").read_text())["findings"][0][
         "gaming_day"]
     # the whole record holds both halves' rounds: it alone counts, whichever came first
+    halves = 2 if whole_first else 1
     assert _trends(tmp_path, store_url) == {
         "runs": [1 if whole_first else 2], "rounds": 30, "findings": 2,
-        "over_paid": [(None, "10.00")], "days": [(night, 30, 2)]}
+        "over_paid": [(None, "10.00")], "days": [(night, 30, 2)],
+        "superseded": [(halves, "first.bjh", night), (halves, "second.bjh", night)]}
 
 
-def test_the_same_rounds_under_another_header_count_once_the_later_kept(tmp_path) -> None:
+def test_the_same_rounds_under_another_header_count_once_the_later_kept(tmp_path,
+                                                                        capsys) -> None:
     """The same night written again with a note before its first shoe: its rounds begin
     on other lines, the same rounds at the same times; the later recording counts."""
     store = str(tmp_path / "history.sqlite")
@@ -70,6 +75,11 @@ def test_the_same_rounds_under_another_header_count_once_the_later_kept(tmp_path
     counted = _trends(tmp_path, store)
     assert (counted["runs"], counted["rounds"], counted["findings"], counted["over_paid"]) \
         == ([2], 30, 2, [(None, "10.00")])
+    assert [(run, name) for run, name, _ in counted["superseded"]] == [(1, "night.bjh")]
+    capsys.readouterr()
+    assert main(["trends", "--store", store, "--out", str(tmp_path / "said")]) == 0
+    assert "1 table-night(s) recorded again: those recordings left out, another of the " \
+        "same rounds counted (trends.json `superseded`)." in capsys.readouterr().out
 
 
 def test_a_record_and_its_copy_audited_in_one_run_count_once(tmp_path) -> None:
@@ -81,8 +91,8 @@ def test_a_record_and_its_copy_audited_in_one_run_count_once(tmp_path) -> None:
     assert audit(tmp_path / "night.bjh", tmp_path / "copy.bjh", out=tmp_path / "a",
                  store=store, more=["--new-store"]) == 1
     counted = _trends(tmp_path, store)
-    assert (counted["runs"], counted["rounds"], counted["findings"], counted["over_paid"]) \
-        == ([1], 30, 2, [(None, "10.00")])
+    assert (counted["runs"], counted["rounds"], counted["findings"], counted["over_paid"],
+            counted["superseded"]) == ([1], 30, 2, [(None, "10.00")], [])
     assert main(["incidents", "--store", store, "--out", str(tmp_path / "x"), "--quiet"]) == 0
     exported = json.loads((tmp_path / "x" / "incidents.json").read_text(encoding="utf-8"))
     assert [(Path(i["record"]["file"]).name, i["record"]["line"], i["record"]["round"])
