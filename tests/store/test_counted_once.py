@@ -162,3 +162,23 @@ def test_times_to_the_millisecond_are_kept_in_a_span(tmp_path, store_url) -> Non
     assert audit(tmp_path / "second.bjh", out=tmp_path / "b", store=store_url) == 1
     counted = _trends(tmp_path, store_url)
     assert (counted["runs"], counted["rounds"], counted["findings"]) == ([1], 30, 2)
+
+
+def test_the_page_names_the_recording_left_out_as_text(tmp_path) -> None:
+    """trends.html names each recording left out by its file: a file name is record text,
+    escaped, never markup."""
+    store = str(tmp_path / "history.sqlite")
+    hostile = "<img src=x onerror=alert(1)>.bjh"
+    write(tmp_path, hostile, WHOLE)
+    write(tmp_path, "again.bjh", WHOLE.replace("shoe A", 'note "copied"\nshoe A', 1))
+    assert audit(tmp_path / hostile, out=tmp_path / "a", store=store,
+                 more=["--new-store"]) == 1
+    assert audit(tmp_path / "again.bjh", out=tmp_path / "b", store=store) == 1
+    night = json.loads((tmp_path / "a" / "findings.json").read_text())["findings"][0][
+        "gaming_day"]
+    assert main(["trends", "--store", store, "--out", str(tmp_path / "t"), "--quiet"]) == 0
+    page = (tmp_path / "t" / "trends.html").read_text(encoding="utf-8")
+    assert "<img src=x" not in page
+    assert ("1 table-night(s) recorded again, left out for another recording of the same "
+            f"rounds: {tmp_path}/&lt;img src=x onerror=alert(1)&gt;.bjh "
+            f"({night}, run 1)</p>") in page
