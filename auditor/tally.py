@@ -141,6 +141,11 @@ class Tally(Fieldwise):
     # the table begins in this record, which tells a later recording of the same rounds
     # from another record of the same night (auditor/store/tallies.py, `table_nights`)
     starts: dict[str | None, tuple[int, str]] = field(default_factory=dict)
+    # date -> [line, clock, line, clock] of the first and the last round of each hour
+    # stamp: the span of time each night of the table covers, which tells a record whose
+    # rounds another record holds too (the same night split in two files) from another
+    # shift's record (`table_nights.first_round`, `last_round`)
+    spans: dict[str | None, list] = field(default_factory=dict)
     # the record is whole: its table closed, or the run took it as finished (set by the
     # audit when the file is done); None: not known
     finished: bool | None = None
@@ -170,8 +175,12 @@ class Tally(Fieldwise):
         dealer, (date, hour) = view.dealer_id, _stamp_and_hour(view.date, view.clock)
         rounds, key = self.rounds, (dealer, date, hour)
         rounds[key] = rounds.get(key, 0) + 1
-        if date not in self.starts:  # a few times a file: an hour's first round
-            self.starts[date] = (view.start_line, view.round_id)
+        span = self.spans.get(date)
+        if span is None:  # a few times a file: an hour's first round
+            self.starts.setdefault(date, (view.start_line, view.round_id))
+            self.spans[date] = [view.start_line, view.clock, view.start_line, view.clock]
+        else:
+            span[2], span[3] = view.start_line, view.clock
         players = players_of(view)
         if players:
             lineups, key = self._lineups, (dealer, date, tuple(players.values()))
@@ -403,6 +412,12 @@ class Tally(Fieldwise):
         self.seats.extend(other.seats)
         for stamp, start in other.starts.items():  # the earlier piece's first round stays
             self.starts.setdefault(stamp, start)
+        for stamp, span in other.spans.items():  # the later piece's last round ends it
+            mine = self.spans.get(stamp)
+            if mine is None:
+                self.spans[stamp] = list(span)
+            else:
+                mine[2:] = span[2:]
         for key, counts in other.game.items():
             mine = self.game.get(key)
             if mine is None:

@@ -2,10 +2,12 @@
 trends` reads, at sizes the simulator would take days to deal (bench/trends_year.py, and
 the tests of trends' memory).
 
-Each night is one finished run of one input per table: its tallies (rounds by dealer and
-shift, rounds by dealer and player, the game math's counts drawn at their exact odds, the
-cards of each shuffle in a shuffled shoe's order) and its findings, at `fault_rate` a
-round (a careless dealer's at a multiple of it from a given night). The same arguments
+Each night is one finished run of one input per table: its table-night (as an audit
+records it, complete, begun at the day shift and ended in the grave shift), its tallies
+(rounds by dealer and shift, rounds by dealer and player, the game math's counts drawn
+at their exact odds, the cards of each shuffle in a shuffled shoe's order) and its
+findings, at `fault_rate` a round (a careless dealer's at a multiple of it from a given
+night). The same arguments
 give the same store. Rows go in as executemany batches (auditor/store/bulk.py), a night a
 transaction.
 
@@ -28,6 +30,7 @@ from auditor.store import schema
 from auditor.store.bulk import last_ids, write_night
 from auditor.store.engine import Engine
 from auditor.store.tallies import TALLY_COLUMNS
+from auditor.store.trend_reads import records_nights, records_spans
 from auditor.tally import DEALER_BUST, DEALER_NATURAL, PLAYER_NATURAL
 from auditor.trends import odds
 
@@ -91,9 +94,12 @@ def write_floor(engine: Engine, plan: FloorPlan) -> int:
     total = 0
     recorded_first: str | None = None
     run_id, input_id = last_ids(engine)
+    # a store of an earlier schema (the tests of old stores) has no table-nights to write
+    with_nights = records_nights(engine) and records_spans(engine)
     for night in range(plan.nights):
         run_id += 1
         day = (plan.first + timedelta(days=night)).isoformat()
+        next_day = (plan.first + timedelta(days=night + 1)).isoformat()  # the grave shift's
         rng = _rng(plan.seed, night)
         rows = _Rows(run_id)
         inputs, places, findings = [], [], []
@@ -153,6 +159,14 @@ def write_floor(engine: Engine, plan: FloorPlan) -> int:
                                    separators=(",", ":"))
                 add(schema.tally_shuffles, SITE, table_id, f"{table_id}-{number + 1}", day,
                     DECKS, text, lines_text, marks)
+            # the table-night, as an audit records it: what `trends` asks of each recording
+            # to leave out those superseded (auditor/store/trend_reads.py)
+            if with_nights:
+                rows.rows[schema.table_nights].append((
+                    run_id, table, day, SITE, table_id,
+                    json.dumps([f"{day} {SHIFT_HOURS['day']}", 10, "1"], separators=(",", ":")),
+                    plan.rounds, True, f"{day} {SHIFT_HOURS['day']}:00:00",
+                    f"{next_day} {SHIFT_HOURS['grave']}:00:00"))
             total += plan.rounds
         write_night(engine, dict(
             id=run_id, tool_version="bench", rule_base="bench",

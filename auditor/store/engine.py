@@ -46,8 +46,9 @@ DatabaseFault = SQLAlchemyError
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # The newest revision of migrations/versions, and every revision there (a store at any other
 # was written by a newer auditor): tests/store/test_store.py holds both to the scripts.
-HEAD_REVISION = "0008"
-KNOWN_REVISIONS = frozenset({"0001", "0001a", "0002", "0003", "0004", "0006", "0007", "0008"})
+HEAD_REVISION = "0009"
+KNOWN_REVISIONS = frozenset({"0001", "0001a", "0002", "0003", "0004", "0006", "0007", "0008",
+                             "0009"})
 # Alembic's own version table, as Alembic makes it (alembic/ddl/impl.py `version_table_impl`).
 VERSION_TABLE = Table("alembic_version", MetaData(),
                       Column("version_num", String(32), nullable=False),
@@ -57,9 +58,10 @@ SQLITE_BUSY_MILLISECONDS = 60_000  # how long a writer waits for another one to 
 # read-only media at one of them is read without upgrading it: 0004 (0006 only widened the
 # shift columns and added incident_exports, which only `incidents` uses), 0006 (0007 added
 # trend_flags, which `trends` reads only where it is), 0007 (0008 added table_nights, which
-# `trends` and `incidents` read only where it is). Not 0002 or 0003: the readers select
+# `trends` and `incidents` read only where it is), 0008 (0009 added the table-nights'
+# spans, read only where they are). Not 0002 or 0003: the readers select
 # each finding's currency, a column those stores lack.
-READABLE_WITHOUT_UPGRADE = frozenset({"0004", "0006", "0007"})
+READABLE_WITHOUT_UPGRADE = frozenset({"0004", "0006", "0007", "0008"})
 _STORE_TABLES = frozenset({"runs", "inputs", "run_inputs", "findings", "coverage", "replays"})
 
 

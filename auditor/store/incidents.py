@@ -39,7 +39,7 @@ def superseded_places(engine: Engine, run_id: int) -> set[tuple[str, str]]:
     (trend_reads.superseded_nights); none in a store that records no table-nights."""
     if not records_nights(engine):
         return set()
-    superseded, places = superseded_nights(), schema.run_inputs
+    superseded, places = superseded_nights(engine), schema.run_inputs
     query = (select(places.c.path, superseded.c.night)
              .join(places, and_(places.c.run_id == superseded.c.run_id,
                                 places.c.position == superseded.c.position))

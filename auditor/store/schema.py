@@ -155,6 +155,13 @@ table_nights = Table(
     Column("start", Text, nullable=False),
     Column("rounds", BigInteger, nullable=False),
     Column("complete", Boolean, nullable=False),
+    # Its first and last round (in the record's order), local date and time
+    # ("2026-03-01 20:01:00", or to the millisecond as written: any length); NULL where a
+    # round of the night has no time, or recorded
+    # before migration 0009. A recording whose span lies within another's of the same
+    # table-night (the night split in two files, audited whole too) is superseded.
+    Column("first_round", Text),
+    Column("last_round", Text),
 )
 
 

@@ -148,9 +148,32 @@ def _nights(run_id: int, position: int, tally: Tally, rounds: dict[tuple, int],
         if day in counts and (day not in starts or line < starts[day][1]):
             starts[day] = (stamp, line, round_id)
     complete = bool(tally.finished)
+    spans = _spans(tally, counts, of_stamp)
     return [(run_id, position, day, tally.site, tally.table_id,
-             json.dumps(starts.get(day), separators=(",", ":")), count, complete)
+             json.dumps(starts.get(day), separators=(",", ":")), count, complete,
+             *spans.get(day, (None, None)))
             for day, count in counts.items()]
+
+
+def _spans(tally: Tally, counts: dict[str, int], of_stamp: Any) -> dict[str, tuple]:
+    """Each night's first and last round (in the record's order) as their local date and
+    time ("2026-03-01 20:01:00"); none for a night with a round of no time, whose span is
+    not known."""
+    first: dict[str, tuple] = {}
+    last: dict[str, tuple] = {}
+    untimed = set()
+    for stamp, (first_line, first_clock, last_line, last_clock) in tally.spans.items():
+        day = of_stamp(stamp)[0]
+        if day not in counts:
+            continue
+        if not (isinstance(first_clock, str) and isinstance(last_clock, str)):
+            untimed.add(day)
+            continue
+        if day not in first or first_line < first[day][0]:
+            first[day] = (first_line, f"{stamp[:10]} {first_clock}")
+        if day not in last or last_line > last[day][0]:
+            last[day] = (last_line, f"{stamp[:10]} {last_clock}")
+    return {day: (first[day][1], last[day][1]) for day in first if day not in untimed}
 
 
 def record_tally(connection: Connection, run_id: int, position: int, tally: Tally,

@@ -17,6 +17,7 @@ rows; with neither, undated rows are read too.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -38,11 +39,57 @@ import auditor.store.schema as schema
 from auditor.store.engine import reading
 
 BATCH = 2000  # rows fetched at a time from a streamed query
+_SNAPSHOT = "bjh_trends_snapshot"  # an engine's execution option: its `Snapshot`
 
 
-def chosen_inputs():
+@dataclass(frozen=True)
+class Snapshot:
+    """The runs finished when a reading began (`as_of_now`): those up to `last_run` but
+    `unfinished`; `supersedes`: whether any of their table-nights was superseded then."""
+
+    last_run: int
+    unfinished: tuple[int, ...]
+    supersedes: bool = True
+
+
+def _snapshot(engine: Engine) -> Snapshot | None:
+    return engine.get_execution_options().get(_SNAPSHOT)
+
+
+def as_of_now(engine: Engine) -> Engine:
+    """`engine`, every read through it taking the store as it is now: the runs finished
+    now, never one that finishes meanwhile, so that the rounds, the findings and the
+    links of one `trends` are read from the same runs however long it reads while audits
+    record (each query is its own transaction); and, when no table-night of those runs is
+    superseded (the usual store), no query asks again which are."""
+    if _snapshot(engine) is not None:
+        return engine
+    runs = schema.runs
+    with reading(engine).connect() as connection:  # one transaction: one state
+        last = connection.execute(select(func.max(runs.c.id))).scalar() or 0
+        unfinished = tuple(connection.execute(
+            select(runs.c.id).where(runs.c.id <= last, runs.c.status != "finished")
+            .order_by(runs.c.id)).scalars())
+    fixed = engine.execution_options(**{_SNAPSHOT: Snapshot(last, unfinished)})
+    supersedes = False
+    if records_nights(fixed):
+        superseded = superseded_nights(fixed)
+        with reading(fixed).connect() as connection:
+            supersedes = connection.execute(
+                select(select(superseded.c.run_id).exists())).scalar_one()
+    return engine.execution_options(**{_SNAPSHOT: Snapshot(last, unfinished, bool(supersedes))})
+
+
+def _supersedes(engine: Engine) -> bool:
+    """Whether the reads must leave superseded table-nights out."""
+    snapshot = _snapshot(engine)
+    return (snapshot is None or snapshot.supersedes) and records_nights(engine)
+
+
+def chosen_inputs(engine: Engine):
     """The inputs `trends` reads, as a subquery (run_id, position, path): for each input
-    content, the latest finished run with a tally of it, and in that run its first place."""
+    content, the latest finished run with a tally of it, and in that run its first place
+    (of the runs of the engine's snapshot, `as_of_now`, if it has one)."""
     runs, places, rounds = schema.runs, schema.run_inputs, schema.tally_rounds
     tallied = (select(rounds.c.run_id)
                .where(rounds.c.run_id == places.c.run_id,
@@ -52,14 +99,19 @@ def chosen_inputs():
     ranked = (select(places.c.run_id, places.c.position, places.c.path,
                      latest.label("latest"))
               .join(runs, runs.c.id == places.c.run_id)
-              .where(runs.c.status == "finished", places.c.input_id.is_not(None), tallied)
-              .subquery("ranked"))
+              .where(runs.c.status == "finished", places.c.input_id.is_not(None), tallied))
+    snapshot = _snapshot(engine)
+    if snapshot is not None:
+        ranked = ranked.where(runs.c.id <= snapshot.last_run)
+        if snapshot.unfinished:
+            ranked = ranked.where(runs.c.id.not_in(snapshot.unfinished))
+    ranked = ranked.subquery("ranked")
     return (select(ranked.c.run_id, ranked.c.position, ranked.c.path)
             .where(ranked.c.latest == 1).subquery("chosen"))
 
 
-def superseded_nights():
-    """The table-nights of chosen inputs that a later recording supersedes, as a subquery
+def superseded_nights(engine: Engine):
+    """The table-nights of chosen inputs that another recording supersedes, as a subquery
     (run_id, position, night). A table-night is a table (its licence, else casino, and
     table ID) on a gaming day, begun at one round (`table_nights.start`): a record audited
     while its table was open, then again once finished, records the same table-night
@@ -68,21 +120,105 @@ def superseded_nights():
     (the highest run, then the later place in it); among incomplete ones the one with the
     most rounds of that night, then the latest (a record still being written only grows,
     so an older partial audited after a newer one never wins). Two records of one night
-    that begin at different rounds (a swing and a grave shift file) are two table-nights.
-    A table with no ID, and an undated night, are never superseded."""
-    nights, chosen = schema.table_nights, chosen_inputs()
+    that begin at different rounds (a swing and a grave shift file) are two table-nights,
+    unless the rounds of one lie within the other's (`_contained_nights`: the night split
+    in two files, and audited whole too). A table with no ID, and an undated night, are
+    never superseded."""
+    by_start = _superseded_by_start(engine)
+    if not records_spans(engine):
+        return by_start
+    contained = _contained_nights(engine, by_start)
+    return (select(by_start.c.run_id, by_start.c.position, by_start.c.night)
+            .union_all(select(contained.c.run_id, contained.c.position, contained.c.night))
+            .subquery("superseded_or_contained"))
+
+
+def _ranked_nights(engine: Engine):
+    """The table-nights of the chosen inputs, each ranked among the recordings of its
+    table-night begun at the same round (1: the one that counts)."""
+    nights, chosen = schema.table_nights, chosen_inputs(engine)
     rank = func.row_number().over(
         partition_by=(nights.c.site, nights.c.table_id, nights.c.night, nights.c.start),
         order_by=(nights.c.complete.desc(),
                   case((nights.c.complete, literal_column("0")), else_=nights.c.rounds).desc(),
                   nights.c.run_id.desc(), nights.c.position.desc()))
-    ranked = (select(nights.c.run_id, nights.c.position, nights.c.night, rank.label("rank"))
-              .join(chosen, and_(chosen.c.run_id == nights.c.run_id,
-                                 chosen.c.position == nights.c.position))
-              .where(nights.c.table_id.is_not(None))
-              .subquery("ranked_nights"))
+    return (select(nights.c.run_id, nights.c.position, nights.c.night, rank.label("rank"))
+            .join(chosen, and_(chosen.c.run_id == nights.c.run_id,
+                               chosen.c.position == nights.c.position))
+            .where(nights.c.table_id.is_not(None))
+            .subquery("ranked_nights"))
+
+
+def _superseded_by_start(engine: Engine):
+    ranked = _ranked_nights(engine)
     return (select(ranked.c.run_id, ranked.c.position, ranked.c.night)
             .where(ranked.c.rank > 1).subquery("superseded"))
+
+
+def _contained_nights(engine: Engine, by_start):
+    """The table-nights, of those not superseded by their first round, whose span of time
+    (`first_round` to `last_round`) lies within another's of the same table and gaming
+    day: the other's is wider, or the same and it is complete where this one is not, or
+    as complete and recorded later. Table-nights with no span are never compared."""
+    nights, chosen = schema.table_nights, chosen_inputs(engine)
+    kept = (select(nights.c.run_id, nights.c.position, nights.c.night, nights.c.site,
+                   nights.c.table_id, nights.c.complete, nights.c.first_round,
+                   nights.c.last_round)
+            .join(chosen, and_(chosen.c.run_id == nights.c.run_id,
+                               chosen.c.position == nights.c.position))
+            .where(nights.c.table_id.is_not(None), nights.c.first_round.is_not(None),
+                   nights.c.last_round.is_not(None),
+                   ~select(by_start.c.run_id).where(
+                       by_start.c.run_id == nights.c.run_id,
+                       by_start.c.position == nights.c.position,
+                       by_start.c.night == nights.c.night).exists())
+            .cte("spanned_nights"))
+    this, other = kept.alias("this_night"), kept.alias("other_night")
+    later = or_(other.c.run_id > this.c.run_id,
+                and_(other.c.run_id == this.c.run_id, other.c.position > this.c.position))
+    same_span = and_(other.c.first_round == this.c.first_round,
+                     other.c.last_round == this.c.last_round)
+    wins = or_(~same_span,
+               and_(other.c.complete, ~this.c.complete),
+               and_(other.c.complete == this.c.complete, later))
+    within = (select(other.c.run_id)
+              .where(other.c.site.is_not_distinct_from(this.c.site),
+                     other.c.table_id == this.c.table_id, other.c.night == this.c.night,
+                     or_(other.c.run_id != this.c.run_id,
+                         other.c.position != this.c.position),
+                     other.c.first_round <= this.c.first_round,
+                     other.c.last_round >= this.c.last_round, wins)
+              .exists())
+    return select(this.c.run_id, this.c.position, this.c.night).where(within).subquery(
+        "contained")
+
+
+def superseded_recordings(engine: Engine, since: str | None,
+                          until: str | None) -> list[dict[str, Any]]:
+    """The table-nights of the window left out because another recording supersedes them:
+    their run, file and gaming day, in the order they were recorded."""
+    if not _supersedes(engine):
+        return []
+    superseded, places = superseded_nights(engine), schema.run_inputs
+    query = (select(superseded.c.run_id, places.c.path, superseded.c.night)
+             .join(places, and_(places.c.run_id == superseded.c.run_id,
+                                places.c.position == superseded.c.position))
+             .order_by(superseded.c.run_id, superseded.c.position, superseded.c.night))
+    if since:
+        query = query.where(superseded.c.night >= since)
+    if until:
+        query = query.where(superseded.c.night <= until)
+    with reading(engine).connect() as connection:
+        return [{"run": run_id, "file": path, "night": night}
+                for run_id, path, night in connection.execute(query)]
+
+
+def records_spans(engine: Engine) -> bool:
+    """Whether the store keeps each table-night's span (migration 0009); asked as
+    `records_nights` is."""
+    with reading(engine).connect() as connection:
+        return any(column["name"] == "last_round"
+                   for column in inspect(connection).get_columns("table_nights"))
 
 
 def records_nights(engine: Engine) -> bool:
@@ -93,9 +229,9 @@ def records_nights(engine: Engine) -> bool:
         return inspect(connection).has_table("table_nights")
 
 
-def _not_superseded(table, date_column):
+def _not_superseded(engine: Engine, table, date_column):
     """Rows of `table` (run_id, position) whose gaming day is not superseded."""
-    superseded = superseded_nights()
+    superseded = superseded_nights(engine)
     return ~(select(superseded.c.run_id)
              .where(superseded.c.run_id == table.c.run_id,
                     superseded.c.position == table.c.position,
@@ -106,11 +242,11 @@ def _of_chosen(engine: Engine, query: Select, table, since: str | None, until: s
                dated: bool = True) -> Select:
     """`query` over `table` limited to the chosen inputs, their table-nights not
     superseded (`superseded_nights`), and the window of dates."""
-    chosen = chosen_inputs()
+    chosen = chosen_inputs(engine)
     query = query.join(chosen, and_(chosen.c.run_id == table.c.run_id,
                                     chosen.c.position == table.c.position))
-    if "date" in table.c and records_nights(engine):
-        query = query.where(_not_superseded(table, table.c.date))
+    if "date" in table.c and _supersedes(engine):
+        query = query.where(_not_superseded(engine, table, table.c.date))
     if dated and since:
         query = query.where(table.c.date >= since)
     if dated and until:
@@ -168,7 +304,7 @@ def window_findings(engine: Engine, since: str | None, until: str | None) -> Ite
     in its run, `site` its licence (else casino) as its rounds in the window give it. A
     finding of a round with no date is kept as its round is (no window holds either); a
     finding about a whole file (no round, no date) is outside every window."""
-    findings, chosen, rounds = schema.findings, chosen_inputs(), schema.tally_rounds
+    findings, chosen, rounds = schema.findings, chosen_inputs(engine), schema.tally_rounds
     # a path named at two places of one run: the later place, as a lookup by path has it
     places = (select(chosen.c.run_id, chosen.c.path,
                      func.max(chosen.c.position).label("place"))
@@ -193,8 +329,8 @@ def window_findings(engine: Engine, since: str | None, until: str | None) -> Ite
              .where(or_(findings.c.date.is_not(None), findings.c.round_id.is_not(None),
                         findings.c.dealer.is_not(None)))
              .order_by(findings.c.run_id, findings.c.position))
-    if records_nights(engine):  # nor one of a table-night a later recording supersedes
-        superseded = superseded_nights()
+    if _supersedes(engine):  # nor one of a table-night a later recording supersedes
+        superseded = superseded_nights(engine)
         query = query.where(~(select(superseded.c.run_id)
                               .where(superseded.c.run_id == findings.c.run_id,
                                      superseded.c.position == places.c.place,

@@ -509,7 +509,9 @@ def game_math(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
 def trends_document(engine: Engine, settings: Settings, store: str,
                     pair_nights: dict[tuple[str, str], set[tuple[str, int]]] | None = None,
                     ) -> dict[str, Any]:
-    """The trends.json document; `pair_nights` as `pairs` fills it."""
+    """The trends.json document; `pair_nights` as `pairs` fills it. Every read takes
+    the store as it was when the first began (`trend_reads.as_of_now`)."""
+    engine = trend_reads.as_of_now(engine)
     # the repeats first: their large arrays are freed before the floor's sums are held
     repeated = shuffles_that_repeat(engine, settings, table_name, FLAGGED, NOT_FLAGGED)
     floor = count_floor(engine, settings.since, settings.until)
@@ -523,6 +525,9 @@ def trends_document(engine: Engine, settings: Settings, store: str,
             "window": {"since": settings.since, "until": settings.until},
             "runs": floor.runs,  # those with rounds in the window
             "inputs": floor.inputs,
+            # table-nights recorded again, the recording left out (another counted instead)
+            "superseded": trend_reads.superseded_recordings(engine, settings.since,
+                                                            settings.until),
             "rounds": rate_tables["floor"]["rounds"],
             "findings": rate_tables["floor"]["findings"],
             "fdr": settings.fdr,

@@ -16,7 +16,9 @@ if both tests say so (an intersection–union test: its level is the larger p):
   table's rounds, the exact convolution), so that a table the careless dealer moved to is
   not flagged for him.
 
-The night c with the smallest p is the change's first night ("since"); the unit's p is that
+A night on which the unit dealt no round is not a candidate (it would give the same test
+as the unit's next night, and name a night it did not work). The night c with the
+smallest p is the change's first night ("since"); the unit's p is that
 p times the number of candidate nights tested (Bonferroni: the chance that any candidate
 gives so small a p by chance is at most that). Benjamini–Hochberg then controls the false
 discovery rate (`fdr`) across every dealer and table judged, as the window's test does.
@@ -100,6 +102,8 @@ def _change(kind: str, key: str, nights: list[str], candidates: list[str],
     tried = 0
     for first in candidates:
         at = nights.index(first)
+        if not rounds[at]:
+            continue  # a night the unit did not work begins nothing: its first night after does
         after_rounds, after_found = sum(rounds[at:]), sum(found[at:])
         if not after_rounds or after_rounds == total_rounds:
             continue  # no rounds since, or none before: nothing to compare

@@ -77,6 +77,7 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
     if problem:
         raise Refused(f"auditor: {problem}")
     engine = open_existing_store(arguments.store)
+    from auditor.store.trend_reads import as_of_now
     from auditor.trends.analysis import Settings, flags, trends_document
     from auditor.trends.html import to_html
 
@@ -87,7 +88,8 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
     try:
         pair_nights: dict = {}
         try:
-            document = trends_document(engine, settings, shown(arguments.store), pair_nights)
+            reader = as_of_now(engine)  # the document and its links: one state of the store
+            document = trends_document(reader, settings, shown(arguments.store), pair_nights)
         except OSError as error:  # the repeats' temporary files (auditor/trends/repeats.py)
             import tempfile
 
@@ -97,7 +99,7 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
         from auditor.trends.links import add_night_links
 
         # each flag's nights' reports
-        add_night_links(engine, document, Path(arguments.out), pair_nights)
+        add_night_links(reader, document, Path(arguments.out), pair_nights)
         del pair_nights
         note = keep_flags(arguments.store, engine, document)
     finally:
@@ -178,6 +180,10 @@ def print_summary(console: Console, document: dict, raised: dict, out: Path) -> 
                   f"{paid_words(floor['money'], 'over_paid')}, under-paid "
                   f"{paid_words(floor['money'], 'under_paid')}).",
                   markup=False, highlight=False)
+    if head.get("superseded"):
+        console.print(f"{count(len(head['superseded']))} table-night(s) recorded again: "
+                      "those recordings left out, another of the same rounds counted "
+                      "(trends.json `superseded`).", markup=False, highlight=False)
     console.print(f"False discovery rate {head['fdr']:g} in each question; dealers and tables "
                   f"judged from {head['minimum_rounds']['dealer_or_table']} rounds, pairs from "
                   f"{head['minimum_rounds']['pair']}.", markup=False, highlight=False)

@@ -426,3 +426,34 @@ def test_a_unit_dealt_on_one_night_only_has_no_change(two_runs: Engine) -> None:
     assert [entry["change"] is None for entry in entries] == [False, True, True]
     assert entries[0]["change"]["status"] in ("FLAG", "-")
     assert entries[0]["change"]["q"] == pytest.approx(entries[0]["change"]["p"])
+
+
+def test_a_change_is_never_dated_to_a_night_the_unit_did_not_work() -> None:
+    """D-1 errs 1 in 100 on the 1st and 2nd nights, is off on the 3rd, and errs 8 in 100 on
+    the 4th: the change began on the 4th, the first night he dealt again, not the 3rd
+    (which gives the same rounds since, hence the same p); the 3rd is not a candidate
+    tried, so Bonferroni counts two."""
+    nights = ["2026-11-01", "2026-11-02", "2026-11-03", "2026-11-04"]
+    cells = {("D-1", "T1"): ([100, 100, 0, 100], [1, 1, 0, 8]),
+             ("D-2", "T1"): ([100, 100, 100, 100], [1, 1, 1, 1])}
+    floor, recent = FloorCounts(), FloorCounts(by_cell_day=True)
+    for (dealer, table), (rounds, found) in cells.items():
+        for day, rounds_of_day, n in zip(nights, rounds, found, strict=True):
+            for kind, unit in (("dealer", dealer), ("table", table)):
+                floor.day_rounds[kind, unit, day] += rounds_of_day
+                floor.day_found[kind, unit, day] += n
+            recent.cell_day_rounds[dealer, table, day] += rounds_of_day
+            recent.cell_day_found[dealer, table, day] += n
+    strata = _strata(recent, {("dealer", "D-1"), ("dealer", "D-2"), ("table", "T1")})
+    change = _change("dealer", "D-1", nights, nights[1:], floor, strata)
+    assert change is not None
+    assert (change["since"], change["candidates"]) == ("2026-11-04", 2)
+    assert change["counts"] == {"rounds_since": 100, "findings_since": 8,
+                                "rounds_before": 200, "findings_before": 2,
+                                "expected_from_before": 3.333, "expected_given": 4.5}
+    # 8 of D-1's 10 findings in a third of his rounds; given T1's 9 findings on the 4th
+    # night, 8 of 9 at a half
+    own, given = tail(8, 10, Fraction(1, 3)), tail(8, 9, Fraction(1, 2))
+    assert change["p_before"] == pytest.approx(own, rel=1e-9)
+    assert change["p_given"] == pytest.approx(given, rel=1e-9)
+    assert change["p"] == pytest.approx(2 * max(own, given), rel=1e-9)
