@@ -78,8 +78,14 @@ class JsonlSink(Sink):
         self.name = "jsonl:" + path
 
     def deliver(self, text: str) -> None:
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+        with open(self.path, "a+b") as handle:
+            # a line cut by a kill or a full disk (no newline): this one begins on its own
+            # line, not glued to it (one line no reader parses, the finding lost to it)
+            cut = False
+            if os.fstat(handle.fileno()).st_size > 0:
+                handle.seek(-1, os.SEEK_END)
+                cut = handle.read(1) != b"\n"
+            handle.write((b"\n" if cut else b"") + text.encode("utf-8") + b"\n")
             handle.flush()
             os.fsync(handle.fileno())
 

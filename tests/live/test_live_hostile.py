@@ -1,0 +1,51 @@
+"""Hostile review of the live floor (helper live6): the alert file a kill left with a cut
+line, a record rewritten in place to the same size, and other shapes the earlier reviews
+did not pin. Each compares with `auditor audit` of the final files."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from tests.helpers.open_records import HEADER, round_text
+from tests.helpers.watch_writer import audited, of_record
+from tests.helpers.watching import watching
+
+
+def _wait_for(condition, timeout: float = 20.0) -> None:
+    deadline = time.time() + timeout
+    while not condition():
+        assert time.time() < deadline, "waited too long"
+        time.sleep(0.05)
+
+
+def _bare(alert: dict) -> dict:
+    """An alert as findings.json holds the finding (the alert adds the table's key)."""
+    return {key: value for key, value in alert.items() if key != "table_key"}
+
+
+def test_an_alert_after_a_line_cut_by_a_kill_is_a_whole_line_of_its_own(tmp_path) -> None:
+    """A watch killed (or a full disk) mid-write leaves the JSONL file's last line cut, no
+    newline: the finding is sent again after the restart, and its line must begin on a
+    line of its own, not be glued to the cut one (one line no reader can parse, the
+    finding lost to it and never sent again: its ID is in the sent-log)."""
+    alerts = tmp_path / "alerts.jsonl"
+    cut = b'{"id":"BJH-0000000000000000-1","cit'
+    alerts.write_bytes(cut)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    record = folder / "T4.bjh"
+    watch, stop, thread, told, taken = watching(folder, tmp_path)
+    try:
+        record.write_text(HEADER + round_text(1) + round_text(2, paid="15"), encoding="utf-8")
+        expected = of_record(audited(record), record)
+        assert [f["citation"] for f in expected] == ["20:18:15:06"]
+        _wait_for(lambda: set(taken) == {f["id"] for f in expected})
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    lines = alerts.read_bytes().split(b"\n")
+    assert lines[0] == cut and lines[-1] == b""
+    assert [_bare(json.loads(line)) for line in lines[1:-1]] == expected
+    assert told == []
