@@ -8,6 +8,7 @@ their IDs, so the sent-logs keep them from being alerted twice.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -45,10 +46,12 @@ class Followed:
         self.calendar, self.judging, self.waivers = calendar, judging, waivers
         self.identity: tuple[int, int] | None = None
         self.size = -1  # the size at the last poll
+        self.modified = -1  # its st_mtime_ns then: bytes written over, the size the same
         # the byte after the last whole line looked at for an `end`: a file that grows
         # without one is read from here, not again from the last round judged at every poll
         self.looked = 0
         self.mark = b""  # the _MARK_BYTES before audit.offset, as they were read
+        self.judged = hashlib.sha256()  # of the bytes before audit.offset, as they were read
         self.audit = GrowingFileAudit(path, calendar, judging, waivers)
         self.open_round: str | None = None
         self.last_round: str | None = None  # for the floor
@@ -66,13 +69,22 @@ class Followed:
         elif status.st_size < max(self.audit.offset, self.size):
             change.restarted = "truncated"
         elif status.st_size == self.size:
-            return None
+            if status.st_mtime_ns == self.modified:
+                return None
+            # written over in place, the size the same (a payout corrected): the whole of
+            # what was judged is compared (rare: an append changes the size), and what was
+            # looked at past it is looked at again
+            if self._judged_changed():
+                change.restarted = "rewritten"
+            self.looked = self.audit.offset
         elif self.mark and self._rewritten():
             change.restarted = "rewritten"
         if change.restarted:
             self.audit = GrowingFileAudit(self.path, self.calendar, self.judging, self.waivers)
             self.looked, self.open_round, self.mark = 0, None, b""
+            self.judged = hashlib.sha256()
         self.identity, self.size = identity, status.st_size
+        self.modified = status.st_mtime_ns
         base = self.audit.offset  # where the next piece begins
         start = max(base, self.looked)
         with open(self.path, "rb") as handle:
@@ -89,6 +101,7 @@ class Followed:
                 change.outcome = self.audit.audit_piece(piece)
                 # the bytes judged, as read (the mark before them ends where they begin)
                 self.mark = (self.mark + piece[:self.audit.offset - base])[-_MARK_BYTES:]
+                self.judged.update(piece[:self.audit.offset - base])
                 rest = piece[self.audit.offset - base:] + data[whole:]
                 self.open_round = None  # what is left after the rounds judged tells
             else:
@@ -117,6 +130,19 @@ class Followed:
         with open(self.path, "rb") as handle:
             handle.seek(offset - len(self.mark))
             return handle.read(len(self.mark)) != self.mark
+
+
+    def _judged_changed(self) -> bool:
+        """Whether the bytes before the next piece are no longer, all of them, those judged."""
+        digest, left = hashlib.sha256(), self.audit.offset
+        with open(self.path, "rb") as handle:
+            while left > 0:
+                block = handle.read(min(left, 1 << 20))
+                if not block:
+                    return True
+                digest.update(block)
+                left -= len(block)
+        return digest.digest() != self.judged.digest()
 
 
 class Folders:

@@ -49,3 +49,35 @@ def test_an_alert_after_a_line_cut_by_a_kill_is_a_whole_line_of_its_own(tmp_path
     assert lines[0] == cut and lines[-1] == b""
     assert [_bare(json.loads(line)) for line in lines[1:-1]] == expected
     assert told == []
+
+
+def test_a_record_rewritten_in_place_to_the_same_size_is_read_again(tmp_path) -> None:
+    """A record whose bytes are written over in place, its size the same (a round's payout
+    corrected, another's spoiled: '15' for '10'): a watch that looked only at the size saw
+    no change, so the new fault was not alerted until the day's run, and the live floor
+    was not that of the file. It is read again from its start and told; the finding no
+    longer in the file stays alerted (an alert is not withdrawn)."""
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    record = folder / "T4.bjh"
+    first = HEADER + round_text(1) + round_text(2, paid="15") + round_text(3)
+    watch, stop, thread, told, taken = watching(folder, tmp_path)
+    try:
+        record.write_text(first, encoding="utf-8")
+        before = of_record(audited(record), record)
+        assert [(f["citation"], f["round"]) for f in before] == [("20:18:15:06", "2")]
+        _wait_for(lambda: set(taken) == {f["id"] for f in before})
+        rewritten = HEADER + round_text(1, paid="15") + round_text(2) + round_text(3)
+        assert len(rewritten) == len(first)
+        with open(record, "r+b") as handle:  # one write over the bytes: no size change
+            handle.write(rewritten.encode("utf-8"))
+        after = of_record(audited(record), record)
+        assert [(f["citation"], f["round"]) for f in after] == [("20:18:15:06", "1")]
+        _wait_for(lambda: set(taken) == {f["id"] for f in before + after})
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    alerts = [json.loads(line) for line in (tmp_path / "alerts.jsonl").read_text().splitlines()]
+    assert [_bare(alert) for alert in alerts] == before + after
+    assert told == [f"auditor: watch: {record} was rewritten; read again from its start"]
