@@ -17,6 +17,7 @@ from auditor.gaming_day import Calendar
 from auditor.live.piece_audit import GrowingFileAudit, PieceOutcome
 from auditor.run import collect_paths
 from auditor.selection import Judging
+from auditor.source import _SNIFF, _check_text
 
 # the round being dealt: the last `round` line after the last round judged
 _ROUND_LINE = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?round[ \t]+([^ \t\r\n#]+)")
@@ -60,7 +61,8 @@ class Followed:
 
     def poll(self) -> Change | None:
         """Read what was added since the last poll; None when nothing changed. Raises
-        OSError when the file cannot be read."""
+        OSError when the file cannot be read, UnreadableFile when its head is not text
+        (`auditor audit` refuses it whole: not UTF-8, NUL bytes)."""
         status = os.stat(self.path)
         identity = (status.st_dev, status.st_ino)
         change = Change()
@@ -83,11 +85,13 @@ class Followed:
             self.audit = GrowingFileAudit(self.path, self.calendar, self.judging, self.waivers)
             self.looked, self.open_round, self.mark = 0, None, b""
             self.judged = hashlib.sha256()
-        self.identity, self.size = identity, status.st_size
-        self.modified = status.st_mtime_ns
         base = self.audit.offset  # where the next piece begins
         start = max(base, self.looked)
         with open(self.path, "rb") as handle:
+            if start < _SNIFF:  # bytes in the head the audit looks at to take the file
+                _check_text(self.path, handle.read(min(status.st_size, _SNIFF)))
+            self.identity, self.size = identity, status.st_size
+            self.modified = status.st_mtime_ns
             handle.seek(start)
             data = handle.read(max(0, status.st_size - start))
             whole = data.rfind(b"\n") + 1  # the bytes of whole lines

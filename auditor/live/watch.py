@@ -44,6 +44,7 @@ from auditor.live.floor import LiveFloor, TableState
 from auditor.live.follow import Folders, Followed
 from auditor.selection import Judging
 from auditor.shown import visible
+from auditor.source import UnreadableFile
 
 
 class WatchError(Exception):
@@ -217,6 +218,14 @@ class Watch:
         except FileNotFoundError:
             self._gone(path)
             return
+        except UnreadableFile as error:  # as the audit refuses it: its rounds not judged
+            why = str(error)
+            if self.failing.get(path) != why:
+                self.failing[path] = why
+                self.tell(f"auditor: watch: {why}; not judged further, as `auditor audit` "
+                          "refuses it")
+                self._notice(f"{why}; not judged further", path)
+            return
         except OSError as error:
             why = error.strerror or type(error).__name__
             if self.failing.get(path) != why:
@@ -374,6 +383,7 @@ class Watch:
             command, environment = day_command(files, out, self.options.store,
                                                self.options.config)
             said_log = self.state / f"recording-{day}.log"  # a file: it outlives this watch
+            began = time.time()
             try:
                 with open(said_log, "wb") as said_to:
                     process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
@@ -392,7 +402,7 @@ class Watch:
             marker.unlink(missing_ok=True)
             said = said_log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
             said_log.unlink(missing_ok=True)
-            if process.returncode not in (0, 1):
+            if process.returncode not in (0, 1) and not _refused_inputs(out, began):
                 self.tell(f"auditor: watch: the run of gaming day {day} failed (exit "
                           f"{process.returncode}: {said[-1] if said else 'no message'}); "
                           f"trying again in {self.options.retry_seconds:g} s")
@@ -419,8 +429,10 @@ class Watch:
             handle.flush()
             os.fsync(handle.fileno())
         self.recorded_days.add(day)
+        refused = sum(1 for entry in document.get("inputs", []) if entry.get("error"))
         self.tell(f"auditor: watch: gaming day {day} recorded ({len(files)} records; "
-                  f"outputs in {out})")
+                  f"outputs in {out})" + (f"; {refused} of them could not be audited (its "
+                                          "findings.json names it)" if refused else ""))
         return True
 
 
@@ -440,6 +452,21 @@ class Watch:
         marker.unlink(missing_ok=True)
         findings = out / "findings.json"
         return findings.exists() and findings.stat().st_mtime >= began
+
+
+def _refused_inputs(out: Path, began: float) -> bool:
+    """Whether a day's run that exited 2 did so for records it could not audit (the run
+    finished and recorded, its outputs written, each such record named in them), not for
+    the store or the settings failing: then the day is recorded, not run again (each run
+    again would record the day once more)."""
+    findings = out / "findings.json"
+    try:
+        if findings.stat().st_mtime < began:
+            return False
+        document = json.loads(findings.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return any(entry.get("error") for entry in document.get("inputs", []))
 
 
 def day_command(files: list[str], out: Path, store: str | None,

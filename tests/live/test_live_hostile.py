@@ -81,3 +81,67 @@ def test_a_record_rewritten_in_place_to_the_same_size_is_read_again(tmp_path) ->
     alerts = [json.loads(line) for line in (tmp_path / "alerts.jsonl").read_text().splitlines()]
     assert [_bare(alert) for alert in alerts] == before + after
     assert told == [f"auditor: watch: {record} was rewritten; read again from its start"]
+
+
+def test_a_record_the_audit_refuses_is_not_judged_further_and_its_day_recorded_once(tmp_path):
+    """A record whose first 8 KiB stop being UTF-8 after its first round was judged (a
+    byte of another encoding written in): `auditor audit` refuses the whole file (exit 2,
+    every other file audited, the run finished in the store). The watch judged it on, so
+    alerted what the audit never gives, and took the day's run's exit 2 for a failure:
+    it recorded the day again every `retry_seconds`, for ever, a finished run each time.
+    Now it stops judging the record (told once) and counts the day recorded, once."""
+    import sqlite3
+    from datetime import UTC, datetime
+
+    from tests.helpers.watch_writer import Writer, simulated
+
+    day = "2026-11-20"
+    good = simulated(tmp_path / "sim", rounds=10, seed="3", day=day)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    bad = folder / "T4.bjh"
+    now = [datetime(2026, 11, 20, 20, 0, tzinfo=UTC)]  # the day still open
+    store = tmp_path / "floor.sqlite"
+    watch, stop, thread, told, taken = watching(
+        folder, tmp_path, record_days=True, close_grace=0.2, retry_seconds=0.5,
+        store=str(store), clock=lambda: now[0])
+    try:
+        Writer(good, folder / good.name, pause=0.0002).run()
+        begun = HEADER.replace(f"date={_today()}", f"date={day}") + round_text(1, paid="15")
+        bad.write_text(begun, encoding="utf-8")
+        _wait_for(lambda: len(taken) == 1 + len(of_record(audited(folder / good.name),
+                                                          folder / good.name)))
+        first = set(taken)
+        with open(bad, "ab") as handle:
+            handle.write(b'note "caf\xe9"\n' + round_text(2, paid="15").encode())
+        _wait_for(lambda: any("not UTF-8" in line for line in told))
+        now[0] = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)  # the day closed
+        _wait_for(lambda: day in watch.recorded_days, 60)
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    out = tmp_path / "out" / day
+    byte = len(begun.encode()) + len(b'note "caf') + 1  # the first not UTF-8, from 1
+    assert told == [
+        f"auditor: watch: {bad}: not UTF-8 text (byte {byte} of the "
+        "file); not judged further, as `auditor audit` refuses it",
+        f"auditor: watch: gaming day {day} recorded (2 records; outputs in {out}); 1 of "
+        "them could not be audited (its findings.json names it)"]
+    with sqlite3.connect(store) as connection:
+        assert connection.execute("SELECT count(*) FROM runs").fetchone() == (1,)
+    document = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    assert [entry["error"] for entry in document["inputs"]] == [
+        f"{bad}: not UTF-8 text (byte {byte} of the file)", None]
+    # alerted once each: the refused record's first round (before it was refused), and
+    # every finding of the day's run
+    ids = [alert["id"] for alert in
+           map(json.loads, (tmp_path / "alerts.jsonl").read_text().splitlines())]
+    assert len(ids) == len(set(ids))
+    assert set(ids) == first | {f["id"] for f in document["findings"]}
+
+
+def _today() -> str:
+    from tests.helpers.open_records import TODAY
+
+    return TODAY
