@@ -399,10 +399,10 @@ class Watch:
             # finds the marker and waits for that audit rather than run the day twice.
             marker.write_text(f"{process.pid} {time.time()}\n", encoding="utf-8")
             process.wait()
-            marker.unlink(missing_ok=True)
             said = said_log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
             said_log.unlink(missing_ok=True)
             if process.returncode not in (0, 1) and not _refused_inputs(out, began):
+                marker.unlink(missing_ok=True)
                 self.tell(f"auditor: watch: the run of gaming day {day} failed (exit "
                           f"{process.returncode}: {said[-1] if said else 'no message'}); "
                           f"trying again in {self.options.retry_seconds:g} s")
@@ -429,6 +429,9 @@ class Watch:
             handle.flush()
             os.fsync(handle.fileno())
         self.recorded_days.add(day)
+        # the marker goes once the day is in days.log: a watch killed, or a days.log that
+        # could not be written, before then takes the audit done, never runs it again
+        marker.unlink(missing_ok=True)
         refused = sum(1 for entry in document.get("inputs", []) if entry.get("error"))
         self.tell(f"auditor: watch: gaming day {day} recorded ({len(files)} records; "
                   f"outputs in {out})" + (f"; {refused} of them could not be audited (its "
@@ -449,9 +452,11 @@ class Watch:
             return False
         while _is_audit(pid):
             time.sleep(1.0)
-        marker.unlink(missing_ok=True)
         findings = out / "findings.json"
-        return findings.exists() and findings.stat().st_mtime >= began
+        if findings.exists() and findings.stat().st_mtime >= began:
+            return True  # the marker stays until the day is in days.log
+        marker.unlink(missing_ok=True)
+        return False
 
 
 def _refused_inputs(out: Path, began: float) -> bool:

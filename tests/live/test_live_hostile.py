@@ -145,3 +145,42 @@ def _today() -> str:
     from tests.helpers.open_records import TODAY
 
     return TODAY
+
+
+def test_a_day_whose_recording_fails_after_its_audit_is_not_audited_again(tmp_path) -> None:
+    """The day's audit ran and recorded its run, then the state folder failed (days.log
+    cannot be written: a full disk, here a folder in its place): the day is tried again,
+    and the retry, like a watch killed at that moment and started again, must take the
+    audit already done (its outputs written since it began), not run it again: each run
+    again was one more run of the day in the store."""
+    import shutil
+    import sqlite3
+
+    from tests.helpers.watch_writer import Writer, simulated
+
+    day = "2026-11-20"
+    source = simulated(tmp_path / "sim", rounds=10, seed="3", day=day)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    store = tmp_path / "floor.sqlite"
+    watch, stop, thread, told, _ = watching(folder, tmp_path, record_days=True,
+                                            close_grace=0.2, retry_seconds=0.3,
+                                            store=str(store))
+    days_log = tmp_path / "state" / "days.log"
+    try:
+        days_log.mkdir()  # after the watch read it at start
+        Writer(source, folder / source.name, pause=0.0002).run()
+        _wait_for(lambda: len(told) >= 2, 60)  # failed, and tried again at least once
+        shutil.rmtree(days_log)
+        _wait_for(lambda: day in watch.recorded_days, 60)
+    finally:
+        stop.set()
+        thread.join(5)
+    failed = (f"auditor: watch: gaming day {day} could not be recorded (IsADirectoryError: "
+              f"[Errno 21] Is a directory: '{days_log}'); trying again in 0.3 s")
+    assert set(told[:-1]) == {failed}
+    assert told[-1] == (f"auditor: watch: gaming day {day} recorded (1 records; outputs in "
+                        f"{tmp_path / 'out' / day})")
+    with sqlite3.connect(store) as connection:
+        assert connection.execute("SELECT count(*) FROM runs").fetchone() == (1,)
+    assert days_log.read_text() == f"{day}\n"
