@@ -63,6 +63,9 @@ class Sink:
     def already_sent(self) -> set[str]:
         return set()
 
+    def close(self) -> None:
+        """Let go of what the sink holds (the JSONL file's lock)."""
+
 
 class JsonlSink(Sink):
     def __init__(self, path: str) -> None:
@@ -76,6 +79,24 @@ class JsonlSink(Sink):
             raise ValueError(f"--alert-jsonl {path} is not a regular file")
         self.path = path
         self.name = "jsonl:" + path
+        # held while the watch runs: a second watch appending to the file (its own state
+        # folder) would write every finding again, having read the IDs here only at start
+        import fcntl
+
+        try:
+            self.held = open(path, "a", encoding="utf-8")  # noqa: SIM115 (held)
+        except OSError as error:
+            raise ValueError(f"--alert-jsonl {path} cannot be written "
+                             f"({error.strerror})") from None
+        try:
+            fcntl.flock(self.held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.held.close()
+            raise ValueError(f"another watch writes the alert file {path} (two would "
+                             "alert every finding twice)") from None
+
+    def close(self) -> None:
+        self.held.close()
 
     def deliver(self, text: str) -> None:
         with open(self.path, "a+b") as handle:

@@ -109,6 +109,7 @@ class Watch:
         except OSError as error:
             raise WatchError(f"the state folder {self.state} cannot be made "
                              f"({error.strerror})") from None
+        self._lock = _hold(self.state)  # before the sent-logs are read
         sinks: list[Sink] = list(options.extra_sinks)
         try:
             if options.alert_jsonl is not None:
@@ -118,8 +119,10 @@ class Watch:
             if options.alert_url is not None:
                 sinks.append(UrlSink(options.alert_url))
         except ValueError as error:
+            for sink in sinks:
+                sink.close()
+            self._lock.close()
             raise WatchError(str(error)) from None
-        self._lock = _hold(self.state)  # before the sent-logs are read
         self.workers = [SinkWorker(sink, self.state, self.tell, options.sent_at)
                         for sink in sinks]
         self.followed: dict[str, Followed] = {}
@@ -167,6 +170,7 @@ class Watch:
         finally:
             for worker in self.workers:
                 worker.stop(wait=2.0)
+                worker.sink.close()
             if self.recording is not None:
                 self.recording.join(1.0)
             self._lock.close()  # another watch may take the state folder now

@@ -184,3 +184,34 @@ def test_a_day_whose_recording_fails_after_its_audit_is_not_audited_again(tmp_pa
     with sqlite3.connect(store) as connection:
         assert connection.execute("SELECT count(*) FROM runs").fetchone() == (1,)
     assert days_log.read_text() == f"{day}\n"
+
+
+def test_a_second_watch_writing_the_same_alert_file_refuses(tmp_path) -> None:
+    """Two watches with state folders of their own (two rooms' folders overlapping, say)
+    and one --alert-jsonl: each reads the IDs in the file only at start, so each appended
+    every finding, each twice in the file. The second refuses, in one line; once the
+    first has stopped, a watch may write the file again."""
+    import threading
+
+    import pytest
+
+    from auditor.live.watch import Watch, WatchError, WatchOptions
+
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    alerts = tmp_path / "alerts.jsonl"
+
+    def options(state: str) -> WatchOptions:
+        return WatchOptions(paths=[str(folder)], state=str(tmp_path / state),
+                            out=str(tmp_path / "out"), alert_jsonl=str(alerts),
+                            record_days=False, tell=lambda _: None)
+
+    first = Watch(options("state-1"))
+    with pytest.raises(WatchError) as refused:
+        Watch(options("state-2"))
+    assert str(refused.value) == (f"another watch writes the alert file {alerts} (two "
+                                  "would alert every finding twice)")
+    stop = threading.Event()
+    stop.set()
+    first.run(stop)
+    Watch(options("state-2"))
