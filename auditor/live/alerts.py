@@ -233,7 +233,7 @@ class SinkWorker:
                 self.queue.task_done()
 
     def _send(self, finding: dict[str, Any]) -> None:
-        text = json.dumps(finding, ensure_ascii=False, separators=(",", ":"))
+        text = alert_text(finding)
         delay = BACKOFF_FIRST
         while True:
             try:
@@ -259,6 +259,17 @@ class SinkWorker:
                     return
         if self.sent_at is not None:
             self.sent_at(finding["id"], time.time())
+
+
+# Characters JSON leaves raw that some readers end a line at (Python's str.splitlines,
+# JavaScript before ES2019): escaped, so an alert is one line under any reader's splitting
+_LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+
+
+def alert_text(finding: dict[str, Any]) -> str:
+    """The finding as one line of JSON: its record text's line breaks all escaped."""
+    return json.dumps(finding, ensure_ascii=False, separators=(",", ":")).translate(
+        _LINE_BREAKS)
 
 
 def _one_line(error: BaseException) -> str:

@@ -215,3 +215,49 @@ def test_a_second_watch_writing_the_same_alert_file_refuses(tmp_path) -> None:
     stop.set()
     first.run(stop)
     Watch(options("state-2"))
+
+
+RECEIVER = """\
+import sys
+with open(sys.argv[1], "a", encoding="utf-8") as out:
+    out.write(sys.stdin.read() + "\\n")
+"""
+
+
+def test_record_text_in_an_alert_is_never_run_by_a_shell_nor_breaks_its_line(tmp_path):
+    """A record named with shell syntax, a quote, a newline and the line separators some
+    readers split lines on (U+2028, U+2029, U+0085: Python's str.splitlines does): the
+    alert command (a real process) gets the finding's JSON on its standard input, no
+    shell runs it, and each alert, in the command's file and the JSONL file alike, is one
+    line under any reader's splitting, the finding exactly."""
+    import signal
+    import subprocess
+    import sys
+
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    name = folder / 'T4 $(touch pwned) `touch pwned2`; "x\n\u2028\u2029\x85.bjh'
+    receiver = tmp_path / "receiver.py"
+    receiver.write_text(RECEIVER, encoding="utf-8")
+    taken = tmp_path / "taken.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "auditor", "watch", str(folder), "--alert-jsonl",
+         str(tmp_path / "alerts.jsonl"), "--alert-on", "low", "--state",
+         str(tmp_path / "state"), "--out", str(tmp_path / "out"), "--poll", "0.05",
+         "--alert-command", f"{sys.executable} {receiver} {taken}"],
+        cwd=tmp_path, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    try:
+        name.write_text(HEADER + round_text(1) + round_text(2, paid="15"), encoding="utf-8")
+        expected = [{**finding, "table_key": "RL-9/T4"}
+                    for finding in of_record(audited(name), name)]
+        assert [f["citation"] for f in expected] == ["20:18:15:06"]
+        _wait_for(lambda: taken.exists() and taken.read_text(encoding="utf-8").count("\n"))
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(10) == 0
+    for received in (taken, tmp_path / "alerts.jsonl"):
+        text = received.read_text(encoding="utf-8")
+        assert [json.loads(line) for line in text.splitlines()] == expected
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "alerts.jsonl", "floor", "receiver.py", "state", "taken.jsonl"]
+    assert process.stderr.read() == b""
