@@ -305,7 +305,7 @@ class Watch:
         if path is not None and not path.exists():
             return  # no day recorded yet: no flags, and nothing to say
         try:
-            engine = open_store(location, read_only=True)
+            engine = open_store(location, read_only=True, upgrade=False)  # never written
             try:
                 night, flags = latest(engine)
             finally:

@@ -261,3 +261,45 @@ def test_record_text_in_an_alert_is_never_run_by_a_shell_nor_breaks_its_line(tmp
     assert sorted(path.name for path in tmp_path.iterdir()) == [
         "alerts.jsonl", "floor", "receiver.py", "state", "taken.jsonl"]
     assert process.stderr.read() == b""
+
+
+def test_the_live_pages_flag_reader_never_writes_a_store_of_an_older_schema(tmp_path):
+    """The watch reads the trend flags for its page from the store, read-only; but a
+    store of an older schema than the reader can take as it is was upgraded by that read
+    (migrations 0001 to today's, written while a day's run may write it too). It is left
+    byte for byte as it was, told once; the next audit recorded in it upgrades it."""
+    import hashlib
+    import sqlite3
+    import threading
+
+    from auditor.live.floor import LiveFloor
+    from auditor.live.watch import Watch, WatchOptions
+    from tests.helpers.old_stores import first_schema_store
+
+    store = first_schema_store(tmp_path)
+    before = hashlib.sha256(store.read_bytes()).hexdigest()
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    floor, told = LiveFloor(), []
+    watch = Watch(WatchOptions(paths=[str(folder)], store=str(store), state=str(tmp_path / "s"),
+                               out=str(tmp_path / "out"), record_days=False, poll=0.02,
+                               tell=told.append), floor)
+    stop = threading.Event()
+    thread = threading.Thread(target=watch.run, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        _wait_for(lambda: watch.flags_reader is not None and not watch.flags_reader.is_alive(),
+                  60)
+    finally:
+        stop.set()
+        thread.join(5)
+    why = (f"store {store}: of an older schema, not read here (a reader does not upgrade "
+           "it; the next audit recorded in it does)")
+    assert told == [f"auditor: watch: the trend flags cannot be read from the store ({why}); "
+                    "trying again"]
+    assert [notice["text"] for notice in floor.snapshot()["notices"]] == [
+        f"the trend flags cannot be read from the store ({why})"]
+    assert hashlib.sha256(store.read_bytes()).hexdigest() == before
+    with sqlite3.connect(store) as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            ("0001",)]
