@@ -303,3 +303,43 @@ def test_the_live_pages_flag_reader_never_writes_a_store_of_an_older_schema(tmp_
     with sqlite3.connect(store) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
             ("0001",)]
+
+
+def test_clients_that_never_read_hold_up_neither_the_page_nor_its_stop() -> None:
+    """Streams opened and never read (a stalled browser, a hostile client), and one
+    request whose headers never end: the server holds each stream's writes once its
+    socket is full (not every change of the night in memory for it), answers the next
+    client, and stops when told."""
+    import socket
+    import urllib.request
+
+    from auditor.live.floor import LiveFloor
+    from tests.helpers.live_page import LINES, Served, finding, table
+
+    floor = LiveFloor()
+    floor.update_table(table())
+    served = Served(floor)
+    stalled = []
+    try:
+        for _ in range(8):
+            client = socket.socket()
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            client.connect(("127.0.0.1", served.port))
+            client.sendall(b"GET /events?after=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            stalled.append(client)
+        unended = socket.create_connection(("127.0.0.1", served.port))
+        unended.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        stalled.append(unended)
+        for number in range(3000):
+            floor.add_finding(finding(message="m" * 2000, id=f"F-{number}"), LINES)
+        with urllib.request.urlopen(f"{served.url}/snapshot.json", timeout=30) as response:
+            snapshot = json.loads(response.read())
+        assert snapshot["findings_total"] == 3000
+        assert [entry["finding"]["id"] for entry in snapshot["findings"][-2:]] == [
+            "F-2998", "F-2999"]
+        stopped = served.close(within=15)
+    finally:
+        served.stop.set()
+        for client in stalled:
+            client.close()
+    assert stopped < 10, f"serve() took {stopped:.1f} s to stop"
