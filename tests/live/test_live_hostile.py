@@ -343,3 +343,39 @@ def test_clients_that_never_read_hold_up_neither_the_page_nor_its_stop() -> None
         for client in stalled:
             client.close()
     assert stopped < 10, f"serve() took {stopped:.1f} s to stop"
+
+
+def test_a_day_recorded_by_the_watch_and_again_by_the_nightly_audit_counts_once(tmp_path):
+    """The watch records a gaming day at its close; the nightly audit (its cron line) then
+    audits the same records into the same store: `auditor trends` counts each round and
+    each finding once, from the latest run, not from both."""
+    import subprocess
+    import sys
+
+    from tests.helpers.watch_writer import Writer, simulated
+
+    day = "2026-11-20"
+    source = simulated(tmp_path / "sim", rounds=40, seed="5", day=day)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    store = tmp_path / "floor.sqlite"
+    watch, stop, thread, _told, _ = watching(folder, tmp_path, record_days=True,
+                                             close_grace=0.2, store=str(store))
+    try:
+        Writer(source, folder / source.name, pause=0.0002).run()
+        _wait_for(lambda: day in watch.recorded_days, 60)
+    finally:
+        stop.set()
+        thread.join(5)
+    findings = json.loads((tmp_path / "out" / day / "findings.json").read_text())["findings"]
+    assert findings
+    nightly = subprocess.run([sys.executable, "-m", "auditor", "audit", str(folder), "--out",
+                              str(tmp_path / "nightly"), "--store", str(store), "--quiet"],
+                             check=False)
+    assert nightly.returncode == 1  # findings, none waived
+    subprocess.run([sys.executable, "-m", "auditor", "trends", "--store", str(store), "--out",
+                    str(tmp_path / "trends"), "--quiet"], check=True)
+    trends = json.loads((tmp_path / "trends" / "trends.json").read_text())
+    assert (trends["trends"]["runs"], trends["trends"]["inputs"]) == ([2], 1)
+    assert trends["rates"]["floor"]["rounds"] == 40
+    assert trends["rates"]["floor"]["findings"] == len(findings)
