@@ -193,12 +193,20 @@ class Watch:
             return
         cutoff = time.time() - self.options.max_age_hours * 3600
         present = set(found)
+        # a record followed that the list names by another name now (a link to it made,
+        # sorting first: each file is listed once): followed on under its own name
+        followed_files = {f.identity: path for path, f in self.followed.items()}
         for path in found:
             if path in self.followed:
                 continue
             try:
-                modified = os.stat(path).st_mtime
+                status = os.stat(path)
             except OSError:
+                continue
+            modified = status.st_mtime
+            known = followed_files.get((status.st_dev, status.st_ino))
+            if known is not None and _same_file(known, status):
+                present.add(known)
                 continue
             if modified < cutoff and self.skipped.get(path, modified) == modified:
                 self.skipped[path] = modified  # an old night's record: left alone
@@ -510,6 +518,15 @@ def _hold(state: Path) -> Any:
         raise WatchError(f"another watch uses the state folder {state} (two would alert "
                          "every finding twice)") from None
     return handle
+
+
+def _same_file(path: str, status: os.stat_result) -> bool:
+    """Whether `path` is still the file `status` is of."""
+    try:
+        own = os.stat(path)
+    except OSError:
+        return False
+    return (own.st_dev, own.st_ino) == (status.st_dev, status.st_ino)
 
 
 def _is_audit(pid: int) -> bool:

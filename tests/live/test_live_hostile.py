@@ -379,3 +379,36 @@ def test_a_day_recorded_by_the_watch_and_again_by_the_nightly_audit_counts_once(
     assert (trends["trends"]["runs"], trends["trends"]["inputs"]) == ([2], 1)
     assert trends["rates"]["floor"]["rounds"] == 40
     assert trends["rates"]["floor"]["findings"] == len(findings)
+
+
+def test_a_link_made_to_a_record_followed_is_not_a_record_gone(tmp_path) -> None:
+    """A link to a record already followed, made in the watched folder (a name sorting
+    before it): the folder's records are each file once, under its first name, so the
+    record's own name dropped out of the list and the watch said it was gone (renamed or
+    removed) while its table played on, and judged it again under the link. It is
+    followed on under its name, nothing told; every finding alerted once."""
+    import os
+
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    record = folder / "b.bjh"
+    watch, stop, thread, told, taken = watching(folder, tmp_path)
+    try:
+        record.write_text(HEADER + round_text(1, paid="15"), encoding="utf-8")
+        _wait_for(lambda: len(taken) == 1)
+        os.symlink(record, folder / "a.bjh")
+        _wait_for(lambda: watch.folders.records() == [str(folder / "a.bjh")])
+        with open(record, "a", encoding="utf-8") as handle:
+            handle.write(round_text(2, paid="15"))
+        expected = of_record(audited(record), record)
+        assert [(f["citation"], f["round"]) for f in expected] == [
+            ("20:18:15:06", "1"), ("20:18:15:06", "2")]
+        _wait_for(lambda: set(taken) == {f["id"] for f in expected})
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    alerts = [json.loads(line) for line in (tmp_path / "alerts.jsonl").read_text().splitlines()]
+    assert [_bare(alert) for alert in alerts] == expected
+    assert list(watch.followed) == [str(record)]
+    assert told == []
