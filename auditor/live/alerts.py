@@ -99,16 +99,7 @@ class JsonlSink(Sink):
         self.held.close()
 
     def deliver(self, text: str) -> None:
-        with open(self.path, "a+b") as handle:
-            # a line cut by a kill or a full disk (no newline): this one begins on its own
-            # line, not glued to it (one line no reader parses, the finding lost to it)
-            cut = False
-            if os.fstat(handle.fileno()).st_size > 0:
-                handle.seek(-1, os.SEEK_END)
-                cut = handle.read(1) != b"\n"
-            handle.write((b"\n" if cut else b"") + text.encode("utf-8") + b"\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_line(Path(self.path), text)
 
     def already_sent(self) -> set[str]:
         sent: set[str] = set()
@@ -183,11 +174,22 @@ class SentLog:
         self.ids |= sink.already_sent()
 
     def add(self, finding_id: str) -> None:
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(finding_id + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_line(self.path, finding_id)
         self.ids.add(finding_id)
+
+
+def append_line(path: Path, text: str) -> None:
+    """`text` appended as a line of its own, fsynced. After a last line a kill or a full
+    disk cut (no newline), it begins on a new line, not glued to the cut one (one line no
+    reader parses: a finding lost to the alert file's reader, an ID not known as sent)."""
+    with open(path, "a+b") as handle:
+        cut = False
+        if os.fstat(handle.fileno()).st_size > 0:
+            handle.seek(-1, os.SEEK_END)
+            cut = handle.read(1) != b"\n"
+        handle.write((b"\n" if cut else b"") + text.encode("utf-8") + b"\n")
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 class SinkWorker:

@@ -412,3 +412,41 @@ def test_a_link_made_to_a_record_followed_is_not_a_record_gone(tmp_path) -> None
     assert [_bare(alert) for alert in alerts] == expected
     assert list(watch.followed) == [str(record)]
     assert told == []
+
+
+def test_an_id_written_after_a_sent_log_line_cut_by_a_kill_counts_as_sent(tmp_path) -> None:
+    """A sent-log whose last ID a kill (or a full disk) cut: the next ID written was glued
+    to it, so the watch started again did not know that finding as sent and the alert
+    command got it a second time."""
+    import sys
+
+    from auditor.live.alerts import CommandSink, SentLog
+
+    receiver = tmp_path / "receiver.py"
+    receiver.write_text(RECEIVER, encoding="utf-8")
+    taken_file = tmp_path / "taken.jsonl"
+    command = f"{sys.executable} {receiver} {taken_file}"
+    (tmp_path / "state").mkdir()
+    sent_log = SentLog(tmp_path / "state", CommandSink(command)).path
+    sent_log.write_text("BJH-0123", encoding="utf-8")  # cut: no newline
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    record = folder / "T4.bjh"
+    record.write_text(HEADER + round_text(1, paid="15"), encoding="utf-8")
+    expected = [{**finding, "table_key": "RL-9/T4"}
+                for finding in of_record(audited(record), record)]
+    for _ in range(2):  # the watch, then the watch started again
+        watch, stop, thread, _told, _taken = watching(
+            folder, tmp_path, alert_jsonl=None, alert_command=command)
+        try:
+            _wait_for(lambda: taken_file.exists())
+            # the round judged (and so its finding offered) by this watch
+            _wait_for(lambda watch=watch: str(record) in watch.followed
+                      and watch.followed[str(record)].audit.offset > 0)
+            assert watch.drain()
+        finally:
+            stop.set()
+            thread.join(5)
+    received = [json.loads(line) for line in taken_file.read_text().splitlines()]
+    assert received == expected
+    assert sent_log.read_text() == f"BJH-0123\n{expected[0]['id']}\n"
