@@ -38,6 +38,7 @@ from auditor.live.alerts import (
     Sink,
     SinkWorker,
     UrlSink,
+    append_line,
     at_or_above,
 )
 from auditor.live.floor import LiveFloor, TableState
@@ -436,10 +437,7 @@ class Watch:
                     and finding.get("waiver") is None:
                 for worker in self.workers:
                     worker.offer(finding)
-        with open(self.days_log, "a", encoding="utf-8") as handle:
-            handle.write(day + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_line(self.days_log, day)  # a line of its own, after one a kill cut
         self.recorded_days.add(day)
         # the marker goes once the day is in days.log: a watch killed, or a days.log that
         # could not be written, before then takes the audit done, never runs it again

@@ -288,8 +288,8 @@ def test_the_live_pages_flag_reader_never_writes_a_store_of_an_older_schema(tmp_
     thread = threading.Thread(target=watch.run, args=(stop,), daemon=True)
     thread.start()
     try:
-        _wait_for(lambda: watch.flags_reader is not None and not watch.flags_reader.is_alive(),
-                  60)
+        _wait_for(lambda: told, 60)  # the flags read (upgraded, before: nothing told)
+        watch.flags_reader.join(30)
     finally:
         stop.set()
         thread.join(5)
@@ -450,3 +450,39 @@ def test_an_id_written_after_a_sent_log_line_cut_by_a_kill_counts_as_sent(tmp_pa
     received = [json.loads(line) for line in taken_file.read_text().splitlines()]
     assert received == expected
     assert sent_log.read_text() == f"BJH-0123\n{expected[0]['id']}\n"
+
+
+def test_a_day_written_after_a_days_log_line_cut_by_a_kill_is_not_recorded_again(tmp_path):
+    """days.log with a last line a kill (or a full disk) cut: the next day written was
+    glued to it, so the watch started again did not know the day as recorded and ran its
+    audit again, one more run of the day in the store."""
+    import sqlite3
+
+    from tests.helpers.watch_writer import Writer, simulated
+
+    day = "2026-11-20"
+    source = simulated(tmp_path / "sim", rounds=10, seed="3", day=day)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    (tmp_path / "state").mkdir()
+    days_log = tmp_path / "state" / "days.log"
+    days_log.write_text("2026-11-", encoding="utf-8")  # cut: no newline
+    store = tmp_path / "floor.sqlite"
+    Writer(source, folder / source.name, pause=0.0002).run()
+    watch, stop, thread, told, _ = watching(folder, tmp_path, record_days=True,
+                                            close_grace=0.2, store=str(store))
+    try:
+        _wait_for(lambda: day in watch.recorded_days, 60)
+    finally:
+        stop.set()
+        thread.join(5)
+    # started again: the day is known as recorded from days.log, before any poll
+    watch, stop, thread, told, _ = watching(folder, tmp_path, record_days=True,
+                                            close_grace=0.2, store=str(store))
+    stop.set()
+    thread.join(5)
+    assert watch.recorded_days == {"2026-11-", day}
+    with sqlite3.connect(store) as connection:
+        assert connection.execute("SELECT count(*) FROM runs").fetchone() == (1,)
+    assert days_log.read_text() == f"2026-11-\n{day}\n"
+    assert told == []
