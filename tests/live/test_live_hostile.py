@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from tests.helpers.open_records import HEADER, round_text
 from tests.helpers.watch_writer import audited, of_record
 from tests.helpers.watching import watching
@@ -192,8 +194,6 @@ def test_a_second_watch_writing_the_same_alert_file_refuses(tmp_path) -> None:
     every finding, each twice in the file. The second refuses, in one line; once the
     first has stopped, a watch may write the file again."""
     import threading
-
-    import pytest
 
     from auditor.live.watch import Watch, WatchError, WatchOptions
 
@@ -486,3 +486,22 @@ def test_a_day_written_after_a_days_log_line_cut_by_a_kill_is_not_recorded_again
         assert connection.execute("SELECT count(*) FROM runs").fetchone() == (1,)
     assert days_log.read_text() == f"2026-11-\n{day}\n"
     assert told == []
+
+
+@pytest.mark.parametrize("words", [("--poll", "nan"), ("--poll", "inf"),
+                                   ("--close-grace", "nan"), ("--command-timeout", "inf"),
+                                   ("--max-age", "nan")])
+def test_a_number_that_is_not_one_is_misuse_not_a_hang(tmp_path, words) -> None:
+    """`--poll nan` made a watch that no SIGTERM stopped (its wait was for no time it could
+    measure), `--poll inf` a crash (exit 3), `--close-grace nan` a day recorded with no
+    grace for its last lines, `--max-age nan` every old record followed: each is refused
+    in one line, exit 2."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "auditor", "watch", str(tmp_path),
+                           "--state", str(tmp_path / "state"), *words],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (
+        2, "auditor: watch: --poll, --command-timeout and --max-age must be numbers above 0, "
+           "--close-grace 0 or more\n")
