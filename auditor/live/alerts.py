@@ -122,13 +122,28 @@ class CommandSink(Sink):
             raise ValueError("--alert-command is empty")
         self.timeout = timeout
         self.name = "command:" + command
+        self.running: subprocess.Popen | None = None  # the command taking an alert now
 
     def deliver(self, text: str) -> None:
-        done = subprocess.run(self.argv, input=text.encode("utf-8"), timeout=self.timeout,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"exit status {done.returncode}")
+        with subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL) as process:
+            self.running = process
+            try:
+                process.communicate(text.encode("utf-8"), timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                raise
+            finally:
+                self.running = None
+        if process.returncode != 0:
+            raise RuntimeError(f"exit status {process.returncode}")
+
+    def close(self) -> None:
+        """The command still running when the watch stops is ended with it: left, it
+        would hang on for ever (its wait for it gone with the watch)."""
+        process = self.running
+        if process is not None and process.poll() is None:
+            process.kill()
 
 
 class UrlSink(Sink):
@@ -245,6 +260,8 @@ class SinkWorker:
                 why = f"no answer within {self.sink.timeout:g} s"
             except Exception as error:  # any failure is told and retried, never a loss
                 why = _one_line(error)
+            if self.stopping.is_set():
+                return  # ended with the watch (close): sent after the restart
             self.tell(f"auditor: watch: alert {finding['id']} not taken by {self.sink.name} "
                       f"({why}); retrying in {delay:g} s")
             if self.stopping.wait(delay):

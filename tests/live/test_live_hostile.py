@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -505,3 +506,54 @@ def test_a_number_that_is_not_one_is_misuse_not_a_hang(tmp_path, words) -> None:
     assert (done.returncode, done.stderr) == (
         2, "auditor: watch: --poll, --command-timeout and --max-age must be numbers above 0, "
            "--close-grace 0 or more\n")
+
+
+HANGING = """\
+import os, sys, time
+with open(sys.argv[1], "w") as out:
+    out.write(str(os.getpid()))
+time.sleep(600)
+"""
+
+
+def test_a_watch_stopped_leaves_no_alert_command_hanging(tmp_path) -> None:
+    """An alert command that hangs (a pager that never answers), the watch stopped by
+    SIGTERM meanwhile (a service restarted): the command, a process of the watch's, was
+    left running for ever, its wait gone with the watch (one more at each restart). It is
+    ended with the watch; its finding, not in the sent-log, is sent after the restart."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    (folder / "T4.bjh").write_text(HEADER + round_text(1, paid="15"), encoding="utf-8")
+    hanging = tmp_path / "hanging.py"
+    hanging.write_text(HANGING, encoding="utf-8")
+    pid_file = tmp_path / "pid"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "auditor", "watch", str(folder), "--alert-on", "low",
+         "--state", str(tmp_path / "state"), "--out", str(tmp_path / "out"), "--poll", "0.05",
+         "--command-timeout", "600", "--alert-command",
+         f"{sys.executable} {hanging} {pid_file}"],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    try:
+        _wait_for(lambda: pid_file.exists() and pid_file.read_text())
+        command = int(pid_file.read_text())
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+    assert process.stderr.read() == b""  # ended with the watch: no failure told
+    try:
+        _wait_for(lambda: not _running(command))
+    finally:
+        if _running(command):  # debris of a failed run of this test
+            os.kill(command, signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except (OSError, IndexError):
+        return False
