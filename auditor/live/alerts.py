@@ -125,13 +125,14 @@ class CommandSink(Sink):
         self.running: subprocess.Popen | None = None  # the command taking an alert now
 
     def deliver(self, text: str) -> None:
+        # a group of its own: what it starts (a pager script's curl) is ended with it
         with subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL) as process:
+                              stderr=subprocess.DEVNULL, start_new_session=True) as process:
             self.running = process
             try:
                 process.communicate(text.encode("utf-8"), timeout=self.timeout)
             except subprocess.TimeoutExpired:
-                process.kill()
+                _end_group(process)
                 raise
             finally:
                 self.running = None
@@ -143,7 +144,16 @@ class CommandSink(Sink):
         would hang on for ever (its wait for it gone with the watch)."""
         process = self.running
         if process is not None and process.poll() is None:
-            process.kill()
+            _end_group(process)
+
+
+def _end_group(process: subprocess.Popen) -> None:
+    """Kill the command and every process of its group (started with a session of its own)."""
+    import contextlib
+    import signal
+
+    with contextlib.suppress(OSError):  # gone meanwhile
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 class UrlSink(Sink):

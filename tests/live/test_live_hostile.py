@@ -509,9 +509,10 @@ def test_a_number_that_is_not_one_is_misuse_not_a_hang(tmp_path, words) -> None:
 
 
 HANGING = """\
-import os, sys, time
+import os, subprocess, sys, time
+helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
 with open(sys.argv[1], "w") as out:
-    out.write(str(os.getpid()))
+    out.write(f"{os.getpid()} {helper.pid}")
 time.sleep(600)
 """
 
@@ -539,17 +540,18 @@ def test_a_watch_stopped_leaves_no_alert_command_hanging(tmp_path) -> None:
          f"{sys.executable} {hanging} {pid_file}"],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
     try:
-        _wait_for(lambda: pid_file.exists() and pid_file.read_text())
-        command = int(pid_file.read_text())
+        _wait_for(lambda: pid_file.exists() and len(pid_file.read_text().split()) == 2)
+        command, helper = map(int, pid_file.read_text().split())
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0
     assert process.stderr.read() == b""  # ended with the watch: no failure told
-    try:
-        _wait_for(lambda: not _running(command))
+    try:  # the command and what it started (a pager script's curl, say)
+        _wait_for(lambda: not _running(command) and not _running(helper))
     finally:
-        if _running(command):  # debris of a failed run of this test
-            os.kill(command, signal.SIGKILL)
+        for pid in (command, helper):
+            if _running(pid):  # debris of a failed run of this test
+                os.kill(pid, signal.SIGKILL)
 
 
 def _running(pid: int) -> bool:
