@@ -559,3 +559,46 @@ def _running(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
     except (OSError, IndexError):
         return False
+
+
+def test_two_tables_at_once_one_in_a_subfolder_made_after_the_watch_began(tmp_path) -> None:
+    """Two tables writing at once, line by line, one of them in a subfolder that did not
+    exist when the watch began: each finding alerted once, as the audit of each finished
+    file gives it."""
+    import threading
+
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    first, second = folder / "T4.bjh", folder / "pit2" / "late" / "T5.bjh"
+    texts = {first: HEADER + round_text(1) + round_text(2, paid="15") + round_text(3),
+             second: HEADER.replace("T4", "T5") + round_text(1, paid="15") + round_text(2)
+             + round_text(3, paid="25")}
+
+    def write(path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb", buffering=0) as handle:
+            for line in texts[path].encode().splitlines(keepends=True):
+                handle.write(line)
+                time.sleep(0.001)
+
+    watch, stop, thread, told, taken = watching(folder, tmp_path)
+    try:
+        writers = [threading.Thread(target=write, args=(path,)) for path in texts]
+        for writer in writers:
+            writer.start()
+        for writer in writers:
+            writer.join()
+        expected = {path: [{**f, "table_key": key} for f in of_record(audited(path), path)]
+                    for path, key in ((first, "RL-9/T4"), (second, "RL-9/T5"))}
+        assert [(f["round"]) for f in expected[first]] == ["2"]
+        assert [(f["round"]) for f in expected[second]] == ["1", "3"]
+        _wait_for(lambda: set(taken) == {f["id"] for found in expected.values()
+                                         for f in found})
+        assert watch.drain()
+    finally:
+        stop.set()
+        thread.join(5)
+    alerts = [json.loads(line) for line in (tmp_path / "alerts.jsonl").read_text().splitlines()]
+    assert sorted(alerts, key=lambda alert: alert["id"]) == sorted(
+        expected[first] + expected[second], key=lambda alert: alert["id"])
+    assert told == []
