@@ -444,8 +444,8 @@ class Watch:
         marker.unlink(missing_ok=True)
         refused = sum(1 for entry in document.get("inputs", []) if entry.get("error"))
         self.tell(f"auditor: watch: gaming day {day} recorded ({len(files)} records; "
-                  f"outputs in {out})" + (f"; {refused} of them could not be audited (its "
-                                          "findings.json names it)" if refused else ""))
+                  f"outputs in {out})" + (f"; {refused} of them could not be audited (named "
+                                          "in its findings.json)" if refused else ""))
         return True
 
 

@@ -130,7 +130,7 @@ def test_a_record_the_audit_refuses_is_not_judged_further_and_its_day_recorded_o
         f"auditor: watch: {bad}: not UTF-8 text (byte {byte} of the "
         "file); not judged further, as `auditor audit` refuses it",
         f"auditor: watch: gaming day {day} recorded (2 records; outputs in {out}); 1 of "
-        "them could not be audited (its findings.json names it)"]
+        "them could not be audited (named in its findings.json)"]
     with sqlite3.connect(store) as connection:
         assert connection.execute("SELECT count(*) FROM runs").fetchone() == (1,)
     document = json.loads((out / "findings.json").read_text(encoding="utf-8"))
