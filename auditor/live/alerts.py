@@ -52,6 +52,10 @@ def url_shown(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
+class SinkClosed(Exception):
+    """The sink was closed (the watch stopping) while it took an alert: not a failure."""
+
+
 class Sink:
     """One destination. `deliver` raises on failure (OSError, a timeout, a status)."""
 
@@ -123,12 +127,17 @@ class CommandSink(Sink):
         self.timeout = timeout
         self.name = "command:" + command
         self.running: subprocess.Popen | None = None  # the command taking an alert now
+        self.closed = False
 
     def deliver(self, text: str) -> None:
+        if self.closed:  # the watch stopping: no command begun that nothing would end
+            raise SinkClosed
         # a group of its own: what it starts (a pager script's curl) is ended with it
         with subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, start_new_session=True) as process:
             self.running = process
+            if self.closed:  # closed while it began: close() may not have seen it
+                _end_group(process)
             try:
                 process.communicate(text.encode("utf-8"), timeout=self.timeout)
             except subprocess.TimeoutExpired:
@@ -136,12 +145,15 @@ class CommandSink(Sink):
                 raise
             finally:
                 self.running = None
+        if self.closed:
+            raise SinkClosed
         if process.returncode != 0:
             raise RuntimeError(f"exit status {process.returncode}")
 
     def close(self) -> None:
         """The command still running when the watch stops is ended with it: left, it
         would hang on for ever (its wait for it gone with the watch)."""
+        self.closed = True
         process = self.running
         if process is not None and process.poll() is None:
             _end_group(process)
@@ -266,12 +278,12 @@ class SinkWorker:
             try:
                 self.sink.deliver(text)
                 break
+            except SinkClosed:
+                return  # ended with the watch: not in the sent-log, sent after the restart
             except subprocess.TimeoutExpired:
                 why = f"no answer within {self.sink.timeout:g} s"
             except Exception as error:  # any failure is told and retried, never a loss
                 why = _one_line(error)
-            if self.stopping.is_set():
-                return  # ended with the watch (close): sent after the restart
             self.tell(f"auditor: watch: alert {finding['id']} not taken by {self.sink.name} "
                       f"({why}); retrying in {delay:g} s")
             if self.stopping.wait(delay):
