@@ -52,6 +52,10 @@ def url_shown(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
+class SinkClosed(Exception):
+    """The sink was closed (the watch stopping) while it took an alert: not a failure."""
+
+
 class Sink:
     """One destination. `deliver` raises on failure (OSError, a timeout, a status)."""
 
@@ -62,6 +66,9 @@ class Sink:
 
     def already_sent(self) -> set[str]:
         return set()
+
+    def close(self) -> None:
+        """Let go of what the sink holds (the JSONL file's lock)."""
 
 
 class JsonlSink(Sink):
@@ -76,12 +83,27 @@ class JsonlSink(Sink):
             raise ValueError(f"--alert-jsonl {path} is not a regular file")
         self.path = path
         self.name = "jsonl:" + path
+        # held while the watch runs: a second watch appending to the file (its own state
+        # folder) would write every finding again, having read the IDs here only at start
+        import fcntl
+
+        try:
+            self.held = open(path, "a", encoding="utf-8")  # noqa: SIM115 (held)
+        except OSError as error:
+            raise ValueError(f"--alert-jsonl {path} cannot be written "
+                             f"({error.strerror})") from None
+        try:
+            fcntl.flock(self.held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.held.close()
+            raise ValueError(f"another watch writes the alert file {path} (two would "
+                             "alert every finding twice)") from None
+
+    def close(self) -> None:
+        self.held.close()
 
     def deliver(self, text: str) -> None:
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(text + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_line(Path(self.path), text)
 
     def already_sent(self) -> set[str]:
         sent: set[str] = set()
@@ -104,13 +126,46 @@ class CommandSink(Sink):
             raise ValueError("--alert-command is empty")
         self.timeout = timeout
         self.name = "command:" + command
+        self.running: subprocess.Popen | None = None  # the command taking an alert now
+        self.closed = False
 
     def deliver(self, text: str) -> None:
-        done = subprocess.run(self.argv, input=text.encode("utf-8"), timeout=self.timeout,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"exit status {done.returncode}")
+        if self.closed:  # the watch stopping: no command begun that nothing would end
+            raise SinkClosed
+        # a group of its own: what it starts (a pager script's curl) is ended with it
+        with subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True) as process:
+            self.running = process
+            if self.closed:  # closed while it began: close() may not have seen it
+                _end_group(process)
+            try:
+                process.communicate(text.encode("utf-8"), timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                _end_group(process)
+                raise
+            finally:
+                self.running = None
+        if self.closed:
+            raise SinkClosed
+        if process.returncode != 0:
+            raise RuntimeError(f"exit status {process.returncode}")
+
+    def close(self) -> None:
+        """The command still running when the watch stops is ended with it: left, it
+        would hang on for ever (its wait for it gone with the watch)."""
+        self.closed = True
+        process = self.running
+        if process is not None and process.poll() is None:
+            _end_group(process)
+
+
+def _end_group(process: subprocess.Popen) -> None:
+    """Kill the command and every process of its group (started with a session of its own)."""
+    import contextlib
+    import signal
+
+    with contextlib.suppress(OSError):  # gone meanwhile
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 class UrlSink(Sink):
@@ -156,11 +211,22 @@ class SentLog:
         self.ids |= sink.already_sent()
 
     def add(self, finding_id: str) -> None:
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(finding_id + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_line(self.path, finding_id)
         self.ids.add(finding_id)
+
+
+def append_line(path: Path, text: str) -> None:
+    """`text` appended as a line of its own, fsynced. After a last line a kill or a full
+    disk cut (no newline), it begins on a new line, not glued to the cut one (one line no
+    reader parses: a finding lost to the alert file's reader, an ID not known as sent)."""
+    with open(path, "a+b") as handle:
+        cut = False
+        if os.fstat(handle.fileno()).st_size > 0:
+            handle.seek(-1, os.SEEK_END)
+            cut = handle.read(1) != b"\n"
+        handle.write((b"\n" if cut else b"") + text.encode("utf-8") + b"\n")
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 class SinkWorker:
@@ -206,12 +272,14 @@ class SinkWorker:
                 self.queue.task_done()
 
     def _send(self, finding: dict[str, Any]) -> None:
-        text = json.dumps(finding, ensure_ascii=False, separators=(",", ":"))
+        text = alert_text(finding)
         delay = BACKOFF_FIRST
         while True:
             try:
                 self.sink.deliver(text)
                 break
+            except SinkClosed:
+                return  # ended with the watch: not in the sent-log, sent after the restart
             except subprocess.TimeoutExpired:
                 why = f"no answer within {self.sink.timeout:g} s"
             except Exception as error:  # any failure is told and retried, never a loss
@@ -232,6 +300,17 @@ class SinkWorker:
                     return
         if self.sent_at is not None:
             self.sent_at(finding["id"], time.time())
+
+
+# Characters JSON leaves raw that some readers end a line at (Python's str.splitlines,
+# JavaScript before ES2019): escaped, so an alert is one line under any reader's splitting
+_LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+
+
+def alert_text(finding: dict[str, Any]) -> str:
+    """The finding as one line of JSON: its record text's line breaks all escaped."""
+    return json.dumps(finding, ensure_ascii=False, separators=(",", ":")).translate(
+        _LINE_BREAKS)
 
 
 def _one_line(error: BaseException) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import sys
 import threading
@@ -106,9 +107,15 @@ def run(arguments: argparse.Namespace, floor: Any = None,
     from auditor.live.watch import run_watch
 
     options = options_of(arguments)
-    if options.poll <= 0 or options.command_timeout <= 0 or options.close_grace < 0:
-        raise Refused("auditor: watch: --poll and --command-timeout must be above 0, "
-                      "--close-grace 0 or more")
+    # `not x > 0`, not `x <= 0`: NaN is neither (a wait for NaN seconds never ended: the
+    # watch did not stop on SIGTERM); infinity is no number of seconds either
+    numbers = (options.poll, options.command_timeout, options.max_age_hours,
+               options.close_grace)
+    if not all(math.isfinite(number) for number in numbers) or not options.poll > 0 \
+            or not options.command_timeout > 0 or not options.max_age_hours > 0 \
+            or not options.close_grace >= 0:
+        raise Refused("auditor: watch: --poll, --command-timeout and --max-age must be "
+                      "numbers above 0, --close-grace 0 or more")
     stop = stop or threading.Event()
     handlers = {}  # the caller's, put back when the watch ends
     if threading.current_thread() is threading.main_thread():

@@ -8,6 +8,7 @@ their IDs, so the sent-logs keep them from being alerted twice.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from auditor.gaming_day import Calendar
 from auditor.live.piece_audit import GrowingFileAudit, PieceOutcome
 from auditor.run import collect_paths
 from auditor.selection import Judging
+from auditor.source import _SNIFF, _check_text
 
 # the round being dealt: the last `round` line after the last round judged
 _ROUND_LINE = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?round[ \t]+([^ \t\r\n#]+)")
@@ -45,10 +47,12 @@ class Followed:
         self.calendar, self.judging, self.waivers = calendar, judging, waivers
         self.identity: tuple[int, int] | None = None
         self.size = -1  # the size at the last poll
+        self.modified = -1  # its st_mtime_ns then: bytes written over, the size the same
         # the byte after the last whole line looked at for an `end`: a file that grows
         # without one is read from here, not again from the last round judged at every poll
         self.looked = 0
         self.mark = b""  # the _MARK_BYTES before audit.offset, as they were read
+        self.judged = hashlib.sha256()  # of the bytes before audit.offset, as they were read
         self.audit = GrowingFileAudit(path, calendar, judging, waivers)
         self.open_round: str | None = None
         self.last_round: str | None = None  # for the floor
@@ -57,7 +61,8 @@ class Followed:
 
     def poll(self) -> Change | None:
         """Read what was added since the last poll; None when nothing changed. Raises
-        OSError when the file cannot be read."""
+        OSError when the file cannot be read, UnreadableFile when its head is not text
+        (`auditor audit` refuses it whole: not UTF-8, NUL bytes)."""
         status = os.stat(self.path)
         identity = (status.st_dev, status.st_ino)
         change = Change()
@@ -66,16 +71,27 @@ class Followed:
         elif status.st_size < max(self.audit.offset, self.size):
             change.restarted = "truncated"
         elif status.st_size == self.size:
-            return None
+            if status.st_mtime_ns == self.modified:
+                return None
+            # written over in place, the size the same (a payout corrected): the whole of
+            # what was judged is compared (rare: an append changes the size), and what was
+            # looked at past it is looked at again
+            if self._judged_changed():
+                change.restarted = "rewritten"
+            self.looked = self.audit.offset
         elif self.mark and self._rewritten():
             change.restarted = "rewritten"
         if change.restarted:
             self.audit = GrowingFileAudit(self.path, self.calendar, self.judging, self.waivers)
             self.looked, self.open_round, self.mark = 0, None, b""
-        self.identity, self.size = identity, status.st_size
+            self.judged = hashlib.sha256()
         base = self.audit.offset  # where the next piece begins
         start = max(base, self.looked)
         with open(self.path, "rb") as handle:
+            if start < _SNIFF:  # bytes in the head the audit looks at to take the file
+                _check_text(self.path, handle.read(min(status.st_size, _SNIFF)))
+            self.identity, self.size = identity, status.st_size
+            self.modified = status.st_mtime_ns
             handle.seek(start)
             data = handle.read(max(0, status.st_size - start))
             whole = data.rfind(b"\n") + 1  # the bytes of whole lines
@@ -89,6 +105,7 @@ class Followed:
                 change.outcome = self.audit.audit_piece(piece)
                 # the bytes judged, as read (the mark before them ends where they begin)
                 self.mark = (self.mark + piece[:self.audit.offset - base])[-_MARK_BYTES:]
+                self.judged.update(piece[:self.audit.offset - base])
                 rest = piece[self.audit.offset - base:] + data[whole:]
                 self.open_round = None  # what is left after the rounds judged tells
             else:
@@ -117,6 +134,19 @@ class Followed:
         with open(self.path, "rb") as handle:
             handle.seek(offset - len(self.mark))
             return handle.read(len(self.mark)) != self.mark
+
+
+    def _judged_changed(self) -> bool:
+        """Whether the bytes before the next piece are no longer, all of them, those judged."""
+        digest, left = hashlib.sha256(), self.audit.offset
+        with open(self.path, "rb") as handle:
+            while left > 0:
+                block = handle.read(min(left, 1 << 20))
+                if not block:
+                    return True
+                digest.update(block)
+                left -= len(block)
+        return digest.digest() != self.judged.digest()
 
 
 class Folders:

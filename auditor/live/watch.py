@@ -38,12 +38,14 @@ from auditor.live.alerts import (
     Sink,
     SinkWorker,
     UrlSink,
+    append_line,
     at_or_above,
 )
 from auditor.live.floor import LiveFloor, TableState
 from auditor.live.follow import Folders, Followed
 from auditor.selection import Judging
 from auditor.shown import visible
+from auditor.source import UnreadableFile
 
 
 class WatchError(Exception):
@@ -108,6 +110,7 @@ class Watch:
         except OSError as error:
             raise WatchError(f"the state folder {self.state} cannot be made "
                              f"({error.strerror})") from None
+        self._lock = _hold(self.state)  # before the sent-logs are read
         sinks: list[Sink] = list(options.extra_sinks)
         try:
             if options.alert_jsonl is not None:
@@ -117,8 +120,10 @@ class Watch:
             if options.alert_url is not None:
                 sinks.append(UrlSink(options.alert_url))
         except ValueError as error:
+            for sink in sinks:
+                sink.close()
+            self._lock.close()
             raise WatchError(str(error)) from None
-        self._lock = _hold(self.state)  # before the sent-logs are read
         self.workers = [SinkWorker(sink, self.state, self.tell, options.sent_at)
                         for sink in sinks]
         self.followed: dict[str, Followed] = {}
@@ -166,6 +171,7 @@ class Watch:
         finally:
             for worker in self.workers:
                 worker.stop(wait=2.0)
+                worker.sink.close()
             if self.recording is not None:
                 self.recording.join(1.0)
             self._lock.close()  # another watch may take the state folder now
@@ -188,12 +194,20 @@ class Watch:
             return
         cutoff = time.time() - self.options.max_age_hours * 3600
         present = set(found)
+        # a record followed that the list names by another name now (a link to it made,
+        # sorting first: each file is listed once): followed on under its own name
+        followed_files = {f.identity: path for path, f in self.followed.items()}
         for path in found:
             if path in self.followed:
                 continue
             try:
-                modified = os.stat(path).st_mtime
+                status = os.stat(path)
             except OSError:
+                continue
+            modified = status.st_mtime
+            known = followed_files.get((status.st_dev, status.st_ino))
+            if known is not None and _same_file(known, status):
+                present.add(known)
                 continue
             if modified < cutoff and self.skipped.get(path, modified) == modified:
                 self.skipped[path] = modified  # an old night's record: left alone
@@ -216,6 +230,14 @@ class Watch:
             change = followed.poll()
         except FileNotFoundError:
             self._gone(path)
+            return
+        except UnreadableFile as error:  # as the audit refuses it: its rounds not judged
+            why = str(error)
+            if self.failing.get(path) != why:
+                self.failing[path] = why
+                self.tell(f"auditor: watch: {why}; not judged further, as `auditor audit` "
+                          "refuses it")
+                self._notice(f"{why}; not judged further", path)
             return
         except OSError as error:
             why = error.strerror or type(error).__name__
@@ -292,7 +314,7 @@ class Watch:
         if path is not None and not path.exists():
             return  # no day recorded yet: no flags, and nothing to say
         try:
-            engine = open_store(location, read_only=True)
+            engine = open_store(location, read_only=True, upgrade=False)  # never written
             try:
                 night, flags = latest(engine)
             finally:
@@ -374,6 +396,7 @@ class Watch:
             command, environment = day_command(files, out, self.options.store,
                                                self.options.config)
             said_log = self.state / f"recording-{day}.log"  # a file: it outlives this watch
+            began = time.time()
             try:
                 with open(said_log, "wb") as said_to:
                     process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
@@ -389,10 +412,10 @@ class Watch:
             # finds the marker and waits for that audit rather than run the day twice.
             marker.write_text(f"{process.pid} {time.time()}\n", encoding="utf-8")
             process.wait()
-            marker.unlink(missing_ok=True)
             said = said_log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
             said_log.unlink(missing_ok=True)
-            if process.returncode not in (0, 1):
+            if process.returncode not in (0, 1) and not _refused_inputs(out, began):
+                marker.unlink(missing_ok=True)
                 self.tell(f"auditor: watch: the run of gaming day {day} failed (exit "
                           f"{process.returncode}: {said[-1] if said else 'no message'}); "
                           f"trying again in {self.options.retry_seconds:g} s")
@@ -414,13 +437,15 @@ class Watch:
                     and finding.get("waiver") is None:
                 for worker in self.workers:
                     worker.offer(finding)
-        with open(self.days_log, "a", encoding="utf-8") as handle:
-            handle.write(day + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        append_line(self.days_log, day)  # a line of its own, after one a kill cut
         self.recorded_days.add(day)
+        # the marker goes once the day is in days.log: a watch killed, or a days.log that
+        # could not be written, before then takes the audit done, never runs it again
+        marker.unlink(missing_ok=True)
+        refused = sum(1 for entry in document.get("inputs", []) if entry.get("error"))
         self.tell(f"auditor: watch: gaming day {day} recorded ({len(files)} records; "
-                  f"outputs in {out})")
+                  f"outputs in {out})" + (f"; {refused} of them could not be audited (named "
+                                          "in its findings.json)" if refused else ""))
         return True
 
 
@@ -437,9 +462,26 @@ class Watch:
             return False
         while _is_audit(pid):
             time.sleep(1.0)
-        marker.unlink(missing_ok=True)
         findings = out / "findings.json"
-        return findings.exists() and findings.stat().st_mtime >= began
+        if findings.exists() and findings.stat().st_mtime >= began:
+            return True  # the marker stays until the day is in days.log
+        marker.unlink(missing_ok=True)
+        return False
+
+
+def _refused_inputs(out: Path, began: float) -> bool:
+    """Whether a day's run that exited 2 did so for records it could not audit (the run
+    finished and recorded, its outputs written, each such record named in them), not for
+    the store or the settings failing: then the day is recorded, not run again (each run
+    again would record the day once more)."""
+    findings = out / "findings.json"
+    try:
+        if findings.stat().st_mtime < began:
+            return False
+        document = json.loads(findings.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return any(entry.get("error") for entry in document.get("inputs", []))
 
 
 def day_command(files: list[str], out: Path, store: str | None,
@@ -474,6 +516,15 @@ def _hold(state: Path) -> Any:
         raise WatchError(f"another watch uses the state folder {state} (two would alert "
                          "every finding twice)") from None
     return handle
+
+
+def _same_file(path: str, status: os.stat_result) -> bool:
+    """Whether `path` is still the file `status` is of."""
+    try:
+        own = os.stat(path)
+    except OSError:
+        return False
+    return (own.st_dev, own.st_ino) == (status.st_dev, status.st_ino)
 
 
 def _is_audit(pid: int) -> bool:

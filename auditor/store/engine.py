@@ -146,14 +146,17 @@ def sqlite_path(location: str) -> Path | None:
     return Path(url.database)
 
 
-def open_store(location: str, read_only: bool = False, new_store: bool = False) -> Engine:
+def open_store(location: str, read_only: bool = False, new_store: bool = False,
+               upgrade: bool = True) -> Engine:
     """The store at `location`, created or upgraded to this auditor's schema.
 
     `read_only` (the commands that only read a store): an existing store opened for
     reading, with no write of any kind when its schema is current, so a store on read-only
     media or an archive can be read. `new_store`: an SQLite store's missing folders are
     made; without it a path whose folder does not exist is refused (a typo never starts a
-    new, empty history)."""
+    new, empty history). `upgrade` False (with `read_only`: a reader that must never write,
+    the live page's trend flags): a store that cannot be read as it is, an older schema,
+    is refused (StoreError), not upgraded."""
     name = shown(location)
     url = store_url(location)
     try:
@@ -178,6 +181,8 @@ def open_store(location: str, read_only: bool = False, new_store: bool = False) 
             if _readable_as_is(engine, name):
                 return engine
             engine.dispose()
+            if not upgrade:
+                raise StoreError(_NOT_UPGRADED.format(name=name))
     try:
         engine = _opened(create_engine(url))
     except Exception as error:  # a driver that is not installed, a bad option
@@ -188,6 +193,8 @@ def open_store(location: str, read_only: bool = False, new_store: bool = False) 
     try:
         if read_only and engine.dialect.name != "sqlite" and _readable_as_is(engine, name):
             return engine
+        if read_only and not upgrade:
+            raise StoreError(_NOT_UPGRADED.format(name=name))
         _migrate(engine, name)
     except StoreError:
         engine.dispose()
@@ -196,6 +203,10 @@ def open_store(location: str, read_only: bool = False, new_store: bool = False) 
         engine.dispose()
         raise StoreError(f"store {name}: cannot be opened ({cause_of(error)})") from error
     return engine
+
+
+_NOT_UPGRADED = ("store {name}: of an older schema, not read here (a reader does not "
+                 "upgrade it; the next audit recorded in it does)")
 
 
 def _check_sqlite_path(path: Path, name: str, read_only: bool, new_store: bool) -> None:

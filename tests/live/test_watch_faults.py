@@ -319,8 +319,9 @@ def test_misuse_is_one_line_and_exit_2(tmp_path):
                              timeout=60)
     assert (nowhere.returncode, nowhere.stderr) == (
         2, f"auditor: watch: {tmp_path / 'nowhere'}: no such file or folder\n")
-    assert watch("--poll", "0") == (2, "auditor: watch: --poll and --command-timeout must be "
-                                       "above 0, --close-grace 0 or more\n")
+    assert watch("--poll", "0") == (2, "auditor: watch: --poll, --command-timeout and "
+                                       "--max-age must be numbers above 0, --close-grace 0 "
+                                       "or more\n")
 
 
 def test_a_days_audit_left_by_a_killed_watch_is_not_run_again(tmp_path):
