@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from dataclasses import asdict, dataclass
+from itertools import islice
 from typing import Any, Literal
 
 ChangeKind = Literal["table", "finding", "flags", "notice", "day"]
@@ -109,15 +110,17 @@ class LiveFloor:
                 "notices": list(self._notices),
             }
 
-    def changes_after(self, sequence: int) -> list[Change] | None:
-        """The changes after `sequence`, oldest first; None when some of them are no longer
-        kept (the caller loads the snapshot again)."""
+    def changes_after(self, sequence: int, limit: int | None = None) -> list[Change] | None:
+        """The changes after `sequence`, oldest first, at most `limit` of them; None when
+        some of them are no longer kept (the caller loads the snapshot again)."""
         with self._lock:
             if sequence >= self._sequence:
                 return []
             if not self._changes or self._changes[0].sequence > sequence + 1:
                 return None
-            return [change for change in self._changes if change.sequence > sequence]
+            first = sequence + 1 - self._changes[0].sequence  # the sequences are contiguous
+            last = None if limit is None else first + limit
+            return list(islice(self._changes, first, last))
 
     @property
     def sequence(self) -> int:

@@ -41,6 +41,18 @@ def test_a_reader_too_far_behind_is_told_to_load_the_snapshot() -> None:
         "BJH-2", "BJH-3", "BJH-4"]
 
 
+def test_changes_after_with_a_limit_gives_the_oldest_first_from_a_rotated_floor() -> None:
+    """The page takes a catch-up piece by piece: each piece starts where the last ended."""
+    floor = LiveFloor(keep=4)
+    for number in range(6):
+        floor.add_finding({"id": f"BJH-{number}"}, {})  # changes 3 to 6 kept
+    assert [c.sequence for c in floor.changes_after(2, limit=2)] == [3, 4]
+    assert [c.sequence for c in floor.changes_after(4, limit=2)] == [5, 6]
+    assert [c.sequence for c in floor.changes_after(5, limit=2)] == [6]
+    assert floor.changes_after(6, limit=2) == []
+    assert floor.changes_after(1, limit=2) is None
+
+
 def test_a_new_gaming_day_clears_the_findings_and_keeps_the_tables() -> None:
     floor = LiveFloor()
     floor.update_table(table("T1", "9"))

@@ -21,7 +21,16 @@ import pytest
 from starlette.testclient import TestClient
 
 from auditor.live.floor import LiveFloor
-from auditor.live.page import hosts_for, is_loopback, make_app, serve, serve_address
+from auditor.live.page import (
+    PIECE_BYTES,
+    PIECE_CHANGES,
+    _piece,
+    hosts_for,
+    is_loopback,
+    make_app,
+    serve,
+    serve_address,
+)
 from tests.helpers.live_page import LINES, PWN, UPDATED, Served, finding, table
 
 
@@ -157,6 +166,24 @@ def test_a_malformed_sequence_is_refused(after: str) -> None:
         400, "after and Last-Event-ID take a sequence number (0 or more)\n")
     response = test_client.get("/events", headers={"Last-Event-ID": (after or "x").encode()})
     assert response.status_code == 400
+
+
+def test_a_catch_up_larger_than_a_piece_comes_whole_and_in_order_in_several_pieces() -> None:
+    """Each piece of a catch-up starts where the last ended: no change lost or repeated."""
+    floor = LiveFloor()
+    long_line = {1: "x" * 1000}
+    for number in range(1, 301):  # about 380 KB of events: six pieces
+        floor.add_finding(finding(id=f"F-{number}"), long_line)
+    text = client(floor).get("/events?after=0").text
+    ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+    assert ids == list(range(1, 301))
+    pieces, after = [], 0
+    while after < floor.sequence:
+        piece, after = _piece(floor.changes_after(after, limit=PIECE_CHANGES))
+        pieces.append(piece)
+    assert RETRY + "".join(pieces) == text
+    assert len(pieces) == 6
+    assert all(PIECE_BYTES <= len(piece) < PIECE_BYTES + 1300 for piece in pieces[:-1])
 
 
 def test_a_quiet_stream_gets_a_heartbeat_comment() -> None:
