@@ -304,6 +304,20 @@ def test_the_first_paint_shows_the_floor_newest_finding_first_with_its_lines_mar
             'the page was loaded (change 4), and it does not update.') in html
 
 
+def test_a_long_line_is_shortened_on_the_page_which_says_how_long_it_was() -> None:
+    floor = LiveFloor()
+    floor.add_finding(finding(), {**LINES, 11: "09:01:02 deal s2h1 " + "<b>" * 30_000})
+    test_client = client(floor)
+    html = test_client.get("/").text
+    shown_line = ("09:01:02 deal s2h1 " + "<b>" * 30_000)[:1000]
+    assert ('<li><span class="number">11</span><span class="mark"></span><code>'
+            + shown_line.replace("<", "&lt;").replace(">", "&gt;") + "</code>"
+            '<span class="shortened">… shortened for the page: the line has 90,019 '
+            "characters</span></li>") in html
+    [entry] = test_client.get("/snapshot.json").json()["findings"]
+    assert (entry["lines"]["11"], entry["shortened"]) == (shown_line, {"11": 90_019})
+
+
 def test_a_long_night_shows_the_newest_thousand_and_says_how_many_in_all() -> None:
     floor = LiveFloor()
     for number in range(1002):

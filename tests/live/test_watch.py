@@ -468,3 +468,37 @@ def test_a_days_run_alerts_its_own_days_findings_and_leaves_the_next_days_to_its
     assert [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")] == [
         "BJH-0", "BJH-2", "BJH-3"]
     assert told == [f"auditor: watch: gaming day {day} recorded (1 records; outputs in {out})"]
+
+
+def test_a_long_line_is_shortened_on_the_floor_alone_the_alert_and_audit_keep_it(tmp_path):
+    """The page carries at most 1,000 characters of a line; the finding alerted (as the
+    audit of the finished file gives it) is untouched, and the line stays whole on disk."""
+    source = simulated(tmp_path / "sim", rounds=5, seed="7")
+    lines = source.read_text(encoding="utf-8").split("\n")
+    long_line = "@@ " + "q" * 5000
+    at = [number for number, line in enumerate(lines) if line.split()[1:2] == ["round"]
+          or line.startswith("round")][2] + 1  # inside the third round
+    lines.insert(at, long_line)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    (folder / source.name).write_text("\n".join(lines), encoding="utf-8")
+    floor = LiveFloor()
+    watch, stop, thread, _told, _taken = watching(folder, tmp_path, floor)
+    bound = time.monotonic() + 60
+    while not any(str(at + 1) in entry.get("shortened", {})
+                  for entry in floor.snapshot()["findings"]):
+        assert time.monotonic() < bound, "the long line's finding did not reach the floor"
+        time.sleep(0.05)
+    assert watch.drain()
+    stop.set()
+    thread.join(5)
+    [entry] = [entry for entry in floor.snapshot()["findings"]
+               if str(at + 1) in entry.get("shortened", {})]
+    assert entry["shortened"] == {str(at + 1): 5003}
+    assert entry["lines"][str(at + 1)] == long_line[:1000]
+    final = {f["id"]: f for f in audited(folder / source.name)}
+    alerts = {a["id"]: a for a in alerts_of(tmp_path / "alerts.jsonl")}
+    finding_id = entry["finding"]["id"]
+    assert entry["finding"] == {**final[finding_id], "table_key": "RL-SIM-01/T01"} \
+        == alerts[finding_id]
+    assert (folder / source.name).read_text(encoding="utf-8").split("\n")[at] == long_line
