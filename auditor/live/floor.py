@@ -13,7 +13,12 @@ from __future__ import annotations
 import threading
 from collections import deque
 from dataclasses import asdict, dataclass
+from itertools import islice
 from typing import Any, Literal
+
+# The characters of a record line the page carries (a record's line may run to 64 KiB, each
+# finding carries its round's lines, and the floor keeps 5,000 findings).
+SHOWN_LINE_CHARACTERS = 1000
 
 ChangeKind = Literal["table", "finding", "flags", "notice", "day"]
 
@@ -67,9 +72,15 @@ class LiveFloor:
 
     def add_finding(self, finding: dict[str, Any], lines: dict[int, str]) -> None:
         """`finding` as findings.json holds it (with its ID); `lines`: the round's lines by
-        number, the evidence among them, for the page to show beside it."""
-        entry = {"finding": finding, "lines": {str(number): text for number, text in
-                                               sorted(lines.items())}}
+        number, the evidence among them, for the page to show beside it. A line longer than
+        SHOWN_LINE_CHARACTERS is shortened here, for the page alone (the findings, the store
+        and the case file keep it whole): `shortened` gives such a line's whole length."""
+        entry: dict[str, Any] = {"finding": finding, "lines": {
+            str(number): text[:SHOWN_LINE_CHARACTERS] for number, text in sorted(lines.items())}}
+        shortened = {str(number): len(text) for number, text in sorted(lines.items())
+                     if len(text) > SHOWN_LINE_CHARACTERS}
+        if shortened:
+            entry["shortened"] = shortened
         with self._lock:
             self._findings.append(entry)
             self._findings_total += 1
@@ -109,15 +120,17 @@ class LiveFloor:
                 "notices": list(self._notices),
             }
 
-    def changes_after(self, sequence: int) -> list[Change] | None:
-        """The changes after `sequence`, oldest first; None when some of them are no longer
-        kept (the caller loads the snapshot again)."""
+    def changes_after(self, sequence: int, limit: int | None = None) -> list[Change] | None:
+        """The changes after `sequence`, oldest first, at most `limit` of them; None when
+        some of them are no longer kept (the caller loads the snapshot again)."""
         with self._lock:
             if sequence >= self._sequence:
                 return []
             if not self._changes or self._changes[0].sequence > sequence + 1:
                 return None
-            return [change for change in self._changes if change.sequence > sequence]
+            first = sequence + 1 - self._changes[0].sequence  # the sequences are contiguous
+            last = None if limit is None else first + limit
+            return list(islice(self._changes, first, last))
 
     @property
     def sequence(self) -> int:

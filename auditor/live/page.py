@@ -41,7 +41,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from auditor.live.floor import LiveFloor
+from auditor.live.floor import Change, LiveFloor
 from auditor.resources import templates_dir
 from auditor.shown import neutral
 from auditor.store.urls import shown
@@ -51,6 +51,10 @@ LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 POLL_SECONDS = 0.2
 HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 1000  # how soon a browser reconnects a dropped stream
+# A catch-up (the changes a client has not seen, up to the 5,000 kept) is sent in pieces of
+# about PIECE_BYTES, each of at most PIECE_CHANGES changes (see _piece).
+PIECE_BYTES = 64 * 1024
+PIECE_CHANGES = 256
 SHOWN_FINDINGS = 1000  # the newest findings the page shows; the count says how many in all
 
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; "
@@ -138,21 +142,39 @@ async def _stream(floor: LiveFloor, after: int | None, stale: bool, closing: thr
     sent = time.monotonic()
     while True:
         # The floor's sequence only grows: a client ahead of it holds another floor's.
-        changes = None if stale or after > floor.sequence else floor.changes_after(after)
+        changes = (None if stale or after > floor.sequence
+                   else floor.changes_after(after, limit=PIECE_CHANGES))
         if changes is None:
             yield f"event: reload\ndata: {_dumps({'sequence': floor.sequence})}\n\n"
             return
         if changes:
-            yield "".join(_event(change.sequence, change.kind, change.data)
-                          for change in changes)
-            after = changes[-1].sequence
+            piece, after = _piece(changes)
+            yield piece
             sent = time.monotonic()
+            if after < floor.sequence:  # more to catch up: the next piece, once this is sent
+                await asyncio.sleep(0)  # the other clients' turn
+                continue
         elif time.monotonic() - sent >= heartbeat:
             yield ": heartbeat\n\n"
             sent = time.monotonic()
         if closing.is_set():
             return
         await asyncio.sleep(poll)
+
+
+def _piece(changes: list[Change]) -> tuple[str, int]:
+    """The events of the first changes, up to about PIECE_BYTES (at least one change), and
+    the sequence of the last of them. A catch-up goes out piece by piece, each written only
+    once the client took the last (the server's write waits while its buffer is full), so a
+    client that never reads holds one piece of the server's memory, not the whole backlog."""
+    events: list[str] = []
+    size = 0
+    for change in changes:
+        if events and size >= PIECE_BYTES:
+            break
+        events.append(_event(change.sequence, change.kind, change.data))
+        size += len(events[-1])
+    return "".join(events), changes[len(events) - 1].sequence
 
 
 def _event(sequence: int, kind: str, data: dict[str, Any]) -> str:

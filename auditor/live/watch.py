@@ -300,7 +300,7 @@ class Watch:
         if self.floor is None:
             return
         from auditor.store import StoreError, open_store
-        from auditor.store.engine import sqlite_path
+        from auditor.store.engine import StoreNotMade, sqlite_path
         from auditor.store_location import choose_store
         from auditor.trends.flags import latest
 
@@ -319,6 +319,8 @@ class Watch:
                 night, flags = latest(engine)
             finally:
                 engine.dispose()
+        except StoreNotMade:
+            return  # the first day's run is making it: no flags yet, nothing to say
         except StoreError as error:
             self._failed_flags(str(error))
             return

@@ -100,6 +100,11 @@ class StoreError(Exception):
     """The store cannot be used; the message says why, plainly, on one line."""
 
 
+class StoreNotMade(StoreError):
+    """A reader that does not upgrade (read_only, upgrade False) met a store with no schema
+    at all: a file its first run has opened and not yet written its tables to."""
+
+
 class StoreFailure(StoreError):
     """The store failed while a run was being recorded (a full disk, a server gone): the
     run, if it was begun, stays unfinished."""
@@ -180,8 +185,11 @@ def open_store(location: str, read_only: bool = False, new_store: bool = False,
             engine = _read_only_sqlite(path)
             if _readable_as_is(engine, name):
                 return engine
+            made = _stamped(engine, name)
             engine.dispose()
             if not upgrade:
+                if not made:
+                    raise StoreNotMade(f"store {name}: has no schema yet (being made)")
                 raise StoreError(_NOT_UPGRADED.format(name=name))
     try:
         engine = _opened(create_engine(url))
@@ -301,6 +309,15 @@ def _readable_as_is(engine: Engine, name: str) -> bool:
         raise StoreError(f"store {name}: cannot be read ({cause_of(error)})") from error
     _refuse_newer(current)
     return bool(current) and (current == {HEAD_REVISION} or current <= READABLE_WITHOUT_UPGRADE)
+
+
+def _stamped(engine: Engine, name: str) -> bool:
+    """Whether the store holds a schema revision (an older one, when not readable as is)."""
+    try:
+        with reading(engine).connect() as connection:
+            return bool(stored_revisions(connection))
+    except Exception as error:
+        raise StoreError(f"store {name}: cannot be read ({cause_of(error)})") from error
 
 
 def stored_revisions(connection: Connection) -> set[str]:

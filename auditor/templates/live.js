@@ -107,6 +107,11 @@
       const line = element("li", null, evidence ? "evidence" : "");
       line.append(element("span", number, "number"), element("span", evidence ? "▶" : "", "mark"),
         element("code", text));
+      const length = (entry.shortened || {})[number];
+      if (length !== undefined) {
+        line.append(element("span", "… shortened for the page: the line has " +
+          Number(length).toLocaleString("en-US") + " characters", "shortened"));
+      }
       lines.append(line);
     }
     details.append(lines);

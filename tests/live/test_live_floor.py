@@ -41,6 +41,34 @@ def test_a_reader_too_far_behind_is_told_to_load_the_snapshot() -> None:
         "BJH-2", "BJH-3", "BJH-4"]
 
 
+def test_changes_after_with_a_limit_gives_the_oldest_first_from_a_rotated_floor() -> None:
+    """The page takes a catch-up piece by piece: each piece starts where the last ended."""
+    floor = LiveFloor(keep=4)
+    for number in range(6):
+        floor.add_finding({"id": f"BJH-{number}"}, {})  # changes 3 to 6 kept
+    assert [c.sequence for c in floor.changes_after(2, limit=2)] == [3, 4]
+    assert [c.sequence for c in floor.changes_after(4, limit=2)] == [5, 6]
+    assert [c.sequence for c in floor.changes_after(5, limit=2)] == [6]
+    assert floor.changes_after(6, limit=2) == []
+    assert floor.changes_after(1, limit=2) is None
+
+
+def test_a_long_line_is_shortened_for_the_page_alone_and_its_length_told() -> None:
+    floor = LiveFloor()
+    finding = {"id": "BJH-1", "message": "paid 30, owed 20"}
+    long_line = "09:01:08 settle s2h1 main win 30 " + "y" * 70_000
+    floor.add_finding(finding, {12: long_line, 10: "bet s2h1 main 20", 11: "z" * 1000})
+    [entry] = floor.snapshot()["findings"]
+    assert entry == {"finding": {"id": "BJH-1", "message": "paid 30, owed 20"},
+                     "lines": {"10": "bet s2h1 main 20", "11": "z" * 1000,
+                               "12": long_line[:1000]},
+                     "shortened": {"12": 70_033}}
+    assert floor.changes_after(0)[0].data == entry
+    assert finding == {"id": "BJH-1", "message": "paid 30, owed 20"}  # the finding whole
+    floor.add_finding({"id": "BJH-2"}, {3: "hit s1 Kd"})
+    assert "shortened" not in floor.snapshot()["findings"][1]  # only when a line was
+
+
 def test_a_new_gaming_day_clears_the_findings_and_keeps_the_tables() -> None:
     floor = LiveFloor()
     floor.update_table(table("T1", "9"))

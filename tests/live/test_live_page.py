@@ -21,7 +21,16 @@ import pytest
 from starlette.testclient import TestClient
 
 from auditor.live.floor import LiveFloor
-from auditor.live.page import hosts_for, is_loopback, make_app, serve, serve_address
+from auditor.live.page import (
+    PIECE_BYTES,
+    PIECE_CHANGES,
+    _piece,
+    hosts_for,
+    is_loopback,
+    make_app,
+    serve,
+    serve_address,
+)
 from tests.helpers.live_page import LINES, PWN, UPDATED, Served, finding, table
 
 
@@ -159,6 +168,24 @@ def test_a_malformed_sequence_is_refused(after: str) -> None:
     assert response.status_code == 400
 
 
+def test_a_catch_up_larger_than_a_piece_comes_whole_and_in_order_in_several_pieces() -> None:
+    """Each piece of a catch-up starts where the last ended: no change lost or repeated."""
+    floor = LiveFloor()
+    long_line = {1: "x" * 1000}
+    for number in range(1, 301):  # about 380 KB of events: six pieces
+        floor.add_finding(finding(id=f"F-{number}"), long_line)
+    text = client(floor).get("/events?after=0").text
+    ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+    assert ids == list(range(1, 301))
+    pieces, after = [], 0
+    while after < floor.sequence:
+        piece, after = _piece(floor.changes_after(after, limit=PIECE_CHANGES))
+        pieces.append(piece)
+    assert RETRY + "".join(pieces) == text
+    assert len(pieces) == 6
+    assert all(PIECE_BYTES <= len(piece) < PIECE_BYTES + 1300 for piece in pieces[:-1])
+
+
 def test_a_quiet_stream_gets_a_heartbeat_comment() -> None:
     assert client(floor_of_three(), heartbeat=0).get("/events?after=3").text == (
         RETRY + ": heartbeat\n\n")
@@ -275,6 +302,20 @@ def test_the_first_paint_shows_the_floor_newest_finding_first_with_its_lines_mar
         (' class="evidence"', "10", "▶"), ("", "11", ""), (' class="evidence"', "12", "▶")]
     assert ('<noscript><p class="static">JavaScript is off: this is the floor as it was when '
             'the page was loaded (change 4), and it does not update.') in html
+
+
+def test_a_long_line_is_shortened_on_the_page_which_says_how_long_it_was() -> None:
+    floor = LiveFloor()
+    floor.add_finding(finding(), {**LINES, 11: "09:01:02 deal s2h1 " + "<b>" * 30_000})
+    test_client = client(floor)
+    html = test_client.get("/").text
+    shown_line = ("09:01:02 deal s2h1 " + "<b>" * 30_000)[:1000]
+    assert ('<li><span class="number">11</span><span class="mark"></span><code>'
+            + shown_line.replace("<", "&lt;").replace(">", "&gt;") + "</code>"
+            '<span class="shortened">… shortened for the page: the line has 90,019 '
+            "characters</span></li>") in html
+    [entry] = test_client.get("/snapshot.json").json()["findings"]
+    assert (entry["lines"]["11"], entry["shortened"]) == (shown_line, {"11": 90_019})
 
 
 def test_a_long_night_shows_the_newest_thousand_and_says_how_many_in_all() -> None:

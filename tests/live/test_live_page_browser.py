@@ -137,6 +137,22 @@ def test_a_finding_opens_its_rounds_lines_with_the_evidence_marked(browser, serv
     live.close()
 
 
+def test_a_long_line_pushed_is_shown_shortened_with_its_length(browser, served) -> None:
+    live = LivePage(browser, served.url)
+    page = live.page
+    long_line = "09:01:02 deal s2h1 " + PWN * 3000  # 99,019 characters
+    served.floor.add_finding(finding("long line", id="F-3"), {**LINES, 11: long_line})
+    visible_within(page, "long line", LIMIT_SECONDS)
+    details = page.locator("#findings > li > details").first
+    details.locator("summary").click()
+    assert details.locator(".lines li").all_text_contents() == [
+        "10▶09:01:01 bet s2h1 main 20",
+        "11" + long_line[:1000] + "… shortened for the page: the line has 99,019 characters",
+        "12▶09:01:08 settle s2h1 main win 30"]
+    assert page.evaluate("() => window.__pwned") is None
+    live.close()
+
+
 def test_hostile_record_text_shows_as_text_and_runs_nothing(browser, served) -> None:
     live = LivePage(browser, served.url)
     page = live.page

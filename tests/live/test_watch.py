@@ -87,25 +87,38 @@ def _findings_text(text: str) -> str:
 
 
 def test_the_gaming_days_run_is_the_audit_of_the_finished_files(tmp_path):
+    """Every wait is for the condition meant, never for a time: under load, the writer could
+    pause past the 0.5 s grace and the day be recorded from a part of the file (the wall
+    clock here is past the day's close), so the clock holds the day open until the record is
+    written; the first watch's tell is waited for, not the days' set it follows; and the
+    watch started again is watched until it has looked at the day, quiet, twice."""
     import subprocess
     import sys
+    import threading
+    from datetime import UTC, datetime
 
     source = simulated(tmp_path / "sim", rounds=40, seed="5", day="2026-11-20")
     folder = tmp_path / "floor"
     folder.mkdir()
     floor = LiveFloor()
     store = tmp_path / "watch.sqlite"
+    written = threading.Event()
+
+    def clock() -> datetime:  # the day open until the whole record is written
+        return datetime.now(UTC) if written.is_set() else datetime(2026, 11, 20, 12, tzinfo=UTC)
+
     watch, stop, thread, told, _taken = watching(
-        folder, tmp_path, floor, record_days=True, close_grace=0.5, store=str(store))
+        folder, tmp_path, floor, record_days=True, close_grace=0.5, store=str(store),
+        clock=clock)
     writer = Writer(source, folder / source.name, pause=0.0005)
     writer.start()
     writer.join()
-    deadline = time.time() + 60
-    while "2026-11-20" not in watch.recorded_days and time.time() < deadline:
-        time.sleep(0.1)
-    assert watch.drain()
+    written.set()
+    _wait(lambda: told, "the day recorded")  # the recording's last act
+    assert watch.drain(timeout=60)
     stop.set()
-    thread.join(5)
+    thread.join(60)
+    assert not thread.is_alive()
     assert told == [f"auditor: watch: gaming day 2026-11-20 recorded (1 records; outputs in "
                     f"{tmp_path / 'out' / '2026-11-20'})"]
     direct = tmp_path / "direct"
@@ -123,17 +136,42 @@ def test_the_gaming_days_run_is_the_audit_of_the_finished_files(tmp_path):
     assert any(f["round"] is None for f in final), "a finding of the whole file is wanted"
     assert (tmp_path / "state" / "days.log").read_text() == "2026-11-20\n"
     assert floor.snapshot()["gaming_day"] == "2026-11-21"
-    # started again, the day is not recorded twice
+    # started again, the day is not recorded twice: watched until it has read the record to
+    # its end and looked at the day twice after the grace (the first look would have begun
+    # its run, the second comes only once that run has ended and told)
+    looked: list[float] = []
+
+    def counted() -> datetime:
+        looked.append(time.monotonic())
+        return datetime.now(UTC)
+
+    size = (folder / source.name).stat().st_size
     watch, stop, thread, told, _taken = watching(
-        folder, tmp_path, None, record_days=True, close_grace=0.2, store=str(store))
-    time.sleep(1.0)
+        folder, tmp_path, None, record_days=True, close_grace=0.2, store=str(store),
+        clock=counted)
+
+    def quiet_looks() -> int:
+        grew = watch.last_growth.get("2026-11-20")
+        read = any(followed.size == size for followed in list(watch.followed.values()))
+        return 0 if grew is None or not read else sum(1 for at in looked if at > grew + 0.2)
+
+    _wait(lambda: quiet_looks() >= 2, "the day looked at again")
     stop.set()
-    thread.join(5)
+    thread.join(60)
+    assert not thread.is_alive()
     assert told == []
     import sqlite3
 
     with sqlite3.connect(store) as connection:
         assert connection.execute("SELECT count(*) FROM runs").fetchone() == (1,)
+
+
+def _wait(condition, what: str, bound: float = 120.0) -> None:
+    """Until `condition()` holds; the bound only ends a test that would hang."""
+    deadline = time.monotonic() + bound
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {bound:g} s for {what}"
+        time.sleep(0.05)
 
 
 def _fed_in_random_pieces(path: Path, seed: int) -> list[dict]:
@@ -468,3 +506,37 @@ def test_a_days_run_alerts_its_own_days_findings_and_leaves_the_next_days_to_its
     assert [a["id"] for a in alerts_of(tmp_path / "alerts.jsonl")] == [
         "BJH-0", "BJH-2", "BJH-3"]
     assert told == [f"auditor: watch: gaming day {day} recorded (1 records; outputs in {out})"]
+
+
+def test_a_long_line_is_shortened_on_the_floor_alone_the_alert_and_audit_keep_it(tmp_path):
+    """The page carries at most 1,000 characters of a line; the finding alerted (as the
+    audit of the finished file gives it) is untouched, and the line stays whole on disk."""
+    source = simulated(tmp_path / "sim", rounds=5, seed="7")
+    lines = source.read_text(encoding="utf-8").split("\n")
+    long_line = "@@ " + "q" * 5000
+    at = [number for number, line in enumerate(lines) if line.split()[1:2] == ["round"]
+          or line.startswith("round")][2] + 1  # inside the third round
+    lines.insert(at, long_line)
+    folder = tmp_path / "floor"
+    folder.mkdir()
+    (folder / source.name).write_text("\n".join(lines), encoding="utf-8")
+    floor = LiveFloor()
+    watch, stop, thread, _told, _taken = watching(folder, tmp_path, floor)
+    bound = time.monotonic() + 60
+    while not any(str(at + 1) in entry.get("shortened", {})
+                  for entry in floor.snapshot()["findings"]):
+        assert time.monotonic() < bound, "the long line's finding did not reach the floor"
+        time.sleep(0.05)
+    assert watch.drain()
+    stop.set()
+    thread.join(5)
+    [entry] = [entry for entry in floor.snapshot()["findings"]
+               if str(at + 1) in entry.get("shortened", {})]
+    assert entry["shortened"] == {str(at + 1): 5003}
+    assert entry["lines"][str(at + 1)] == long_line[:1000]
+    final = {f["id"]: f for f in audited(folder / source.name)}
+    alerts = {a["id"]: a for a in alerts_of(tmp_path / "alerts.jsonl")}
+    finding_id = entry["finding"]["id"]
+    assert entry["finding"] == {**final[finding_id], "table_key": "RL-SIM-01/T01"} \
+        == alerts[finding_id]
+    assert (folder / source.name).read_text(encoding="utf-8").split("\n")[at] == long_line
