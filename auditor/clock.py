@@ -44,6 +44,22 @@ def zoned(zone_name: str | None, day: str | None, clock: str | None) -> str | No
     return f"{clock} {first.tzname()} or {second.tzname()}"
 
 
+def repeated(zone_name: str, day: str, clock: str) -> bool:
+    """Whether `clock` on `day` is in the hour the zone repeats when daylight saving time
+    ends (its two folds have different offsets and both exist); False for a date, time or
+    zone that cannot be read (a ZoneError is a ValueError)."""
+    try:
+        wall = datetime.combine(date.fromisoformat(day), time.fromisoformat(clock))
+        where = zone(zone_name)
+    except ValueError:
+        return False
+    first, second = wall.replace(tzinfo=where, fold=0), wall.replace(tzinfo=where, fold=1)
+    if first.utcoffset() == second.utcoffset():
+        return False
+    round_trip = first.astimezone(ZoneInfo("UTC")).astimezone(where).replace(tzinfo=None)
+    return round_trip == wall
+
+
 def zone_described(zone_name: str) -> str:
     """The zone and its offsets over a year, for a page's legend."""
     where = zone(zone_name)

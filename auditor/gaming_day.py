@@ -183,6 +183,14 @@ def shift_shown(finding: Finding) -> str | None:
                          finding.round_started or finding.time)
 
 
+def day_counted(finding: Finding) -> str | None:
+    """The date a finding is counted under in the report's "Findings by gaming day": its
+    gaming day (a round after midnight is of the night before, as the gaming-day filter and
+    the case file have it); a finding of a run judged before findings carried one: its
+    calendar date, all that run knew."""
+    return finding.gaming_day if finding.gaming_day is not None else finding.date
+
+
 def stamped_shift(shift: str | None, gaming_day: str | None, day: str | None,
                   started: str | None) -> str | None:
     """The shift a finding is counted and filtered under: the one its run's calendar gave

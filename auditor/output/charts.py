@@ -1,5 +1,5 @@
 """The report's charts as geometry (inline SVG, drawn by the templates): severity bars of
-the summary tables, money by citation, findings by date."""
+the summary tables, money by citation, findings by gaming day."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def money_bars(rows: list[SummaryRow]) -> dict[str, Any]:
 
 
 def date_columns(rows: list[SummaryRow]) -> dict[str, Any]:
-    """Findings per date as columns, by month when there are too many dates to read."""
+    """Findings per gaming day as columns, by month when there are too many to read."""
     dated = [{"label": r.label, "findings": r.findings, "high": r.high, "medium": r.medium,
               "low": r.low} for r in rows if r.label not in ("(none)", "None", "undated")]
     if len(dated) > 62:

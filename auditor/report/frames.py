@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditor.checks.base import citation_sort_key
 from auditor.findings import Finding
-from auditor.gaming_day import shift_shown
+from auditor.gaming_day import day_counted, shift_shown
 from auditor.money import currency_order, exact_text
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ class SummaryColumns:
         columns, known, texts = self.columns, self.identity.get(finding.file), self.texts
         table = (known["table_key"] if known else None) or finding.table
         for name, value in (("citation", finding.citation), ("table_key", table),
-                            ("dealer", finding.dealer), ("date", finding.date),
+                            ("dealer", finding.dealer), ("date", day_counted(finding)),
                             ("shift", shift_shown(finding)),
                             ("severity", finding.severity)):
             columns[name].append(value if value is None else texts.setdefault(value, value))

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, select
 
 import auditor.store.schema as schema
+from auditor.clock import repeated, zoned
 from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
 from auditor.gaming_day import Calendar
 from auditor.store.engine import reading
@@ -125,7 +126,8 @@ def _rows(run_id: int, position: int, tally: Tally,
     rows[schema.tally_game] = [
         (run_id, position, item, dealer, date, decks, soft, statistic, up, trials, hits)
         for item, ((dealer, date, statistic, up), (trials, hits)) in enumerate(game.items())]
-    rows[schema.table_nights] = _nights(run_id, position, tally, rounds, of_stamp)
+    rows[schema.table_nights] = _nights(run_id, position, tally, rounds, of_stamp,
+                                        calendar.time_zone)
     rows[schema.tally_shuffles] = [  # (their texts made in the worker: `ClosedShuffle`)
         (run_id, position, item, site, table_id, shuffled.shoe_id,
          of_stamp(shuffled.date)[0], decks, shuffled.cards, shuffled.lines, shuffled.rounds)
@@ -134,7 +136,7 @@ def _rows(run_id: int, position: int, tally: Tally,
 
 
 def _nights(run_id: int, position: int, tally: Tally, rounds: dict[tuple, int],
-            of_stamp: Any) -> list[tuple]:
+            of_stamp: Any, zone_name: str | None = None) -> list[tuple]:
     """The table's gaming days in the record: the rounds of each, and where it begins
     (its first round's hour stamp, line and round ID, as text). An undated night has no
     row: with no gaming day, no later recording can be told to be of the same night."""
@@ -148,17 +150,22 @@ def _nights(run_id: int, position: int, tally: Tally, rounds: dict[tuple, int],
         if day in counts and (day not in starts or line < starts[day][1]):
             starts[day] = (stamp, line, round_id)
     complete = bool(tally.finished)
-    spans = _spans(tally, counts, of_stamp)
+    spans = _spans(tally, counts, of_stamp, zone_name)
     return [(run_id, position, day, tally.site, tally.table_id,
              json.dumps(starts.get(day), separators=(",", ":")), count, complete,
              *spans.get(day, (None, None)))
             for day, count in counts.items()]
 
 
-def _spans(tally: Tally, counts: dict[str, int], of_stamp: Any) -> dict[str, tuple]:
+def _spans(tally: Tally, counts: dict[str, int], of_stamp: Any,
+           zone_name: str | None = None) -> dict[str, tuple]:
     """Each night's first and last round (in the record's order) as their local date and
     time ("2026-03-01 20:01:00"); none for a night with a round of no time, whose span is
-    not known."""
+    not known. A time in the hour the floor's zone (`zone_name`) repeats when daylight
+    saving time ends says so ("2026-11-01 01:20:00 MDT or MST", `clock.zoned`): the record
+    cannot tell which pass it was, so two such times are never compared
+    (store/trend_reads.py, `_contained_nights`); against any other time their text orders
+    them rightly, the repeated hour lying wholly between 01:00 and 02:00."""
     first: dict[str, tuple] = {}
     last: dict[str, tuple] = {}
     untimed = set()
@@ -170,10 +177,17 @@ def _spans(tally: Tally, counts: dict[str, int], of_stamp: Any) -> dict[str, tup
             untimed.add(day)
             continue
         if day not in first or first_line < first[day][0]:
-            first[day] = (first_line, f"{stamp[:10]} {first_clock}")
+            first[day] = (first_line, _moment(zone_name, stamp[:10], first_clock))
         if day not in last or last_line > last[day][0]:
-            last[day] = (last_line, f"{stamp[:10]} {last_clock}")
+            last[day] = (last_line, _moment(zone_name, stamp[:10], last_clock))
     return {day: (first[day][1], last[day][1]) for day in first if day not in untimed}
+
+
+def _moment(zone_name: str | None, day: str, clock: str) -> str:
+    """A span's end as stored: its date and time, and both offsets in the repeated hour."""
+    if zone_name and repeated(zone_name, day, clock):
+        return f"{day} {zoned(zone_name, day, clock)}"
+    return f"{day} {clock}"
 
 
 def record_tally(connection: Connection, run_id: int, position: int, tally: Tally,

@@ -159,7 +159,9 @@ def _contained_nights(engine: Engine, by_start):
     """The table-nights, of those not superseded by their first round, whose span of time
     (`first_round` to `last_round`) lies within another's of the same table and gaming
     day: the other's is wider, or the same and it is complete where this one is not, or
-    as complete and recorded later. Table-nights with no span are never compared."""
+    as complete and recorded later. Table-nights with no span are never compared, nor two
+    ends that both lie in the hour repeated when daylight saving time ends (tallies.py,
+    `_spans`: the record does not say which pass they were)."""
     nights, chosen = schema.table_nights, chosen_inputs(engine)
     kept = (select(nights.c.run_id, nights.c.position, nights.c.night, nights.c.site,
                    nights.c.table_id, nights.c.complete, nights.c.first_round,
@@ -187,10 +189,19 @@ def _contained_nights(engine: Engine, by_start):
                      or_(other.c.run_id != this.c.run_id,
                          other.c.position != this.c.position),
                      other.c.first_round <= this.c.first_round,
-                     other.c.last_round >= this.c.last_round, wins)
+                     other.c.last_round >= this.c.last_round, wins,
+                     # two times of the repeated hour (tallies.py, `_spans`): not ordered
+                     ~and_(_repeated(other.c.first_round), _repeated(this.c.first_round)),
+                     ~and_(_repeated(other.c.last_round), _repeated(this.c.last_round)))
               .exists())
     return select(this.c.run_id, this.c.position, this.c.night).where(within).subquery(
         "contained")
+
+
+def _repeated(moment):
+    """Whether a span's end is a time of the hour repeated when daylight saving time ends
+    ("01:20:00 MDT or MST"): which pass it was, the record does not say."""
+    return moment.like("% or %")
 
 
 def superseded_recordings(engine: Engine, since: str | None,

@@ -754,7 +754,7 @@
     if (dimension === "table") { return r.k || "(none)"; }
     if (dimension === "dealer") { return r.d || "(none)"; }
     if (dimension === "shift") { return r.h || "(none)"; }
-    return r.a || "undated";
+    return r.gd || r.a || "undated";  /* the gaming day; a run from before them: the date */
   }
 
   function rowsOf(dimension, shown) {

@@ -1,0 +1,57 @@
+"""The report's "Findings by gaming day" counts each finding under its round's gaming day,
+as its gaming-day filter and the case file do, not under the calendar date: a round at
+00:30 on 2026-03-02 is of the night of 2026-03-01. Each round of these records pays a
+blackjack even money: one finding a round (tests/helpers/gaming_day_records.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.browser import Page
+from tests.helpers.gaming_day_records import FALL_BACK, audited
+
+# Gaming day 2026-03-01 is rounds 1-4 (two after midnight), 2026-03-02 rounds 5-7.
+TWO_NIGHTS = [("2026-03-01", "22:30"), ("2026-03-01", "23:50"), ("2026-03-02", "00:30"),
+              ("2026-03-02", "05:00"), ("2026-03-02", "06:00"), ("2026-03-02", "22:10"),
+              ("2026-03-03", "01:00")]
+ROW = re.compile(r'<tr[^>]*><th scope="row">([^<]*)</th>\s*<td class="barcell">.*?</td>\s*'
+                 r'<td class="num strong">(\d+)</td>', re.S)
+
+
+def by_day(page: str) -> list[tuple[str, int]]:
+    """The rows of the page's summary by date, as written (label, findings)."""
+    table = page.split('data-dimension="date"', 1)[1].split("</table>", 1)[0]
+    return [(label, int(count)) for label, count in ROW.findall(table)]
+
+
+@pytest.mark.parametrize(("rounds", "expected"), [
+    (TWO_NIGHTS, [("2026-03-01", 4), ("2026-03-02", 3)]),
+    # the fall-back night (01:30 then 01:10, the repeated hour) and 06:30 after it
+    (FALL_BACK, [("2026-10-31", 6), ("2026-11-01", 1)]),
+])
+def test_the_summary_counts_findings_by_gaming_day(tmp_path: Path, rounds, expected) -> None:
+    page = (audited(tmp_path, rounds) / "report.html").read_text(encoding="utf-8")
+    assert "<h3>Findings by gaming day</h3>" in page
+    assert "<h3>Findings by date</h3>" not in page
+    assert "<h3>Findings by gaming day, as a chart</h3>" in page
+    assert by_day(page) == expected
+
+
+def test_a_gaming_day_filtered_summary_counts_that_nights_findings(browser,
+                                                                    tmp_path: Path) -> None:
+    path = audited(tmp_path, TWO_NIGHTS) / "report.html"
+    for day, expected in (("2026-03-01", [["2026-03-01", "4"]]),
+                          ("2026-03-02", [["2026-03-02", "3"]])):
+        opened = Page(browser, Path(f"{path}"))
+        page = opened.page
+        page.goto(f"{path.as_uri()}#day={day}")
+        page.reload()  # the filters are read from the address when the page loads
+        rows = page.eval_on_selector_all(
+            "table.summary[data-dimension=date] tbody tr",
+            "rows => rows.map(r => [r.querySelector('th').textContent.trim(),"
+            " r.querySelector('td.strong').textContent.trim()])")
+        assert rows == expected
+        opened.close()
