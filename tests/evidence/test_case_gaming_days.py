@@ -172,19 +172,8 @@ def test_a_fault_after_midnight_in_a_round_begun_before_is_dated_as_it_happened(
     """Round 2 begins at 23:59 on 2026-11-20 (its date) and its faulty settlement is written
     at 00:00:16: the exhibit gives the round's date and gaming day, and the time on the date
     it was (surveillance looks for 2026-11-21 00:00:16, not a day earlier)."""
-    records = tmp_path / "records"
-    records.mkdir()
     night = record([("2026-11-20", "21:00"), ("2026-11-20", "23:59")])
-    (records / "night.bjh").write_text(night.replace("23:59:16 settle", "00:00:16 settle"),
-                                       encoding="utf-8")
-    run, folder = tmp_path / "run", tmp_path / "case"
-    assert main(["audit", str(records), "--out", str(run), "--quiet", "--store",
-                 str(tmp_path / "h.sqlite")]) == 1
-    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(folder)]) == 0
-    html = (folder / "case.html").read_text(encoding="utf-8")
-    where = [" ".join(re.sub(r"<[^>]+>", " ", w).split())
-             for w in re.findall(r"<tr><th>Where</th><td>(.*?)</td>", html, re.S)]
-    assert where == [
+    assert _exhibits_where(tmp_path, night.replace("23:59:16 settle", "00:00:16 settle")) == [
         "table T11, 2026-11-20, round 1, 21:00:16, dealer D-2207, seat s3, hand s3h1; "
         "record inputs/night.bjh , line 17",
         "table T11, 2026-11-20, round 2, 00:00:16 on 2026-11-21, dealer D-2207, seat s3, "
@@ -195,18 +184,21 @@ def test_a_clock_set_back_inside_a_round_is_not_a_day_later(tmp_path: Path) -> N
     """The fall-back change inside a round: begun at 01:55, settled at 01:05 on the clock
     set back an hour. The same date, never 'on the next day' (a round does not last 12
     hours; only a time in the morning after a start in the evening is past midnight)."""
+    night = record([("2026-11-01", "01:55")])
+    assert _exhibits_where(tmp_path, night.replace("01:55:16 settle", "01:05:16 settle")) == [
+        "table T11, 2026-11-01 (gaming day 2026-10-31), round 1, 01:05:16, dealer D-2207, "
+        "seat s3, hand s3h1; record inputs/night.bjh , line 17"]
+
+
+def _exhibits_where(tmp_path: Path, night: str) -> list[str]:
+    """Each exhibit's "Where" row, in words, of the case of one record audited alone."""
     records = tmp_path / "records"
     records.mkdir()
-    night = record([("2026-11-01", "01:55")])
-    (records / "night.bjh").write_text(night.replace("01:55:16 settle", "01:05:16 settle"),
-                                       encoding="utf-8")
+    (records / "night.bjh").write_text(night, encoding="utf-8")
     run, folder = tmp_path / "run", tmp_path / "case"
     assert main(["audit", str(records), "--out", str(run), "--quiet", "--store",
                  str(tmp_path / "h.sqlite")]) == 1
     assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(folder)]) == 0
     html = (folder / "case.html").read_text(encoding="utf-8")
-    where = [" ".join(re.sub(r"<[^>]+>", " ", w).split())
-             for w in re.findall(r"<tr><th>Where</th><td>(.*?)</td>", html, re.S)]
-    assert where == [
-        "table T11, 2026-11-01 (gaming day 2026-10-31), round 1, 01:05:16, dealer D-2207, "
-        "seat s3, hand s3h1; record inputs/night.bjh , line 17"]
+    return [" ".join(re.sub(r"<[^>]+>", " ", w).split())
+            for w in re.findall(r"<tr><th>Where</th><td>(.*?)</td>", html, re.S)]
