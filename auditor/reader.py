@@ -478,9 +478,7 @@ def _contradictions(config: TableConfig, lines: dict[str, int], given: set[str],
     if config.game == "ladies" and "ladies_paytable" not in given:
         found.append(Problem("header", table_line,
                              "a ladies table must declare `option ladies.paytable=A`, `B` or `C`"))
-    elif (config.game == "ladies" and "ladies_paytable" not in unknown
-          and rules.ladies_paytable is not None
-          and ladies_pay_table(rules.ladies_paytable, config.decks) is None):
+    elif "ladies_paytable" not in unknown and contradictory(config):
         found.append(Problem("header", lines["ladies_paytable"],
                              f"Lucky Ladies pay table {rules.ladies_paytable} is not dealt with "
                              f"{config.decks} deck{'s' if config.decks != 1 else ''} (A or B with "
