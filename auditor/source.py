@@ -21,7 +21,7 @@ from auditor.fieldwise import Fieldwise
 
 MAX_LINE_BYTES = 64 * 1024
 _BLOCK = 1 << 18
-_SNIFF = 8192
+HEAD_BYTES = 8192  # the head of a file `check_text` judges it by
 
 
 class UnreadableFile(Exception):
@@ -65,7 +65,7 @@ class SourceFile(Fieldwise):
 
     def open_check(self) -> None:
         if self.data is not None:  # bytes handed over: what the sniff would look at
-            _check_text(self.path, self.data[:_SNIFF])
+            check_text(self.path, self.data[:HEAD_BYTES])
             return
         path = Path(self.path)
         try:
@@ -85,11 +85,11 @@ class SourceFile(Fieldwise):
             raise UnreadableFile(f"{self.path}: {kind}, not a regular file: not read")
         try:
             with path.open("rb") as handle:
-                head = handle.read(_SNIFF)
+                head = handle.read(HEAD_BYTES)
         except OSError as error:
             _memory_is_not_the_file(error)
             raise UnreadableFile(f"{self.path}: cannot be read ({error.strerror})") from error
-        _check_text(self.path, head)
+        check_text(self.path, head)
 
     def lines(self) -> Iterator[tuple[int, str | None, str | None]]:
         """Yield (number, text, problem): text is None where problem says why."""
@@ -157,7 +157,7 @@ def _memory_is_not_the_file(error: OSError) -> None:
         raise error
 
 
-def _check_text(path: str, head: bytes) -> None:
+def check_text(path: str, head: bytes) -> None:
     """The first bytes of a file: text, or the file is not a BJH record at all."""
     if b"\x00" in head:
         raise UnreadableFile(f"{path}: binary data (NUL bytes), not a BJH text file")

@@ -17,7 +17,7 @@ from auditor.gaming_day import Calendar
 from auditor.live.piece_audit import GrowingFileAudit, PieceOutcome
 from auditor.run import collect_paths
 from auditor.selection import Judging
-from auditor.source import _SNIFF, _check_text
+from auditor.source import HEAD_BYTES, check_text
 
 # the round being dealt: the last `round` line after the last round judged
 _ROUND_LINE = re.compile(rb"(?m)^[ \t]*(?:[0-9:.]+[ \t]+)?round[ \t]+([^ \t\r\n#]+)")
@@ -88,8 +88,8 @@ class Followed:
         base = self.audit.offset  # where the next piece begins
         start = max(base, self.looked)
         with open(self.path, "rb") as handle:
-            if start < _SNIFF:  # bytes in the head the audit looks at to take the file
-                _check_text(self.path, handle.read(min(status.st_size, _SNIFF)))
+            if start < HEAD_BYTES:  # bytes in the head the audit looks at to take the file
+                check_text(self.path, handle.read(min(status.st_size, HEAD_BYTES)))
             self.identity, self.size = identity, status.st_size
             self.modified = status.st_mtime_ns
             handle.seek(start)
