@@ -271,22 +271,16 @@ def test_a_store_the_first_days_run_is_making_is_no_failure_of_the_flags(tmp_pat
     test_the_gaming_days_run_is_the_audit_of_the_finished_files under load, whose reader,
     slow to import, met the run making the store). Nothing was recorded: nothing to say."""
     import sqlite3
-    import threading
 
     from auditor.live.floor import LiveFloor
-    from auditor.live.watch import Watch, WatchOptions
 
     store = tmp_path / "floor.sqlite"
     sqlite3.connect(store).close()  # the file as its maker opened it: no table yet
     folder = tmp_path / "floor"
     folder.mkdir()
-    floor, told = LiveFloor(), []
-    watch = Watch(WatchOptions(paths=[str(folder)], store=str(store), state=str(tmp_path / "s"),
-                               out=str(tmp_path / "out"), record_days=False, poll=0.02,
-                               tell=told.append), floor)
-    stop = threading.Event()
-    thread = threading.Thread(target=watch.run, args=(stop,), daemon=True)
-    thread.start()
+    floor = LiveFloor()
+    watch, stop, thread, told, _ = watching(folder, tmp_path, floor, store=str(store),
+                                            alert_jsonl=None, poll=0.02)
     try:
         _wait_for(lambda: watch.flags_reader is not None, 60)
         watch.flags_reader.join(60)
@@ -306,23 +300,17 @@ def test_the_live_pages_flag_reader_never_writes_a_store_of_an_older_schema(tmp_
     byte for byte as it was, told once; the next audit recorded in it upgrades it."""
     import hashlib
     import sqlite3
-    import threading
 
     from auditor.live.floor import LiveFloor
-    from auditor.live.watch import Watch, WatchOptions
     from tests.helpers.old_stores import first_schema_store
 
     store = first_schema_store(tmp_path)
     before = hashlib.sha256(store.read_bytes()).hexdigest()
     folder = tmp_path / "floor"
     folder.mkdir()
-    floor, told = LiveFloor(), []
-    watch = Watch(WatchOptions(paths=[str(folder)], store=str(store), state=str(tmp_path / "s"),
-                               out=str(tmp_path / "out"), record_days=False, poll=0.02,
-                               tell=told.append), floor)
-    stop = threading.Event()
-    thread = threading.Thread(target=watch.run, args=(stop,), daemon=True)
-    thread.start()
+    floor = LiveFloor()
+    watch, stop, thread, told, _ = watching(folder, tmp_path, floor, store=str(store),
+                                            alert_jsonl=None, poll=0.02)
     try:
         _wait_for(lambda: told, 60)  # the flags read (upgraded, before: nothing told)
         watch.flags_reader.join(30)
