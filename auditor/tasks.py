@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -192,11 +193,23 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
         worker.terminate()
     # waited for, so that none outlives the run (a loaded machine may take a while to end
     # one); one that ignores the signal is killed
-    for worker in workers:
-        worker.join(5)
-        if worker.is_alive():
-            worker.kill()
-            worker.join(1)
+    if not _ended(workers, 5):
+        for worker in workers:
+            if worker.is_alive():
+                worker.kill()
+        _ended(workers, 30)  # a killed process always ends; a loaded machine reaps it late
+
+
+def _ended(workers: list, seconds: float) -> bool:
+    """Whether every worker has ended within `seconds`. Asked again and again rather than
+    joined: the pool's own thread reaps its workers too, and a join that loses that race
+    returns at once with the worker still told as running."""
+    deadline = time.monotonic() + seconds
+    while any(worker.is_alive() for worker in workers):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:

@@ -163,9 +163,10 @@ class Watch:
                         self.flags_reader is not None and self.flags_reader.is_alive()):
                     # in a thread: loading the trends' reader takes seconds, and a store
                     # may be slow to answer; the rounds are judged meanwhile
-                    self.flags_reader = threading.Thread(target=self._show_flags,
-                                                         name="trend flags", daemon=True)
-                    self.flags_reader.start()
+                    reader = threading.Thread(target=self._show_flags, name="trend flags",
+                                              daemon=True)
+                    reader.start()
+                    self.flags_reader = reader  # seen by others only once started
                     self.next_flags = now + self.options.flags_every
                 stop.wait(self.options.poll)
         finally:
