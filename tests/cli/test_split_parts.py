@@ -502,6 +502,37 @@ def test_a_pool_closed_after_a_result_waits_for_its_workers_and_before_ends_them
     assert {worker.exitcode for worker in workers} <= {0, -15}
 
 
+def _deaf_to_sigterm(ready: str) -> None:
+    """A pool task that ignores SIGTERM, says it is running, and waits."""
+    import time
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    Path(ready).write_text("running", encoding="utf-8")
+    time.sleep(120)
+
+
+def test_a_pool_stopped_at_once_kills_a_worker_that_ignores_sigterm(tmp_path: Path) -> None:
+    """Stopping a pool at once sends its workers SIGTERM and, to one that ignores it (a task
+    that installed its own handler), SIGKILL after a few seconds: none outlives the stop,
+    and the stop does not wait for the task's two minutes."""
+    import time
+
+    from auditor.tasks import _pool, _stop_now
+
+    pool = _pool(1)
+    ready = tmp_path / "ready"
+    pool.submit(_deaf_to_sigterm, str(ready))
+    deadline = time.monotonic() + 60
+    while not ready.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert ready.exists()
+    workers = list(pool._processes.values())
+    began = time.monotonic()
+    _stop_now(pool)
+    assert time.monotonic() - began < 60
+    assert [worker.exitcode for worker in workers] == [-signal.SIGKILL]
+
+
 def test_a_pool_sends_its_window_of_tasks_at_once(inputs: list[str]) -> None:
     """Made, a pool has as many tasks in flight as its workers times IN_FLIGHT_PER_JOB
     (fewer would leave workers waiting for the parent), and splits large files only with
