@@ -203,6 +203,14 @@ def _settings(table: dict[str, Any], path: Path, text: str = "",
             where = f"line {line}: " if line else ""
             raise SettingsError(f"{path}: {where}`{key}` is not a setting (settings: "
                                 f"{', '.join(sorted(known))})")
+    spelled: dict[str, str] = {}
+    for key in table:
+        if (first := spelled.setdefault(key.replace("_", "-"), key)) != key:
+            # both spellings of one setting: whichever came last would win, unseen
+            lines = [_key_line(text, name, in_tool) for name in (first, key)]
+            where = " and ".join(f"line {line}" for line in lines if line)
+            raise SettingsError(f"{path}: {where + ': ' if where else ''}`{first}` and "
+                                f"`{key}` are one setting, given twice")
     try:
         settings = Settings.model_validate({key.replace("_", "-"): value
                                             for key, value in table.items()})

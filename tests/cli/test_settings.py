@@ -107,3 +107,14 @@ def test_a_path_that_no_file_system_takes_is_refused(tmp_path, capsys, content,
                                                      message) -> None:
     """A NUL in a path crashed the audit (ValueError, exit 3) after auditing the inputs."""
     assert refused(tmp_path, capsys, content) == message
+
+
+def test_one_setting_in_both_spellings_is_refused(tmp_path: Path) -> None:
+    """`fail-on` and `fail_on` are one setting: given both, the one written last would have
+    decided the run's exit status unseen."""
+    config = tmp_path / "bjh-auditor.toml"
+    config.write_text('jobs = 2\nfail-on = "never"\nfail_on = "high"\n', encoding="utf-8")
+    with pytest.raises(SettingsError) as raised:
+        find_settings(str(config))
+    assert str(raised.value) == (f"{config}: line 2 and line 3: `fail-on` and `fail_on` are "
+                                 "one setting, given twice")
