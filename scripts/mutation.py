@@ -95,7 +95,7 @@ AREAS = {
     "case": Area(("auditor/case/*.py", "auditor/build.py", "auditor/reproduce.py",
                   "auditor/clock.py"),
                  ("tests/evidence/test_case_parts.py", "tests/evidence/test_clock.py",
-                  "tests/evidence/test_case_exhibits.py",
+                  "tests/evidence/test_case_exhibits.py", "tests/evidence/test_case_money.py",
                   "tests/evidence/test_case_copies.py",
                   "tests/evidence/test_case_atomic.py", "tests/evidence/test_case_gaming_days.py",
                   "tests/evidence/test_reproduce.py", "tests/evidence/test_case.py",

@@ -73,6 +73,8 @@ def test_every_total_is_the_sum_of_its_findings(tmp_path: Path) -> None:
                              _amount(cells[4][0])]
                for cells in _rows(html, "Totals per currency")}
     assert printed == dict(by_currency)
+    # the currencies in order, the findings of tables that declare none after them
+    assert list(printed) == ["CAD", "EUR", "MXN", "USD", "undeclared"]
     for cells in _rows(html, "Totals per citation"):
         expected = by_citation[cells[0][0]]
         assert int(cells[-3][0]) == sum(t[0] for t in expected.values())
