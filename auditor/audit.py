@@ -441,15 +441,30 @@ def audit_file(path: str, keep_evidence: bool = True, data: bytes | None = None,
     """Audit one record: the file at `path`, or its bytes `data` (named `path`) for a
     worker that cannot read the file itself; `judging`: what is judged (None: all)."""
     source = SourceFile(path, data=data)
-    audit = FileAudit(path, keep_evidence, judging=judging)
     try:
         source.open_check()
     except UnreadableFile as error:
-        audit.summary.error = str(error)
-        return audit.result
+        return refused_file(path, str(error), judging)
+    audit = FileAudit(path, keep_evidence, judging=judging)
     audit.read(source)
     audit.close_piece()
     return audit.finish(source.sha256, source.line_count)
+
+
+def refused_file(path: str, why: str, judging: Judging | None = None) -> FileResult:
+    """The result of a record that could not be read: `why`, and nothing judged."""
+    audit = FileAudit(path, judging=judging)
+    audit.summary.error = why
+    return audit.result
+
+
+def why_unreadable(path: str, error: OSError) -> str:
+    """Why a file that failed to open cannot be audited, in the words its audit would use."""
+    try:
+        SourceFile(path).open_check()
+    except UnreadableFile as refused:
+        return str(refused)
+    return f"{path}: cannot be read ({error.strerror or error})"
 
 
 def describe_table(summary: InputSummary, config: TableConfig) -> None:

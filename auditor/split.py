@@ -28,7 +28,7 @@ import hashlib
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from auditor import events as ev
@@ -39,7 +39,14 @@ from auditor.reader import Header, read_structure
 from auditor.replay.state import TableState
 from auditor.replay.view import seat_of
 from auditor.results import FileResult
-from auditor.source import _BLOCK, MAX_LINE_BYTES, SourceFile, UnreadableFile, _decode
+from auditor.source import (
+    _BLOCK,
+    MAX_LINE_BYTES,
+    SourceFile,
+    UnreadableFile,
+    _decode,
+    _memory_is_not_the_file,
+)
 
 SPLIT_BYTES = 16 << 20
 """A file larger than this is audited in pieces when several processes audit (about 20,000
@@ -83,7 +90,9 @@ _LAST_ROUND_OR_END = re.compile(rb"(?s:.*)" + _STAMP + rb"(?:(?P<opens>round)|(?
 @dataclass(frozen=True)
 class Piece:
     """A piece of a file: bytes `start` to `end` (None: to the end), its first line's
-    number, and, past the first piece (which reads the header), the table and its state."""
+    number, and, past the first piece (which reads the header), the table and its state.
+    A plan's pieces carry the SHA-256 of the bytes the plan read (`sha256`), and its last
+    ends where the plan's reading ended (`last`): the file's end as the audit knows it."""
 
     path: str
     number: int
@@ -93,14 +102,20 @@ class Piece:
     config: TableConfig | None = None
     state: TableState | None = None
     data: bytes | None = None  # the piece's bytes, for a worker that cannot read the file
+    sha256: str | None = None
+    last: bool = False
 
     def with_bytes(self) -> Piece:
-        """The same piece carrying its bytes (for a worker on another machine)."""
-        with open(self.path, "rb") as handle:
-            handle.seek(self.start)
-            data = handle.read(-1 if self.end is None else self.end - self.start)
-        return Piece(self.path, self.number, self.start, self.end, self.first_line,
-                     self.config, self.state, data)
+        """The same piece carrying its bytes (for a worker on another machine); bytes that
+        cannot be read now are sent as none, which are not the bytes planned."""
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(self.start)
+                data = handle.read(-1 if self.end is None else self.end - self.start)
+        except OSError as error:
+            _memory_is_not_the_file(error)
+            data = b""
+        return replace(self, data=data)
 
 
 @dataclass
@@ -109,19 +124,29 @@ class PieceResult:
     audit: FileAudit
     guessed: tuple | None  # the state it was handed (TableState.handoff), None: first piece
     began_with_shoe: bool
+    sha256: str | None = None  # of the bytes read (None: they could not be read)
 
 
 def audit_piece(piece: Piece, judging=None) -> PieceResult:
-    """Audit one piece (in a worker); `judging`: what the run judges (None: all)."""
+    """Audit one piece (in a worker); `judging`: what the run judges (None: all). A piece
+    that cannot be read (the file removed since the plan) is returned unread."""
+    audit = FileAudit(piece.path, first_line=piece.first_line, judging=judging,
+                      reaches_end=piece.last or piece.end is None)
+    try:
+        return _audited(piece, audit)
+    except OSError as error:
+        _memory_is_not_the_file(error)
+        return PieceResult(piece.number, audit, None, True, None)
+
+
+def _audited(piece: Piece, audit: FileAudit) -> PieceResult:
     source = SourceFile(piece.path, start=piece.start, end=piece.end,
                         first_line=piece.first_line, data=piece.data)
-    audit = FileAudit(piece.path, first_line=piece.first_line, judging=judging,
-                      reaches_end=piece.end is None)
     # The piece is read a block of lines at a time, as a whole file is (FileAudit.read).
     if piece.config is None:
         audit.read(source)
         audit.close_piece(trace=False)
-        return PieceResult(piece.number, audit, None, True)
+        return PieceResult(piece.number, audit, None, True, source.sha256)
     state = piece.state.clone()
     audit.begin(piece.config, (), state)
     first = next(SourceFile(piece.path, start=piece.start, end=piece.end,
@@ -130,8 +155,13 @@ def audit_piece(piece: Piece, judging=None) -> PieceResult:
         next(parse_lines([first]), None), ev.Shoe)
     if first is not None:
         audit.read(source, piece.config)
+    else:
+        source.sha256 = _EMPTY
     audit.close_piece(trace=False)
-    return PieceResult(piece.number, audit, piece.state.handoff(), began)
+    return PieceResult(piece.number, audit, piece.state.handoff(), began, source.sha256)
+
+
+_EMPTY = hashlib.sha256(b"").hexdigest()
 
 
 @dataclass
@@ -171,21 +201,25 @@ def _pieces(plan: FilePlan, header: Header, piece_bytes: int) -> Iterator[Piece]
     config = header.config
     follower = _StateFollower(TableState(config))
     digest = hashlib.sha256()
+    piece_digest = hashlib.sha256()  # the bytes of the piece being found
     lines_before = 0  # newlines before the block
     offset = 0  # the block's first byte in the file
     size = os.path.getsize(plan.path)
     start, first_line, next_cut = 0, 1, _next_size(piece_bytes, size)
     guess: TableState | None = None  # the state where the piece being found begins
-    pending = b""
+    pending = last_byte = b""
     with open(plan.path, "rb") as handle:
         while True:
             block = handle.read(_BLOCK)
             digest.update(block)
+            if block:
+                last_byte = block[-1:]
             data = pending + block
             last = data.rfind(b"\n") + 1 if block else len(data)
             complete, pending = data[:last], data[last:]
             text = b"\n" + complete  # (a place in `text` is one past its place in `complete`)
-            place, looked = 0, 0
+            place, looked, hashed = 0, 0, 0
+            bytes_of = memoryview(complete)
             pattern = _followed(frozenset(follower.seated))
             while (match := pattern.search(text, place)) is not None:
                 place = match.end()
@@ -204,9 +238,13 @@ def _pieces(plan: FilePlan, header: Header, piece_bytes: int) -> Iterator[Piece]
                     if event is not None:
                         at = offset + at_line
                         if type(event) is ev.Shoe and at >= next_cut:
+                            piece_digest.update(bytes_of[hashed:at_line])
+                            hashed = at_line
                             yield _made(plan, Piece(plan.path, plan.count, start, at,
                                                     first_line,
-                                                    None if plan.count == 0 else config, guess))
+                                                    None if plan.count == 0 else config, guess,
+                                                    sha256=piece_digest.hexdigest()))
+                            piece_digest = hashlib.sha256()
                             start, next_cut = at, at + _next_size(piece_bytes, size - at)
                             first_line = lines_before + complete.count(b"\n", 0, at_line) + 1
                             guess = follower.state.clone()
@@ -216,15 +254,20 @@ def _pieces(plan: FilePlan, header: Header, piece_bytes: int) -> Iterator[Piece]
             rounds = _LAST_ROUND_OR_END.match(text, looked)
             if rounds is not None:
                 follower.outside_rounds = rounds.lastgroup == "closes"
+            piece_digest.update(bytes_of[hashed:])
+            bytes_of.release()
             lines_before += complete.count(b"\n")
             offset += len(complete)
             if not block:
                 break
     plan.sha256 = digest.hexdigest()
-    plan.lines = lines_before + (1 if offset and not _ends_line(plan.path) else 0)
-    yield _made(plan, Piece(plan.path, plan.count, start, None, first_line,
+    plan.lines = lines_before + (1 if offset and last_byte != b"\n" else 0)
+    # The last piece ends where this reading ended: lines written since are the next
+    # audit's, as for a file audited whole while it grows.
+    yield _made(plan, Piece(plan.path, plan.count, start, offset, first_line,
                             None if plan.count == 0 else config,
-                            None if plan.count == 0 else guess))
+                            None if plan.count == 0 else guess,
+                            sha256=piece_digest.hexdigest(), last=True))
 
 
 def _next_size(piece_bytes: int, left: int) -> int:
@@ -234,12 +277,6 @@ def _next_size(piece_bytes: int, left: int) -> int:
     worker waits for another at the end (with two workers, the end of one 2 MiB piece:
     about 0.3 s of a 40,000-round record's 7 s)."""
     return max(piece_bytes // 4, min(piece_bytes, left // 4))
-
-
-def _ends_line(path: str) -> bool:
-    with open(path, "rb") as handle:
-        handle.seek(-1, os.SEEK_END)
-        return handle.read(1) == b"\n"
 
 
 def _made(plan: FilePlan, piece: Piece) -> Piece:
@@ -322,6 +359,7 @@ class SplitFile:
         self.joined: FileAudit | None = None  # the pieces joined so far, the first on
         self.count = 0  # how many
         self.began_with_shoe = True  # every piece joined began at a `shoe`
+        self.changed = False  # a piece's bytes were not those planned: the file changed
 
     def add(self, result: PieceResult) -> Piece | None:
         """Take a piece's result; the piece to audit again, if a guess was wrong."""
@@ -334,13 +372,16 @@ class SplitFile:
         to be audited again from that state (the pieces after it wait for it)."""
         while (this := self.results.get(self.count)) is not None:
             joined = self.joined
+            piece = self.plan.piece(self.count)
+            if self.changed or this.sha256 != piece.sha256:
+                del self.results[self.count]
+                self.changed = True  # nothing more is joined: the file goes whole
+                self.count += 1
+                continue
             if joined is not None and this.guessed != joined.state.handoff():
                 del self.results[self.count]
                 self.redone += 1
-                piece = self.plan.piece(self.count)
-                return Piece(piece.path, piece.number, piece.start, piece.end,
-                             piece.first_line, piece.config, joined.state.clone(),
-                             piece.data)
+                return replace(piece, state=joined.state.clone())
             del self.results[self.count]
             if joined is None:
                 self.joined = joined = this.audit
@@ -355,8 +396,9 @@ class SplitFile:
         return self.planned and self.count == self.plan.count
 
     def whole(self) -> bool:
-        """Every piece began at a `shoe` statement (else the file is audited whole)."""
-        return self.began_with_shoe
+        """Every piece began at a `shoe` statement and was read as the plan read it (else
+        the file is audited whole, in one reading)."""
+        return self.began_with_shoe and not self.changed
 
     def join(self) -> FileResult:
         return self.joined.finish(self.plan.sha256, self.plan.lines)

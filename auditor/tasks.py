@@ -21,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from auditor.audit import audit_file
+from auditor.audit import audit_file, refused_file, why_unreadable
 from auditor.results import AuditFailure, FileResult, InputSummary
 from auditor.selection import Judging
 from auditor.source import UnreadableFile
@@ -43,6 +43,7 @@ class Task:
     piece: Piece | None = None  # None: the whole file
     data: bytes | None = None  # the whole file's bytes, for a worker that cannot read it
     judging: Judging | None = None  # what the run judges: it travels with the task
+    refused: str | None = None  # why the file's bytes could not be read to be sent
 
     @property
     def key(self) -> tuple[int, int | None]:
@@ -58,6 +59,8 @@ def run_task(task: Task) -> FileResult | PieceResult:
     """What a worker does with a task."""
     if task.piece is not None:
         return audit_piece(task.piece, task.judging)
+    if task.refused is not None:
+        return refused_file(task.path, task.refused, task.judging)
     return audit_file(task.path, data=task.data, judging=task.judging)
 
 
@@ -111,14 +114,21 @@ class AuditTasks:
     def _whole(self, place: int) -> Task:
         path = self.paths[place]
         if self.ship(path):
-            with open(path, "rb") as handle:
-                return Task(place, path, data=handle.read(), judging=self.judging)
+            return self._shipped(place, path)
         return Task(place, path, judging=self.judging)
 
     def with_bytes(self, task: Task) -> Task:
         """A whole file's task again, its bytes read here and sent with it."""
-        with open(task.path, "rb") as handle:
-            return Task(task.place, task.path, data=handle.read(), judging=self.judging)
+        return self._shipped(task.place, task.path)
+
+    def _shipped(self, place: int, path: str) -> Task:
+        """A whole file's task with its bytes; a file that cannot be read now (removed
+        since the run began) is told as the audit of it would tell it."""
+        try:
+            with open(path, "rb") as handle:
+                return Task(place, path, data=handle.read(), judging=self.judging)
+        except OSError as error:
+            return Task(place, path, judging=self.judging, refused=why_unreadable(path, error))
 
     def _task(self, place: int, piece: Piece) -> Task:
         return Task(place, piece.path, piece.with_bytes() if self.ship(piece.path) else piece,

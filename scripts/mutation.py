@@ -199,7 +199,7 @@ AREAS = {
     # the tasks that hand pieces and whole files to the workers (test_split.py's pool run,
     # replays and house-rules tests left out: too slow for what they add here)
     "split": Area(("auditor/split.py", "auditor/tasks.py"),
-                  ("tests/cli/test_split_parts.py",
+                  ("tests/cli/test_split_parts.py", "tests/cli/test_split_changed.py",
                    "tests/cli/test_split.py::test_a_wrong_guess_is_audited_again_from_the_state_before_it",
                    "tests/cli/test_split.py::test_the_last_pieces_of_a_file_are_smaller",
                    "tests/cli/test_split.py::test_a_file_in_pieces_gives_the_whole_files_result",

@@ -107,7 +107,12 @@ def test_a_tiny_piece_size_cuts_at_every_shoe(record: Record) -> None:
     assert [piece.first_line for piece in found] == [1, *SHOE_LINES]
     starts = [0, *(record.offset_of_line(line) for line in SHOE_LINES)]
     assert [piece.start for piece in found] == starts
-    assert [piece.end for piece in found] == [*starts[1:], None]
+    # the last ends where the plan's reading ended: the file's size then
+    assert [piece.end for piece in found] == [*starts[1:], len(record.text.encode())]
+    assert [piece.last for piece in found] == [False] * 8 + [True]
+    data = record.path.read_bytes()
+    assert [piece.sha256 for piece in found] == [
+        hashlib.sha256(data[piece.start:piece.end]).hexdigest() for piece in found]
     assert found[0].config is None and found[0].state is None
     assert all(piece.config is not None and piece.state is not None for piece in found[1:])
     assert (plan.count, plan.lines) == (9, LINES)
