@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import time
 from dataclasses import dataclass
 
 from auditor.gaming_day import Calendar
@@ -40,10 +41,18 @@ class Change:
     grew: bool = False
 
 
+RECHECK_SECONDS = 60.0
+"""How often, as a record grows, the whole of what was judged is compared with the file:
+a round corrected far before the file's end is told within this time, for reading each
+record once a minute (between times only the bytes before the next round are compared)."""
+
+
 class Followed:
     def __init__(self, path: str, calendar: Calendar, judging: Judging | None,
-                 waivers: list | None = None) -> None:
+                 waivers: list | None = None, recheck_every: float = RECHECK_SECONDS) -> None:
         self.path = path
+        self.recheck_every = recheck_every
+        self.rechecked = time.monotonic()  # when what was judged was last compared whole
         self.calendar, self.judging, self.waivers = calendar, judging, waivers
         self.identity: tuple[int, int] | None = None
         self.size = -1  # the size at the last poll
@@ -79,7 +88,7 @@ class Followed:
             if self._judged_changed():
                 change.restarted = "rewritten"
             self.looked = self.audit.offset
-        elif self.mark and self._rewritten():
+        elif self.mark and (self._rewritten() or self._judged_changed_by_now()):
             change.restarted = "rewritten"
         if change.restarted:
             self.audit = GrowingFileAudit(self.path, self.calendar, self.judging, self.waivers)
@@ -135,6 +144,14 @@ class Followed:
             handle.seek(offset - len(self.mark))
             return handle.read(len(self.mark)) != self.mark
 
+
+    def _judged_changed_by_now(self) -> bool:
+        """Whether what was judged changed, asked once every `recheck_every` seconds."""
+        now = time.monotonic()
+        if now - self.rechecked < self.recheck_every:
+            return False
+        self.rechecked = now
+        return self._judged_changed()
 
     def _judged_changed(self) -> bool:
         """Whether the bytes before the next piece are no longer, all of them, those judged."""

@@ -299,3 +299,31 @@ print(f"{{time.perf_counter() - began:.3f}}", "auditor.trends.flags" in sys.modu
                           env={**os.environ, "BJH_STORE": str(tmp_path / "none.sqlite")})
     took, _loaded = done.stdout.split()
     assert float(took) < 1.2, done.stdout  # was 1.8 s, with the reader loaded first
+
+
+def test_a_round_corrected_far_before_the_end_of_a_growing_record_is_told(tmp_path):
+    """A payout corrected in an early round while the table writes on (the file larger at
+    the next poll): only the bytes just before the next round were compared, so the
+    correction went unseen for the rest of the night. What was judged is compared whole
+    every `recheck_every` seconds as the file grows (0 here: at every poll)."""
+    from auditor.gaming_day import DEFAULT
+    from auditor.live.follow import Followed
+
+    day = date.today().isoformat()
+    path = tmp_path / "T4.bjh"
+    rounds = "".join(round_text(number) for number in range(1, 5))
+    path.write_text(_header(day) + rounds, encoding="utf-8")
+    followed, later = (Followed(str(path), DEFAULT, None, recheck_every=seconds)
+                       for seconds in (0, 3600))
+    assert followed.poll().outcome.last_round == later.poll().outcome.last_round == "4"
+    corrected = _header(day) + round_text(1, paid="15") + "".join(
+        round_text(number) for number in range(2, 5))
+    assert len(corrected) == len(_header(day) + rounds)
+    path.write_text(corrected + round_text(5), encoding="utf-8")
+    change = followed.poll()
+    assert change.restarted == "rewritten"
+    assert [(j.finding["citation"], j.finding["round"]) for j in change.outcome.judged] == [
+        ("20:18:15:06", "1")]
+    # within the hour of the last whole comparison, only the bytes before round 5 are
+    # compared: told at the next comparison, and by the day's run meanwhile
+    assert later.poll().restarted is None
