@@ -345,3 +345,23 @@ def test_a_path_through_a_file_cannot_be_looked_at(tmp_path: Path) -> None:
     (tmp_path / "inputs").write_text("a file where a folder should be\n", encoding="utf-8")
     assert _not_own(tmp_path, "inputs/t11.bjh") == "cannot be looked at (Not a directory)"
     assert _not_own(tmp_path, "missing/t11.bjh") is None  # missing: said elsewhere
+
+
+@pytest.mark.parametrize(("document", "why"), [
+    ('{"inputs": [], "auditor": {"finished": true}, "findings": {"id": 1}}', "TypeError"),
+    ('{"inputs": [], "auditor": ["finished"], "findings": []}', "TypeError"),
+    ('{"inputs": [], "findings": []}', "KeyError"),
+    ('{"inputs": [], "auditor": {"finished": true}', "JSONDecodeError"),
+])
+def test_a_findings_json_of_the_wrong_shape_is_refused_in_one_line(tmp_path: Path,
+                                                                 document: str,
+                                                                 why: str) -> None:
+    """A run's findings.json whose findings are not a list (or whose auditor is not an
+    object) is no audit a case can stand on: refused, naming the file, never read on."""
+    from auditor.case.source import open_run
+
+    (tmp_path / "findings.json").write_text(document, encoding="utf-8")
+    with pytest.raises(CaseError) as refused:
+        open_run(str(tmp_path), None)
+    assert str(refused.value) == (f"{tmp_path / 'findings.json'} cannot be read as an "
+                                  f"audit's findings.json ({why})")
