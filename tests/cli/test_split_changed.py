@@ -155,3 +155,14 @@ def test_a_shipped_file_removed_before_it_is_sent_is_said_not_there(night, tmp_p
     assert summary(run_task(task)) == summary(audit_file(str(path)))
     assert run_task(task).summary.error == f"{path}: no such file"
     assert run_task(tasks.with_bytes(task)).summary.error == f"{path}: no such file"
+
+
+def test_a_task_whose_bytes_could_not_be_sent_is_never_read_from_the_workers_disk(night,
+                                                                                  tmp_path):
+    """A worker on another machine may hold another file under the same name: a task
+    whose bytes could not be read here says why, and audits nothing of that file."""
+    path = tmp_path / "small.bjh"
+    path.write_text(night[0][:5_000], encoding="utf-8")  # the worker's own file of that name
+    result = run_task(Task(0, str(path), refused=f"{path}: no such file"))
+    assert summary(result) == (None, 0, 0, 0, f"{path}: no such file")
+    assert result.findings == []
