@@ -33,6 +33,7 @@ from sqlalchemy import (
     or_,
     select,
     tuple_,
+    union_all,
 )
 
 import auditor.store.schema as schema
@@ -110,7 +111,7 @@ def chosen_inputs(engine: Engine):
             .where(ranked.c.latest == 1).subquery("chosen"))
 
 
-def superseded_nights(engine: Engine):
+def superseded_nights(engine: Engine, overlapping: bool = True):
     """The table-nights of chosen inputs that another recording supersedes, as a subquery
     (run_id, position, night). A table-night is a table (its licence, else casino, and
     table ID) on a gaming day, begun at one round (`table_nights.start`): a record audited
@@ -122,15 +123,20 @@ def superseded_nights(engine: Engine):
     so an older partial audited after a newer one never wins). Two records of one night
     that begin at different rounds (a swing and a grave shift file) are two table-nights,
     unless the rounds of one lie within the other's (`_contained_nights`: the night split
-    in two files, and audited whole too). A table with no ID, and an undated night, are
-    never superseded."""
+    in two files, and audited whole too), or, with `overlapping`, their spans overlap
+    (`_overlapped_nights`: the night cut twice, differently). A table with no ID, and an
+    undated night, are never superseded."""
     by_start = _superseded_by_start(engine)
     if not records_spans(engine):
         return by_start
-    contained = _contained_nights(engine, by_start)
-    return (select(by_start.c.run_id, by_start.c.position, by_start.c.night)
-            .union_all(select(contained.c.run_id, contained.c.position, contained.c.night))
-            .subquery("superseded_or_contained"))
+    spanned = _spanned_nights(engine, by_start)
+    contained = _contained_nights(spanned)
+    parts = [select(by_start.c.run_id, by_start.c.position, by_start.c.night),
+             select(contained.c.run_id, contained.c.position, contained.c.night)]
+    if overlapping:
+        overlapped = _overlapped_nights(spanned, contained)
+        parts.append(select(overlapped.c.run_id, overlapped.c.position, overlapped.c.night))
+    return union_all(*parts).subquery("superseded_or_contained")
 
 
 def _ranked_nights(engine: Engine):
@@ -155,17 +161,13 @@ def _superseded_by_start(engine: Engine):
             .where(ranked.c.rank > 1).subquery("superseded"))
 
 
-def _contained_nights(engine: Engine, by_start):
-    """The table-nights, of those not superseded by their first round, whose span of time
-    (`first_round` to `last_round`) lies within another's of the same table and gaming
-    day: the other's is wider, or the same and it is complete where this one is not, or
-    as complete and recorded later. Table-nights with no span are never compared, nor two
-    ends that both lie in the hour repeated when daylight saving time ends (tallies.py,
-    `_spans`: the record does not say which pass they were)."""
+def _spanned_nights(engine: Engine, by_start):
+    """The table-nights with a span (`first_round` to `last_round`) of the chosen inputs
+    not superseded by their first round, as a CTE."""
     nights, chosen = schema.table_nights, chosen_inputs(engine)
-    kept = (select(nights.c.run_id, nights.c.position, nights.c.night, nights.c.site,
-                   nights.c.table_id, nights.c.complete, nights.c.first_round,
-                   nights.c.last_round)
+    return (select(nights.c.run_id, nights.c.position, nights.c.night, nights.c.site,
+                   nights.c.table_id, nights.c.complete, nights.c.rounds,
+                   nights.c.first_round, nights.c.last_round)
             .join(chosen, and_(chosen.c.run_id == nights.c.run_id,
                                chosen.c.position == nights.c.position))
             .where(nights.c.table_id.is_not(None), nights.c.first_round.is_not(None),
@@ -175,27 +177,79 @@ def _contained_nights(engine: Engine, by_start):
                        by_start.c.position == nights.c.position,
                        by_start.c.night == nights.c.night).exists())
             .cte("spanned_nights"))
-    this, other = kept.alias("this_night"), kept.alias("other_night")
-    later = or_(other.c.run_id > this.c.run_id,
-                and_(other.c.run_id == this.c.run_id, other.c.position > this.c.position))
+
+
+def _same_night(this, other):
+    """Two other recordings of one table's gaming day."""
+    return and_(other.c.site.is_not_distinct_from(this.c.site),
+                other.c.table_id == this.c.table_id, other.c.night == this.c.night,
+                or_(other.c.run_id != this.c.run_id, other.c.position != this.c.position))
+
+
+def _later(this, other):
+    return or_(other.c.run_id > this.c.run_id,
+               and_(other.c.run_id == this.c.run_id, other.c.position > this.c.position))
+
+
+def _contained_nights(spanned):
+    """The table-nights, of those not superseded by their first round (`spanned`), whose
+    span of time (`first_round` to `last_round`) lies within another's of the same table
+    and gaming day: the other's is wider, or the same and it is complete where this one is
+    not, or as complete and recorded later. Table-nights with no span are never compared,
+    nor two ends that both lie in the hour repeated when daylight saving time ends
+    (tallies.py, `_spans`: the record does not say which pass they were)."""
+    this, other = spanned.alias("this_night"), spanned.alias("other_night")
     same_span = and_(other.c.first_round == this.c.first_round,
                      other.c.last_round == this.c.last_round)
     wins = or_(~same_span,
                and_(other.c.complete, ~this.c.complete),
-               and_(other.c.complete == this.c.complete, later))
+               and_(other.c.complete == this.c.complete, _later(this, other)))
     within = (select(other.c.run_id)
-              .where(other.c.site.is_not_distinct_from(this.c.site),
-                     other.c.table_id == this.c.table_id, other.c.night == this.c.night,
-                     or_(other.c.run_id != this.c.run_id,
-                         other.c.position != this.c.position),
+              .where(_same_night(this, other),
                      other.c.first_round <= this.c.first_round,
                      other.c.last_round >= this.c.last_round, wins,
-                     # two times of the repeated hour (tallies.py, `_spans`): not ordered
-                     ~and_(_repeated(other.c.first_round), _repeated(this.c.first_round)),
-                     ~and_(_repeated(other.c.last_round), _repeated(this.c.last_round)))
+                     _ordered(other.c.first_round, this.c.first_round),
+                     _ordered(other.c.last_round, this.c.last_round))
               .exists())
     return select(this.c.run_id, this.c.position, this.c.night).where(within).subquery(
         "contained")
+
+
+def _overlapped_nights(spanned, contained):
+    """The table-nights, of those neither superseded by their first round nor within
+    another (`contained`), whose span overlaps another's of the same table and gaming day
+    (the night cut twice, differently: 22:00-02:00 and 01:00-06:00): the rounds of the
+    overlap are in both, and the tallies, summed by dealer and shift, cannot tell which
+    they are, so one cut counts whole and the other not at all. The cut that counts: a
+    complete one before one that is not, then the one with more rounds of the night, then
+    the later recorded. Ends that meet count as an overlap (a round begun at that moment
+    is in both); two ends that cannot be ordered (`_ordered`) are no overlap."""
+    this, other = spanned.alias("this_cut"), spanned.alias("other_cut")
+    wins = or_(and_(other.c.complete, ~this.c.complete),
+               and_(other.c.complete == this.c.complete,
+                    or_(other.c.rounds > this.c.rounds,
+                        and_(other.c.rounds == this.c.rounds, _later(this, other)))))
+
+    def left(night):
+        return ~select(contained.c.run_id).where(
+            contained.c.run_id == night.c.run_id, contained.c.position == night.c.position,
+            contained.c.night == night.c.night).exists()
+
+    overlaps = (select(other.c.run_id)
+                .where(_same_night(this, other), left(other),
+                       other.c.first_round <= this.c.last_round,
+                       other.c.last_round >= this.c.first_round, wins,
+                       _ordered(other.c.first_round, this.c.last_round),
+                       _ordered(other.c.last_round, this.c.first_round))
+                .exists())
+    return (select(this.c.run_id, this.c.position, this.c.night)
+            .where(left(this), overlaps).subquery("overlapped"))
+
+
+def _ordered(one, other):
+    """Whether two span ends can be ordered by their text: not when both lie in the hour
+    repeated when daylight saving time ends (tallies.py, `_spans`)."""
+    return ~and_(_repeated(one), _repeated(other))
 
 
 def _repeated(moment):

@@ -182,3 +182,39 @@ def test_the_page_names_the_recording_left_out_as_text(tmp_path) -> None:
     assert ("1 table-night(s) recorded again, left out for another recording of the same "
             f"rounds: {tmp_path}/&lt;img src=x onerror=alert(1)&gt;.bjh "
             f"({night}, run 1)</p>") in page
+
+
+# A re-export that cut the night differently: 1-22 and 16-30, rounds 16-22 in both.
+EARLY_CUT = HEADER + _rounds(range(1, 23)) + "close\n"
+LATE_CUT = HEADER + _rounds(range(16, 31)) + "close\n"
+
+
+@pytest.mark.parametrize("early_first", [True, False], ids=["early-first", "late-first"])
+def test_two_cuts_of_a_night_that_overlap_count_one_cut(tmp_path, store_url,
+                                                        early_first) -> None:
+    """Neither cut lies within the other, and rounds 16-22 are in both: `trends` counts
+    one cut whole (the one with more of the night's rounds), never the shared rounds
+    twice, and names the other as left out; `incidents` exports each finding once, the
+    rounds only the other cut holds too (their findings are events of the night)."""
+    write(tmp_path, "early.bjh", EARLY_CUT)
+    write(tmp_path, "late.bjh", LATE_CUT)
+    order = ["early.bjh", "late.bjh"] if early_first else ["late.bjh", "early.bjh"]
+    for number, name in enumerate(order, 1):
+        assert audit(tmp_path / name, out=tmp_path / f"out{number}", store=store_url,
+                     jobs=1) == 1
+    night = json.loads((tmp_path / "out1" / "findings.json").read_text())["findings"][0][
+        "gaming_day"]
+    early_run = 1 if early_first else 2
+    assert _trends(tmp_path, store_url) == {
+        "runs": [early_run], "rounds": 22, "findings": 2, "over_paid": [(None, "10.00")],
+        "days": [(night, 22, 2)], "superseded": [(3 - early_run, "late.bjh", night)]}
+    exported = []
+    for run in (1, 2):
+        out = tmp_path / f"incidents{run}"
+        assert main(["incidents", "--store", store_url, "--run", str(run), "--out",
+                     str(out), "--quiet"]) == 0
+        document = json.loads((out / "incidents.json").read_text(encoding="utf-8"))
+        exported += [(Path(i["record"]["file"]).name, i["record"]["round"])
+                     for i in document["incidents"]]
+    assert sorted(exported, key=lambda item: int(item[1])) == [
+        ("early.bjh", "5"), ("early.bjh" if early_first else "late.bjh", "20")]
