@@ -247,9 +247,15 @@ def _overlapped_nights(spanned, contained):
 
 
 def _ordered(one, other):
-    """Whether two span ends can be ordered by their text: not when both lie in the hour
-    repeated when daylight saving time ends (tallies.py, `_spans`)."""
-    return ~and_(_repeated(one), _repeated(other))
+    """Whether two span ends can be ordered by their text: not two in the hour repeated
+    when daylight saving time ends (tallies.py, `_spans`), unless the same (the same round:
+    two rounds of one table do not begin at one second of both passes). An end a run
+    without a time zone kept as written ("2026-11-01 01:10:00") lies in that hour when it
+    is of the same date and hour as an end kept as both ("2026-11-01 01:40:00 MDT or
+    MST"): which pass it was, its text does not say either."""
+    return or_(one == other,
+               ~or_(_repeated(one), _repeated(other)),
+               func.substr(one, 1, 13) != func.substr(other, 1, 13))
 
 
 def _repeated(moment):
