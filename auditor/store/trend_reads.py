@@ -222,8 +222,10 @@ def _overlapped_nights(spanned, contained):
     overlap are in both, and the tallies, summed by dealer and shift, cannot tell which
     they are, so one cut counts whole and the other not at all. The cut that counts: a
     complete one before one that is not, then the one with more rounds of the night, then
-    the later recorded. Ends that meet count as an overlap (a round begun at that moment
-    is in both); two ends that cannot be ordered (`_ordered`) are no overlap."""
+    the later recorded. Ends that meet are no overlap: a recorder that rotated its file
+    in a round may write that one round in both files, and leaving a whole file out for
+    it would lose every other round of it; nor are two ends that cannot be ordered
+    (`_ordered`)."""
     this, other = spanned.alias("this_cut"), spanned.alias("other_cut")
     wins = or_(and_(other.c.complete, ~this.c.complete),
                and_(other.c.complete == this.c.complete,
@@ -237,8 +239,8 @@ def _overlapped_nights(spanned, contained):
 
     overlaps = (select(other.c.run_id)
                 .where(_same_night(this, other), left(other),
-                       other.c.first_round <= this.c.last_round,
-                       other.c.last_round >= this.c.first_round, wins,
+                       other.c.first_round < this.c.last_round,
+                       other.c.last_round > this.c.first_round, wins,
                        _ordered(other.c.first_round, this.c.last_round),
                        _ordered(other.c.last_round, this.c.first_round))
                 .exists())

@@ -218,3 +218,15 @@ def test_two_cuts_of_a_night_that_overlap_count_one_cut(tmp_path, store_url,
                      for i in document["incidents"]]
     assert sorted(exported, key=lambda item: int(item[1])) == [
         ("early.bjh", "5"), ("early.bjh" if early_first else "late.bjh", "20")]
+
+
+def test_two_files_that_share_only_the_round_they_hand_over_at_both_count(tmp_path) -> None:
+    """The file rotated in round 15, which both files hold: neither file is left out for
+    it (each holds 14 rounds the other does not), that one round counted twice."""
+    store = str(tmp_path / "history.sqlite")
+    write(tmp_path, "first.bjh", HEADER + _rounds(range(1, 16)))
+    write(tmp_path, "second.bjh", HEADER + _rounds(range(15, 31)) + "close\n")
+    assert audit(tmp_path / "first.bjh", tmp_path / "second.bjh", out=tmp_path / "a",
+                 store=store, more=["--new-store"]) == 1
+    counted = _trends(tmp_path, store)
+    assert (counted["rounds"], counted["findings"], counted["superseded"]) == (31, 2, [])
