@@ -89,14 +89,18 @@ def _supersedes(engine: Engine) -> bool:
 
 def chosen_inputs(engine: Engine):
     """The inputs `trends` reads, as a subquery (run_id, position, path): for each input
-    content, the latest finished run with a tally of it, and in that run its first place
-    (of the runs of the engine's snapshot, `as_of_now`, if it has one)."""
+    content, the latest finished run with a tally of it that judged every check, else the
+    latest that judged some (`--select`, `--ignore`: a re-check of one citation judged
+    less, it did not find less, and never replaces an audit that judged all), and in that
+    run its first place (of the runs of the engine's snapshot, `as_of_now`, if it has
+    one)."""
     runs, places, rounds = schema.runs, schema.run_inputs, schema.tally_rounds
     tallied = (select(rounds.c.run_id)
                .where(rounds.c.run_id == places.c.run_id,
                       rounds.c.position == places.c.position).exists())
     latest = func.row_number().over(partition_by=places.c.input_id,
-                                    order_by=(places.c.run_id.desc(), places.c.position))
+                                    order_by=(_judged_in_part(runs.c.settings),
+                                              places.c.run_id.desc(), places.c.position))
     ranked = (select(places.c.run_id, places.c.position, places.c.path,
                      latest.label("latest"))
               .join(runs, runs.c.id == places.c.run_id)
@@ -109,6 +113,14 @@ def chosen_inputs(engine: Engine):
     ranked = ranked.subquery("ranked")
     return (select(ranked.c.run_id, ranked.c.position, ranked.c.path)
             .where(ranked.c.latest == 1).subquery("chosen"))
+
+
+def _judged_in_part(settings):
+    """1 for a run that left checks unjudged, else 0: its settings' JSON (written compact
+    by store/encoding.py, `_json`) names them in a `not_judged` list that is not empty. A
+    record's text in it (a path) has its quotes escaped, so it cannot spell the pattern."""
+    return case((settings.like('%"not_judged":["%'), literal_column("1")),
+                else_=literal_column("0"))
 
 
 def superseded_nights(engine: Engine, overlapping: bool = True):

@@ -230,3 +230,20 @@ def test_two_files_that_share_only_the_round_they_hand_over_at_both_count(tmp_pa
                  store=store, more=["--new-store"]) == 1
     counted = _trends(tmp_path, store)
     assert (counted["rounds"], counted["findings"], counted["superseded"]) == (31, 2, [])
+
+
+def test_a_recheck_of_one_citation_does_not_replace_the_whole_audit(tmp_path,
+                                                                   store_url) -> None:
+    """The night audited whole, then the same record audited again judging one citation
+    only (`--select`): trends keeps the whole audit's findings (the re-check judged less,
+    it did not find less), in either order."""
+    write(tmp_path, "night.bjh", WHOLE)
+    assert audit(tmp_path / "night.bjh", out=tmp_path / "a", store=store_url) == 1
+    assert audit(tmp_path / "night.bjh", out=tmp_path / "b", store=store_url,
+                 more=["--select", "20:18:15:03"]) == 0
+    assert _trends(tmp_path, store_url) == {
+        "runs": [1], "rounds": 30, "findings": 2, "over_paid": [(None, "10.00")],
+        "days": [(json.loads((tmp_path / "a" / "findings.json").read_text())["findings"][0][
+            "gaming_day"], 30, 2)], "superseded": []}
+    assert audit(tmp_path / "night.bjh", out=tmp_path / "c", store=store_url) == 1
+    assert _trends(tmp_path, store_url)["runs"] == [3]  # a whole audit after it: the latest
