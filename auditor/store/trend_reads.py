@@ -139,16 +139,24 @@ def superseded_nights(engine: Engine, overlapping: bool = True):
     (`_overlapped_nights`: the night cut twice, differently). A table with no ID, and an
     undated night, are never superseded."""
     by_start = _superseded_by_start(engine)
+    again = literal_column(f"'{RECORDED_AGAIN}'")
+    parts = [select(by_start.c.run_id, by_start.c.position, by_start.c.night,
+                    again.label("reason"))]
     if not records_spans(engine):
-        return by_start
+        return parts[0].subquery("superseded_by_start")
     spanned = _spanned_nights(engine, by_start)
     contained = _contained_nights(spanned)
-    parts = [select(by_start.c.run_id, by_start.c.position, by_start.c.night),
-             select(contained.c.run_id, contained.c.position, contained.c.night)]
+    parts.append(select(contained.c.run_id, contained.c.position, contained.c.night, again))
     if overlapping:
         overlapped = _overlapped_nights(spanned, contained)
-        parts.append(select(overlapped.c.run_id, overlapped.c.position, overlapped.c.night))
+        parts.append(select(overlapped.c.run_id, overlapped.c.position, overlapped.c.night,
+                            literal_column(f"'{CUT_ACROSS}'")))
     return union_all(*parts).subquery("superseded_or_contained")
+
+
+# Why a recording is left out (`superseded_recordings`): another holds every round of it,
+# or it shares rounds with another cut of the night and its own rounds are not counted.
+RECORDED_AGAIN, CUT_ACROSS = "recorded again", "cut across another"
 
 
 def _ranked_nights(engine: Engine):
@@ -281,11 +289,13 @@ def _repeated(moment):
 def superseded_recordings(engine: Engine, since: str | None,
                           until: str | None) -> list[dict[str, Any]]:
     """The table-nights of the window left out because another recording supersedes them:
-    their run, file and gaming day, in the order they were recorded."""
+    their run, file, gaming day and why (RECORDED_AGAIN, CUT_ACROSS), in the order they
+    were recorded."""
     if not _supersedes(engine):
         return []
     superseded, places = superseded_nights(engine), schema.run_inputs
-    query = (select(superseded.c.run_id, places.c.path, superseded.c.night)
+    query = (select(superseded.c.run_id, places.c.path, superseded.c.night,
+                    superseded.c.reason)
              .join(places, and_(places.c.run_id == superseded.c.run_id,
                                 places.c.position == superseded.c.position))
              .order_by(superseded.c.run_id, superseded.c.position, superseded.c.night))
@@ -294,8 +304,8 @@ def superseded_recordings(engine: Engine, since: str | None,
     if until:
         query = query.where(superseded.c.night <= until)
     with reading(engine).connect() as connection:
-        return [{"run": run_id, "file": path, "night": night}
-                for run_id, path, night in connection.execute(query)]
+        return [{"run": run_id, "file": path, "night": night, "reason": reason}
+                for run_id, path, night, reason in connection.execute(query)]
 
 
 def records_spans(engine: Engine) -> bool:

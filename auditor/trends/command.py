@@ -191,9 +191,18 @@ def print_summary(console: Console, document: dict, raised: dict, out: Path) -> 
                   f"{paid_words(floor['money'], 'over_paid')}, under-paid "
                   f"{paid_words(floor['money'], 'under_paid')}).",
                   markup=False, highlight=False)
-    if head.get("superseded"):
-        console.print(f"{count(len(head['superseded']))} table-night(s) recorded again: "
+    from auditor.store.trend_reads import CUT_ACROSS  # loaded already: the store was read
+
+    left_out = head.get("superseded") or []
+    again = [row for row in left_out if row.get("reason") != CUT_ACROSS]
+    if again:
+        console.print(f"{count(len(again))} table-night(s) recorded again: "
                       "those recordings left out, another of the same rounds counted "
+                      "(trends.json `superseded`).", markup=False, highlight=False)
+    if len(again) < len(left_out):
+        console.print(f"{count(len(left_out) - len(again))} table-night(s) cut across "
+                      "another recording of the same night: left out, their own rounds not "
+                      "counted; audit the night's whole record to count every round once "
                       "(trends.json `superseded`).", markup=False, highlight=False)
     console.print(f"False discovery rate {head['fdr']:g} in each question; dealers and tables "
                   f"judged from {head['minimum_rounds']['dealer_or_table']} rounds, pairs from "

@@ -190,7 +190,7 @@ LATE_CUT = HEADER + _rounds(range(16, 31)) + "close\n"
 
 
 @pytest.mark.parametrize("early_first", [True, False], ids=["early-first", "late-first"])
-def test_two_cuts_of_a_night_that_overlap_count_one_cut(tmp_path, store_url,
+def test_two_cuts_of_a_night_that_overlap_count_one_cut(tmp_path, store_url, capsys,
                                                         early_first) -> None:
     """Neither cut lies within the other, and rounds 16-22 are in both: `trends` counts
     one cut whole (the one with more of the night's rounds), never the shared rounds
@@ -218,6 +218,17 @@ def test_two_cuts_of_a_night_that_overlap_count_one_cut(tmp_path, store_url,
                      for i in document["incidents"]]
     assert sorted(exported, key=lambda item: int(item[1])) == [
         ("early.bjh", "5"), ("early.bjh" if early_first else "late.bjh", "20")]
+    # said as what it is: a cut whose own rounds (23-30) are not counted
+    out = tmp_path / "said"
+    assert main(["trends", "--store", store_url, "--out", str(out)]) == 0
+    assert "1 table-night(s) cut across another recording of the same night: left out, " \
+        "their own rounds not counted; audit the night's whole record to count every " \
+        "round once (trends.json `superseded`)." in capsys.readouterr().out
+    assert [row["reason"] for row in json.loads((out / "trends.json").read_text(
+        encoding="utf-8"))["trends"]["superseded"]] == ["cut across another"]
+    assert f"late.bjh ({night}, run {3 - early_run}: a cut across another recording of " \
+        "the night, its own rounds not counted)</p>" in (out / "trends.html").read_text(
+            encoding="utf-8")
 
 
 def test_two_files_that_share_only_the_round_they_hand_over_at_both_count(tmp_path) -> None:
