@@ -137,14 +137,12 @@ class Tally(Fieldwise):
     # (dealer, date) -> trials and hits of each statistic, in GAME_SLOTS places (see there)
     game: dict[tuple, list[int]] = field(default_factory=dict)
     shuffles: list[ClosedShuffle] = field(default_factory=list)
-    # date -> (line, round ID) of the first round of each hour stamp: where each night of
-    # the table begins in this record, which tells a later recording of the same rounds
-    # from another record of the same night (auditor/store/tallies.py, `table_nights`)
-    starts: dict[str | None, tuple[int, str]] = field(default_factory=dict)
-    # date -> [line, clock, line, clock] of the first and the last round of each hour
-    # stamp: the span of time each night of the table covers, which tells a record whose
-    # rounds another record holds too (the same night split in two files) from another
-    # shift's record (`table_nights.first_round`, `last_round`)
+    # date -> [line, round ID, clock] of the first round of each hour stamp, then of its
+    # last: where each night of the table begins in this record, which tells a later
+    # recording of the same rounds from another record of the same night
+    # (auditor/store/tallies.py, `table_nights.start`), and the span of time it covers,
+    # which tells a record whose rounds another record holds too (the same night split in
+    # two files) from another shift's record (`table_nights.first_round`, `last_round`)
     spans: dict[str | None, list] = field(default_factory=dict)
     # the record is whole: its table closed, or the run took it as finished (set by the
     # audit when the file is done); None: not known
@@ -177,10 +175,10 @@ class Tally(Fieldwise):
         rounds[key] = rounds.get(key, 0) + 1
         span = self.spans.get(date)
         if span is None:  # a few times a file: an hour's first round
-            self.starts.setdefault(date, (view.start_line, view.round_id))
-            self.spans[date] = [view.start_line, view.clock, view.start_line, view.clock]
+            line, round_id, clock = view.start_line, view.round_id, view.clock
+            self.spans[date] = [line, round_id, clock, line, round_id, clock]
         else:
-            span[2], span[3] = view.start_line, view.clock
+            span[3], span[4], span[5] = view.start_line, view.round_id, view.clock
         players = players_of(view)
         if players:
             lineups, key = self._lineups, (dealer, date, tuple(players.values()))
@@ -410,14 +408,13 @@ class Tally(Fieldwise):
             for key, count in theirs.items():
                 mine[key] = mine.get(key, 0) + count
         self.seats.extend(other.seats)
-        for stamp, start in other.starts.items():  # the earlier piece's first round stays
-            self.starts.setdefault(stamp, start)
-        for stamp, span in other.spans.items():  # the later piece's last round ends it
+        # the earlier piece's first round begins a span, the later piece's last ends it
+        for stamp, span in other.spans.items():
             mine = self.spans.get(stamp)
             if mine is None:
                 self.spans[stamp] = list(span)
             else:
-                mine[2:] = span[2:]
+                mine[3:] = span[3:]
         for key, counts in other.game.items():
             mine = self.game.get(key)
             if mine is None:

@@ -1,7 +1,7 @@
 """`auditor trends` over a year of a large floor: wall time and peak memory.
 
-    .venv/bin/python bench/trends_year.py [--tables 60] [--nights 365] [--rounds 390]
-                                          [--data DIR] [--runs 1]
+    .venv/bin/python bench/trends_year.py [--tables 60] [--nights 365 | --years Y]
+                                          [--rounds 390] [--data DIR] [--runs 1]
 
 The workload is fixed and seeded: a year (365 nights from 2026-01-01) of 60 tables, 390
 rounds a table a night (8.5 million rounds, the issue's 4,650 a night over 12 tables, five
@@ -10,9 +10,11 @@ times wider), three dealers a table a night from a roster of 180, players from a
 million cards), table 1's first shuffle of night 200 dealt again at the last table, and a
 careless dealer (D-1004, four times the rate) from night 300. Its tallies are written
 straight into an SQLite store by auditor/simulate/tallies.py (no records are dealt or
-audited), once, kept in --data (default bench/.data). Then `auditor trends` runs in a fresh
-process, `--runs` times: its wall time, CPU seconds and peak resident memory (VmHWM, the
-process's own), the rounds, the machine (the load average too: the machine is shared).
+audited), once, kept in --data (default bench/.data). `--years Y` is `--nights 365×Y`,
+the same floor longer (ten years: whether trends' memory grows with the years). Then
+`auditor trends` runs in a fresh process, `--runs` times: its wall time, CPU seconds and
+peak resident memory (VmHWM, the process's own), the rounds, the machine (the load
+average too: the machine is shared).
 `--against REV` runs another revision's auditor on the same store. Results go to
 --results (default bench/trends_year.json), and the table row for docs/performance.md is
 printed. A script, never a unit test.
@@ -83,6 +85,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=60)
     parser.add_argument("--nights", type=int, default=365)
+    parser.add_argument("--years", type=int, default=None,
+                        help="365 nights a year, instead of --nights")
     parser.add_argument("--rounds", type=int, default=390, help="a table a night")
     parser.add_argument("--data", type=Path, default=ROOT / "bench" / ".data")
     parser.add_argument("--runs", type=int, default=1)
@@ -91,6 +95,8 @@ def main() -> int:
                         help="run the auditor of this git revision instead (its package "
                              "exported into a temporary folder), on the same store")
     arguments = parser.parse_args()
+    if arguments.years is not None:
+        arguments.nights = 365 * arguments.years
     store, made = store_of(arguments.data, arguments.tables, arguments.nights,
                            arguments.rounds)
     with tempfile.TemporaryDirectory() as source:

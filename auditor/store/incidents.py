@@ -36,10 +36,14 @@ def run_status(engine: Engine, run_id: int) -> str | None:
 
 def superseded_places(engine: Engine, run_id: int) -> set[tuple[str, str]]:
     """(file, gaming day) of the run's table-nights that a later recording supersedes
-    (trend_reads.superseded_nights); none in a store that records no table-nights."""
+    (trend_reads.superseded_nights); none in a store that records no table-nights. A cut
+    of a night that only overlaps another is not among them: the rounds only it holds are
+    events of the night, and those of the overlap are in both with the same finding IDs,
+    which export once."""
     if not records_nights(engine):
         return set()
-    superseded, places = superseded_nights(engine), schema.run_inputs
+    superseded = superseded_nights(engine, overlapping=False)
+    places = schema.run_inputs
     query = (select(places.c.path, superseded.c.night)
              .join(places, and_(places.c.run_id == superseded.c.run_id,
                                 places.c.position == superseded.c.position))

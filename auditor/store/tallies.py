@@ -145,7 +145,7 @@ def _nights(run_id: int, position: int, tally: Tally, rounds: dict[tuple, int],
         if day is not None:
             counts[day] = counts.get(day, 0) + count
     starts: dict[str, tuple] = {}
-    for stamp, (line, round_id) in tally.starts.items():
+    for stamp, (line, round_id, *_) in tally.spans.items():
         day = of_stamp(stamp)[0]
         if day in counts and (day not in starts or line < starts[day][1]):
             starts[day] = (stamp, line, round_id)
@@ -169,7 +169,7 @@ def _spans(tally: Tally, counts: dict[str, int], of_stamp: Any,
     first: dict[str, tuple] = {}
     last: dict[str, tuple] = {}
     untimed = set()
-    for stamp, (first_line, first_clock, last_line, last_clock) in tally.spans.items():
+    for stamp, (first_line, _, first_clock, last_line, _, last_clock) in tally.spans.items():
         day = of_stamp(stamp)[0]
         if day not in counts:
             continue

@@ -33,6 +33,7 @@ from sqlalchemy import (
     or_,
     select,
     tuple_,
+    union_all,
 )
 
 import auditor.store.schema as schema
@@ -88,14 +89,18 @@ def _supersedes(engine: Engine) -> bool:
 
 def chosen_inputs(engine: Engine):
     """The inputs `trends` reads, as a subquery (run_id, position, path): for each input
-    content, the latest finished run with a tally of it, and in that run its first place
-    (of the runs of the engine's snapshot, `as_of_now`, if it has one)."""
+    content, the latest finished run with a tally of it that judged every check, else the
+    latest that judged some (`--select`, `--ignore`: a re-check of one citation judged
+    less, it did not find less, and never replaces an audit that judged all), and in that
+    run its first place (of the runs of the engine's snapshot, `as_of_now`, if it has
+    one)."""
     runs, places, rounds = schema.runs, schema.run_inputs, schema.tally_rounds
     tallied = (select(rounds.c.run_id)
                .where(rounds.c.run_id == places.c.run_id,
                       rounds.c.position == places.c.position).exists())
     latest = func.row_number().over(partition_by=places.c.input_id,
-                                    order_by=(places.c.run_id.desc(), places.c.position))
+                                    order_by=(_judged_in_part(runs.c.settings),
+                                              places.c.run_id.desc(), places.c.position))
     ranked = (select(places.c.run_id, places.c.position, places.c.path,
                      latest.label("latest"))
               .join(runs, runs.c.id == places.c.run_id)
@@ -110,7 +115,15 @@ def chosen_inputs(engine: Engine):
             .where(ranked.c.latest == 1).subquery("chosen"))
 
 
-def superseded_nights(engine: Engine):
+def _judged_in_part(settings):
+    """1 for a run that left checks unjudged, else 0: its settings' JSON (written compact
+    by store/encoding.py, `_json`) names them in a `not_judged` list that is not empty. A
+    record's text in it (a path) has its quotes escaped, so it cannot spell the pattern."""
+    return case((settings.like('%"not_judged":["%'), literal_column("1")),
+                else_=literal_column("0"))
+
+
+def superseded_nights(engine: Engine, overlapping: bool = True):
     """The table-nights of chosen inputs that another recording supersedes, as a subquery
     (run_id, position, night). A table-night is a table (its licence, else casino, and
     table ID) on a gaming day, begun at one round (`table_nights.start`): a record audited
@@ -122,15 +135,28 @@ def superseded_nights(engine: Engine):
     so an older partial audited after a newer one never wins). Two records of one night
     that begin at different rounds (a swing and a grave shift file) are two table-nights,
     unless the rounds of one lie within the other's (`_contained_nights`: the night split
-    in two files, and audited whole too). A table with no ID, and an undated night, are
-    never superseded."""
+    in two files, and audited whole too), or, with `overlapping`, their spans overlap
+    (`_overlapped_nights`: the night cut twice, differently). A table with no ID, and an
+    undated night, are never superseded."""
     by_start = _superseded_by_start(engine)
+    again = literal_column(f"'{RECORDED_AGAIN}'")
+    parts = [select(by_start.c.run_id, by_start.c.position, by_start.c.night,
+                    again.label("reason"))]
     if not records_spans(engine):
-        return by_start
-    contained = _contained_nights(engine, by_start)
-    return (select(by_start.c.run_id, by_start.c.position, by_start.c.night)
-            .union_all(select(contained.c.run_id, contained.c.position, contained.c.night))
-            .subquery("superseded_or_contained"))
+        return parts[0].subquery("superseded_by_start")
+    spanned = _spanned_nights(engine, by_start)
+    contained = _contained_nights(spanned)
+    parts.append(select(contained.c.run_id, contained.c.position, contained.c.night, again))
+    if overlapping:
+        overlapped = _overlapped_nights(spanned, contained)
+        parts.append(select(overlapped.c.run_id, overlapped.c.position, overlapped.c.night,
+                            literal_column(f"'{CUT_ACROSS}'")))
+    return union_all(*parts).subquery("superseded_or_contained")
+
+
+# Why a recording is left out (`superseded_recordings`): another holds every round of it,
+# or it shares rounds with another cut of the night and its own rounds are not counted.
+RECORDED_AGAIN, CUT_ACROSS = "recorded again", "cut across another"
 
 
 def _ranked_nights(engine: Engine):
@@ -155,17 +181,13 @@ def _superseded_by_start(engine: Engine):
             .where(ranked.c.rank > 1).subquery("superseded"))
 
 
-def _contained_nights(engine: Engine, by_start):
-    """The table-nights, of those not superseded by their first round, whose span of time
-    (`first_round` to `last_round`) lies within another's of the same table and gaming
-    day: the other's is wider, or the same and it is complete where this one is not, or
-    as complete and recorded later. Table-nights with no span are never compared, nor two
-    ends that both lie in the hour repeated when daylight saving time ends (tallies.py,
-    `_spans`: the record does not say which pass they were)."""
+def _spanned_nights(engine: Engine, by_start):
+    """The table-nights with a span (`first_round` to `last_round`) of the chosen inputs
+    not superseded by their first round, as a CTE."""
     nights, chosen = schema.table_nights, chosen_inputs(engine)
-    kept = (select(nights.c.run_id, nights.c.position, nights.c.night, nights.c.site,
-                   nights.c.table_id, nights.c.complete, nights.c.first_round,
-                   nights.c.last_round)
+    return (select(nights.c.run_id, nights.c.position, nights.c.night, nights.c.site,
+                   nights.c.table_id, nights.c.complete, nights.c.rounds,
+                   nights.c.first_round, nights.c.last_round)
             .join(chosen, and_(chosen.c.run_id == nights.c.run_id,
                                chosen.c.position == nights.c.position))
             .where(nights.c.table_id.is_not(None), nights.c.first_round.is_not(None),
@@ -175,27 +197,87 @@ def _contained_nights(engine: Engine, by_start):
                        by_start.c.position == nights.c.position,
                        by_start.c.night == nights.c.night).exists())
             .cte("spanned_nights"))
-    this, other = kept.alias("this_night"), kept.alias("other_night")
-    later = or_(other.c.run_id > this.c.run_id,
-                and_(other.c.run_id == this.c.run_id, other.c.position > this.c.position))
+
+
+def _same_night(this, other):
+    """Two other recordings of one table's gaming day."""
+    return and_(other.c.site.is_not_distinct_from(this.c.site),
+                other.c.table_id == this.c.table_id, other.c.night == this.c.night,
+                or_(other.c.run_id != this.c.run_id, other.c.position != this.c.position))
+
+
+def _later(this, other):
+    return or_(other.c.run_id > this.c.run_id,
+               and_(other.c.run_id == this.c.run_id, other.c.position > this.c.position))
+
+
+def _contained_nights(spanned):
+    """The table-nights, of those not superseded by their first round (`spanned`), whose
+    span of time (`first_round` to `last_round`) lies within another's of the same table
+    and gaming day: the other's is wider, or the same and it is complete where this one is
+    not, or as complete and recorded later. Table-nights with no span are never compared,
+    nor two ends that both lie in the hour repeated when daylight saving time ends
+    (tallies.py, `_spans`: the record does not say which pass they were)."""
+    this, other = spanned.alias("this_night"), spanned.alias("other_night")
     same_span = and_(other.c.first_round == this.c.first_round,
                      other.c.last_round == this.c.last_round)
     wins = or_(~same_span,
                and_(other.c.complete, ~this.c.complete),
-               and_(other.c.complete == this.c.complete, later))
+               and_(other.c.complete == this.c.complete, _later(this, other)))
     within = (select(other.c.run_id)
-              .where(other.c.site.is_not_distinct_from(this.c.site),
-                     other.c.table_id == this.c.table_id, other.c.night == this.c.night,
-                     or_(other.c.run_id != this.c.run_id,
-                         other.c.position != this.c.position),
+              .where(_same_night(this, other),
                      other.c.first_round <= this.c.first_round,
                      other.c.last_round >= this.c.last_round, wins,
-                     # two times of the repeated hour (tallies.py, `_spans`): not ordered
-                     ~and_(_repeated(other.c.first_round), _repeated(this.c.first_round)),
-                     ~and_(_repeated(other.c.last_round), _repeated(this.c.last_round)))
+                     _ordered(other.c.first_round, this.c.first_round),
+                     _ordered(other.c.last_round, this.c.last_round))
               .exists())
     return select(this.c.run_id, this.c.position, this.c.night).where(within).subquery(
         "contained")
+
+
+def _overlapped_nights(spanned, contained):
+    """The table-nights, of those neither superseded by their first round nor within
+    another (`contained`), whose span overlaps another's of the same table and gaming day
+    (the night cut twice, differently: 22:00-02:00 and 01:00-06:00): the rounds of the
+    overlap are in both, and the tallies, summed by dealer and shift, cannot tell which
+    they are, so one cut counts whole and the other not at all. The cut that counts: a
+    complete one before one that is not, then the one with more rounds of the night, then
+    the later recorded. Ends that meet are no overlap: a recorder that rotated its file
+    in a round may write that one round in both files, and leaving a whole file out for
+    it would lose every other round of it; nor are two ends that cannot be ordered
+    (`_ordered`)."""
+    this, other = spanned.alias("this_cut"), spanned.alias("other_cut")
+    wins = or_(and_(other.c.complete, ~this.c.complete),
+               and_(other.c.complete == this.c.complete,
+                    or_(other.c.rounds > this.c.rounds,
+                        and_(other.c.rounds == this.c.rounds, _later(this, other)))))
+
+    def left(night):
+        return ~select(contained.c.run_id).where(
+            contained.c.run_id == night.c.run_id, contained.c.position == night.c.position,
+            contained.c.night == night.c.night).exists()
+
+    overlaps = (select(other.c.run_id)
+                .where(_same_night(this, other), left(other),
+                       other.c.first_round < this.c.last_round,
+                       other.c.last_round > this.c.first_round, wins,
+                       _ordered(other.c.first_round, this.c.last_round),
+                       _ordered(other.c.last_round, this.c.first_round))
+                .exists())
+    return (select(this.c.run_id, this.c.position, this.c.night)
+            .where(left(this), overlaps).subquery("overlapped"))
+
+
+def _ordered(one, other):
+    """Whether two span ends can be ordered by their text: not two in the hour repeated
+    when daylight saving time ends (tallies.py, `_spans`), unless the same (the same round:
+    two rounds of one table do not begin at one second of both passes). An end a run
+    without a time zone kept as written ("2026-11-01 01:10:00") lies in that hour when it
+    is of the same date and hour as an end kept as both ("2026-11-01 01:40:00 MDT or
+    MST"): which pass it was, its text does not say either."""
+    return or_(one == other,
+               ~or_(_repeated(one), _repeated(other)),
+               func.substr(one, 1, 13) != func.substr(other, 1, 13))
 
 
 def _repeated(moment):
@@ -207,11 +289,13 @@ def _repeated(moment):
 def superseded_recordings(engine: Engine, since: str | None,
                           until: str | None) -> list[dict[str, Any]]:
     """The table-nights of the window left out because another recording supersedes them:
-    their run, file and gaming day, in the order they were recorded."""
+    their run, file, gaming day and why (RECORDED_AGAIN, CUT_ACROSS), in the order they
+    were recorded."""
     if not _supersedes(engine):
         return []
     superseded, places = superseded_nights(engine), schema.run_inputs
-    query = (select(superseded.c.run_id, places.c.path, superseded.c.night)
+    query = (select(superseded.c.run_id, places.c.path, superseded.c.night,
+                    superseded.c.reason)
              .join(places, and_(places.c.run_id == superseded.c.run_id,
                                 places.c.position == superseded.c.position))
              .order_by(superseded.c.run_id, superseded.c.position, superseded.c.night))
@@ -220,8 +304,8 @@ def superseded_recordings(engine: Engine, since: str | None,
     if until:
         query = query.where(superseded.c.night <= until)
     with reading(engine).connect() as connection:
-        return [{"run": run_id, "file": path, "night": night}
-                for run_id, path, night in connection.execute(query)]
+        return [{"run": run_id, "file": path, "night": night, "reason": reason}
+                for run_id, path, night, reason in connection.execute(query)]
 
 
 def records_spans(engine: Engine) -> bool:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from auditor.money import rows_text as paid_words
 from auditor.refusal import Refused
@@ -106,9 +108,8 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
         engine.dispose()
     out = Path(arguments.out)
     out.mkdir(parents=True, exist_ok=True)
-    with (out / "trends.json").open("w", encoding="utf-8") as stream:  # a piece at a time
-        json.dump(document, stream, indent=1, ensure_ascii=False)
-        stream.write("\n")
+    with (out / "trends.json").open("w", encoding="utf-8") as stream:
+        write_json(document, stream)
     (out / "trends.html").write_text(to_html(document), encoding="utf-8")
     raised = flags(document)
     if note and not arguments.quiet:
@@ -117,8 +118,8 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
         try:
             if arguments.json:  # raw numbers, as in trends.json; nothing else on stdout
                 # exact once parsed; what a terminal would obey (C1, bidi) escaped
-                print(terminal_json(json.dumps(document, indent=1, ensure_ascii=False)),
-                      flush=True)
+                write_json(document, sys.stdout, terminal_json)
+                sys.stdout.flush()
             else:
                 print_summary(console, document, raised, out)
         except BrokenPipeError:  # the reader stopped reading: the exit code still tells
@@ -126,6 +127,16 @@ def run(arguments: argparse.Namespace, console: Console, errors: Console) -> int
 
             quiet_stdout()
     return 1 if any(raised.values()) else 0
+
+
+def write_json(document: dict, stream: TextIO,
+               escape: Callable[[str], str] | None = None) -> None:
+    """The document as trends.json holds it, written a piece at a time (`escape`d each):
+    years of a floor make a text of hundreds of megabytes, and its pieces joined first
+    several times that."""
+    for piece in json.JSONEncoder(indent=1, ensure_ascii=False).iterencode(document):
+        stream.write(escape(piece) if escape else piece)
+    stream.write("\n")
 
 
 def keep_flags(location: str, engine, document: dict) -> str | None:
@@ -180,9 +191,18 @@ def print_summary(console: Console, document: dict, raised: dict, out: Path) -> 
                   f"{paid_words(floor['money'], 'over_paid')}, under-paid "
                   f"{paid_words(floor['money'], 'under_paid')}).",
                   markup=False, highlight=False)
-    if head.get("superseded"):
-        console.print(f"{count(len(head['superseded']))} table-night(s) recorded again: "
+    from auditor.store.trend_reads import CUT_ACROSS  # loaded already: the store was read
+
+    left_out = head.get("superseded") or []
+    again = [row for row in left_out if row.get("reason") != CUT_ACROSS]
+    if again:
+        console.print(f"{count(len(again))} table-night(s) recorded again: "
                       "those recordings left out, another of the same rounds counted "
+                      "(trends.json `superseded`).", markup=False, highlight=False)
+    if len(again) < len(left_out):
+        console.print(f"{count(len(left_out) - len(again))} table-night(s) cut across "
+                      "another recording of the same night: left out, their own rounds not "
+                      "counted; audit the night's whole record to count every round once "
                       "(trends.json `superseded`).", markup=False, highlight=False)
     console.print(f"False discovery rate {head['fdr']:g} in each question; dealers and tables "
                   f"judged from {head['minimum_rounds']['dealer_or_table']} rounds, pairs from "

@@ -530,11 +530,15 @@ def test_the_table_the_rule_and_the_rounds_by_dealer_and_hour(record: Tally) -> 
         (("D-2", "2026-11-21 05", 5), 3),  # the unreadable round counts
         (("D-3", "2026-11-21 06", 6), 2),
         (("D-3", "2026-11-21 07", 7), 2)]
-    # where each hour's first round begins: its `round` line and ID
-    assert record.starts == {"2026-11-20 13": (10, "1"), "2026-11-20 14": (28, "2"),
-                             "2026-11-20 22": (68, "4"), "2026-11-20": (81, "5"),
-                             "2026-11-21 05": (92, "6"), "2026-11-21 06": (128, "9"),
-                             "2026-11-21 07": (156, "11")}
+    # each hour's first round and last: its `round` line, ID and time (none for round 5)
+    assert record.spans == {
+        "2026-11-20 13": [10, "1", "13:59:10", 10, "1", "13:59:10"],
+        "2026-11-20 14": [28, "2", "14:00:05", 42, "3", "14:30:00.250"],
+        "2026-11-20 22": [68, "4", "22:10:00", 68, "4", "22:10:00"],
+        "2026-11-20": [81, "5", None, 81, "5", None],
+        "2026-11-21 05": [92, "6", "05:30:00", 116, "8", "05:40:00"],
+        "2026-11-21 06": [128, "9", "06:05:00", 143, "10", "06:20:00"],
+        "2026-11-21 07": [156, "11", "07:00:00", 169, "12", "07:15:00"]}
 
 
 def test_pairs_count_the_player_seated_when_each_main_wager_was_placed(record: Tally
@@ -695,21 +699,24 @@ def test_line_steps_are_the_steps_from_the_line_before() -> None:
     assert line_steps(array("i")) == "[]"
 
 
-def test_a_piece_absorbed_adds_its_counts_and_keeps_the_first_starts() -> None:
+def test_a_piece_absorbed_adds_its_counts_and_joins_the_spans() -> None:
     first = Tally(site="TL-1", table_id="T1", decks=6, hits_soft_17=True)
     first.seats = [(26, "s2", "P-B")]
-    first.starts = {"2026-11-20 13": (10, "1")}
+    first.spans = {"2026-11-20 13": [10, "1", "13:10:00", 60, "6", "13:40:00"]}
     first.game = {("D-1", "2026-11-20 13"): [2, 1, 1, 0, *[0] * 24]}
     first.shuffles = [ClosedShuffle("S1", "2026-11-20 13", "8dAh", "[9,6]", '[[0,"1"]]')]
     second = Tally(site="TL-1", table_id="T1", decks=6, hits_soft_17=True)
     second.seats = [(80, "s1", "P-A")]
-    second.starts = {"2026-11-20 13": (70, "7"), "2026-11-20 14": (90, "8")}
+    second.spans = {"2026-11-20 13": [70, "7", "13:45:00", 80, "8", "13:50:00"],
+                    "2026-11-20 14": [90, "9", "14:00:00", 90, "9", "14:00:00"]}
     second.game = {("D-1", "2026-11-20 13"): [3, 1, 0, 0, 1, 1, *[0] * 22],
                    ("D-2", "2026-11-20 14"): [1, 0, *[0] * 24, 2, 1]}
     second.shuffles = [ClosedShuffle("S2", "2026-11-20 13", "5c6c", "[71,1]", '[[0,"7"]]')]
     first.absorb(second)
     assert first.seats == [(26, "s2", "P-B"), (80, "s1", "P-A")]
-    assert first.starts == {"2026-11-20 13": (10, "1"), "2026-11-20 14": (90, "8")}
+    # a span begins at the first piece's first round and ends at the later piece's last
+    assert first.spans == {"2026-11-20 13": [10, "1", "13:10:00", 80, "8", "13:50:00"],
+                           "2026-11-20 14": [90, "9", "14:00:00", 90, "9", "14:00:00"]}
     assert list(first.game_counts()) == [
         ("D-1", "2026-11-20 13", "player natural", None, 5, 2),
         ("D-1", "2026-11-20 13", "dealer natural", 1, 1, 0),

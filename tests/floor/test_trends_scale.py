@@ -316,3 +316,30 @@ def test_sqlite_and_postgresql_sum_the_same_floor(store_url, tmp_path) -> None:
     assert [e["unit"]["key"] for e in document["outliers"] if e["status"] == "flagged"] == \
         ["D-1004"]
     assert len(document["repeats"]) == 1 and document["pairs"]
+
+
+def test_json_is_written_a_piece_at_a_time_and_escaped_for_the_terminal(tmp_path,
+                                                                        capsys) -> None:
+    """`--json` prints trends.json's very text (written in pieces, never joined whole
+    first), the characters a terminal obeys escaped: here a store named with a bidi
+    control and a C1 control, which trends.json keeps as they are."""
+    from auditor.trends.command import write_json
+
+    store = _floor(tmp_path / "floor\u202e\u0085.sqlite", 3)
+    out = tmp_path / "t"
+    capsys.readouterr()
+    assert main(["trends", "--store", str(store), "--out", str(out), "--json"]) in (0, 1)
+    printed = capsys.readouterr().out
+    kept = (out / "trends.json").read_text(encoding="utf-8")
+    assert "floor\u202e\u0085.sqlite" in kept and "\u202e" not in printed
+    assert "floor\\u202e\\u0085.sqlite" in printed
+    assert printed == kept.replace("\u202e", "\\u202e").replace("\u0085", "\\u0085")
+    assert json.loads(printed) == json.loads(kept)
+    pieces = []
+
+    class Pieces:
+        def write(self, piece: str) -> None:
+            pieces.append(piece)
+
+    write_json(json.loads(kept), Pieces())
+    assert "".join(pieces) == kept and len(pieces) > 100

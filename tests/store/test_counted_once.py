@@ -182,3 +182,79 @@ def test_the_page_names_the_recording_left_out_as_text(tmp_path) -> None:
     assert ("1 table-night(s) recorded again, left out for another recording of the same "
             f"rounds: {tmp_path}/&lt;img src=x onerror=alert(1)&gt;.bjh "
             f"({night}, run 1)</p>") in page
+
+
+# A re-export that cut the night differently: 1-22 and 16-30, rounds 16-22 in both.
+EARLY_CUT = HEADER + _rounds(range(1, 23)) + "close\n"
+LATE_CUT = HEADER + _rounds(range(16, 31)) + "close\n"
+
+
+@pytest.mark.parametrize("early_first", [True, False], ids=["early-first", "late-first"])
+def test_two_cuts_of_a_night_that_overlap_count_one_cut(tmp_path, store_url, capsys,
+                                                        early_first) -> None:
+    """Neither cut lies within the other, and rounds 16-22 are in both: `trends` counts
+    one cut whole (the one with more of the night's rounds), never the shared rounds
+    twice, and names the other as left out; `incidents` exports each finding once, the
+    rounds only the other cut holds too (their findings are events of the night)."""
+    write(tmp_path, "early.bjh", EARLY_CUT)
+    write(tmp_path, "late.bjh", LATE_CUT)
+    order = ["early.bjh", "late.bjh"] if early_first else ["late.bjh", "early.bjh"]
+    for number, name in enumerate(order, 1):
+        assert audit(tmp_path / name, out=tmp_path / f"out{number}", store=store_url,
+                     jobs=1) == 1
+    night = json.loads((tmp_path / "out1" / "findings.json").read_text())["findings"][0][
+        "gaming_day"]
+    early_run = 1 if early_first else 2
+    assert _trends(tmp_path, store_url) == {
+        "runs": [early_run], "rounds": 22, "findings": 2, "over_paid": [(None, "10.00")],
+        "days": [(night, 22, 2)], "superseded": [(3 - early_run, "late.bjh", night)]}
+    exported = []
+    for run in (1, 2):
+        out = tmp_path / f"incidents{run}"
+        assert main(["incidents", "--store", store_url, "--run", str(run), "--out",
+                     str(out), "--quiet"]) == 0
+        document = json.loads((out / "incidents.json").read_text(encoding="utf-8"))
+        exported += [(Path(i["record"]["file"]).name, i["record"]["round"])
+                     for i in document["incidents"]]
+    assert sorted(exported, key=lambda item: int(item[1])) == [
+        ("early.bjh", "5"), ("early.bjh" if early_first else "late.bjh", "20")]
+    # said as what it is: a cut whose own rounds (23-30) are not counted
+    out = tmp_path / "said"
+    assert main(["trends", "--store", store_url, "--out", str(out)]) == 0
+    assert "1 table-night(s) cut across another recording of the same night: left out, " \
+        "their own rounds not counted; audit the night's whole record to count every " \
+        "round once (trends.json `superseded`)." in capsys.readouterr().out
+    assert [row["reason"] for row in json.loads((out / "trends.json").read_text(
+        encoding="utf-8"))["trends"]["superseded"]] == ["cut across another"]
+    assert f"late.bjh ({night}, run {3 - early_run}: a cut across another recording of " \
+        "the night, its own rounds not counted)</p>" in (out / "trends.html").read_text(
+            encoding="utf-8")
+
+
+def test_two_files_that_share_only_the_round_they_hand_over_at_both_count(tmp_path) -> None:
+    """The file rotated in round 15, which both files hold: neither file is left out for
+    it (each holds 14 rounds the other does not), that one round counted twice."""
+    store = str(tmp_path / "history.sqlite")
+    write(tmp_path, "first.bjh", HEADER + _rounds(range(1, 16)))
+    write(tmp_path, "second.bjh", HEADER + _rounds(range(15, 31)) + "close\n")
+    assert audit(tmp_path / "first.bjh", tmp_path / "second.bjh", out=tmp_path / "a",
+                 store=store, more=["--new-store"]) == 1
+    counted = _trends(tmp_path, store)
+    assert (counted["rounds"], counted["findings"], counted["superseded"]) == (31, 2, [])
+
+
+def test_a_recheck_of_one_citation_does_not_replace_the_whole_audit(tmp_path,
+                                                                   store_url) -> None:
+    """The night audited whole, then the same record audited again judging one citation
+    only (`--select`): trends keeps the whole audit's findings (the re-check judged less,
+    it did not find less), in either order."""
+    write(tmp_path, "night.bjh", WHOLE)
+    assert audit(tmp_path / "night.bjh", out=tmp_path / "a", store=store_url) == 1
+    assert audit(tmp_path / "night.bjh", out=tmp_path / "b", store=store_url,
+                 more=["--select", "20:18:15:03"]) == 0
+    assert _trends(tmp_path, store_url) == {
+        "runs": [1], "rounds": 30, "findings": 2, "over_paid": [(None, "10.00")],
+        "days": [(json.loads((tmp_path / "a" / "findings.json").read_text())["findings"][0][
+            "gaming_day"], 30, 2)], "superseded": []}
+    assert audit(tmp_path / "night.bjh", out=tmp_path / "c", store=store_url) == 1
+    assert _trends(tmp_path, store_url)["runs"] == [3]  # a whole audit after it: the latest

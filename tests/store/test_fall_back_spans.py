@@ -95,3 +95,42 @@ def test_a_half_ended_in_the_repeated_hour_is_within_the_whole_night(tmp_path: P
     assert trends(tmp_path, [("night.bjh", whole, 1),
                              ("first-half.bjh", EVENING[1:] + FIRST_PASS, 2)]) \
         == (8, [("first-half.bjh", "2026-10-31")])
+
+
+def test_two_files_ended_at_one_round_of_the_repeated_hour_count_once(tmp_path: Path) -> None:
+    # the table closed at 01:40 (either pass); the second file holds rounds 2-6 of the
+    # first, the same last round (its ID and time): it lies within the whole night
+    assert trends(tmp_path, [("night.bjh", EVENING + FIRST_PASS, 1),
+                             ("late-file.bjh", EVENING[1:] + FIRST_PASS, 2)]) \
+        == (6, [("late-file.bjh", "2026-10-31")])
+
+
+def test_two_files_begun_at_one_round_of_the_repeated_hour_count_once(tmp_path: Path) -> None:
+    # both begin at round 7 (01:10, the second pass), on other lines; one ends sooner
+    assert trends(tmp_path, [("to-five.bjh", SECOND_PASS, 7),
+                             ("to-one.bjh", SECOND_PASS[:1], 7)]) \
+        == (2, [("to-one.bjh", "2026-10-31")])
+
+
+def test_a_run_without_the_zone_is_not_ordered_within_the_repeated_hour(tmp_path: Path
+                                                                        ) -> None:
+    """The first pass's file recorded with the zone (its end kept as "01:40:00 MDT or
+    MST"), the second pass's file by a run without it (its start kept as "01:10:00", as
+    written): which pass 01:10 is, the text cannot say, so the files neither overlap nor
+    hold one another, and every round counts once."""
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "first.bjh").write_text(night(EVENING + FIRST_PASS, 1), encoding="utf-8")
+    (records / "second.bjh").write_text(night(SECOND_PASS, 7), encoding="utf-8")
+    (tmp_path / "settings.toml").write_text(SETTINGS, encoding="utf-8")
+    (tmp_path / "plain.toml").write_text("", encoding="utf-8")
+    store = str(tmp_path / "history.sqlite")
+    for number, (name, settings) in enumerate((("first.bjh", "settings.toml"),
+                                               ("second.bjh", "plain.toml"))):
+        assert main(["audit", str(records / name), "--out", str(tmp_path / f"run{number}"),
+                     "--quiet", "--config", str(tmp_path / settings), "--store", store,
+                     "--jobs", "1", *(["--new-store"] if not number else [])]) == 1
+    assert main(["trends", "--store", store, "--out", str(tmp_path / "trends"),
+                 "--quiet"]) == 0
+    document = json.loads((tmp_path / "trends" / "trends.json").read_text(encoding="utf-8"))
+    assert (document["trends"]["rounds"], document["trends"]["superseded"]) == (8, [])
