@@ -142,6 +142,7 @@ class FilePlan:
     path: str
     sha256: str = ""
     lines: int = 0
+    size: int = 0  # the bytes hashed into `sha256`
     count: int = 0  # pieces found so far
     _template: dict[int, Piece] = field(default_factory=dict)
 
@@ -220,7 +221,7 @@ def _pieces(plan: FilePlan, header: Header, piece_bytes: int) -> Iterator[Piece]
             offset += len(complete)
             if not block:
                 break
-    plan.sha256 = digest.hexdigest()
+    plan.sha256, plan.size = digest.hexdigest(), offset
     plan.lines = lines_before + (1 if offset and not _ends_line(plan.path) else 0)
     yield _made(plan, Piece(plan.path, plan.count, start, None, first_line,
                             None if plan.count == 0 else config,
@@ -359,7 +360,7 @@ class SplitFile:
         return self.began_with_shoe
 
     def join(self) -> FileResult:
-        return self.joined.finish(self.plan.sha256, self.plan.lines)
+        return self.joined.finish(self.plan.sha256, self.plan.lines, self.plan.size)
 
 
 def audit_split(path: str, piece_bytes: int = PIECE_BYTES) -> FileResult:
