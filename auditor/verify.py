@@ -369,7 +369,7 @@ def _absent(path: Path, manifest: dict[str, Any]) -> str | None:
     than a file in its place (in a case, copy_problems names that: None)."""
     if not os.path.lexists(path):
         return "missing"
-    if manifest["kind"] == "case" and not path.is_symlink():
+    if manifest["kind"] == "case":
         return None
     return ("a link to nothing" if not path.exists() else
             "a folder, not a file" if path.is_dir() else

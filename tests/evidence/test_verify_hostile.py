@@ -195,3 +195,25 @@ def test_a_signed_case_whose_signature_was_removed_differs_without_a_key(
     assert (f"DIFFERS manifest.sig: missing, though the manifest names its signer (key "
             f"{signer}): the signature was removed, or the case was not made whole"
             ) in said.splitlines()
+
+
+@pytest.mark.parametrize("put", ["a link to nothing", "a folder", "a named pipe"])
+def test_an_input_copy_replaced_is_named_once_for_what_it_is(case: Path, key: Path, put: str,
+                                                            tmp_path: Path, capsys) -> None:
+    folder = copy_of(case, tmp_path)
+    copy = folder / "inputs" / T11.name
+    copy.unlink()
+    if put == "a link to nothing":
+        copy.symlink_to(tmp_path / "gone.bjh")
+        told = (f"a link to {tmp_path}/gone.bjh, not the folder's own file: it would not go "
+                "with the folder, and a change where it points changes it")
+    elif put == "a folder":
+        copy.mkdir()
+        told = "not a plain file (a folder's files are plain files)"
+    else:
+        os.mkfifo(copy)
+        told = "not a plain file (a folder's files are plain files)"
+    status, said = verify(folder, "--key", f"{key}.pub", capsys=capsys)
+    assert status == 1, said
+    about = [line for line in said.splitlines() if line.startswith("DIFFERS input")]
+    assert about == [f"DIFFERS input inputs/{T11.name}: {told}"]
