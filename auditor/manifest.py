@@ -21,7 +21,7 @@ import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from auditor import __version__
 from auditor.resources import data_dir
@@ -49,7 +49,7 @@ def hashed(path: str | Path, size: int | None = None) -> tuple[str, int]:
     however large it is; a file swapped for a huge one is never read to its end)."""
     digest, count = hashlib.sha256(), 0
     left = None if size is None else size + 1
-    with open(path, "rb") as stream:
+    with _opened_plain(path, "the file") as stream:
         while left is None or left > 0:
             block = stream.read(1 << 20 if left is None else min(1 << 20, left))
             if not block:
@@ -68,22 +68,30 @@ KEY_AT_MOST = 64 << 10
 SIGNATURE_AT_MOST = 1 << 10  # an Ed25519 signature in base64 is 88 characters and a newline
 
 
+def _opened_plain(path: str | Path, what: str) -> BinaryIO:
+    """The plain file at `path` opened to read, without waiting on a named pipe: one in
+    its place (or a device, a folder) is refused, ManifestError naming it as `what`."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise ManifestError(f"{what} {path} cannot be read ({error.strerror})") from None
+    stream = os.fdopen(descriptor, "rb")
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        stream.close()
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a named pipe"
+                if stat.S_ISFIFO(mode) else "a device or socket")
+        raise ManifestError(f"{what} {path} is {kind}, not a plain file: not read")
+    os.set_blocking(descriptor, True)
+    return stream
+
+
 def read_plain(path: str | Path, at_most: int | None, what: str) -> bytes:
     """The bytes of the plain file at `path`, `what` it is called in a refusal: never a
     named pipe or a device (opened without waiting, told by the file opened, so one put in
     its place meanwhile is told too), never more than `at_most` bytes (None: no limit).
     ManifestError says which file and why."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as error:
-        raise ManifestError(f"{what} {path} cannot be read ({error.strerror})") from None
-    with os.fdopen(descriptor, "rb") as stream:
-        mode = os.fstat(descriptor).st_mode
-        if not stat.S_ISREG(mode):
-            kind = ("a folder" if stat.S_ISDIR(mode) else "a named pipe"
-                    if stat.S_ISFIFO(mode) else "a device or socket")
-            raise ManifestError(f"{what} {path} is {kind}, not a plain file: not read")
-        os.set_blocking(descriptor, True)
+    with _opened_plain(path, what) as stream:
         data = stream.read() if at_most is None else stream.read(at_most + 1)
     if at_most is not None and len(data) > at_most:
         raise ManifestError(f"{what} {path} is larger than {at_most:,} bytes, more than any "

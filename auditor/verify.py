@@ -355,7 +355,10 @@ def _changed(path: Path, sha256: Any, size: int | None, edited: str) -> str | No
         found = path.stat().st_size
         if found != size:
             return (f"{found:,} bytes, the manifest names {size:,} ({edited}; not read)")
-    digest, count = hashed(path, size)
+    try:
+        digest, count = hashed(path, size)
+    except ManifestError as error:  # swapped for a pipe since it was looked at
+        return shown(error)
     if size is not None and count != size:
         return (f"changed while it was read ({count:,} bytes read, the manifest names "
                 f"{size:,})")

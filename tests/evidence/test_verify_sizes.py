@@ -160,3 +160,25 @@ def test_a_file_of_its_size_but_other_bytes_is_hashed(case: Path, tmp_path: Path
     status, said = verify(folder, capsys=capsys)
     assert status == 1
     assert f"DIFFERS input {COPY}: SHA-256 differs (the record was edited)" in said
+
+
+@pytest.mark.parametrize("ending", [b"\n", b""])
+def test_the_size_is_the_bytes_hashed_whole_or_in_pieces(ending: bytes, tmp_path: Path) -> None:
+    from auditor.audit import audit_file
+    from auditor.split import audit_split
+
+    path = tmp_path / "t11.bjh"
+    path.write_bytes(T11.read_bytes().rstrip(b"\n") + ending)
+    whole, pieces = audit_file(str(path)).summary, audit_split(str(path), 2000).summary
+    assert whole.size == pieces.size == path.stat().st_size
+    assert whole.sha256 == pieces.sha256
+
+
+def test_a_named_pipe_is_never_opened_to_wait_for_a_writer(tmp_path: Path) -> None:
+    from auditor.manifest import ManifestError
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with pytest.raises(ManifestError) as refused:
+        hashed(pipe, 10)
+    assert str(refused.value) == f"the file {pipe} is a named pipe, not a plain file: not read"
