@@ -267,9 +267,10 @@ def key_fingerprint(public_path: str | Path) -> str:
     return public_key_sha256(_load_public(public_path))
 
 
-def signature_status(folder: Path, public_path: str | Path, signer: Any
-                     ) -> tuple[str, str]:
-    """Whether manifest.sig signs manifest.json with the key at `public_path`, and that
+def signature_status(folder: Path, public_path: str | Path, signer: Any,
+                     manifest: bytes | None = None) -> tuple[str, str]:
+    """Whether manifest.sig signs manifest.json (its bytes `manifest`, as read by whoever
+    parsed them, when given) with the key at `public_path`, and that
     key's fingerprint. "good"; "unsigned" (no manifest.sig); "unreadable" (not a plain
     file of 64 bytes in base64);
     "other key": it does not verify and the manifest names another signer, so the folder
@@ -292,7 +293,8 @@ def signature_status(folder: Path, public_path: str | Path, signer: Any
     if len(signature) != 64:  # an Ed25519 signature's length
         return "unreadable", given
     try:
-        key.verify(signature, read_plain(folder / MANIFEST, MANIFEST_AT_MOST, "the manifest"))
+        key.verify(signature, manifest if manifest is not None else
+                   read_plain(folder / MANIFEST, MANIFEST_AT_MOST, "the manifest"))
     except InvalidSignature:
         named_other = isinstance(signer, str) and signer != given
         return ("other key" if named_other else "bad"), given

@@ -60,13 +60,22 @@ class Verdict:
     signature: str = "unchecked"
 
 
-def read_manifest(folder: Path) -> dict[str, Any]:
-    """The folder's manifest, refused (ManifestError) when it is not one this auditor can
-    check: not its format, or naming no input or not the outputs its kind must have."""
+def manifest_bytes(folder: Path) -> bytes:
+    """The bytes of the folder's manifest, read once: those parsed are those whose
+    signature is checked (a manifest swapped while verify runs cannot have one version
+    read and the other's signature checked)."""
     path = folder / MANIFEST
     if not os.path.lexists(path):
         raise ManifestError(f"{folder} holds no {MANIFEST}")
-    manifest = json_of(read_plain(path, MANIFEST_AT_MOST, "the manifest"), path)
+    return read_plain(path, MANIFEST_AT_MOST, "the manifest")
+
+
+def read_manifest(folder: Path, data: bytes | None = None) -> dict[str, Any]:
+    """The folder's manifest (of `data`, its bytes, when given), refused (ManifestError)
+    when it is not one this auditor can check: not its format, or naming no input or not
+    the outputs its kind must have."""
+    path = folder / MANIFEST
+    manifest = json_of(manifest_bytes(folder) if data is None else data, path)
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise ManifestError(f"{path} is not a manifest of this auditor ({FORMAT})")
     for key, kind in (("inputs", list), ("outputs", dict), ("rule_base", dict),
@@ -222,19 +231,20 @@ def verify_folder(folder: Path, public_key: str | Path | None = None) -> Verdict
     """Answer the four questions (the module's docstring) of `folder`, with `public_key`
     for the signature."""
     verdict = Verdict()
+    data = manifest_bytes(folder)
     try:
-        manifest = read_manifest(folder)
+        manifest = read_manifest(folder, data)
     except ManifestError as refused:
         # A manifest refused as unusable may still be a signed one that was changed: with a
         # key, that is told as the change it is, not as a folder that cannot be checked.
-        if public_key is None or not (folder / MANIFEST).is_file():
+        if public_key is None:
             raise
-        _check_signature(folder, _signer_named(folder), public_key, verdict)
+        _check_signature(folder, _signer_named(folder, data), public_key, verdict, data)
         if verdict.signature == "good":
             raise
         verdict.differences.append(f"{MANIFEST}: {shown(refused)}")
         return verdict
-    _check_signature(folder, manifest.get("signer"), public_key, verdict)
+    _check_signature(folder, manifest.get("signer"), public_key, verdict, data)
     _check_auditor(manifest, verdict)
     _sizes_note(manifest, verdict)
     _check_outputs(folder, manifest, verdict)
@@ -245,18 +255,17 @@ def verify_folder(folder: Path, public_key: str | Path | None = None) -> Verdict
     return verdict
 
 
-def _signer_named(folder: Path) -> Any:
+def _signer_named(folder: Path, data: bytes) -> Any:
     """The signer a manifest names, read as plainly as can be (it may be refused)."""
     try:
-        document = json_of(read_plain(folder / MANIFEST, MANIFEST_AT_MOST, "the manifest"),
-                           folder / MANIFEST)
+        document = json_of(data, folder / MANIFEST)
     except ManifestError:
         return None
     return document.get("signer") if isinstance(document, dict) else None
 
 
 def _check_signature(folder: Path, signer: Any, public_key: str | Path | None,
-                     verdict: Verdict) -> None:
+                     verdict: Verdict, data: bytes) -> None:
     named = f"key {shown(signer)}" if isinstance(signer, str) else "no key"
     if public_key is None:
         signed = (folder / SIGNATURE).is_file()
@@ -272,7 +281,7 @@ def _check_signature(folder: Path, signer: Any, public_key: str | Path | None,
             + (f"; the manifest names the signer's {named}" if signed else
                "; the folder is not signed"))
         return
-    status, given = signature_status(folder, public_key, signer)
+    status, given = signature_status(folder, public_key, signer, data)
     verdict.signature = status
     if status == "good":
         verdict.notes.append(f"signature: good, made by the key given ({public_key}, "
