@@ -217,3 +217,32 @@ def test_an_input_copy_replaced_is_named_once_for_what_it_is(case: Path, key: Pa
     assert status == 1, said
     about = [line for line in said.splitlines() if line.startswith("DIFFERS input")]
     assert about == [f"DIFFERS input inputs/{T11.name}: {told}"]
+
+
+def test_keys_of_another_type_are_refused_as_such(case: Path, run: Path, tmp_path: Path,
+                                                  capsys) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    private = ec.generate_private_key(ec.SECP256R1())
+    public_path, private_path = tmp_path / "ec.pub", tmp_path / "ec"
+    public_path.write_bytes(private.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    private_path.write_bytes(private.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption()))
+    private_path.chmod(0o600)
+    status, said = verify(case, "--key", str(public_path), capsys=capsys)
+    assert (status, said) == (2, f"auditor: the public key {public_path} is not an Ed25519 "
+                                 "key\n")
+    link = tmp_path / "link.pub"
+    link.symlink_to(public_path)  # a link is followed: the key is what it points to
+    status, said = verify(case, "--key", str(link), capsys=capsys)
+    assert (status, said) == (2, f"auditor: the public key {link} is not an Ed25519 key\n")
+    capsys.readouterr()
+    out = tmp_path / "case"
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(out), "--sign",
+                 str(private_path)]) == 2
+    assert capsys.readouterr().err == (f"auditor: the signing key {private_path} is not an "
+                                       "Ed25519 key\n")
+    assert not out.exists()
