@@ -253,9 +253,9 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
         MANIFEST,
         build_manifest,
         finding_signature,
+        hashed,
         manifest_text,
         rule_base_sha256,
-        sha256_of,
         sign_manifest,
         signer_of,
     )
@@ -285,7 +285,12 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
         path = Path(summary.path)
         if not path.is_file():
             raise CaseError(f"input {summary.path} of the run is not there any more")
-        if sha256_of(path) != summary.sha256:
+        # Its size first (runs since sizes were recorded): one grown huge is never read.
+        size = path.stat().st_size
+        if summary.size is not None and size != summary.size:
+            raise CaseError(f"input {summary.path} has changed since the run ({size:,} "
+                            f"bytes, the run audited {summary.size:,}): audit it again")
+        if hashed(path, summary.size)[0] != summary.sha256:
             raise CaseError(f"input {summary.path} has changed since the run (SHA-256 "
                             "differs): audit it again")
     paths = {summary.path for summary in inputs}

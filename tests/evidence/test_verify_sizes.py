@@ -182,3 +182,27 @@ def test_a_named_pipe_is_never_opened_to_wait_for_a_writer(tmp_path: Path) -> No
     with pytest.raises(ManifestError) as refused:
         hashed(pipe, 10)
     assert str(refused.value) == f"the file {pipe} is a named pipe, not a plain file: not read"
+
+
+@pytest.mark.parametrize("grown", [HUGE, None])
+def test_a_case_of_an_input_changed_since_the_run_is_refused_by_its_size(
+        grown: int | None, tmp_path: Path, capsys) -> None:
+    """An input swapped for a huge file after the run is told by its size, unread; one of
+    the same size and other bytes by its SHA-256."""
+    record = tmp_path / "t11.bjh"
+    record.write_bytes(T11.read_bytes())
+    out = tmp_path / "run"
+    assert main(["audit", str(record), "--out", str(out), "--quiet", "--store",
+                 str(tmp_path / "history.sqlite")]) == 1
+    size = record.stat().st_size
+    if grown is None:
+        record.write_bytes(T11.read_bytes().replace(b"T11", b"T12", 1))
+    else:
+        swap_for_huge(record)
+    capsys.readouterr()
+    assert main(["case", str(out), "--licensee", "RL-0412", "--out",
+                 str(tmp_path / "case")]) == 2
+    told = (f"{HUGE:,} bytes, the run audited {size:,}" if grown else "SHA-256 differs")
+    assert capsys.readouterr().err == (f"auditor: input {record} has changed since the run "
+                                       f"({told}): audit it again\n")
+    assert not (tmp_path / "case").exists()
