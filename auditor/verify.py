@@ -492,9 +492,18 @@ def _reaudit(folder: Path, manifest: dict[str, Any], paths: list[str],
     except ManifestError as error:
         verdict.differences.append(f"output findings.json: {shown(error)}")
         return
-    except (OSError, KeyError, TypeError, AttributeError) as error:
+    except OSError as error:
         verdict.differences.append(f"output findings.json: cannot be read "
-                                   f"({type(error).__name__})")
+                                   f"({shown(error.strerror)})")
+        return
+    except KeyError as error:
+        verdict.differences.append(f"output findings.json: not the findings of an audit (an "
+                                   f"object without its {shown(json.dumps(error.args[0]))} "
+                                   "field)")
+        return
+    except (TypeError, AttributeError):
+        verdict.differences.append("output findings.json: not the findings of an audit (its "
+                                   "'inputs' or 'findings' is not a list of objects)")
         return
     # An audit writes a finding's place and money as texts and numbers: anything else (a
     # list, an object) cannot be compared, and was not written by an audit.

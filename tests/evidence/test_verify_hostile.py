@@ -246,3 +246,21 @@ def test_keys_of_another_type_are_refused_as_such(case: Path, run: Path, tmp_pat
     assert capsys.readouterr().err == (f"auditor: the signing key {private_path} is not an "
                                        "Ed25519 key\n")
     assert not out.exists()
+
+
+@pytest.mark.parametrize("change, told", [
+    (lambda d: d.pop("findings"), 'an object without its "findings" field'),
+    (lambda d: d["inputs"][0].pop("path"), 'an object without its "path" field'),
+    (lambda d: d.update(inputs=7), "its 'inputs' or 'findings' is not a list of objects"),
+    (lambda d: d.update(findings=["x"]), "its 'inputs' or 'findings' is not a list of objects"),
+])
+def test_a_findings_json_that_is_no_audits_says_what_it_lacks(
+        case: Path, change, told: str, tmp_path: Path, capsys) -> None:
+    folder = copy_of(case, tmp_path)
+    path = folder / "findings.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    change(document)
+    path.write_text(json.dumps(document), encoding="utf-8")
+    status, said = verify(folder, capsys=capsys)
+    assert status == 1, said
+    assert f"DIFFERS output findings.json: not the findings of an audit ({told})" in said
