@@ -354,6 +354,16 @@ def _sizes_note(manifest: dict[str, Any], verdict: Verdict) -> None:
             "sizes: the manifest names none (made by an auditor before sizes were recorded): "
             "each file is hashed whole, so a file put in a named file's place is told only "
             "once read to its end; its SHA-256 proves the same bytes")
+        return
+    # `auditor report RUN` of a run stored before sizes were recorded names its outputs'
+    # sizes and not its inputs'.
+    unsized = [shown(entry.get("copy") or entry.get("path")) for entry in manifest["inputs"]
+               if entry.get("sha256") and "size" not in entry]
+    if unsized:
+        verdict.notes.append(
+            f"sizes: the manifest names none for {len(unsized)} input(s) (audited before "
+            f"sizes were recorded: {', '.join(unsized[:5])}"
+            f"{', …' if len(unsized) > 5 else ''}): each is hashed whole")
 
 
 def _changed(path: Path, sha256: Any, size: int | None, edited: str) -> str | None:

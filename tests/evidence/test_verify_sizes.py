@@ -206,3 +206,17 @@ def test_a_case_of_an_input_changed_since_the_run_is_refused_by_its_size(
     assert capsys.readouterr().err == (f"auditor: input {record} has changed since the run "
                                        f"({told}): audit it again\n")
     assert not (tmp_path / "case").exists()
+
+
+def test_a_run_whose_inputs_name_no_size_says_so(run: Path, tmp_path: Path, capsys) -> None:
+    """As `auditor report RUN` writes for a run stored before sizes were recorded: its
+    outputs' sizes, not its inputs'. It verifies, and says which inputs are hashed whole."""
+    folder = tmp_path / "run"
+    shutil.copytree(run.resolve(), folder)
+    manifest = manifest_of(folder)
+    manifest["inputs"][0].pop("size")
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    status, said = verify(folder, capsys=capsys)
+    assert status == 4, said
+    assert (f"sizes: the manifest names none for 1 input(s) (audited before sizes were "
+            f"recorded: {T11}): each is hashed whole") in said.splitlines()
