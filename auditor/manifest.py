@@ -25,6 +25,7 @@ from typing import Any, BinaryIO
 
 from auditor import __version__
 from auditor.resources import data_dir
+from auditor.shown import visible
 
 MANIFEST = "manifest.json"
 SIGNATURE = "manifest.sig"
@@ -97,6 +98,45 @@ def read_plain(path: str | Path, at_most: int | None, what: str) -> bytes:
         raise ManifestError(f"{what} {path} is larger than {at_most:,} bytes, more than any "
                             f"{what} holds: not read")
     return data
+
+
+def _refuse_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            raise _RepeatedKey(key)
+        document[key] = value
+    return document
+
+
+class _RepeatedKey(ValueError):
+    pass
+
+
+def json_of(data: bytes, path: Path) -> Any:
+    """The JSON document of a folder's file, as this auditor writes it: UTF-8 without a
+    byte-order mark, each key once in its object (a repeated key would be read as its last
+    value by this auditor and as its first by another reader). ManifestError says which
+    file and what is wrong with it."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise ManifestError(f"{path} begins with a byte-order mark: not JSON as this auditor "
+                            "writes it (UTF-8 without one)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ManifestError(f"{path} is not UTF-8 text (byte {data[error.start]:#04x} at "
+                            f"offset {error.start:,})") from None
+    try:
+        return json.loads(text, object_pairs_hook=_refuse_repeated_keys)
+    except _RepeatedKey as repeated:
+        raise ManifestError(f"{path} names the key {visible(json.dumps(str(repeated)))} twice "
+                            "in one object: which is meant cannot be told") from None
+    except RecursionError:
+        raise ManifestError(f"{path} is nested too deep to be read") from None
+    except ValueError as error:
+        said = (f"line {error.lineno}, column {error.colno}: {error.msg}"
+                if isinstance(error, json.JSONDecodeError) else str(error))
+        raise ManifestError(f"{path} is not JSON ({visible(said)})") from None
 
 
 def rule_base_sha256() -> str:

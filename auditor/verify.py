@@ -34,6 +34,7 @@ from auditor.manifest import (
     ManifestError,
     finding_signature,
     hashed,
+    json_of,
     read_plain,
     rule_base_sha256,
     signature_status,
@@ -153,45 +154,6 @@ def _sizes_are_counts(path: Path, manifest: dict[str, Any]) -> None:
         if not _is_count(size):
             raise ManifestError(f"{path}: the output {shown(name)}'s size {shown(size)} is "
                                 "not a count of bytes")
-
-
-def _refuse_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    document: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in document:
-            raise _RepeatedKey(key)
-        document[key] = value
-    return document
-
-
-class _RepeatedKey(ValueError):
-    pass
-
-
-def json_of(data: bytes, path: Path) -> Any:
-    """The JSON document of a folder's file, as this auditor writes it: UTF-8 without a
-    byte-order mark, each key once in its object (a repeated key would be read as its last
-    value by this auditor and as its first by another reader). ManifestError says which
-    file and what is wrong with it."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        raise ManifestError(f"{path} begins with a byte-order mark: not JSON as this auditor "
-                            "writes it (UTF-8 without one)")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ManifestError(f"{path} is not UTF-8 text (byte {data[error.start]:#04x} at "
-                            f"offset {error.start:,})") from None
-    try:
-        return json.loads(text, object_pairs_hook=_refuse_repeated_keys)
-    except _RepeatedKey as repeated:
-        raise ManifestError(f"{path} names the key {shown(json.dumps(str(repeated)))} twice "
-                            "in one object: which is meant cannot be told") from None
-    except RecursionError:
-        raise ManifestError(f"{path} is nested too deep to be read") from None
-    except ValueError as error:
-        said = (f"line {error.lineno}, column {error.colno}: {error.msg}"
-                if isinstance(error, json.JSONDecodeError) else str(error))
-        raise ManifestError(f"{path} is not JSON ({shown(said)})") from None
 
 
 def _one_gaming_day_start(path: Path, manifest: dict[str, Any]) -> None:
