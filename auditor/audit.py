@@ -380,10 +380,11 @@ class FileAudit:
         for key in traced:
             evidence[key].changes()  # made now, not in the store's serial end
 
-    def finish(self, sha256: str, lines: int) -> FileResult:
-        """The file's own checks, its dates and dealers: the result is complete."""
+    def finish(self, sha256: str, lines: int, size: int | None = None) -> FileResult:
+        """The file's own checks, its dates and dealers: the result is complete. `size`: the
+        bytes hashed into `sha256`."""
         summary, result, file_view = self.summary, self.result, self.file_view
-        summary.sha256, summary.lines = sha256, lines
+        summary.sha256, summary.lines, summary.size = sha256, lines, size
         open_header = self._open_header(lines)
         if summary.lines == 0 and open_header is None:
             file_view.problems.insert(0, Problem("header", 1, "the file is empty"))
@@ -448,7 +449,7 @@ def audit_file(path: str, keep_evidence: bool = True, data: bytes | None = None,
     audit = FileAudit(path, keep_evidence, judging=judging)
     audit.read(source)
     audit.close_piece()
-    return audit.finish(source.sha256, source.line_count)
+    return audit.finish(source.sha256, source.line_count, source.size)
 
 
 def refused_file(path: str, why: str, judging: Judging | None = None) -> FileResult:

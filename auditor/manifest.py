@@ -21,10 +21,11 @@ import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from auditor import __version__
 from auditor.resources import data_dir
+from auditor.shown import visible
 
 MANIFEST = "manifest.json"
 SIGNATURE = "manifest.sig"
@@ -41,6 +42,101 @@ def sha256_of(path: str | Path) -> str:
         for block in iter(lambda: stream.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def hashed(path: str | Path, size: int | None = None) -> tuple[str, int]:
+    """The SHA-256 of the file at `path` and the bytes it was taken over: with `size`, at
+    most `size` + 1 bytes are read (a count over `size` says the file is larger than named,
+    however large it is; a file swapped for a huge one is never read to its end)."""
+    digest, count = hashlib.sha256(), 0
+    left = None if size is None else size + 1
+    with _opened_plain(path, "the file") as stream:
+        while left is None or left > 0:
+            block = stream.read(1 << 20 if left is None else min(1 << 20, left))
+            if not block:
+                break
+            digest.update(block)
+            count += len(block)
+            if left is not None:
+                left -= len(block)
+    return digest.hexdigest(), count
+
+
+# The most a file of a folder or a key is read to, beyond any this auditor writes: a file
+# swapped for a huge one (or /dev/zero) is refused, never read into memory whole.
+MANIFEST_AT_MOST = 256 << 20
+KEY_AT_MOST = 64 << 10
+SIGNATURE_AT_MOST = 1 << 10  # an Ed25519 signature in base64 is 88 characters and a newline
+
+
+def _opened_plain(path: str | Path, what: str) -> BinaryIO:
+    """The plain file at `path` opened to read, without waiting on a named pipe: one in
+    its place (or a device, a folder) is refused, ManifestError naming it as `what`."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise ManifestError(f"{what} {path} cannot be read ({error.strerror})") from None
+    stream = os.fdopen(descriptor, "rb")
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        stream.close()
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a named pipe"
+                if stat.S_ISFIFO(mode) else "a device or socket")
+        raise ManifestError(f"{what} {path} is {kind}, not a plain file: not read")
+    os.set_blocking(descriptor, True)
+    return stream
+
+
+def read_plain(path: str | Path, at_most: int | None, what: str) -> bytes:
+    """The bytes of the plain file at `path`, `what` it is called in a refusal: never a
+    named pipe or a device (opened without waiting, told by the file opened, so one put in
+    its place meanwhile is told too), never more than `at_most` bytes (None: no limit).
+    ManifestError says which file and why."""
+    with _opened_plain(path, what) as stream:
+        data = stream.read() if at_most is None else stream.read(at_most + 1)
+    if at_most is not None and len(data) > at_most:
+        raise ManifestError(f"{what} {path} is larger than {at_most:,} bytes, more than any "
+                            f"{what} holds: not read")
+    return data
+
+
+def _refuse_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            raise _RepeatedKey(key)
+        document[key] = value
+    return document
+
+
+class _RepeatedKey(ValueError):
+    pass
+
+
+def json_of(data: bytes, path: Path) -> Any:
+    """The JSON document of a folder's file, as this auditor writes it: UTF-8 without a
+    byte-order mark, each key once in its object (a repeated key would be read as its last
+    value by this auditor and as its first by another reader). ManifestError says which
+    file and what is wrong with it."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise ManifestError(f"{path} begins with a byte-order mark: not JSON as this auditor "
+                            "writes it (UTF-8 without one)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ManifestError(f"{path} is not UTF-8 text (byte {data[error.start]:#04x} at "
+                            f"offset {error.start:,})") from None
+    try:
+        return json.loads(text, object_pairs_hook=_refuse_repeated_keys)
+    except _RepeatedKey as repeated:
+        raise ManifestError(f"{path} names the key {visible(json.dumps(str(repeated)))} twice "
+                            "in one object: which is meant cannot be told") from None
+    except RecursionError:
+        raise ManifestError(f"{path} is nested too deep to be read") from None
+    except ValueError as error:
+        said = (f"line {error.lineno}, column {error.colno}: {error.msg}"
+                if isinstance(error, json.JSONDecodeError) else str(error))
+        raise ManifestError(f"{path} is not JSON ({visible(said)})") from None
 
 
 def rule_base_sha256() -> str:
@@ -67,11 +163,13 @@ def build_manifest(kind: str, folder: Path, inputs: list[dict[str, Any]],
                    outputs: Iterable[str], scope: dict[str, Any] | None = None,
                    extra: dict[str, Any] | None = None,
                    conditions: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The manifest of `folder`: `inputs` are {"name", "sha256", and "copy" (a path in the
-    folder) or "path" (where it lies)}; `outputs` are file names in the folder, hashed now;
-    `conditions` what the findings were judged under (auditor/reproduce.py)."""
+    """The manifest of `folder`: `inputs` are {"name", "sha256", "size" (the bytes hashed),
+    and "copy" (a path in the folder) or "path" (where it lies)}; `outputs` are file names
+    in the folder, hashed now (their sizes in `output_sizes`); `conditions` what the
+    findings were judged under (auditor/reproduce.py)."""
     from auditor.build import build_document
 
+    measured = {name: hashed(folder / name) for name in outputs}
     return {
         "format": FORMAT,
         "kind": kind,
@@ -81,7 +179,8 @@ def build_manifest(kind: str, folder: Path, inputs: list[dict[str, Any]],
         "conditions": conditions or {},
         "scope": scope or {},
         "inputs": inputs,
-        "outputs": {name: sha256_of(folder / name) for name in outputs},
+        "outputs": {name: digest for name, (digest, _) in measured.items()},
+        "output_sizes": {name: size for name, (_, size) in measured.items()},
         **(extra or {}),
     }
 
@@ -143,18 +242,18 @@ def _load_private(path: str | Path):
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as error:
-        raise ManifestError(f"the signing key {path} cannot be read ({error.strerror})"
-                            ) from None
-    if stat.S_ISREG(mode) and mode & 0o077:
+    text = read_plain(path, KEY_AT_MOST, "the signing key")
+    if b"PUBLIC KEY-----" in text:
+        raise ManifestError(f"the signing key {path} is a public key: sign with its private "
+                            "half")
+    mode = os.stat(path).st_mode
+    if mode & 0o077:
         raise ManifestError(f"the signing key {path} may be read or written by others "
                             f"(mode {stat.S_IMODE(mode):04o}): it is not used; make it the "
                             f"owner's alone (chmod 600 {path})")
     try:
-        key = serialization.load_pem_private_key(Path(path).read_bytes(), password=None)
-    except (OSError, ValueError, TypeError) as error:
+        key = serialization.load_pem_private_key(text, password=None)
+    except (ValueError, TypeError) as error:
         raise ManifestError(f"the signing key {path} cannot be read as an unencrypted PEM "
                             f"private key ({type(error).__name__})") from None
     if not isinstance(key, Ed25519PrivateKey):
@@ -166,9 +265,14 @@ def _load_public(path: str | Path):
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+    text = read_plain(path, KEY_AT_MOST, "the public key")
+    if b"PRIVATE KEY-----" in text:
+        raise ManifestError(f"the public key {path} is a private key: give its public half "
+                            "(KEY.pub); a private key is the signer's alone, never handed "
+                            "to whoever verifies")
     try:
-        key = serialization.load_pem_public_key(Path(path).read_bytes())
-    except (OSError, ValueError, TypeError) as error:
+        key = serialization.load_pem_public_key(text)
+    except (ValueError, TypeError) as error:
         raise ManifestError(f"the public key {path} cannot be read as a PEM public key "
                             f"({type(error).__name__})") from None
     if not isinstance(key, Ed25519PublicKey):
@@ -192,7 +296,7 @@ def signer_of(key_path: str | Path) -> str:
 def sign_manifest(folder: Path, key_path: str | Path) -> None:
     """Write `manifest.sig`: the Ed25519 signature of manifest.json's bytes, in base64."""
     key = _load_private(key_path)
-    signature = key.sign((folder / MANIFEST).read_bytes())
+    signature = key.sign(read_plain(folder / MANIFEST, MANIFEST_AT_MOST, "the manifest"))
     (folder / SIGNATURE).write_text(base64.b64encode(signature).decode() + "\n",
                                     encoding="ascii")
 
@@ -203,10 +307,12 @@ def key_fingerprint(public_path: str | Path) -> str:
     return public_key_sha256(_load_public(public_path))
 
 
-def signature_status(folder: Path, public_path: str | Path, signer: Any
-                     ) -> tuple[str, str]:
-    """Whether manifest.sig signs manifest.json with the key at `public_path`, and that
-    key's fingerprint. "good"; "unsigned" (no manifest.sig); "unreadable" (not base64);
+def signature_status(folder: Path, public_path: str | Path, signer: Any,
+                     manifest: bytes | None = None) -> tuple[str, str]:
+    """Whether manifest.sig signs manifest.json (its bytes `manifest`, as read by whoever
+    parsed them, when given) with the key at `public_path`, and that
+    key's fingerprint. "good"; "unsigned" (no manifest.sig); "unreadable" (not a plain
+    file of 64 bytes in base64);
     "other key": it does not verify and the manifest names another signer, so the folder
     was signed by a key other than the one given; "bad": it does not verify under the key
     the manifest names as its signer (or names none), so the manifest or its signature was
@@ -219,12 +325,16 @@ def signature_status(folder: Path, public_path: str | Path, signer: Any
     if not signature_path.is_file() or signature_path.is_symlink():
         return "unsigned", given
     try:
-        signature = base64.b64decode(signature_path.read_text(encoding="ascii").strip(),
-                                     validate=True)
-    except (ValueError, UnicodeDecodeError):
+        signature = base64.b64decode(
+            read_plain(signature_path, SIGNATURE_AT_MOST, "the signature").strip(),
+            validate=True)
+    except (ManifestError, ValueError):
+        return "unreadable", given
+    if len(signature) != 64:  # an Ed25519 signature's length
         return "unreadable", given
     try:
-        key.verify(signature, (folder / MANIFEST).read_bytes())
+        key.verify(signature, manifest if manifest is not None else
+                   read_plain(folder / MANIFEST, MANIFEST_AT_MOST, "the manifest"))
     except InvalidSignature:
         named_other = isinstance(signer, str) and signer != given
         return ("other key" if named_other else "bad"), given

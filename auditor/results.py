@@ -21,6 +21,9 @@ from auditor.tally import Tally
 class InputSummary(BaseModel):
     path: str
     sha256: str | None = None
+    # The bytes hashed into `sha256` (a manifest names them, so `verify` tells a file of
+    # another size without reading it). None: not recorded (an older run or store).
+    size: int | None = None
     lines: int = 0
     rounds: int = 0  # rounds read
     rounds_audited: int = 0  # rounds whose rules were judged (no unreadable line in them)

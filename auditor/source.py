@@ -39,6 +39,7 @@ class SourceFile(Fieldwise):
     path: str
     sha256: str = ""
     line_count: int = 0
+    size: int = 0  # the bytes hashed into `sha256`
     start: int = 0
     end: int | None = None
     first_line: int = 1
@@ -105,11 +106,13 @@ class SourceFile(Fieldwise):
         problems None when every line reads, else {number: why} for each line whose text
         is None. The reader takes the lines this way, with no object made per line."""
         digest = hashlib.sha256()
+        size = 0
         number = self.first_line - 1
         pending = b""
         overlong = False  # inside a line already reported as too long
         for block in self._blocks():
             digest.update(block)
+            size += len(block)
             data = pending + block if pending else block
             end = data.rfind(b"\n")
             if end >= 0:
@@ -146,7 +149,7 @@ class SourceFile(Fieldwise):
             self.unterminated = number
             text, problem = _decode(pending)
             yield number, [text], None if problem is None else {number: problem}
-        self.sha256 = digest.hexdigest()
+        self.sha256, self.size = digest.hexdigest(), size
         self.line_count = number - self.first_line + 1
 
 

@@ -172,6 +172,7 @@ class FilePlan:
     path: str
     sha256: str = ""
     lines: int = 0
+    size: int = 0  # the bytes hashed into `sha256`
     count: int = 0  # pieces found so far
     _template: dict[int, Piece] = field(default_factory=dict)
 
@@ -260,7 +261,7 @@ def _pieces(plan: FilePlan, header: Header, piece_bytes: int) -> Iterator[Piece]
             offset += len(complete)
             if not block:
                 break
-    plan.sha256 = digest.hexdigest()
+    plan.sha256, plan.size = digest.hexdigest(), offset
     plan.lines = lines_before + (1 if offset and last_byte != b"\n" else 0)
     # The last piece ends where this reading ended: lines written since are the next
     # audit's, as for a file audited whole while it grows.
@@ -401,7 +402,7 @@ class SplitFile:
         return self.began_with_shoe and not self.changed
 
     def join(self) -> FileResult:
-        return self.joined.finish(self.plan.sha256, self.plan.lines)
+        return self.joined.finish(self.plan.sha256, self.plan.lines, self.plan.size)
 
 
 def audit_split(path: str, piece_bytes: int = PIECE_BYTES) -> FileResult:

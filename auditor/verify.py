@@ -29,11 +29,14 @@ from typing import Any
 from auditor.manifest import (
     FORMAT,
     MANIFEST,
+    MANIFEST_AT_MOST,
     SIGNATURE,
     ManifestError,
     finding_signature,
+    hashed,
+    json_of,
+    read_plain,
     rule_base_sha256,
-    sha256_of,
     signature_status,
 )
 
@@ -58,16 +61,22 @@ class Verdict:
     signature: str = "unchecked"
 
 
-def read_manifest(folder: Path) -> dict[str, Any]:
-    """The folder's manifest, refused (ManifestError) when it is not one this auditor can
-    check: not its format, or naming no input or not the outputs its kind must have."""
+def manifest_bytes(folder: Path) -> bytes:
+    """The bytes of the folder's manifest, read once: those parsed are those whose
+    signature is checked (a manifest swapped while verify runs cannot have one version
+    read and the other's signature checked)."""
     path = folder / MANIFEST
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ManifestError(f"{folder} holds no {MANIFEST}") from None
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise ManifestError(f"{path} cannot be read ({type(error).__name__})") from None
+    if not os.path.lexists(path):
+        raise ManifestError(f"{folder} holds no {MANIFEST}")
+    return read_plain(path, MANIFEST_AT_MOST, "the manifest")
+
+
+def read_manifest(folder: Path, data: bytes | None = None) -> dict[str, Any]:
+    """The folder's manifest (of `data`, its bytes, when given), refused (ManifestError)
+    when it is not one this auditor can check: not its format, or naming no input or not
+    the outputs its kind must have."""
+    path = folder / MANIFEST
+    manifest = json_of(manifest_bytes(folder) if data is None else data, path)
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise ManifestError(f"{path} is not a manifest of this auditor ({FORMAT})")
     for key, kind in (("inputs", list), ("outputs", dict), ("rule_base", dict),
@@ -115,11 +124,36 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     if missing:
         raise ManifestError(f"{path} does not name {', '.join(missing)}: a {kind} folder's "
                             "findings cannot be checked without")
+    _sizes_are_counts(path, manifest)
     for key in ("conditions", "build"):
         if not isinstance(manifest.get(key, {}), dict):
             raise ManifestError(f"{path}: '{key}' is not a set of fields")
     _one_gaming_day_start(path, manifest)
     return manifest
+
+
+def _is_count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _sizes_are_counts(path: Path, manifest: dict[str, Any]) -> None:
+    """Each size a manifest names is a count of bytes, and a manifest naming the outputs'
+    sizes names each output's: a size that is not, or is missing, was not written by a
+    case or an audit (and would let a file go unmeasured)."""
+    for entry in manifest["inputs"]:
+        if "size" in entry and not _is_count(entry["size"]):
+            raise ManifestError(f"{path}: the input {shown(entry.get('copy') or entry.get('path'))}"
+                                f"'s size {shown(entry['size'])} is not a count of bytes")
+    if "output_sizes" not in manifest:
+        return
+    sizes = manifest["output_sizes"]
+    if not isinstance(sizes, dict) or sorted(sizes) != sorted(manifest["outputs"]):
+        raise ManifestError(f"{path}: 'output_sizes' does not name the size of each output, "
+                            "and of no other file")
+    for name, size in sizes.items():
+        if not _is_count(size):
+            raise ManifestError(f"{path}: the output {shown(name)}'s size {shown(size)} is "
+                                "not a count of bytes")
 
 
 def _one_gaming_day_start(path: Path, manifest: dict[str, Any]) -> None:
@@ -159,20 +193,22 @@ def verify_folder(folder: Path, public_key: str | Path | None = None) -> Verdict
     """Answer the four questions (the module's docstring) of `folder`, with `public_key`
     for the signature."""
     verdict = Verdict()
+    data = manifest_bytes(folder)
     try:
-        manifest = read_manifest(folder)
+        manifest = read_manifest(folder, data)
     except ManifestError as refused:
         # A manifest refused as unusable may still be a signed one that was changed: with a
         # key, that is told as the change it is, not as a folder that cannot be checked.
-        if public_key is None or not (folder / MANIFEST).is_file():
+        if public_key is None:
             raise
-        _check_signature(folder, _signer_named(folder), public_key, verdict)
+        _check_signature(folder, _signer_named(folder, data), public_key, verdict, data)
         if verdict.signature == "good":
             raise
         verdict.differences.append(f"{MANIFEST}: {shown(refused)}")
         return verdict
-    _check_signature(folder, manifest.get("signer"), public_key, verdict)
+    _check_signature(folder, manifest.get("signer"), public_key, verdict, data)
     _check_auditor(manifest, verdict)
+    _sizes_note(manifest, verdict)
     _check_outputs(folder, manifest, verdict)
     _check_unlisted(folder, manifest, verdict)
     paths, sha256_by_path = _check_inputs(folder, manifest, verdict)
@@ -181,27 +217,33 @@ def verify_folder(folder: Path, public_key: str | Path | None = None) -> Verdict
     return verdict
 
 
-def _signer_named(folder: Path) -> Any:
+def _signer_named(folder: Path, data: bytes) -> Any:
     """The signer a manifest names, read as plainly as can be (it may be refused)."""
     try:
-        document = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        document = json_of(data, folder / MANIFEST)
+    except ManifestError:
         return None
     return document.get("signer") if isinstance(document, dict) else None
 
 
 def _check_signature(folder: Path, signer: Any, public_key: str | Path | None,
-                     verdict: Verdict) -> None:
+                     verdict: Verdict, data: bytes) -> None:
     named = f"key {shown(signer)}" if isinstance(signer, str) else "no key"
     if public_key is None:
         signed = (folder / SIGNATURE).is_file()
+        if isinstance(signer, str) and not os.path.lexists(folder / SIGNATURE):
+            # Signed when made (the manifest names its signer), its signature gone since.
+            verdict.differences.append(
+                f"{SIGNATURE}: missing, though the manifest names its signer ({named}): "
+                "the signature was removed, or the case was not made whole")
+            return
         verdict.notes.append(
             "signature: not checked (no --key given): nothing shows who made this folder; "
             "anyone who changes a file can write its manifest again"
             + (f"; the manifest names the signer's {named}" if signed else
                "; the folder is not signed"))
         return
-    status, given = signature_status(folder, public_key, signer)
+    status, given = signature_status(folder, public_key, signer, data)
     verdict.signature = status
     if status == "good":
         verdict.notes.append(f"signature: good, made by the key given ({public_key}, "
@@ -215,7 +257,9 @@ def _check_signature(folder: Path, signer: Any, public_key: str | Path | None,
         verdict.differences.append(f"{SIGNATURE}: missing (the folder is not signed, or its "
                                    "signature was removed)")
     elif status == "unreadable":
-        verdict.differences.append(f"{SIGNATURE}: not a base64 signature")
+        verdict.differences.append(
+            f"{SIGNATURE}: not an Ed25519 signature in base64 (a plain file of 88 "
+            f"characters and a newline; this one is {_size_of(folder / SIGNATURE)})")
     elif status == "other key":
         verdict.notes.append(
             f"signature: made by another key: the manifest names the signer's {named}; "
@@ -227,6 +271,13 @@ def _check_signature(folder: Path, signer: Any, public_key: str | Path | None,
             f"{SIGNATURE}: the signature does not match {MANIFEST} under the key given "
             f"(fingerprint {given}), the key the manifest names as its signer: the manifest "
             "or its signature was changed since it was signed")
+
+
+def _size_of(path: Path) -> str:
+    try:
+        return f"{path.stat().st_size:,} bytes"
+    except OSError as error:
+        return f"not readable ({error.strerror})"
 
 
 def _check_auditor(manifest: dict[str, Any], verdict: Verdict) -> None:
@@ -259,14 +310,68 @@ def _check_auditor(manifest: dict[str, Any], verdict: Verdict) -> None:
                              f"{shown(build.get('version'))}, build {build_fingerprint()[:16]})")
 
 
+def _sizes_note(manifest: dict[str, Any], verdict: Verdict) -> None:
+    if "output_sizes" not in manifest:
+        verdict.notes.append(
+            "sizes: the manifest names none (made by an auditor before sizes were recorded): "
+            "each file is hashed whole, so a file put in a named file's place is told only "
+            "once read to its end; its SHA-256 proves the same bytes")
+        return
+    # `auditor report RUN` of a run stored before sizes were recorded names its outputs'
+    # sizes and not its inputs'.
+    unsized = [shown(entry.get("copy") or entry.get("path")) for entry in manifest["inputs"]
+               if entry.get("sha256") and "size" not in entry]
+    if unsized:
+        verdict.notes.append(
+            f"sizes: the manifest names none for {len(unsized)} input(s) (audited before "
+            f"sizes were recorded: {', '.join(unsized[:5])}"
+            f"{', …' if len(unsized) > 5 else ''}): each is hashed whole")
+
+
+def _changed(path: Path, sha256: Any, size: int | None, edited: str) -> str | None:
+    """What differs in the file at `path` from the `sha256` and `size` the manifest names
+    (None when nothing does). A file of another size is told by its size, unread; of the
+    named size, at most that many bytes and one more are read."""
+    if size is not None:
+        found = path.stat().st_size
+        if found != size:
+            return (f"{found:,} bytes, the manifest names {size:,} ({edited}; not read)")
+    try:
+        digest, count = hashed(path, size)
+    except ManifestError as error:  # swapped for a pipe since it was looked at
+        return shown(error)
+    if size is not None and count != size:
+        return (f"changed while it was read ({count:,} bytes read, the manifest names "
+                f"{size:,})")
+    if digest != sha256:
+        return f"SHA-256 differs ({edited})"
+    return None
+
+
+def _absent(path: Path, manifest: dict[str, Any]) -> str | None:
+    """Why a file the manifest names is not there to hash: missing, or something other
+    than a file in its place (in a case, copy_problems names that: None)."""
+    if not os.path.lexists(path):
+        return "missing"
+    if manifest["kind"] == "case":
+        return None
+    return ("a link to nothing" if not path.exists() else
+            "a folder, not a file" if path.is_dir() else
+            "not a plain file (a named pipe, a device or a socket): not read")
+
+
 def _check_outputs(folder: Path, manifest: dict[str, Any], verdict: Verdict) -> None:
+    sizes = manifest.get("output_sizes") or {}
     for name, recorded in manifest["outputs"].items():
         path = folder / name
         if not path.is_file():
-            verdict.differences.append(f"output {shown(name)}: missing")
-        elif sha256_of(path) != recorded:
-            verdict.differences.append(f"output {shown(name)}: SHA-256 differs (edited since "
-                                       "it was made)")
+            absent = _absent(path, manifest)
+            if absent:
+                verdict.differences.append(f"output {shown(name)}: {absent}")
+            continue
+        changed = _changed(path, recorded, sizes.get(name), "edited since it was made")
+        if changed:
+            verdict.differences.append(f"output {shown(name)}: {changed}")
 
 
 def _check_unlisted(folder: Path, manifest: dict[str, Any], verdict: Verdict) -> None:
@@ -318,11 +423,18 @@ def _check_inputs(folder: Path, manifest: dict[str, Any], verdict: Verdict
             continue
         path = input_location(folder, entry)
         if not path.is_file():
-            verdict.differences.append(f"input {name}: missing")
+            absent = _absent(path, manifest)
+            if absent:
+                verdict.differences.append(f"input {name}: {absent}")
             continue
-        if sha256_of(path) != entry.get("sha256"):
-            verdict.differences.append(f"input {name}: SHA-256 differs (the record was "
-                                       "edited)")
+        size = entry.get("size")
+        changed = _changed(path, entry.get("sha256"), size, "the record was edited")
+        if changed:
+            verdict.differences.append(f"input {name}: {changed}")
+            if size is not None and path.stat().st_size > size:
+                verdict.notes.append(f"input {name}: not audited again (larger than the "
+                                     "manifest names: its findings are not compared)")
+                continue
         paths.append(str(path))
         sha256_by_path[str(path)] = str(entry.get("sha256"))
     return paths, sha256_by_path
@@ -336,15 +448,34 @@ def _reaudit(folder: Path, manifest: dict[str, Any], paths: list[str],
     from auditor.case.scope import Scope
     from auditor.reproduce import UnknownConditions, audit_again, conditions_of_run
 
+    size = (manifest.get("output_sizes") or {}).get("findings.json")
+    path = folder / "findings.json"
     try:
-        recorded_document = json.loads((folder / "findings.json").read_text(encoding="utf-8"))
+        if not path.is_file() or (size is not None and path.stat().st_size > size):
+            return  # told above; never read past what was made
+        recorded_document = json_of(read_plain(path, size, "output"), path)
         recorded_inputs = {i["path"]: i.get("sha256") for i in recorded_document["inputs"]}
-        recorded = [finding_signature(f, recorded_inputs)
-                    for f in recorded_document["findings"]]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError,
-            RecursionError) as error:
+        # An input not audited again (larger than named) is told above, its findings apart.
+        not_audited = {e.get("sha256") for e in manifest["inputs"]} - set(
+            sha256_by_path.values())
+        recorded = [signature for signature in (finding_signature(f, recorded_inputs)
+                                                for f in recorded_document["findings"])
+                    if signature[0] not in not_audited]
+    except ManifestError as error:
+        verdict.differences.append(f"output findings.json: {shown(error)}")
+        return
+    except OSError as error:
         verdict.differences.append(f"output findings.json: cannot be read "
-                                   f"({type(error).__name__})")
+                                   f"({shown(error.strerror)})")
+        return
+    except KeyError as error:
+        verdict.differences.append(f"output findings.json: not the findings of an audit (an "
+                                   f"object without its {shown(json.dumps(error.args[0]))} "
+                                   "field)")
+        return
+    except (TypeError, AttributeError):
+        verdict.differences.append("output findings.json: not the findings of an audit (its "
+                                   "'inputs' or 'findings' is not a list of objects)")
         return
     # An audit writes a finding's place and money as texts and numbers: anything else (a
     # list, an object) cannot be compared, and was not written by an audit.

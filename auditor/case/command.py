@@ -253,9 +253,9 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
         MANIFEST,
         build_manifest,
         finding_signature,
+        hashed,
         manifest_text,
         rule_base_sha256,
-        sha256_of,
         sign_manifest,
         signer_of,
     )
@@ -285,7 +285,12 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
         path = Path(summary.path)
         if not path.is_file():
             raise CaseError(f"input {summary.path} of the run is not there any more")
-        if sha256_of(path) != summary.sha256:
+        # Its size first (runs since sizes were recorded): one grown huge is never read.
+        size = path.stat().st_size
+        if summary.size is not None and size != summary.size:
+            raise CaseError(f"input {summary.path} has changed since the run ({size:,} "
+                            f"bytes, the run audited {summary.size:,}): audit it again")
+        if hashed(path, summary.size)[0] != summary.sha256:
             raise CaseError(f"input {summary.path} has changed since the run (SHA-256 "
                             "differs): audit it again")
     paths = {summary.path for summary in inputs}
@@ -321,7 +326,7 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
         raise CaseError(f"the inputs in scope audited again give {len(found)} finding(s), the "
                         f"run {len(recorded)}: widen the case (a finding may depend on "
                         "another record of the run) or audit again")
-    copies = _copy_inputs(inputs, folder)
+    copies, sizes = _copy_inputs(inputs, folder)
     sources = {s.path: _lines(folder / copies[s.path]) for s in inputs}
     made = datetime.now(UTC).isoformat(timespec="seconds")
     model = build_case(scope, run, source.label, rule_base_sha256(), made, inputs, copies,
@@ -343,8 +348,9 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
     if key:
         extra["signer"] = signer_of(key)
     manifest = build_manifest(
-        "case", folder, [{"name": s.path, "copy": copies[s.path], "sha256": s.sha256}
-                         for s in inputs], outputs, scope.as_document(), extra, conditions)
+        "case", folder, [{"name": s.path, "copy": copies[s.path], "sha256": s.sha256,
+                          "size": sizes[s.path]} for s in inputs],
+        outputs, scope.as_document(), extra, conditions)
     write_atomic(folder / MANIFEST, manifest_text(manifest))
     if key:
         sign_manifest(folder, key)
@@ -369,12 +375,17 @@ def _one_licensee(inputs: list, asked: str | None, label: str) -> list:
     return inputs
 
 
-def _copy_inputs(inputs, folder: Path) -> dict[str, str]:
+def _copy_inputs(inputs, folder: Path) -> tuple[dict[str, str], dict[str, int]]:
     """Each input copied under inputs/, by its own name made safe (a number added where two
-    share one); the copy's path in the folder, by input path."""
+    share one); the copy's path in the folder and its size, by input path. Each copy is
+    hashed again: an input changed after it was checked, while it was copied, is refused,
+    never a copy that is not the record the run audited."""
+    from auditor.manifest import hashed
+
     target = folder / INPUTS
     target.mkdir()
     copies: dict[str, str] = {}
+    sizes: dict[str, int] = {}
     taken: set[str] = set()
     for summary in inputs:
         name = re.sub(r"[^A-Za-z0-9._-]", "_", Path(summary.path).name).lstrip(".") or "input"
@@ -385,8 +396,12 @@ def _copy_inputs(inputs, folder: Path) -> dict[str, str]:
             number += 1
         taken.add(candidate.lower())
         shutil.copyfile(summary.path, target / candidate)
+        digest, sizes[summary.path] = hashed(target / candidate)
+        if digest != summary.sha256:
+            raise CaseError(f"input {summary.path} changed while it was copied into the "
+                            "case (SHA-256 differs from the run's): audit it again")
         copies[summary.path] = f"{INPUTS}/{candidate}"
-    return copies
+    return copies, sizes
 
 
 def _lines(path: Path) -> list[str]:

@@ -52,7 +52,9 @@ def run_manifest(result: AuditResult, run: dict[str, Any], folder: Path) -> str:
     from auditor.reproduce import conditions_of_run
 
     inputs = [{"path": summary.path, "located": os.path.abspath(summary.path),
-               "sha256": summary.sha256} for summary in result.inputs]
+               "sha256": summary.sha256,
+               **({"size": summary.size} if summary.size is not None else {})}
+              for summary in result.inputs]
     return manifest_text(build_manifest(
         "run", folder, inputs, OUTPUT_NAMES,
         extra={"run": {key: run.get(key) for key in ("rule_base", "started", "finished")}},

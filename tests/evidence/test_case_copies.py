@@ -14,7 +14,7 @@ import pytest
 
 from auditor.case.copies import copy_problems
 from auditor.cli import main
-from tests.helpers import ROOT
+from tests.helpers import ROOT, SAMPLES
 
 RECORD = ROOT / "sample_logs" / "tensticks-t32-2026-11-21.bjh"
 COPY = "inputs/tensticks-t32-2026-11-21.bjh"
@@ -105,3 +105,31 @@ def test_a_linked_output_and_a_hostile_target_shown_escaped(case: Path,
     (case / "case.html").symlink_to(target)
     assert copy_problems(case, manifest(case)) == [
         f"output case.html: a link to {tmp_path}/forged\\x1b[2J\\ncase.html, {NOT_OWN}"]
+
+
+def test_inputs_whose_names_clash_by_case_or_normalisation_get_copies_apart(
+        tmp_path: Path, capsys) -> None:
+    """Café.bjh in NFC and in NFD, CAFÉ.bjh and a confusable Cafе.bjh (Cyrillic е): each
+    copied under a name of its own, plain ASCII, none differing from another by case alone
+    (a case unpacked on a case-insensitive disk keeps them apart), and the case verifies."""
+    import unicodedata
+
+    record = (SAMPLES / "standard-t11-2026-11-20.bjh").read_bytes()
+    names = [unicodedata.normalize("NFC", "Café.bjh"), unicodedata.normalize("NFD", "Café.bjh"),
+             "CAFÉ.bjh", "Caf\u0435.bjh"]
+    paths = []
+    for number, name in enumerate(names):
+        path = tmp_path / "records" / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(record + f"# copy {number}\n".encode())
+        paths.append(str(path))
+    out = tmp_path / "run"
+    assert main(["audit", *paths, "--out", str(out), "--quiet", "--store",
+                 str(tmp_path / "history.sqlite")]) == 1
+    assert main(["case", str(out), "--licensee", "RL-0412", "--out",
+                 str(tmp_path / "case")]) == 0
+    copies = sorted(p.name for p in (tmp_path / "case" / "inputs").iterdir())
+    assert len(copies) == 4 and len({name.lower() for name in copies}) == 4
+    assert all(name.isascii() for name in copies), copies
+    capsys.readouterr()
+    assert main(["verify", str(tmp_path / "case")]) == 4, capsys.readouterr()

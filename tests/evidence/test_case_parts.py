@@ -198,8 +198,8 @@ def test_an_input_changed_since_the_run_is_refused_by_case(
     capsys.readouterr()
     status = main(["case", "out", "--licensee", "RL-0412", "--out", str(tmp_path / "case")])
     assert (status, capsys.readouterr().err.strip()) == (
-        2, "auditor: input t11.bjh has changed since the run (SHA-256 differs): audit it "
-           "again")
+        2, "auditor: input t11.bjh has changed since the run (28,470 bytes, the run "
+           "audited 28,469): audit it again")
     assert not (tmp_path / "case").exists()
 
 
