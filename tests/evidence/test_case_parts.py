@@ -229,6 +229,12 @@ def test_an_exhibit_says_why_it_has_no_replay() -> None:
     about_the_record = "This finding is about the record, not a round's play: no replay."
     assert exhibit_of(finding(line=5, round="1")).replay_missing == kept
     assert exhibit_of(finding(line=None, round="1")).replay_missing == about_the_record
+    # a round's replay kept, but the finding stands on no line of it: none is shown
+    lines = [(2, "round 1 time=20:00:00 dealer=D-1"), (3, "20:00:01 bet s1h1 main 10")]
+    replay = RoundEvidence("t.bjh", "1", 2, lines, {})
+    assert exhibit_of(finding(line=None, round="1"), [replay]).replay_missing == \
+        about_the_record
+    assert exhibit_of(finding(line=9, round="1"), [replay]).replay_missing == kept
     assert exhibit_of(finding(line=5, round=None)).replay_missing == about_the_record
 
 
@@ -365,3 +371,48 @@ def test_a_findings_json_of_the_wrong_shape_is_refused_in_one_line(tmp_path: Pat
         open_run(str(tmp_path), None)
     assert str(refused.value) == (f"{tmp_path / 'findings.json'} cannot be read as an "
                                   f"audit's findings.json ({why})")
+
+
+def test_a_house_rule_in_words() -> None:
+    """What page 1 says of each house rule: its value and whether the header declared it,
+    and of a rule with no one value why (a why given with a value is the value's)."""
+    assert [rule.words() for rule in (
+        HouseRule("soft17", "h17", True), HouseRule("soft17", "h17", False),
+        HouseRule("soft17", "h17", None), HouseRule("soft17", "h17", True, why="twice"),
+        HouseRule("decks", None, None, why="set twice"), HouseRule("decks", None, None),
+    )] == [
+        "soft17=h17 (declared)",
+        "soft17: not declared, judged under the default soft17=h17",
+        "soft17=h17 (declared or default: the run did not record which)",
+        "soft17=h17 (declared)",
+        "decks: unknown (set twice), judged under each value it could hold",
+        "decks: the header declares no one value for it"]
+
+
+def test_a_time_in_a_zone_this_machine_does_not_know_is_printed_as_written() -> None:
+    from auditor.case.render import zoned_time
+
+    assert zoned_time("21:00:00", "Nowhere/Atlantis", "2026-11-20") == "21:00:00"
+    assert zoned_time("21:00:00", "America/Denver", "2026-11-20") == "21:00:00 MST"
+
+
+def test_names_in_square_brackets_are_printed_as_written(
+        audited: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture) -> None:
+    """A key's or a case's name is the user's text, never the console's markup: `[red]`
+    in a path is printed, not taken as a colour (and a name with `[/]` crashed the print)."""
+    copied_run(audited, tmp_path, monkeypatch)
+    key = tmp_path / "[red]key"
+    capsys.readouterr()
+    assert main(["keygen", str(key)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"Private key: {key} (keep it secret)",
+        f"Public key: {key}.pub (give it to whoever verifies)"]
+    case = tmp_path / "[bold]case"
+    assert main(["case", "out", "--licensee", "RL-0412", "--out", str(case), "--max-exhibits",
+                 "0"]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(case)]) == 4
+    assert f"{case}: every input and output" in capsys.readouterr().out
+    assert main(["case", "out", "--licensee", "RL-0412", "--out", str(tmp_path / "c2"),
+                 "--max-exhibits", "-1"]) == 2
