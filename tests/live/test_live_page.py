@@ -357,7 +357,8 @@ def test_the_serve_address(text: str, address: tuple[str, int]) -> None:
     assert serve_address(text) == address
 
 
-@pytest.mark.parametrize("text", ["", "host:", "host:http", "host:65536", "host:-1", "::1"])
+@pytest.mark.parametrize("text", ["", "host:", "host:http", "host:65536", "host:-1", "::1",
+                                  "[::1:8765", "::1]:8765"])
 def test_a_wrong_serve_address_is_refused(text: str) -> None:
     with pytest.raises(ValueError, match="--serve takes PORT, HOST:PORT or"):
         serve_address(text)
