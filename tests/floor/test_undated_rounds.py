@@ -1,0 +1,75 @@
+"""A record that gives its date once (on the shoe) and its rounds only a time: a round at
+00:30 after one at 23:50 is of the next calendar date and of the gaming day begun the
+evening before, in findings.json and .csv, the case, the incidents and the floor history
+(trends), as the same night with each round's `date=` is. The date moves on by the rule
+every output dates a time by (auditor/clock.py `date_after`): the clock back more than an
+hour passed midnight; back an hour or less (the fall-back hour) it did not."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from auditor.cli import main
+from auditor.store import open_store
+from auditor.trends.analysis import Settings, trends_document
+from tests.helpers.gaming_day_records import FALL_BACK, audited, record
+
+# The fall-back night (rounds 1-7 from 22:30 on 10-31 to 06:30 on 11-01, round 5 at 01:10
+# after round 4 at 01:30): each round's date, start, gaming day and shift.
+DATED = [("1", "2026-10-31", "22:30:00", "2026-10-31", "grave"),
+         ("2", "2026-10-31", "23:50:00", "2026-10-31", "grave"),
+         ("3", "2026-11-01", "00:30:00", "2026-10-31", "grave"),
+         ("4", "2026-11-01", "01:30:00", "2026-10-31", "grave"),
+         ("5", "2026-11-01", "01:10:00", "2026-10-31", "grave"),
+         ("6", "2026-11-01", "05:30:00", "2026-10-31", "grave"),
+         ("7", "2026-11-01", "06:30:00", "2026-11-01", "day")]
+
+
+def night(tmp_path: Path, dated: bool) -> Path:
+    """The fall-back night audited into tmp_path/run with its own store."""
+    tmp_path.mkdir(exist_ok=True)
+    return audited(tmp_path, FALL_BACK, "--store", str(tmp_path / "h.sqlite"),
+                   "--new-store", dated=dated)
+
+
+def test_rounds_without_a_date_are_dated_past_midnight(tmp_path: Path) -> None:
+    assert "date=2026-11-01" not in record(FALL_BACK, dated=False)
+    run = night(tmp_path / "undated", dated=False)
+    document = json.loads((run / "findings.json").read_text(encoding="utf-8"))
+    assert [(f["round"], f["date"], f["round_started"], f["gaming_day"], f["shift"])
+            for f in document["findings"]] == DATED
+    summary = document["inputs"][0]
+    assert (summary["first_date"], summary["last_date"], summary["first_gaming_day"],
+            summary["last_gaming_day"]) == ("2026-10-31", "2026-11-01", "2026-10-31",
+                                            "2026-11-01")
+    with (run / "findings.csv").open(encoding="utf-8", newline="") as handle:
+        assert [(row["round"], row["date"], row["gaming_day"])
+                for row in csv.DictReader(handle)] == [row[:2] + row[3:4] for row in DATED]
+    # the same night with each round's date=: the same findings, IDs and all (but the
+    # folder they were read in)
+    dated = json.loads((night(tmp_path / "dated", dated=True) / "findings.json").read_text(
+        encoding="utf-8"))
+    assert [{**f, "file": None} for f in document["findings"]] == [
+        {**f, "file": None} for f in dated["findings"]]
+
+
+def test_the_case_incidents_and_trends_of_undated_rounds(tmp_path: Path) -> None:
+    run = night(tmp_path, dated=False)
+    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(tmp_path / "c"),
+                 "--from", "2026-10-31", "--until", "2026-10-31"]) == 0
+    case = json.loads((tmp_path / "c" / "findings.json").read_text(encoding="utf-8"))
+    assert [f["round"] for f in case["findings"]] == ["1", "2", "3", "4", "5", "6"]
+    store = str(tmp_path / "h.sqlite")
+    assert main(["incidents", "--store", store, "--out", str(tmp_path / "i"), "--quiet"]) == 0
+    incidents = json.loads((tmp_path / "i" / "incidents.json").read_text(encoding="utf-8"))
+    assert [(i["record"]["round"], i["occurred"]["start"], i["occurred"]["end"],
+             i["gaming_day"]) for i in incidents["incidents"]] == [
+        (number, f"{day}T{start}", f"{day}T{start[:6]}19", gaming_day)
+        for number, day, start, gaming_day, _ in DATED]
+    engine = open_store(store)
+    trends = trends_document(engine, Settings(min_rounds=1), store)
+    engine.dispose()
+    assert [(r["key"], r["rounds"], r["findings"]) for r in trends["rates"]["day"]] == [
+        ("2026-10-31", 6, 6), ("2026-11-01", 1, 1)]
