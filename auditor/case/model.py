@@ -36,11 +36,8 @@ def currency_of(finding: Finding, summary: InputSummary | None) -> str:
 
 
 def gaming_days_of(summary: InputSummary) -> tuple[str | None, str | None]:
-    """The first and last gaming days of an input's rounds, as its run gave them (a run
-    recorded before inputs carried them: its calendar dates, all that is known)."""
-    if summary.first_gaming_day is not None:
-        return summary.first_gaming_day, summary.last_gaming_day
-    return summary.first_date, summary.last_date
+    """The first and last gaming days of an input's rounds (`InputSummary.gaming_days`)."""
+    return summary.gaming_days()
 
 
 @dataclass

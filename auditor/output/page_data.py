@@ -160,10 +160,11 @@ def report_data(report: Report, findings: Iterable[Finding], result: AuditResult
         "groups": [{"citation": g.citation, "title": g.title} for g in report.groups],
         "files": files, "texts": list(texts),
         # Each input (by position, as in `files`): what a filtered view's scope is made of,
-        # with its rounds by dealer, date, gaming day and shift (`scope_rounds`).
-        "inputs": [[i.table_key or i.table or "", i.game or "", i.first_date or "",
-                    i.last_date or "", i.rounds, i.rounds_audited, i.casino or "",
-                    i.licence or "", 1 if i.error else 0, i.currency or "",
+        # with its first and last gaming days (what From and To pick), and its rounds by
+        # dealer, date, gaming day and shift (`scope_rounds`).
+        "inputs": [[i.table_key or i.table or "", i.game or "",
+                    *(day or "" for day in i.gaming_days()), i.rounds, i.rounds_audited,
+                    i.casino or "", i.licence or "", 1 if i.error else 0, i.currency or "",
                     scope_rounds(i, calendar)]
                    for i in result.inputs]})
     tail = _script_text([replay_record(views[r.number], file_index.get(r.file, 0))

@@ -55,3 +55,36 @@ def test_a_gaming_day_filtered_summary_counts_that_nights_findings(browser,
             " r.querySelector('td.strong').textContent.trim()])")
         assert rows == expected
         opened.close()
+
+
+def _by_day_shown(page) -> list[list[str]]:
+    """The rows of the summary by gaming day the view shows (label, findings)."""
+    return page.eval_on_selector_all(
+        "table.summary[data-dimension=date] tbody tr",
+        "rows => rows.map(r => [r.querySelector('th').textContent.trim(),"
+        " r.querySelector('td.strong').textContent.trim()])")
+
+
+def test_the_from_and_to_filters_pick_gaming_days(browser, tmp_path: Path) -> None:
+    """A user who picks 2026-03-01 to 2026-03-01 sees that gaming day's four findings, the
+    two after midnight (calendar date 2026-03-02) included, as its summary counts them;
+    the filters picked by calendar date and showed two."""
+    path = audited(tmp_path, TWO_NIGHTS) / "report.html"
+    for dates, expected in (("from=2026-03-01&to=2026-03-01", [["2026-03-01", "4"]]),
+                            ("from=2026-03-02", [["2026-03-02", "3"]]),
+                            ("to=2026-03-02", [["2026-03-01", "4"], ["2026-03-02", "3"]])):
+        opened = Page(browser, Path(f"{path}"))
+        page = opened.page
+        page.goto(f"{path.as_uri()}#{dates}")
+        page.reload()
+        assert _by_day_shown(page) == expected, dates
+        total = sum(int(count) for _, count in expected)
+        assert page.text_content("#filter-status") == (
+            f"Showing {total} findings of 7 (filtered)"), dates
+        # the view's rounds and gaming days: those the filters pick, as the findings
+        assert page.text_content("dd[data-scope=rounds]") == str(total), dates
+        days = [day for day, _ in expected]
+        assert " ".join(page.text_content("dd[data-scope=dates]").split()) == (
+            days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}"), dates
+        assert opened.problems == []
+        opened.close()
