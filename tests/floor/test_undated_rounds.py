@@ -73,3 +73,20 @@ def test_the_case_incidents_and_trends_of_undated_rounds(tmp_path: Path) -> None
     engine.dispose()
     assert [(r["key"], r["rounds"], r["findings"]) for r in trends["rates"]["day"]] == [
         ("2026-10-31", 6, 6), ("2026-11-01", 1, 1)]
+
+
+def test_a_waivers_dates_are_gaming_days(tmp_path: Path) -> None:
+    """A waiver `from`/`until` 2026-10-31 covers that night's findings, those after
+    midnight (calendar date 2026-11-01) included, and not round 7 of the next gaming day;
+    it covered rounds 1 and 2 only (their calendar date)."""
+    waivers = tmp_path / "waivers.toml"
+    waivers.write_text('[[waiver]]\ncitation = "06"\nfrom = 2026-10-31\nuntil = 2026-10-31\n'
+                       'justification = "layout misprinted that night"\n'
+                       'approved_by = "J. Doe"\nexpires = 2099-12-31\n', encoding="utf-8")
+    for dated in (True, False):
+        folder = tmp_path / ("dated" if dated else "undated")
+        folder.mkdir()
+        run = audited(folder, FALL_BACK, "--waivers", str(waivers), dated=dated)
+        findings = json.loads((run / "findings.json").read_text(encoding="utf-8"))["findings"]
+        assert [f["round"] for f in findings if f["waiver"]] == ["1", "2", "3", "4", "5", "6"]
+        assert [f["round"] for f in findings if not f["waiver"]] == ["7"]
