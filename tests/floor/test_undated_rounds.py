@@ -11,6 +11,8 @@ import csv
 import json
 from pathlib import Path
 
+import pytest
+
 from auditor.cli import main
 from auditor.store import open_store
 from auditor.trends.analysis import Settings, trends_document
@@ -53,6 +55,31 @@ def test_rounds_without_a_date_are_dated_past_midnight(tmp_path: Path) -> None:
         encoding="utf-8"))
     assert [{**f, "file": None} for f in document["findings"]] == [
         {**f, "file": None} for f in dated["findings"]]
+
+
+@pytest.mark.parametrize("rounds, gaming_days", [
+    # a year's end: 00:20 is of 2027-01-01, the night of 2026-12-31
+    ([("2026-12-31", "23:40"), ("2027-01-01", "00:20"), ("2027-01-01", "06:10")],
+     ["2026-12-31", "2026-12-31", "2027-01-01"]),
+    # a month's end in a leap year; the first round begun at 23:59:00 and dealt from
+    # 00:00:00 on
+    ([("2028-02-28", "23:59"), ("2028-02-29", "00:01"), ("2028-02-29", "07:00")],
+     ["2028-02-28", "2028-02-28", "2028-02-29"]),
+], ids=["year-end", "leap-day"])
+def test_undated_rounds_across_a_months_and_a_years_end(tmp_path: Path, rounds,
+                                                        gaming_days) -> None:
+    text = record(rounds, dated=False).replace("23:59:1", "00:00:0")
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "night.bjh").write_text(text, encoding="utf-8")
+    assert main(["audit", str(records), "--out", str(tmp_path / "run"), "--quiet",
+                 "--store", str(tmp_path / "h.sqlite"), "--new-store"]) == 1
+    findings = json.loads((tmp_path / "run" / "findings.json").read_text("utf-8"))["findings"]
+    assert [(f["date"], f["round_started"][:5], f["gaming_day"]) for f in findings] == [
+        (day, clock, gaming_day) for (day, clock), gaming_day in zip(rounds, gaming_days,
+                                                                     strict=True)]
+    if rounds[0][1] == "23:59":  # settled past midnight, in the round of the 28th
+        assert (findings[0]["time"], findings[0]["round_ended"]) == ("00:00:06", "00:00:09")
 
 
 def test_the_case_incidents_and_trends_of_undated_rounds(tmp_path: Path) -> None:
