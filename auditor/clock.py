@@ -88,6 +88,8 @@ def past_midnight(earlier: str | None, later: str | None) -> bool:
     zone: a zone would say which hour is repeated, but no round or shoe lasts the 23 hours
     the other reading needs, and every output dates a time alike whatever the settings.
     False when either time is unknown or unreadable."""
+    if earlier is None or later is None or later >= earlier:
+        return False  # (nearly every time read: on, as text; read no further)
     first, then = clock_seconds(earlier), clock_seconds(later)
     return first is not None and then is not None and first - then > SET_BACK_AT_MOST
 
