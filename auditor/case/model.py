@@ -19,8 +19,8 @@ from auditor.case import EXHIBITS_AT_MOST
 from auditor.case.basis import Basis, HouseRule, basis_of, house_rules_of, rules_applied
 from auditor.case.scope import Scope
 from auditor.checks.base import citation_sort_key
-from auditor.clock import date_after
 from auditor.findings import Finding
+from auditor.gaming_day import time_date
 from auditor.money import UNDECLARED, currency_label
 from auditor.replay.trace import RoundEvidence
 from auditor.results import InputSummary
@@ -127,7 +127,7 @@ class Exhibit:
         passed midnight since the round began (auditor/clock.py `date_after`, the rule
         every output dates a time by: back more than an hour; the fall-back hour set back
         inside a round is the same date)."""
-        return date_after(self.finding.date, self.finding.round_started, self.finding.time)
+        return time_date(self.finding)
 
     @property
     def table(self) -> str:

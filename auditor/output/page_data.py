@@ -14,7 +14,7 @@ from typing import Any
 from markupsafe import Markup
 
 from auditor.findings import Finding
-from auditor.gaming_day import Calendar, shift_shown
+from auditor.gaming_day import Calendar, shift_shown, time_date
 from auditor.output.formatting import no_replay_text, waiver_note
 from auditor.report.groups import finding_item
 from auditor.report.model import Report
@@ -84,6 +84,9 @@ def finding_record(f: Finding, number: int, group: int, key: str, file: int,
         if amount is not None:
             record[name] = str(amount)
     _put(record, "cu", f.currency)  # absent: the table declares no currency
+    on = time_date(f)
+    if on != f.date:  # a time past midnight in a round begun before it: its own date
+        record["td"] = on
     if line is not None:
         record["lt"] = [line.time, line.text]
     if no_replay:

@@ -133,7 +133,8 @@
     if (r.k || r.t) { add(p, "Table ", el("b", null, r.k || r.t), " \u00b7 "); }
     if (r.r) { add(p, "round ", el("b", null, r.r), " \u00b7 "); }
     if (r.o) { add(p, el("b", null, r.o), " \u00b7 "); }
-    if (r.a || r.r) { add(p, el("b", null, r.a || "undated"), r.tm ? " " + r.tm : "", " \u00b7 "); }
+    /* the time on its own date where it is past midnight in a round begun before it */
+    if (r.a || r.r) { add(p, el("b", null, r.a || "undated"), r.tm ? " " + r.tm + (r.td ? " on " + r.td : "") : "", " \u00b7 "); }
     if (r.d) { add(p, "dealer ", el("b", null, r.d), " \u00b7 "); }
     if (r.p) { add(p, "player ", el("b", null, r.p), " \u00b7 "); }
     if (r.m) { add(p, r.m); }
