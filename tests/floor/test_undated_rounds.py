@@ -117,3 +117,93 @@ def test_a_waivers_dates_are_gaming_days(tmp_path: Path) -> None:
         findings = json.loads((run / "findings.json").read_text(encoding="utf-8"))["findings"]
         assert [f["round"] for f in findings if f["waiver"]] == ["1", "2", "3", "4", "5", "6"]
         assert [f["round"] for f in findings if not f["waiver"]] == ["7"]
+
+
+# Ten sticks 21 at two tables after midnight: T32 (dated 2026-11-21) punches P-7's card at
+# 00:10; T31, whose shoe is dated 2026-11-20 and whose round 2 gives only its time, takes
+# it in at 00:30; T32 takes the same card in again at 01:00, never punched since.
+TAKEN_IN_AFTER_MIDNIGHT = """\
+bjh 1
+casino "Case Casino" licence=RL-0001
+table T31 game=tensticks decks=6 min=5 max=500
+option tensticks.prize=500
+shoe 401 date=2026-11-20
+23:40:00 shuffle
+23:40:30 cut
+round 1 time=23:50:00 dealer=D-3101
+23:50:00 sit s5 player=P-9
+23:50:01 bet s5h1 main 25
+23:50:05 deal s5h1 8h
+23:50:06 deal dealer 7s
+23:50:07 deal s5h1 Tc
+23:50:08 deal dealer Kd
+23:50:15 stand s5h1
+23:50:20 reveal
+23:50:25 settle s5h1 main push 25
+end
+round 2 time=00:30:00 dealer=D-3101
+00:30:00 sit s2 player=P-7 punchcard=PC-7 punches=3
+00:30:01 bet s2h1 main 25
+00:30:05 deal s2h1 9h
+00:30:06 deal dealer 7d
+00:30:07 deal s2h1 Kc
+00:30:08 deal dealer Qh
+00:30:12 stand s2h1
+00:30:20 reveal
+00:30:25 settle s2h1 main push 25
+end
+close
+"""
+PUNCHED_AFTER_MIDNIGHT = """\
+bjh 1
+casino "Case Casino" licence=RL-0001
+table T32 game=tensticks decks=6 min=5 max=500
+option tensticks.prize=500
+shoe 502 date=2026-11-21
+00:00:00 shuffle
+00:00:30 cut
+round 1 time=00:10:00 dealer=D-3202
+00:10:00 sit s4 player=P-7
+00:10:01 bet s4h1 main 25
+00:10:05 deal s4h1 9h
+00:10:06 deal dealer 7s
+00:10:07 deal s4h1 Tc
+00:10:08 deal dealer Kd
+00:10:10 trade s4h1 Qd
+00:10:11 light s4 3
+00:10:12 stand s4h1
+00:10:20 reveal
+00:10:25 settle s4h1 main win 25
+00:10:30 leave s4 punchcard=PC-7 punches=3
+end
+round 2 time=01:00:00 dealer=D-3202
+01:00:00 sit s4 player=P-7 punchcard=PC-7 punches=3
+01:00:01 bet s4h1 main 25
+01:00:05 deal s4h1 9s
+01:00:06 deal dealer 7c
+01:00:07 deal s4h1 Kd
+01:00:08 deal dealer Qd
+01:00:12 stand s4h1
+01:00:20 reveal
+01:00:25 settle s4h1 main push 25
+end
+close
+"""
+
+
+def test_punched_cards_across_tables_are_followed_in_time_past_midnight(
+        tmp_path: Path) -> None:
+    """The card handed in twice is found: T31's round at 00:30 was dated 2026-11-20 and so
+    put before the punch at 00:10, and the second hand-in went unreported."""
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "t31.bjh").write_text(TAKEN_IN_AFTER_MIDNIGHT, encoding="utf-8")
+    (records / "t32.bjh").write_text(PUNCHED_AFTER_MIDNIGHT, encoding="utf-8")
+    out = tmp_path / "run"
+    assert main(["audit", str(records), "--out", str(out), "--quiet", "--store",
+                 str(tmp_path / "h.sqlite"), "--new-store"]) == 1
+    findings = json.loads((out / "findings.json").read_text("utf-8"))["findings"]
+    assert [(Path(f["file"]).name, f["round"], f["line"], f["date"], f["message"])
+            for f in findings if f["citation"] == "20:18:15:30.02(\u00b611)"] == [
+        ("t32.bjh", "2", 23, "2026-11-21", "Card PC-7 was handed in at s4, but it had "
+         "already been surrendered at table T31 (t31.bjh line 20) and not punched since.")]
