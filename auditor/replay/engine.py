@@ -63,7 +63,7 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
         if on_step is not None:  # the evidence's replay (auditor/replay/trace.py)
             on_step(event, view)
     events = record.events
-    if events and events[-1].time is not None:  # a round across midnight moves the date on
+    if start.date is None and events and events[-1].time is not None:  # (past midnight?)
         state.dated(None, events[-1].time)
     kinds = view.kinds
     kinds.update(map(type, events))

@@ -43,8 +43,9 @@ class TableState(Fieldwise):
     config: TableConfig
     shoe_id: str | None = None
     shoe_date: str | None = None
-    # The date a statement that gives none is of (`dated`): the shoe's, or the last round's
-    # own, moved on a day each time the clock passed midnight; and the last time stamp read.
+    # The date a statement that gives none is of (`dated`): the shoe's, moved on a day each
+    # time the clock passed midnight; and the last time stamp read (a round's own date= is
+    # its own, bjh-format.md §1: neither moves them).
     date_in_force: str | None = None
     last_clock: str | None = None
     shuffled: bool = False
@@ -88,8 +89,11 @@ class TableState(Fieldwise):
         return date_after(self.date_in_force, self.last_clock, clock)
 
     def dated(self, day: str | None, clock: str | None) -> str | None:
-        """`date_of`, the state moved on to it: a round's start, a time stamp read."""
-        day = self.date_of(day, clock)
+        """`date_of`, the state moved on to it (a round's start, a time stamp read), unless
+        the statement gives its own date (`day`): that one is its alone."""
+        if day is not None:
+            return day
+        day = self.date_of(None, clock)
         self.date_in_force = day
         if clock is not None:
             self.last_clock = clock

@@ -207,3 +207,22 @@ def test_punched_cards_across_tables_are_followed_in_time_past_midnight(
             for f in findings if f["citation"] == "20:18:15:30.02(\u00b611)"] == [
         ("t32.bjh", "2", 23, "2026-11-21", "Card PC-7 was handed in at s4, but it had "
          "already been surrendered at table T31 (t31.bjh line 20) and not punched since.")]
+
+
+def test_a_rounds_own_date_is_its_own(tmp_path: Path) -> None:
+    """Round 2 gives its own date (2026-11-21, 00:10): its alone (bjh-format.md §1). Round 3
+    (00:20) is still dated by its shoe's date moved past midnight, and round 4, which gives
+    another day of its own, leaves round 5 on the shoe's date moved on as before."""
+    rounds = [("2026-11-20", "23:50"), ("2026-11-21", "00:10"), ("2026-11-21", "00:20"),
+              ("2026-12-25", "00:30"), ("2026-11-21", "00:40")]
+    text = record(rounds, dated=False).replace(
+        "round 2 time", "round 2 date=2026-11-21 time").replace(
+        "round 4 time", "round 4 date=2026-12-25 time")
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "night.bjh").write_text(text, encoding="utf-8")
+    assert main(["audit", str(records), "--out", str(tmp_path / "run"), "--quiet",
+                 "--store", str(tmp_path / "h.sqlite"), "--new-store"]) == 1
+    findings = json.loads((tmp_path / "run" / "findings.json").read_text("utf-8"))["findings"]
+    assert [(f["round"], f["date"]) for f in findings] == [
+        (str(number), day) for number, (day, _) in enumerate(rounds, start=1)]
