@@ -170,7 +170,7 @@ class FileAudit:
             number = source.unterminated
             if number is not None and batch[0] == number and self.may_be_open and not (
                     self.state is not None and self.state.closed) and self._live(
-                    self.state.shoe_date if self.state is not None else None):
+                    self.state.date_in_force if self.state is not None else None):
                 text = batch[1][0]  # None: not even text (cut inside a character)
                 statement = next(parse_lines([(number, text, None)]), None) \
                     if text is not None else _CUT
@@ -199,7 +199,7 @@ class FileAudit:
     def _round(self, item: RoundRecord) -> None:
         state, result, texts = self.state, self.result, self.texts
         if item.at_end and self.may_be_open and not state.closed and self._live(
-                item.start.date or state.shoe_date):
+                state.date_of(item.start.date, item.start.clock or item.start.time)):
             self._open(item)
             return
         before = state.clone() if self.keep_evidence else None
@@ -272,7 +272,7 @@ class FileAudit:
         self.open_round = {"round": item.round_id, "line": start.line,
                            "last_line": item.last_line}
         dealer = start.dealer or state.dealer
-        stamp = hour_stamp(start.date or state.shoe_date, start.clock)
+        stamp = hour_stamp(state.date_of(start.date, start.clock or start.time), start.clock)
         self.open_key = (dealer, stamp)
         self.texts.forget(start.line, item.last_line)
 
@@ -300,7 +300,7 @@ class FileAudit:
             return problem  # before the first shoe: the record's, not a shoe's
         time = self.last_time or (round_end(self.last_view) if self.last_view else None)
         return replace(problem, context=ProblemContext(
-            state.shoe_date, state.shoe_id, state.dealer, time))
+            state.date_in_force, state.shoe_id, state.dealer, time))
 
     def close_piece(self, trace: bool = True) -> None:
         """The lines are all read: the last shuffle's cards closed, and the replays of the

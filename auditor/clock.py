@@ -1,11 +1,15 @@
 """A record's times in the casino's time zone: a table's clock is local wall time (BJH 1
 writes no zone), and the settings may name the zone (`time-zone = "America/Denver"`), so a
 case says which offset each time had. The hour repeated when daylight saving time ends is
-said to be either, never guessed; a time skipped when it begins is said to be no such time."""
+said to be either, never guessed; a time skipped when it begins is said to be no such time.
+
+One rule dates a time read after another on the same clock (`past_midnight`, `date_after`):
+the reader dates a round that gives no date of its own by it, a case its exhibit's time, the
+incidents a round's end."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -58,6 +62,48 @@ def repeated(zone_name: str, day: str, clock: str) -> bool:
         return False
     round_trip = first.astimezone(ZoneInfo("UTC")).astimezone(where).replace(tzinfo=None)
     return round_trip == wall
+
+
+SET_BACK_AT_MOST = 3600
+"""The most, in seconds, a table's clock goes back without passing midnight: the hour it is
+set back when daylight saving time ends (less in a zone that sets it back less)."""
+
+
+def clock_seconds(clock: str | None) -> int | None:
+    """The seconds since midnight of a time stamp `HH:MM:SS[.fff]` (its fraction dropped);
+    None for anything else."""
+    if not isinstance(clock, str) or len(clock) < 8 or clock[2] != ":" or clock[5] != ":":
+        return None
+    hours, minutes, seconds = clock[0:2], clock[3:5], clock[6:8]
+    if not (hours.isdigit() and minutes.isdigit() and seconds.isdigit()):
+        return None
+    return int(hours) * 3600 + int(minutes) * 60 + int(seconds)
+
+
+def past_midnight(earlier: str | None, later: str | None) -> bool:
+    """Whether the time `later`, read after `earlier` on the same table's clock, is on the
+    next date: the clock went back more than an hour (23:50, then 00:30: it passed
+    midnight). Back an hour or less it is the same date (01:55, then 01:05: the hour set
+    back when daylight saving time ends, or a clock put right), with or without a time
+    zone: a zone would say which hour is repeated, but no round or shoe lasts the 23 hours
+    the other reading needs, and every output dates a time alike whatever the settings.
+    False when either time is unknown or unreadable."""
+    if earlier is None or later is None or later >= earlier:
+        return False  # (nearly every time read: on, as text; read no further)
+    first, then = clock_seconds(earlier), clock_seconds(later)
+    return first is not None and then is not None and first - then > SET_BACK_AT_MOST
+
+
+def date_after(day: str | None, earlier: str | None, later: str | None) -> str | None:
+    """The date of the time `later`, read after `earlier` on `day`: the next date where
+    the clock passed midnight between them (`past_midnight`), else `day`. A date that
+    cannot be read is kept as written."""
+    if day is None or not past_midnight(earlier, later):
+        return day
+    try:
+        return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+    except ValueError:
+        return day
 
 
 def zone_described(zone_name: str) -> str:

@@ -183,6 +183,15 @@ def shift_shown(finding: Finding) -> str | None:
                          finding.round_started or finding.time)
 
 
+def time_date(finding: Finding) -> str | None:
+    """The date of the finding's time: its round's date, or the next where the clock passed
+    midnight since the round began (auditor/clock.py `date_after`): 00:00:16 in a round
+    begun at 23:59 on 2026-11-20 is on 2026-11-21, as the report and a case show it."""
+    from auditor.clock import date_after
+
+    return date_after(finding.date, finding.round_started, finding.time)
+
+
 def day_counted(finding: Finding) -> str | None:
     """The date a finding is counted under in the report's "Findings by gaming day": its
     gaming day (a round after midnight is of the night before, as the gaming-day filter and

@@ -8,7 +8,10 @@ JSON array (no spaces, non-ASCII characters as themselves, `null` for a missing 
      statement, message, n]
 
 - site, table: the file's header: its licence (or else its casino name), its table ID;
-- date: the `date=` of the finding's round, or of its shoe; shoe: the shoe's ID;
+- date: the date of the finding's round: its `date=`, else its shoe's moved on a day
+  each time the clock passed midnight (auditor/clock.py); auditors before that gave such
+  a round its shoe's date, so only a finding of a round past midnight that gives no
+  `date=` of its own has another ID than they gave it; shoe: the shoe's ID;
 - round, time, dealer, citation, seat, hand: as in the finding (the time is the line's
   time stamp, else the last one before it in the round, else the round's `time=`);
 - statement: the text of the line the finding stands on, its time stamp kept, its comment

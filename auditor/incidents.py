@@ -29,12 +29,11 @@ import secrets
 import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from auditor.gaming_day import Calendar
 from auditor.patterns import table_keys
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads only when incidents are exported, so that
@@ -109,34 +108,19 @@ def chosen_run(engine: Engine, run_id: int | None) -> int:
     return run_id
 
 
-def occurred(finding: dict[str, Any], zone_name: str | None = None
-             ) -> tuple[str | None, str | None]:
+def occurred(finding: dict[str, Any]) -> tuple[str | None, str | None]:
     """The round's local start and end (YYYY-MM-DDTHH:MM:SS, no zone: the table's clock);
-    an end earlier in the day than the start is on the next day (the clock passed
-    midnight), except within the hour repeated when daylight saving time ends in the
-    floor's zone (`zone_name`, the run's `time-zone`): there the clock went back, the day
-    is the same."""
+    the end is on the next date where the clock passed midnight between them, as every
+    output dates a time read after another (auditor/clock.py `date_after`: back more than
+    an hour; 01:55 then 01:05, the fall-back hour, is the same date)."""
+    from auditor.clock import date_after
+
     day = finding.get("date")
     start = finding.get("round_started") or finding.get("time")
     end = finding.get("round_ended") or start
     if not day or not start:
         return None, None
-    end_day = day
-    if end and end < start and not _both_repeated(zone_name, day, start, end):
-        try:
-            end_day = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
-        except ValueError:
-            end_day = day
-    return f"{day}T{start}", f"{end_day}T{end}" if end else None
-
-
-def _both_repeated(zone_name: str | None, day: str, start: str, end: str) -> bool:
-    """Whether both clock times fall in the hour `day` repeats in the zone (the round
-    began in its first pass and ended in its second)."""
-    from auditor.clock import repeated
-
-    return bool(zone_name) and repeated(zone_name, day, start) \
-        and repeated(zone_name, day, end)
+    return f"{day}T{start}", f"{date_after(day, start, end)}T{end}" if end else None
 
 
 def camera_of(cameras: dict[str, str], table_key: str | None, table: str | None) -> str | None:
@@ -146,12 +130,10 @@ def camera_of(cameras: dict[str, str], table_key: str | None, table: str | None)
 
 
 def incident(finding: dict[str, Any], place: dict[str, Any], table_key: str | None,
-             floor: Floor, report: str | None, reported: str,
-             zone_name: str | None = None) -> dict[str, Any]:
+             floor: Floor, report: str | None, reported: str) -> dict[str, Any]:
     """One finding (as findings.json shows it) as an incident (the JSON form); `report`:
-    the link to its report (report_link), `reported`: the export's time, `zone_name`: the
-    run's time zone (for a round across the repeated hour, `occurred`)."""
-    start, end = occurred(finding, zone_name)
+    the link to its report (report_link), `reported`: the export's time."""
+    start, end = occurred(finding)
     finding_id = finding.get("id")
     table = finding.get("table") or place.get("table")
     return {
@@ -226,7 +208,7 @@ def export_incidents(engine: Engine, run_id: int, out: Path, floor: Floor,
     folder publishes before anything else."""
     from auditor.output.files import write_atomic
     from auditor.store.incidents import export_transaction
-    from auditor.store.runs import finding_documents, run_document, run_inputs_documents
+    from auditor.store.runs import finding_documents, run_inputs_documents
 
     # An export left pending is published first; its incidents go into this export's
     # files too, which replace the folder's: written over alone, they would be lost.
@@ -235,7 +217,6 @@ def export_incidents(engine: Engine, run_id: int, out: Path, floor: Floor,
     places = {summary["path"]: summary for summary in inputs}
     keys = table_keys(inputs)
     report = report_link(_report_of(engine, run_id), out, floor)
-    zone_name = Calendar.of_described(run_document(engine, run_id).get("calendar")).time_zone
     superseded = _superseded(engine, run_id)
     findings = [f for f in finding_documents(engine, run_id)
                 if (f.get("file"), f.get("gaming_day")) not in superseded]
@@ -255,8 +236,7 @@ def export_incidents(engine: Engine, run_id: int, out: Path, floor: Floor,
             if finding_id:
                 taken.add(finding_id)
             fresh.append(incident(finding, places.get(finding["file"], {}),
-                                  keys.get(finding["file"]), floor, report, now,
-                                  zone_name))
+                                  keys.get(finding["file"]), floor, report, now))
         fresh = [item for item in recovered if item.get("incident_id") not in taken] + fresh
         remembered = sorted(taken - before)
         exports.remember(run_id, mark, remembered)

@@ -71,6 +71,13 @@ class InputSummary(BaseModel):
     # header's last line read (0: an empty file), its header not judged; else None.
     open_header: int | None = None
 
+    def gaming_days(self) -> tuple[str | None, str | None]:
+        """The first and last gaming days of its rounds, as its run gave them (a run
+        recorded before inputs carried them: its calendar dates, all that is known)."""
+        if self.first_gaming_day is not None:
+            return self.first_gaming_day, self.last_gaming_day
+        return self.first_date, self.last_date
+
     def rule_declared(self, key: str) -> bool | None:
         """Whether the house rule `key` (as `house_rules` names it) was declared by the
         header (True) or assumed by the auditor (False); None when the run did not record

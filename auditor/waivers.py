@@ -12,10 +12,12 @@ A waiver file is TOML, one `[[waiver]]` table per waiver:
 What a waiver covers is every finding that matches all it names: `id` (a finding's stable
 ID), `citation` (one the rule base knows, in full or in the short form `auditor rules show`
 reads: `06`, `30.10(4)`), `table`, `dealer`, `file` (the file's name or its path as given,
-exactly, case and all, or its SHA-256), and `from`/`until` (the dates of the records,
-inclusive). A waived finding stays in every output, marked with its waiver; it does not
-count toward the exit code. An expired waiver is not applied; a waiver that matches nothing
-is unused. Both are reported.
+exactly, case and all, or its SHA-256), and `from`/`until` (gaming days, inclusive: a
+finding at 01:00 on 11-01 is of the night of 10-31, as the report's From and To, `auditor
+case --from/--until` and `auditor trends --since/--until` pick it; a run judged before
+findings carried one: its calendar date). A waived finding stays in every output, marked
+with its waiver; it does not count toward the exit code. An expired waiver is not applied;
+a waiver that matches nothing is unused. Both are reported.
 
 `expires`, `from` and `until` are dates (`2026-12-31`), never date-times: a waiver holds
 through its `expires` day in UTC, and an offset or a time of day would say otherwise.
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from auditor.findings import Finding, Waiver, changed
+from auditor.gaming_day import day_counted
 from auditor.identity import table_identity
 from auditor.tomlfile import read_toml
 from auditor.waiver_status import WaiverStatus  # the model the run keeps of each waiver
@@ -271,10 +274,11 @@ def matches(rule: WaiverRule, finding: Finding, summary: InputSummary | None) ->
         if rule.file not in files:  # exactly: NIGHT.bjh is not night.bjh
             return False
     if rule.from_date is not None or rule.until is not None:
-        if not finding.date:
+        counted = day_counted(finding)  # its gaming day, as every date a user picks
+        if not counted:
             return False
         try:
-            day = date.fromisoformat(finding.date)
+            day = date.fromisoformat(counted)
         except ValueError:
             return False
         if rule.from_date is not None and day < rule.from_date:

@@ -12,7 +12,6 @@ import hashlib
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -21,6 +20,7 @@ from auditor.case.basis import Basis, HouseRule, basis_of, house_rules_of, rules
 from auditor.case.scope import Scope
 from auditor.checks.base import citation_sort_key
 from auditor.findings import Finding
+from auditor.gaming_day import time_date
 from auditor.money import UNDECLARED, currency_label
 from auditor.replay.trace import RoundEvidence
 from auditor.results import InputSummary
@@ -36,11 +36,8 @@ def currency_of(finding: Finding, summary: InputSummary | None) -> str:
 
 
 def gaming_days_of(summary: InputSummary) -> tuple[str | None, str | None]:
-    """The first and last gaming days of an input's rounds, as its run gave them (a run
-    recorded before inputs carried them: its calendar dates, all that is known)."""
-    if summary.first_gaming_day is not None:
-        return summary.first_gaming_day, summary.last_gaming_day
-    return summary.first_date, summary.last_date
+    """The first and last gaming days of an input's rounds (`InputSummary.gaming_days`)."""
+    return summary.gaming_days()
 
 
 @dataclass
@@ -126,17 +123,11 @@ class Exhibit:
 
     @property
     def time_date(self) -> str | None:
-        """The date of the finding's time: its round's date, or the next day where the
-        time is in the morning and the round began in the evening (past midnight). A time
-        only earlier than the start (the clock set back an hour in the fall-back night) is
-        the same date: no round lasts twelve hours."""
-        day, time, started = self.finding.date, self.finding.time, self.finding.round_started
-        if day and time and started and time < "12" <= started:
-            try:
-                return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
-            except ValueError:
-                return day
-        return day
+        """The date of the finding's time: its round's date, or the next where the clock
+        passed midnight since the round began (auditor/clock.py `date_after`, the rule
+        every output dates a time by: back more than an hour; the fall-back hour set back
+        inside a round is the same date)."""
+        return time_date(self.finding)
 
     @property
     def table(self) -> str:

@@ -35,7 +35,7 @@ finding IDs:
 
 waivers (--waivers FILE, TOML, one [[waiver]] table each):
   Match on id, or any of citation, table (T07 or LICENCE/T07), dealer, file (name or
-  SHA-256), from/until (record dates); justification, approved_by and expires are
+  SHA-256), from/until (gaming days); justification, approved_by and expires are
   required. A waiver holds until the END of its expires day, UTC. Waived findings stay in
   every output, marked; expired waivers are not applied and are reported; unused ones
   are listed.

@@ -32,6 +32,7 @@ from markupsafe import Markup
 
 from auditor.audit import REPLAYS_PER_CITATION
 from auditor.findings import Finding
+from auditor.gaming_day import time_date
 from auditor.output.charts import date_columns, money_bars, severity_segments
 from auditor.output.formatting import (
     amounts,
@@ -104,6 +105,7 @@ def environment() -> Environment:
                               trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     environment.finalize = shown_text  # every `{{ }}`: bidi controls made visible
     environment.filters["money"] = money
+    environment.filters["time_date"] = time_date  # the date of a finding's time
     environment.filters["paid"] = paid
     environment.filters["amounts"] = amounts
     environment.filters["in_currency"] = in_currency

@@ -14,7 +14,7 @@ from typing import Any
 from markupsafe import Markup
 
 from auditor.findings import Finding
-from auditor.gaming_day import Calendar, shift_shown
+from auditor.gaming_day import Calendar, shift_shown, time_date
 from auditor.output.formatting import no_replay_text, waiver_note
 from auditor.report.groups import finding_item
 from auditor.report.model import Report
@@ -84,6 +84,9 @@ def finding_record(f: Finding, number: int, group: int, key: str, file: int,
         if amount is not None:
             record[name] = str(amount)
     _put(record, "cu", f.currency)  # absent: the table declares no currency
+    on = time_date(f)
+    if on != f.date:  # a time past midnight in a round begun before it: its own date
+        record["td"] = on
     if line is not None:
         record["lt"] = [line.time, line.text]
     if no_replay:
@@ -160,10 +163,11 @@ def report_data(report: Report, findings: Iterable[Finding], result: AuditResult
         "groups": [{"citation": g.citation, "title": g.title} for g in report.groups],
         "files": files, "texts": list(texts),
         # Each input (by position, as in `files`): what a filtered view's scope is made of,
-        # with its rounds by dealer, date, gaming day and shift (`scope_rounds`).
-        "inputs": [[i.table_key or i.table or "", i.game or "", i.first_date or "",
-                    i.last_date or "", i.rounds, i.rounds_audited, i.casino or "",
-                    i.licence or "", 1 if i.error else 0, i.currency or "",
+        # with its first and last gaming days (what From and To pick), and its rounds by
+        # dealer, date, gaming day and shift (`scope_rounds`).
+        "inputs": [[i.table_key or i.table or "", i.game or "",
+                    *(day or "" for day in i.gaming_days()), i.rounds, i.rounds_audited,
+                    i.casino or "", i.licence or "", 1 if i.error else 0, i.currency or "",
                     scope_rounds(i, calendar)]
                    for i in result.inputs]})
     tail = _script_text([replay_record(views[r.number], file_index.get(r.file, 0))

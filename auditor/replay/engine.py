@@ -48,9 +48,10 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
                  on_step: Callable[[ev.Event, RoundView], None] | None = None) -> RoundView:
     """Replay one round against the table; `on_step` sees the view after each statement."""
     start = record.start
+    clock = start.clock or start.time
     view = RoundView(
         file, state.config, start.round_id, start.line, record.end_line, record.last_line,
-        start.date or state.shoe_date, start.clock or start.time, start.dealer or state.dealer,
+        state.dated(start.date, clock), clock, start.dealer or state.dealer,
         record.events, state.shoe_status(), list(record.problems),
         {seat: seated.player for seat, seated in state.seats.items()})
     replay = RoundReplay(state, view)
@@ -61,8 +62,11 @@ def replay_round(state: TableState, record: RoundRecord, file: str,
             handler(replay, index, event)
         if on_step is not None:  # the evidence's replay (auditor/replay/trace.py)
             on_step(event, view)
+    events = record.events
+    if start.date is None and events and events[-1].time is not None:  # (past midnight?)
+        state.dated(None, events[-1].time)
     kinds = view.kinds
-    kinds.update(map(type, record.events))
+    kinds.update(map(type, events))
     kinds -= UNRECORDED_KINDS
     end_round(view)
     return view

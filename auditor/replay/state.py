@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from auditor import events as ev
+from auditor.clock import date_after
 from auditor.config import TableConfig
 from auditor.fieldwise import Fieldwise
 from auditor.replay.view import ShoeStatus, counted_since_text
@@ -42,6 +43,11 @@ class TableState(Fieldwise):
     config: TableConfig
     shoe_id: str | None = None
     shoe_date: str | None = None
+    # The date a statement that gives none is of (`dated`): the shoe's, moved on a day each
+    # time the clock passed midnight; and the last time stamp read (a round's own date= is
+    # its own, bjh-format.md §1: neither moves them).
+    date_in_force: str | None = None
+    last_clock: str | None = None
     shuffled: bool = False
     cut_after_shuffle: bool = False
     cutcard_line: int | None = None  # the cutting card is out and no shuffle has followed
@@ -66,11 +72,32 @@ class TableState(Fieldwise):
         copy = _new(TableState)
         copy.config = config or self.config
         copy.shoe_id, copy.shoe_date, copy.shuffled = self.shoe_id, self.shoe_date, self.shuffled
+        copy.date_in_force, copy.last_clock = self.date_in_force, self.last_clock
         copy.cut_after_shuffle, copy.cutcard_line = self.cut_after_shuffle, self.cutcard_line
         copy.counts, copy.counted_since = self.counts.copy(), self.counted_since
         copy.dealer, copy.closed, copy.status = self.dealer, self.closed, self.status
         copy.seats, copy.lights = dict(self.seats), dict(self.lights)  # seats: never changed
         return copy  # in place (seat_lit, prize_paid put new SeatStates)
+
+    def date_of(self, day: str | None, clock: str | None) -> str | None:
+        """The date of a statement read now at `clock` that gives `day` (None: none of its
+        own): its own, else the date in force, the next where the clock went back more than
+        an hour since the last time stamp (auditor/clock.py `date_after`: it passed
+        midnight; the fall-back hour did not)."""
+        if day is not None or clock is None:
+            return day if day is not None else self.date_in_force
+        return date_after(self.date_in_force, self.last_clock, clock)
+
+    def dated(self, day: str | None, clock: str | None) -> str | None:
+        """`date_of`, the state moved on to it (a round's start, a time stamp read), unless
+        the statement gives its own date (`day`): that one is its alone."""
+        if day is not None:
+            return day
+        day = self.date_of(None, clock)
+        self.date_in_force = day
+        if clock is not None:
+            self.last_clock = clock
+        return day
 
     def shoe_status(self) -> ShoeStatus:
         status = self.status
@@ -131,11 +158,15 @@ class TableState(Fieldwise):
         self.status = None  # the shoe may change: its status is made again when asked
         if isinstance(event, ev.Shoe):
             self.shoe_id, self.shoe_date = event.shoe_id, event.date
+            self.date_in_force, self.last_clock = event.date, event.time
             self.shuffled = self.cut_after_shuffle = False
             self.cutcard_line = None
             self.counts.clear()
             self.counted_since = None
-        elif isinstance(event, ev.Shuffle):
+            return
+        if event.time is not None:
+            self.dated(None, event.time)
+        if isinstance(event, ev.Shuffle):
             # Reading: a shuffle brings the discards back into play, so counts start again.
             self.shuffled = True
             self.cut_after_shuffle = False

@@ -63,7 +63,7 @@ def fingerprint(result: AuditResult, run: dict[str, Any]) -> str:
 
 def build_scope(result: AuditResult, totals: FindingsTotals) -> Scope:
     inputs = result.inputs
-    dates = sorted({d for i in inputs for d in (i.first_date, i.last_date) if d})
+    dates = sorted({d for i in inputs for d in i.gaming_days() if d})
     dealer_inputs: dict[str, list[int]] = defaultdict(list)  # dealer -> inputs (positions)
     for position, summary in enumerate(inputs):
         for dealer in summary.dealers:
@@ -75,7 +75,8 @@ def build_scope(result: AuditResult, totals: FindingsTotals) -> Scope:
         unreadable_files=[i for i in inputs if i.error],
         tables=sorted({i.table_key for i in inputs if i.table_key}),
         games=sorted({i.game for i in inputs if i.game}),
-        first_date=dates[0] if dates else None, last_date=dates[-1] if dates else None,
+        first_gaming_day=dates[0] if dates else None,
+        last_gaming_day=dates[-1] if dates else None,
         rounds=rounds, audited=audited, not_audited=rounds - audited,
         dealers=sorted(dealer_inputs), dealer_inputs=dict(dealer_inputs),
         findings=totals.count,

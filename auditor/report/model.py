@@ -71,8 +71,10 @@ class Scope:
     unreadable_files: list[InputSummary]
     tables: list[str]
     games: list[str]
-    first_date: str | None
-    last_date: str | None
+    # The first and last gaming days of the inputs' rounds (a run recorded before inputs
+    # carried them: their calendar dates), as the From and To filters pick them.
+    first_gaming_day: str | None
+    last_gaming_day: str | None
     rounds: int
     audited: int
     not_audited: int

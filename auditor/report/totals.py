@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from auditor.findings import Finding
-from auditor.gaming_day import DEFAULT_SHIFTS, shift_shown
+from auditor.gaming_day import DEFAULT_SHIFTS, day_counted, shift_shown
 from auditor.money import MoneyTotals
 
 if TYPE_CHECKING:
@@ -108,8 +108,9 @@ class FindingsTotals:
                                     finding.date, finding.gaming_day, shift_shown(finding)))
         values = self.facet_values
         values["table"].add(key_of(finding, self.keys))
+        # "date": the day From and To pick it by, its gaming day (`day_counted`)
         for name, value in (("dealer", finding.dealer), ("game", finding.game),
-                            ("date", finding.date)):
+                            ("date", day_counted(finding))):
             if value:
                 values[name].add(value)
         # The gaming day and shift filters: "(none)" for a finding without one (no date, an

@@ -133,7 +133,8 @@
     if (r.k || r.t) { add(p, "Table ", el("b", null, r.k || r.t), " \u00b7 "); }
     if (r.r) { add(p, "round ", el("b", null, r.r), " \u00b7 "); }
     if (r.o) { add(p, el("b", null, r.o), " \u00b7 "); }
-    if (r.a || r.r) { add(p, el("b", null, r.a || "undated"), r.tm ? " " + r.tm : "", " \u00b7 "); }
+    /* the time on its own date where it is past midnight in a round begun before it */
+    if (r.a || r.r) { add(p, el("b", null, r.a || "undated"), r.tm ? " " + r.tm + (r.td ? " on " + r.td : "") : "", " \u00b7 "); }
     if (r.d) { add(p, "dealer ", el("b", null, r.d), " \u00b7 "); }
     if (r.p) { add(p, "player ", el("b", null, r.p), " \u00b7 "); }
     if (r.m) { add(p, r.m); }
@@ -310,9 +311,11 @@
     /* Status: waived or open (not waived); new or persisting against the baseline. */
     if (c.status === "waived" || c.status === "open") { if ((r.w ? "waived" : "open") !== c.status) { return false; } }
     else if (c.status && r.b !== c.status) { return false; }
-    /* An undated finding (a shoe with no date=) is kept by every date filter. */
-    if (c.from && r.a && r.a < c.from) { return false; }
-    if (c.to && r.a && r.a > c.to) { return false; }
+    /* From and To are gaming days, as the summary counts them (a run from before them:
+       the date); an undated finding (a shoe with no date=) is kept by every date filter. */
+    var day = r.gd || r.a;
+    if (c.from && day && day < c.from) { return false; }
+    if (c.to && day && day > c.to) { return false; }
     if (c.q) {
       var text = searchText(item), words = c.q.split(/\s+/);
       for (var w = 0; w < words.length; w++) {
@@ -494,9 +497,10 @@
     if (c.dealer && !named(entry[0], c.dealer, "dealer")) { return false; }
     if (c.day && (entry[2] || "(none)") !== c.day) { return false; }
     if (c.shift && (entry[3] || "(none)") !== c.shift) { return false; }
-    /* Undated rounds are kept by every date filter, as undated findings are. */
-    if (c.from && entry[1] && entry[1] < c.from) { return false; }
-    if (c.to && entry[1] && entry[1] > c.to) { return false; }
+    /* By gaming day, as findings are; undated rounds are kept by every date filter. */
+    var day = entry[2] || entry[1];
+    if (c.from && day && day < c.from) { return false; }
+    if (c.to && day && day > c.to) { return false; }
     return true;
   }
 
@@ -511,7 +515,7 @@
     entries.forEach(function (entry) {
       if (!entryMatches(entry, c)) { return; }
       found.read += entry[4]; found.audited += entry[5];
-      found.dates.push(entry[1]);
+      found.dates.push(entry[2] || entry[1]);
       if (entry[0]) { found.dealers[entry[0]] = true; }
     });
     return found;
@@ -589,7 +593,7 @@
     if (c.dealer) { within.push("dealer " + c.dealer); }
     if (c.day) { within.push("gaming day " + (c.day === "(none)" ? "none" : c.day)); }
     if (c.shift) { within.push("shift " + (c.shift === "(none)" ? "none" : c.shift)); }
-    if (c.from || c.to) { within.push("dates " + (c.from || "any") + " to " + (c.to || "any")); }
+    if (c.from || c.to) { within.push("gaming days " + (c.from || "any") + " to " + (c.to || "any")); }
     var files = plural(picked.length, "file") + " in this view";
     var text = "Rounds read, audited and not audited, and the rounds each rule was applied to, count " +
       (within.length ? "only the rounds of " + within.join(", ") + " in the " + files : "every round of the " + files) + ".";

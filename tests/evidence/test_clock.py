@@ -12,8 +12,29 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import main
-from auditor.clock import ZoneError, zone_described, zoned
+from auditor.clock import ZoneError, date_after, past_midnight, zone_described, zoned
 from tests.helpers.gaming_day_records import FALL_BACK, audited
+
+
+@pytest.mark.parametrize("day, earlier, later, dated", [
+    ("2026-10-31", "23:50:00", "00:30:00", "2026-11-01"),  # past midnight
+    ("2026-12-31", "23:59:59.900", "00:00:00.100", "2027-01-01"),  # into a new year
+    ("2028-02-28", "23:30:00", "00:10:00", "2028-02-29"),  # a leap day
+    ("2026-11-01", "01:55:00", "01:05:00", "2026-11-01"),  # the fall-back hour, no zone
+    ("2026-11-01", "01:59:59", "00:59:59", "2026-11-01"),  # back exactly an hour
+    ("2026-11-01", "02:00:00", "00:59:59", "2026-11-02"),  # a second more: past midnight
+    ("2026-03-08", "01:59:00", "03:01:00", "2026-03-08"),  # spring forward: on
+    ("2026-11-01", "00:30:00", "00:30:00", "2026-11-01"),
+    ("2026-11-01", None, "00:30:00", "2026-11-01"),  # unknown: the date as it is
+    ("2026-11-01", "23:00:00", "2:00", "2026-11-01"),  # unreadable: the date as it is
+    ("2026-13-01", "23:50:00", "00:30:00", "2026-13-01"),  # a wrong date: as written
+    (None, "23:50:00", "00:30:00", None),
+])
+def test_one_rule_dates_a_time_read_after_another(day, earlier, later, dated) -> None:
+    assert date_after(day, earlier, later) == dated
+    # the clock's own reading, whatever the date: back more than an hour
+    assert past_midnight(earlier, later) == (earlier in ("23:50:00", "23:59:59.900",
+                                                         "23:30:00", "02:00:00"))
 
 
 @pytest.mark.parametrize("day, clock, said", [

@@ -1,6 +1,7 @@
-"""`auditor incidents` reads the run's time zone (its recorded calendar) to date a round's
-end: a round dealt across the hour repeated when daylight saving time ends (01:59 MDT to
-01:00 MST on 2026-11-01 in Denver) ends the same date, not the next."""
+"""`auditor incidents` dates a round's end as every output dates a time read after another
+(auditor/clock.py `past_midnight`): a round dealt across the hour repeated when daylight
+saving time ends (01:59 MDT to 01:00 MST on 2026-11-01 in Denver) ends the same date, not
+the next, whether or not the settings name the zone."""
 
 from __future__ import annotations
 
@@ -35,8 +36,9 @@ def exported(tmp_path: Path, settings: str) -> list[tuple[str, str, str]]:
 
 @pytest.mark.parametrize(("settings", "second_ends"), [
     ('time-zone = "America/Denver"\n', "2026-11-01T01:00:04"),
-    # no zone named: no repeated hour is known, an earlier end is past midnight
-    ("", "2026-11-02T01:00:04"),
+    # no zone named: the clock set back under an hour is still the same date (the case's
+    # exhibit says so too); this export said 2026-11-02, a day late
+    ("", "2026-11-01T01:00:04"),
 ], ids=["denver", "no-zone"])
 def test_a_round_across_the_repeated_hour_is_exported_ending_that_date(
         tmp_path: Path, settings: str, second_ends: str) -> None:

@@ -77,22 +77,22 @@ def test_a_round_with_no_date_or_no_time_has_no_span() -> None:
 def test_a_round_across_the_repeated_hour_ends_the_same_day() -> None:
     # Denver falls back at 02:00 MDT on 2026-11-01: 01:55 MDT, then 01:05 MST 10 minutes later
     across = {"date": "2026-11-01", "round_started": "01:55:00", "round_ended": "01:05:00"}
-    assert occurred(across, "America/Denver") == ("2026-11-01T01:55:00",
-                                                  "2026-11-01T01:05:00")
-    # the same clock times on a day with no repeated hour, or no zone named: the next day
-    assert occurred({**across, "date": "2026-10-31"}, "America/Denver") == (
-        "2026-10-31T01:55:00", "2026-11-01T01:05:00")
-    assert occurred(across) == ("2026-11-01T01:55:00", "2026-11-02T01:05:00")
+    assert occurred(across) == ("2026-11-01T01:55:00", "2026-11-01T01:05:00")
+    # the same clock times on another day: the clock put right, never a round of 23 hours
+    # (the export said the next day there, and with no zone named on the fall-back date too,
+    # where the case's exhibit said the same date)
+    assert occurred({**across, "date": "2026-10-31"}) == (
+        "2026-10-31T01:55:00", "2026-10-31T01:05:00")
     # a round across midnight of the fall-back day still ends on the next day
     assert occurred({"date": "2026-10-31", "round_started": "23:59:00",
-                     "round_ended": "00:01:00"}, "America/Denver") == (
+                     "round_ended": "00:01:00"}) == (
         "2026-10-31T23:59:00", "2026-11-01T00:01:00")
-    # an end before the repeated hour (00:50) is no fall-back: past midnight, the next day
-    assert occurred({**across, "round_ended": "00:50:00"}, "America/Denver") == (
+    # back more than an hour (01:55, then 00:50) is past midnight: the next day
+    assert occurred({**across, "round_ended": "00:50:00"}) == (
         "2026-11-01T01:55:00", "2026-11-02T00:50:00")
-    # a zone the machine does not know (a run recorded elsewhere) is no zone: no crash
-    assert occurred(across, "Mars/Olympus") == ("2026-11-01T01:55:00",
-                                                "2026-11-02T01:05:00")
+    # back exactly an hour is the hour set back; a second more is past midnight
+    assert occurred({**across, "round_ended": "00:55:00"})[1] == "2026-11-01T00:55:00"
+    assert occurred({**across, "round_ended": "00:54:59"})[1] == "2026-11-02T00:54:59"
 
 
 def test_every_id_exported_before_is_found_past_the_query_chunks(store) -> None:

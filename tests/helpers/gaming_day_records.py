@@ -19,7 +19,7 @@ shoe 611 date={date}
 """
 
 ROUND = """
-round {number} date={date} time={hh}:{mm}:00 dealer=D-2207
+round {number}{date} time={hh}:{mm}:00 dealer=D-2207
 {hh}:{mm}:10 sit s3 player=P-{number}
 {hh}:{mm}:11 bet s3h1 main 20
 {hh}:{mm}:12 deal s3h1 A{suit}
@@ -40,22 +40,26 @@ FALL_BACK = [("2026-10-31", "22:30"), ("2026-10-31", "23:50"), ("2026-11-01", "0
              ("2026-11-01", "06:30")]
 
 
-def record(rounds: list[tuple[str, str]]) -> str:
-    """A record of one round at each (date, HH:MM) of `rounds`, in that order."""
+def record(rounds: list[tuple[str, str]], dated: bool = True) -> str:
+    """A record of one round at each (date, HH:MM) of `rounds`, in that order; `dated`
+    False: the rounds give no `date=`, only the shoe its first date."""
     first_date, first_time = rounds[0]
     text = HEADER.format(date=first_date, time=f"{first_time}:00")
     for number, (day, clock) in enumerate(rounds, start=1):
         hh, mm = clock.split(":")
-        text += ROUND.format(number=number, date=day, hh=hh, mm=mm,  # no card 3 times
+        given = f" date={day}" if dated else ""
+        text += ROUND.format(number=number, date=given, hh=hh, mm=mm,  # no card 3 times
                              suit="hsdc"[number % 4], ten="JQK"[number % 3])
     return text
 
 
-def audited(tmp_path: Path, rounds: list[tuple[str, str]], *more: str) -> Path:
-    """The record of `rounds` audited (flags `more`) into `tmp_path`/run: that folder."""
+def audited(tmp_path: Path, rounds: list[tuple[str, str]], *more: str,
+            dated: bool = True) -> Path:
+    """The record of `rounds` (`dated`: see `record`) audited (flags `more`) into
+    `tmp_path`/run: that folder."""
     records = tmp_path / "records"
     records.mkdir()
-    (records / "night.bjh").write_text(record(rounds), encoding="utf-8")
+    (records / "night.bjh").write_text(record(rounds, dated), encoding="utf-8")
     out = tmp_path / "run"
     assert main(["audit", str(records), "--out", str(out), "--quiet", *more]) == 1
     return out

@@ -52,7 +52,7 @@ def test_the_masthead_names_the_licensee_and_the_table_with_its_house_rules(repo
 def test_the_scope_counts_rounds_findings_and_money_per_currency(report) -> None:
     scope = report.scope
     assert (scope.files, scope.rounds, scope.audited, scope.not_audited) == (1, 34, 34, 0)
-    assert (scope.first_date, scope.last_date) == ("2026-11-21", "2026-11-21")
+    assert (scope.first_gaming_day, scope.last_gaming_day) == ("2026-11-21", "2026-11-21")
     assert scope.dealers == ["D-1188", "D-4021"]
     assert (scope.findings, scope.rounds_with_findings) == (5, 4)
     assert scope.severities == {"high": 2, "medium": 3, "low": 0}
