@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 
 from auditor.live.floor import LiveFloor, TableState
@@ -71,13 +72,14 @@ def test_a_long_line_is_shortened_for_the_page_alone_and_its_length_told() -> No
 
 def test_a_new_gaming_day_clears_the_findings_and_keeps_the_tables() -> None:
     floor = LiveFloor()
-    floor.update_table(table("T1", "9"))
+    floor.update_table(dataclasses.replace(table("T1", "9"), findings=2))
     floor.add_finding({"id": "BJH-1"}, {})
     floor.new_gaming_day("2026-11-28")
     snapshot = floor.snapshot()
     assert snapshot["findings"] == [] and snapshot["gaming_day"] == "2026-11-28"
     assert snapshot["findings_total"] == 0
     assert snapshot["tables"][0]["key"] == "T1" and snapshot["tables"][0]["rounds"] == 0
+    assert snapshot["tables"][0]["findings"] == 0
 
 
 def test_writers_on_threads_number_every_change_once() -> None:
