@@ -98,7 +98,9 @@ def run(arguments: argparse.Namespace, console, errors) -> int:
     """`auditor case`, `verify` or `keygen`. A case or manifest that cannot be used
     (`CaseError`, `ManifestError`), a folder or file that cannot be read or written, and a
     failure of the auditor itself (never told as 1, "differs") are told by the command
-    line's guard in one line (auditor/commands/guard.py)."""
+    line's guard in one line (auditor/commands/guard.py). `console` and `errors` are
+    TextConsoles (auditor/shown.py): no markup, controls escaped, so names and record text
+    print as written."""
     if arguments.command == "keygen":
         return _keygen(Path(arguments.key), console)
     if arguments.command == "verify":
@@ -118,8 +120,8 @@ def _keygen(path: Path, console) -> int:
         raise Refused(f"auditor: {error.filename or path} cannot be written "
                       f"({error.strerror}): no key was made") from None
     # two prints: the console shows a line break within one print as \n
-    console.print(f"Private key: {path} (keep it secret)", markup=False)
-    console.print(f"Public key: {public} (give it to whoever verifies)", markup=False)
+    console.print(f"Private key: {path} (keep it secret)")
+    console.print(f"Public key: {public} (give it to whoever verifies)")
     return 0
 
 
@@ -133,29 +135,27 @@ def _verify(folder: Path, key: str | None, console, errors) -> int:
 
     verdict = verify_folder(folder, key)
     for note in verdict.notes:
-        console.print(note, markup=False)
+        console.print(note)
     for difference in verdict.differences + verdict.auditor:
-        console.print(f"DIFFERS {difference}", markup=False)
+        console.print(f"DIFFERS {difference}")
     if verdict.differences:
         console.print(f"{folder}: {len(verdict.differences)} difference(s): the folder was "
-                      "changed since it was made", markup=False)
+                      "changed since it was made")
         return 1
     if verdict.auditor:
         console.print(f"{folder}: every file is as its manifest says, but this auditor is not "
-                      "the one that made it: verify it with the build the manifest names",
-                      markup=False)
+                      "the one that made it: verify it with the build the manifest names")
         return 1
     held = (f"{folder}: every input and output hashes as in the manifest, no other file is "
             "there, and the inputs audited again give the same findings")
     if verdict.signature == "other key":
-        console.print(f"{held}; but it was signed by another key than the one given",
-                      markup=False)
+        console.print(f"{held}; but it was signed by another key than the one given")
         return EXIT_OTHER_KEY
     if verdict.signature != "good":
         console.print(f"{held}; who made it is not proven (give --key with the signer's "
-                      "public key)", markup=False)
+                      "public key)")
         return EXIT_NOT_AUTHENTICATED
-    console.print(f"{held}, and it is signed by the key given", markup=False)
+    console.print(f"{held}, and it is signed by the key given")
     return 0
 
 
@@ -222,13 +222,12 @@ def make_case(arguments: argparse.Namespace, console) -> int:
     made = ["case.html"] + (["case.pdf"] if arguments.pdf else [])
     console.print(f"Case {model.fingerprint}: {model.findings_in_scope} finding(s) of "
                   f"{len(model.tables)} input(s) written to {folder} ({', '.join(made)}, "
-                  f"findings.json, manifest.json{', manifest.sig' if arguments.sign else ''})",
-                  markup=False)
+                  f"findings.json, manifest.json{', manifest.sig' if arguments.sign else ''})")
     if model.left_out:
         console.print(f"The case holds the summary only: {model.left_out} finding(s), over "
                       f"the limit of {model.exhibit_limit} exhibits, are not printed as "
                       "exhibits (all are in its findings.json); narrow it with --table, "
-                      "--from/--until or --citation, or raise --max-exhibits", markup=False)
+                      "--from/--until or --citation, or raise --max-exhibits")
     return 0
 
 
