@@ -170,8 +170,14 @@ class Watch:
                     self.next_flags = now + self.options.flags_every
                 stop.wait(self.options.poll)
         finally:
+            # Each sink's alert under way is taken and logged, or given up, before the state
+            # folder is let go: a watch started on it then reads every ID taken. A command
+            # is ended at once; a URL is waited for within its time.
             for worker in self.workers:
-                worker.stop(wait=2.0)
+                worker.begin_stop()
+                worker.sink.interrupt()
+            for worker in self.workers:
+                worker.stop(wait=getattr(worker.sink, "timeout", 0.0) + 2.0)
                 worker.sink.close()
             if self.recording is not None:
                 self.recording.join(1.0)
