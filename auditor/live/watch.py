@@ -141,6 +141,7 @@ class Watch:
         self.flags_shown: tuple | None = None
         self.next_flags = 0.0  # when the store's flags are read again for the page
         self.flags_reader: threading.Thread | None = None
+        self.passes = 0  # the loop's passes ended: each file's lines read by then are judged
 
     def tell(self, text: str) -> None:
         self._tell(visible(" ".join(text.splitlines())))
@@ -168,6 +169,7 @@ class Watch:
                     reader.start()
                     self.flags_reader = reader  # seen by others only once started
                     self.next_flags = now + self.options.flags_every
+                self.passes += 1
                 stop.wait(self.options.poll)
         finally:
             # Each sink's alert under way is taken and logged, or given up, before the state
