@@ -62,3 +62,32 @@ def test_a_record_replaced_as_it_is_looked_at_is_judged_whole_then_read_again(
     other = Followed(str(tmp_path / "other.bjh"), DEFAULT, None)
     (tmp_path / "other.bjh").write_bytes(OTHER.read_bytes())
     assert _judged(third) == _judged(other.poll())
+
+
+def test_a_record_replaced_by_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    """A FIFO renamed over a followed record: the watch opened it to read the new file
+    from its start and waited for a writer for ever, every other table with it."""
+    import threading
+
+    path = tmp_path / "t11.bjh"
+    path.write_bytes(FIRST.read_bytes())
+    followed = Followed(str(path), DEFAULT, None)
+    followed.poll()
+    os.mkfifo(tmp_path / "incoming.fifo")
+    os.replace(tmp_path / "incoming.fifo", path)
+    said: dict = {}
+
+    def poll() -> None:
+        try:
+            said["change"] = followed.poll()
+        except OSError as error:
+            said["error"] = error
+
+    thread = threading.Thread(target=poll, daemon=True)
+    thread.start()
+    thread.join(30)
+    if thread.is_alive():  # let the stuck open go: a writer that writes nothing
+        with open(path, "wb"):
+            pass
+    assert not thread.is_alive(), "the poll waited on the FIFO"
+    assert str(said.get("error")) == f"[Errno 22] not a regular file: '{path}'"
