@@ -252,6 +252,7 @@ class SinkWorker:
                                        daemon=True)
         self.stopping = threading.Event()
         self.given_up = False  # stopped, the thread still running: it writes nothing more
+        self.refused_at_stop = False  # the sink refused as the worker stopped: no more tries
         self.thread.start()
 
     def offer(self, finding: dict[str, Any]) -> None:
@@ -283,8 +284,8 @@ class SinkWorker:
         while True:
             finding = self.queue.get()
             try:
-                if finding is None:
-                    return
+                if finding is None or self.refused_at_stop:
+                    return  # those still queued are not in the sent-log: sent after restart
                 self._send(finding)
             finally:
                 self.queue.task_done()
@@ -302,9 +303,13 @@ class SinkWorker:
                 why = f"no answer within {self.sink.timeout:g} s"
             except Exception as error:  # any failure is told and retried, never a loss
                 why = _one_line(error)
+            if self.stopping.is_set():  # what is queued is flushed to a sink that takes it,
+                self.refused_at_stop = True  # not tried one by one on one that refuses
+                return
             self.tell(f"auditor: watch: alert {finding['id']} not taken by {self.sink.name} "
                       f"({why}); retrying in {delay:g} s")
             if self.stopping.wait(delay):
+                self.refused_at_stop = True
                 return  # stopped: not in the sent-log, so sent after the restart
             delay = min(delay * 2, BACKOFF_MOST)
         while True:  # taken: counted once its ID is on disk

@@ -179,6 +179,7 @@ def test_a_sink_that_hangs_times_out_and_holds_up_no_other_sink(tmp_path):
         expected = _round_ids(source)
         _wait_for(lambda: len(alerts_of(tmp_path / "alerts.jsonl")) == len(expected))
         assert time.time() - max(writer.ends.values()) < 2.0
+        _wait_for(lambda: told)  # the command's time out told (a stop now ends it untold)
     finally:
         stop.set()
         thread.join(10)

@@ -99,3 +99,36 @@ def test_a_watch_stopped_while_an_alert_is_taken_logs_it_before_letting_go(tmp_p
     again = Watch(options)  # the state folder is free: the alert counts as sent there
     assert again.workers[0].log.ids == {"BJH-1"}
     _stopped(again)
+
+
+class _Refusing(Sink):
+    """Refuses every alert (a URL down)."""
+
+    name = "refusing"
+    timeout = 1.0
+
+    def __init__(self) -> None:
+        self.tried: list[str] = []
+
+    def deliver(self, text: str) -> None:
+        self.tried.append(text)
+        raise RuntimeError("refused")
+
+
+def test_a_stopped_sink_tries_none_of_the_findings_still_queued(tmp_path) -> None:
+    """Stopped, a worker went on through its queue, trying each finding once more (a
+    command run, a URL posted to, for each) and telling each one's refusal as 'retrying',
+    when none was retried: they are sent after the restart."""
+    from auditor.live.alerts import SinkWorker
+    from tests.helpers.waiting import until
+
+    told: list[str] = []
+    sink = _Refusing()
+    worker = SinkWorker(sink, tmp_path, told.append)
+    for number in (1, 2, 3):
+        worker.offer({"id": f"BJH-{number}"})
+    until(lambda: told, what="the first refusal told")
+    worker.stop()
+    assert not worker.thread.is_alive()
+    assert set(sink.tried) == {'{"id":"BJH-1"}'}
+    assert all("BJH-1 " in line for line in told)
