@@ -27,7 +27,8 @@ import json
 import os
 import secrets
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -205,7 +206,32 @@ def export_incidents(engine: Engine, run_id: int, out: Path, floor: Floor,
     before the store remembers them, and are published after it has, by two renames. A
     full disk or a kill before the store's commit leaves nothing published and nothing
     remembered; a kill after it leaves the pending files, which the next export to the same
-    folder publishes before anything else."""
+    folder publishes before anything else.
+
+    One export into a folder at a time (a lock on the folder, held to the end): another
+    begun meanwhile took this one's files, written and not yet remembered, for the
+    leftover of an export that never left and removed them, and this one, remembered,
+    then had nothing to publish."""
+    out.mkdir(parents=True, exist_ok=True)
+    with _folder_held(out):
+        return _export(engine, run_id, out, floor, store_name, again)
+
+
+@contextmanager
+def _folder_held(out: Path) -> Iterator[None]:
+    import fcntl
+
+    # the folder itself is locked: a lock file would be left in it
+    descriptor = os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def _export(engine: Engine, run_id: int, out: Path, floor: Floor, store_name: str,
+            again: bool) -> tuple[int, int]:
     from auditor.output.files import write_atomic
     from auditor.store.incidents import export_transaction
     from auditor.store.runs import finding_documents, run_inputs_documents

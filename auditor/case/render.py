@@ -3,6 +3,7 @@ text is untrusted), and case.pdf printed from it by the real Chromium."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -114,16 +115,35 @@ def print_pdf(html: Path, pdf: Path) -> None:
                    f"--user-data-dir={profile}", "--no-pdf-header-footer",
                    f"--print-to-pdf={pdf.resolve()}", html.resolve().as_uri()]
         try:
-            done = subprocess.run(command, capture_output=True, timeout=PRINT_SECONDS,
-                                  check=False)
+            returncode = _printed(command)
         except (OSError, subprocess.TimeoutExpired) as error:
             raise PrintError(f"Chromium could not print the case ({type(error).__name__})"
                              ) from None
-    if done.returncode != 0:
-        raise PrintError(f"Chromium could not print the case (exit {done.returncode})")
+    if returncode != 0:
+        raise PrintError(f"Chromium could not print the case (exit {returncode})")
     if not _whole_pdf(pdf):
         raise PrintError("Chromium exited without printing the whole case (no PDF, or one "
                          "without its end)")
+
+
+def _printed(command: list[str]) -> int:
+    """Run Chromium in a process group of its own; its exit status. Chromium is a family of
+    processes (renderers, its GPU and zygote helpers): one that outlives PRINT_SECONDS, or
+    whose case stops meanwhile (an interrupt, an error), is killed with its whole group,
+    never left printing behind a case given up. Its output is not kept: a helper holding
+    the pipe after Chromium ended would keep a reader of it waiting until the deadline."""
+    import signal
+
+    with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, process_group=0) as process:
+        try:
+            return process.wait(timeout=PRINT_SECONDS)
+        except BaseException:
+            # the leader is not reaped yet, so its group's number is still the group's
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            raise
 
 
 def _whole_pdf(pdf: Path) -> bool:

@@ -67,6 +67,10 @@ class Sink:
     def already_sent(self) -> set[str]:
         return set()
 
+    def interrupt(self) -> None:
+        """End an alert being taken that would otherwise take long (a command): the watch
+        is stopping. A sink that cannot be cut short is waited for, within its time."""
+
     def close(self) -> None:
         """Let go of what the sink holds (the JSONL file's lock)."""
 
@@ -150,13 +154,16 @@ class CommandSink(Sink):
         if process.returncode != 0:
             raise RuntimeError(f"exit status {process.returncode}")
 
-    def close(self) -> None:
+    def interrupt(self) -> None:
         """The command still running when the watch stops is ended with it: left, it
         would hang on for ever (its wait for it gone with the watch)."""
         self.closed = True
         process = self.running
         if process is not None and process.poll() is None:
             _end_group(process)
+
+    def close(self) -> None:
+        self.interrupt()
 
 
 def _end_group(process: subprocess.Popen) -> None:
@@ -244,6 +251,8 @@ class SinkWorker:
         self.thread = threading.Thread(target=self._run, name=f"alerts {sink.name}",
                                        daemon=True)
         self.stopping = threading.Event()
+        self.given_up = False  # stopped, the thread still running: it writes nothing more
+        self.refused_at_stop = False  # the sink refused as the worker stopped: no more tries
         self.thread.start()
 
     def offer(self, finding: dict[str, Any]) -> None:
@@ -257,16 +266,26 @@ class SinkWorker:
         return self.queue.unfinished_tasks
 
     def stop(self, wait: float = 5.0) -> None:
+        """Stop taking findings; wait up to `wait` seconds for the one being sent (it is
+        logged if its sink takes it). A sink still not done then is given up: whatever it
+        does after, this worker writes nothing more (its watch may let go of the state
+        folder to another, which read the sent-log at its start)."""
+        self.begin_stop()
+        self.thread.join(wait)
+        with self.lock:
+            self.given_up = self.thread.is_alive()
+
+    def begin_stop(self) -> None:
+        """Ask the thread to end after the finding it sends now (see `stop`)."""
         self.stopping.set()
         self.queue.put(None)
-        self.thread.join(wait)
 
     def _run(self) -> None:
         while True:
             finding = self.queue.get()
             try:
-                if finding is None:
-                    return
+                if finding is None or self.refused_at_stop:
+                    return  # those still queued are not in the sent-log: sent after restart
                 self._send(finding)
             finally:
                 self.queue.task_done()
@@ -284,14 +303,21 @@ class SinkWorker:
                 why = f"no answer within {self.sink.timeout:g} s"
             except Exception as error:  # any failure is told and retried, never a loss
                 why = _one_line(error)
+            if self.stopping.is_set():  # what is queued is flushed to a sink that takes it,
+                self.refused_at_stop = True  # not tried one by one on one that refuses
+                return
             self.tell(f"auditor: watch: alert {finding['id']} not taken by {self.sink.name} "
                       f"({why}); retrying in {delay:g} s")
             if self.stopping.wait(delay):
+                self.refused_at_stop = True
                 return  # stopped: not in the sent-log, so sent after the restart
             delay = min(delay * 2, BACKOFF_MOST)
         while True:  # taken: counted once its ID is on disk
             try:
-                self.log.add(finding["id"])
+                with self.lock:
+                    if self.given_up:
+                        return  # not in the sent-log: sent again after the restart
+                    self.log.add(finding["id"])
                 break
             except OSError as error:
                 self.tell(f"auditor: watch: the sent-log {self.log.path} cannot be written "

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import os
 import signal
 import sys
 import threading
@@ -117,10 +119,8 @@ def run(arguments: argparse.Namespace, floor: Any = None,
         raise Refused("auditor: watch: --poll, --command-timeout and --max-age must be "
                       "numbers above 0, --close-grace 0 or more")
     stop = stop or threading.Event()
-    handlers = {}  # the caller's, put back when the watch ends
-    if threading.current_thread() is threading.main_thread():
-        for number in (signal.SIGINT, signal.SIGTERM):
-            handlers[number] = signal.signal(number, lambda *_: stop.set())
+    signals = _Signals(stop) if threading.current_thread() is threading.main_thread() \
+        else None
     page = None
     try:
         if arguments.serve is not None:
@@ -131,9 +131,45 @@ def run(arguments: argparse.Namespace, floor: Any = None,
         if page is not None:
             stop.set()
             page.join(5.0)
-        for number, handler in handlers.items():
+        if signals is not None:
+            signals.close()
+
+
+class _Signals:
+    """SIGINT and SIGTERM set `stop`, from a thread of their own: a handler runs in the
+    main thread between two of its steps, perhaps while that thread holds the lock
+    `Event.set` takes (the watch's wait on `stop` holds it at each poll), and a `set` in
+    the handler then waited for its own thread for ever. The handler only writes a byte
+    to a pipe, which takes no lock. `close` puts the caller's handlers back."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        self.reading, self.writing = os.pipe()
+        self.closed = False
+        os.set_blocking(self.writing, False)
+        self.thread = threading.Thread(target=self._wait, args=(stop,), name="signals",
+                                       daemon=True)
+        self.thread.start()
+        self.handlers = {number: signal.signal(number, self._handle)
+                         for number in (signal.SIGINT, signal.SIGTERM)}
+
+    def _handle(self, *_: Any) -> None:
+        if self.closed:  # a handler left in place (see close): its pipe's number is reused
+            return
+        with contextlib.suppress(OSError):  # a byte already waiting: the stop is coming
+            os.write(self.writing, b"s")
+
+    def _wait(self, stop: threading.Event) -> None:
+        if os.read(self.reading, 1):  # empty: closed, the watch ended otherwise
+            stop.set()
+
+    def close(self) -> None:
+        for number, handler in self.handlers.items():
             if handler is not None:  # (None: one not set from Python, left as it is)
                 signal.signal(number, handler)
+        self.closed = True
+        os.close(self.writing)
+        self.thread.join()
+        os.close(self.reading)
 
 
 def _start_page(address: str, floor: LiveFloor, store: str | None,

@@ -8,11 +8,14 @@ their IDs, so the sent-logs keep them from being alerted twice.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
+import stat
 import time
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from auditor.gaming_day import Calendar
 from auditor.live.piece_audit import GrowingFileAudit, PieceOutcome
@@ -72,7 +75,13 @@ class Followed:
         """Read what was added since the last poll; None when nothing changed. Raises
         OSError when the file cannot be read, UnreadableFile when its head is not text
         (`auditor audit` refuses it whole: not UTF-8, NUL bytes)."""
-        status = os.stat(self.path)
+        # Opened first, then looked at: the size and identity judged by are those of the
+        # file read. Looked at by name, then opened, a record renamed over the name in
+        # between was read from the old one's offsets, and told as rewritten.
+        with _opened(self.path) as handle:
+            return self._poll(handle, os.fstat(handle.fileno()))
+
+    def _poll(self, handle: BinaryIO, status: os.stat_result) -> Change | None:
         identity = (status.st_dev, status.st_ino)
         change = Change()
         if self.identity is not None and identity != self.identity:
@@ -85,10 +94,10 @@ class Followed:
             # written over in place, the size the same (a payout corrected): the whole of
             # what was judged is compared (rare: an append changes the size), and what was
             # looked at past it is looked at again
-            if self._judged_changed():
+            if self._judged_changed(handle):
                 change.restarted = "rewritten"
             self.looked = self.audit.offset
-        elif self.mark and (self._rewritten() or self._judged_changed_by_now()):
+        elif self.mark and (self._rewritten(handle) or self._judged_changed_by_now(handle)):
             change.restarted = "rewritten"
         if change.restarted:
             self.audit = GrowingFileAudit(self.path, self.calendar, self.judging, self.waivers)
@@ -96,33 +105,33 @@ class Followed:
             self.judged = hashlib.sha256()
         base = self.audit.offset  # where the next piece begins
         start = max(base, self.looked)
-        with open(self.path, "rb") as handle:
-            if start < HEAD_BYTES:  # bytes in the head the audit looks at to take the file
-                check_text(self.path, handle.read(min(status.st_size, HEAD_BYTES)))
-            self.identity, self.size = identity, status.st_size
-            self.modified = status.st_mtime_ns
-            handle.seek(start)
-            data = handle.read(max(0, status.st_size - start))
-            whole = data.rfind(b"\n") + 1  # the bytes of whole lines
-            change.grew = True
-            if whole and _END_WORD.search(data, 0, whole):
-                if start > base:  # the piece from the last round judged
-                    handle.seek(base)
-                    piece = handle.read(start - base) + data[:whole]
-                else:
-                    piece = data[:whole]
-                change.outcome = self.audit.audit_piece(piece)
-                # the bytes judged, as read (the mark before them ends where they begin)
-                self.mark = (self.mark + piece[:self.audit.offset - base])[-_MARK_BYTES:]
-                self.judged.update(piece[:self.audit.offset - base])
-                rest = piece[self.audit.offset - base:] + data[whole:]
-                self.open_round = None  # what is left after the rounds judged tells
+        handle.seek(0)
+        if start < HEAD_BYTES:  # bytes in the head the audit looks at to take the file
+            check_text(self.path, handle.read(min(status.st_size, HEAD_BYTES)))
+        self.identity, self.size = identity, status.st_size
+        self.modified = status.st_mtime_ns
+        handle.seek(start)
+        data = handle.read(max(0, status.st_size - start))
+        whole = data.rfind(b"\n") + 1  # the bytes of whole lines
+        change.grew = True
+        if whole and _END_WORD.search(data, 0, whole):
+            if start > base:  # the piece from the last round judged
+                handle.seek(base)
+                piece = handle.read(start - base) + data[:whole]
             else:
-                rest = data
-                if self.audit.table_key is None and base == 0 and whole \
-                        and start + whole <= _HEADER_BYTES:
-                    handle.seek(0)
-                    self.audit.name_table(handle.read(start + whole))
+                piece = data[:whole]
+            change.outcome = self.audit.audit_piece(piece)
+            # the bytes judged, as read (the mark before them ends where they begin)
+            self.mark = (self.mark + piece[:self.audit.offset - base])[-_MARK_BYTES:]
+            self.judged.update(piece[:self.audit.offset - base])
+            rest = piece[self.audit.offset - base:] + data[whole:]
+            self.open_round = None  # what is left after the rounds judged tells
+        else:
+            rest = data
+            if self.audit.table_key is None and base == 0 and whole \
+                    and start + whole <= _HEADER_BYTES:
+                handle.seek(0)
+                self.audit.name_table(handle.read(start + whole))
         self.looked = start + whole
         rounds = _ROUND_LINE.findall(rest)
         if rounds:
@@ -137,33 +146,45 @@ class Followed:
         return (self.audit.table_key is not None or self.audit.offset > 0
                 or self.looked >= _HEADER_BYTES)
 
-    def _rewritten(self) -> bool:
+    def _rewritten(self, handle: BinaryIO) -> bool:
         """Whether the bytes before the next piece are no longer those judged."""
-        offset = self.audit.offset
-        with open(self.path, "rb") as handle:
-            handle.seek(offset - len(self.mark))
-            return handle.read(len(self.mark)) != self.mark
+        handle.seek(self.audit.offset - len(self.mark))
+        return handle.read(len(self.mark)) != self.mark
 
 
-    def _judged_changed_by_now(self) -> bool:
+    def _judged_changed_by_now(self, handle: BinaryIO) -> bool:
         """Whether what was judged changed, asked once every `recheck_every` seconds."""
         now = time.monotonic()
         if now - self.rechecked < self.recheck_every:
             return False
         self.rechecked = now
-        return self._judged_changed()
+        return self._judged_changed(handle)
 
-    def _judged_changed(self) -> bool:
+    def _judged_changed(self, handle: BinaryIO) -> bool:
         """Whether the bytes before the next piece are no longer, all of them, those judged."""
         digest, left = hashlib.sha256(), self.audit.offset
-        with open(self.path, "rb") as handle:
-            while left > 0:
-                block = handle.read(min(left, 1 << 20))
-                if not block:
-                    return True
-                digest.update(block)
-                left -= len(block)
+        handle.seek(0)
+        while left > 0:
+            block = handle.read(min(left, 1 << 20))
+            if not block:
+                return True
+            digest.update(block)
+            left -= len(block)
         return digest.digest() != self.judged.digest()
+
+
+def _opened(path: str) -> BinaryIO:
+    """The file at `path`, opened to read; OSError for anything but a regular file (a FIFO
+    put under the name is never waited on: it is opened without blocking, then refused)."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        os.set_blocking(descriptor, True)
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
 
 
 class Folders:

@@ -141,6 +141,7 @@ class Watch:
         self.flags_shown: tuple | None = None
         self.next_flags = 0.0  # when the store's flags are read again for the page
         self.flags_reader: threading.Thread | None = None
+        self.passes = 0  # the loop's passes ended: each file's lines read by then are judged
 
     def tell(self, text: str) -> None:
         self._tell(visible(" ".join(text.splitlines())))
@@ -168,10 +169,17 @@ class Watch:
                     reader.start()
                     self.flags_reader = reader  # seen by others only once started
                     self.next_flags = now + self.options.flags_every
+                self.passes += 1
                 stop.wait(self.options.poll)
         finally:
+            # Each sink's alert under way is taken and logged, or given up, before the state
+            # folder is let go: a watch started on it then reads every ID taken. A command
+            # is ended at once; a URL is waited for within its time.
             for worker in self.workers:
-                worker.stop(wait=2.0)
+                worker.begin_stop()
+                worker.sink.interrupt()
+            for worker in self.workers:
+                worker.stop(wait=getattr(worker.sink, "timeout", 0.0) + 2.0)
                 worker.sink.close()
             if self.recording is not None:
                 self.recording.join(1.0)

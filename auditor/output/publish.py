@@ -5,11 +5,13 @@ is killed or the disk fills.
 Each run's files are written into a fresh folder `<out>/.runs/<UTC time>-<random>/`; one
 link, `<out>/current`, is then switched to it by an atomic rename; `<out>/findings.json` and
 the other names are links into `current/`, made once, so the paths readers know keep
-working. The last `KEEP` run folders stay; older ones are removed after the switch.
+working. The last `KEEP` run folders stay; older ones are removed after the switch, but for
+a folder another run into the same --out is still writing (it holds a lock on it).
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import secrets
 import shutil
@@ -38,30 +40,44 @@ def publish(out: Path, files: dict[str, Callable[[], str | Iterable[str]]],
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
     folder = runs / f"{stamp}-{secrets.token_hex(4)}"
     folder.mkdir()
-    children = [Aside(folder / name, files[name]) for name in aside] if can_fork() else []
+    held = _hold(folder)  # until published: another run's clean-up leaves it alone
     try:
-        beside = {child.path.name for child in children}
-        for name, text in files.items():
-            if name not in beside:
-                write_atomic(folder / name, text())
-        for child in children:
-            child.finish()
+        children = [Aside(folder / name, files[name]) for name in aside] if can_fork() \
+            else []
+        try:
+            beside = {child.path.name for child in children}
+            for name, text in files.items():
+                if name not in beside:
+                    write_atomic(folder / name, text())
+            for child in children:
+                child.finish()
+        finally:
+            for child in children:
+                child.stop()
+        names = list(files)
+        if sealed is not None:
+            write_atomic(folder / sealed[0], sealed[1](folder))
+            names.append(sealed[0])
+        _sync(folder)
+        _point(out / CURRENT, f"{RUNS}/{folder.name}")  # the switch: one rename
+        for name in names:  # the stable names, made once
+            link = out / name
+            if not (link.is_symlink() and os.readlink(link) == f"{CURRENT}/{name}"):
+                _point(link, f"{CURRENT}/{name}")
+        _sync(out)
     finally:
-        for child in children:
-            child.stop()
-    names = list(files)
-    if sealed is not None:
-        write_atomic(folder / sealed[0], sealed[1](folder))
-        names.append(sealed[0])
-    _sync(folder)
-    _point(out / CURRENT, f"{RUNS}/{folder.name}")  # the switch: one rename
-    for name in names:  # the stable names, made once
-        link = out / name
-        if not (link.is_symlink() and os.readlink(link) == f"{CURRENT}/{name}"):
-            _point(link, f"{CURRENT}/{name}")
-    _sync(out)
+        os.close(held)
     _prune(runs, keep=folder.name)
     return folder
+
+
+def _hold(folder: Path) -> int:
+    """A shared lock on the run folder being written, held by its descriptor (a writer
+    killed lets go of it with its life). Several runs may publish into one --out at once
+    (overlapping nightly runs): each one's clean-up skips a folder another still writes."""
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fcntl.flock(descriptor, fcntl.LOCK_SH)
+    return descriptor
 
 
 def _point(link: Path, target: str) -> None:
@@ -85,8 +101,22 @@ def _sync(folder: Path) -> None:
 
 
 def _prune(runs: Path, keep: str) -> None:
-    """Remove run folders but the newest KEEP (the current one always stays)."""
+    """Remove run folders but the newest KEEP (the current one always stays) and those
+    another run is still writing (it holds its folder's lock: see `_hold`)."""
     folders = sorted(p.name for p in runs.iterdir() if p.is_dir())
     for name in folders[:-KEEP]:
-        if name != keep:
+        if name == keep:
+            continue
+        try:
+            descriptor = os.open(runs / name, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:  # removed meanwhile by another run's clean-up
+            continue
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # being written
+            os.close(descriptor)
+            continue
+        try:
             shutil.rmtree(runs / name, ignore_errors=True)
+        finally:
+            os.close(descriptor)

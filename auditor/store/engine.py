@@ -358,6 +358,23 @@ def _sqlite_for_many_writers(engine: Engine) -> None:
         connection.exec_driver_sql("BEGIN" if reads else "BEGIN IMMEDIATE")
 
 
+# The PostgreSQL advisory locks of the store's read-then-write transactions (the migration's
+# is 420181530), by what they keep.
+_ONE_AT_A_TIME = {"incident exports": 420181531, "trend flags": 420181532}
+
+
+def one_at_a_time(connection: Connection, what: str) -> None:
+    """Make the rest of this transaction wait for any other transaction of the store that
+    asked this for `what`, until it ends: a transaction that reads what is kept and then
+    adds what is not. On PostgreSQL a read does not see another transaction's rows not yet
+    committed, so two at once both added the same rows and the second failed on the
+    first's keys: an advisory lock of the transaction orders them. SQLite needs none: a
+    transaction that may write takes the write lock at its start."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                           {"key": _ONE_AT_A_TIME[what]})
+
+
 def _migrate(engine: Engine, name: str = "") -> None:
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from sqlalchemy import Connection, Engine, and_, func, insert, select
 
 import auditor.store.schema as schema
-from auditor.store.engine import reading
+from auditor.store.engine import one_at_a_time, reading
 from auditor.store.recording import FINISHED
 from auditor.store.trend_reads import records_nights, superseded_nights
 
@@ -83,6 +83,7 @@ def export_transaction(engine: Engine) -> Iterator[ExportRecord]:
     """A transaction of the store, committed when the block ends, rolled back if it
     raises: what it remembered is kept only with what the block wrote."""
     with engine.begin() as connection:
+        one_at_a_time(connection, "incident exports")
         yield ExportRecord(connection)
 
 

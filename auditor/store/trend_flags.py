@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Engine, func, inspect, select
 
 import auditor.store.schema as schema
-from auditor.store.engine import reading
+from auditor.store.engine import one_at_a_time, reading
 
 
 def add_flags(engine: Engine, night: str, rows: list[dict[str, Any]], raised: str) -> int:
@@ -18,6 +18,7 @@ def add_flags(engine: Engine, night: str, rows: list[dict[str, Any]], raised: st
     were added."""
     table = schema.trend_flags
     with engine.begin() as connection:
+        one_at_a_time(connection, "trend flags")
         kept = {(r.question, r.kind, r.unit, r.partner) for r in connection.execute(
             select(table.c.question, table.c.kind, table.c.unit, table.c.partner)
             .where(table.c.night == night))}

@@ -9,6 +9,7 @@ import time
 
 from auditor.live.floor import LiveFloor, TableState
 from auditor.live.page import serve
+from tests.helpers.waiting import WITHIN
 
 PWN = "<script>window.__pwned=1</script>"
 UPDATED = "2026-11-28T05:00:00+00:00"
@@ -41,7 +42,7 @@ class Served:
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, args=(floor,), daemon=True)
         self.thread.start()
-        assert self.ready.wait(10), "the server did not start"
+        assert self.ready.wait(WITHIN), "the server did not start"
         assert self.error is None, f"the server failed: {self.error!r}"
 
     def _run(self, floor: LiveFloor) -> None:

@@ -4,6 +4,7 @@ a record planting findings that are of no one round."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from auditor.live.floor import LiveFloor
 from auditor.live.watch import Watch, WatchOptions
+from tests.helpers.waiting import WITHIN, until
 
 
 def watching(folder: Path, tmp: Path, floor: LiveFloor | None = None, **options):
@@ -28,6 +30,21 @@ def watching(folder: Path, tmp: Path, floor: LiveFloor | None = None, **options)
     thread = threading.Thread(target=watch.run, args=(stop,), daemon=True)
     thread.start()
     return watch, stop, thread, told, taken
+
+
+def caught_up(watch: Watch, *paths: Path, within: float = WITHIN) -> None:
+    """Wait until the watch has read each of `paths` to its present size and judged what it
+    read (a pass of its loop ended after that read: its findings offered and on the floor),
+    then until every sink has sent what it was given. The event itself, not a time: a
+    loaded machine takes longer than any guess."""
+    def read_whole() -> bool:
+        followed = [watch.followed.get(str(path)) for path in paths]
+        return all(f is not None and f.size == os.path.getsize(f.path) for f in followed)
+
+    until(read_whole, within, f"the watch to read {', '.join(map(str, paths))}")
+    seen = watch.passes
+    until(lambda: watch.passes > seen, within, "a pass of the watch's loop to end")
+    assert watch.drain(within), "the sinks did not send what they were given"
 
 
 def alerts_of(path: Path) -> list[dict]:

@@ -112,7 +112,7 @@ def _watched_alerts(tmp: Path, text: str) -> tuple[list[dict], list[dict], list[
     import time
 
     from tests.helpers.watch_writer import audited, of_record
-    from tests.helpers.watching import alerts_of, watching
+    from tests.helpers.watching import alerts_of, caught_up, watching
 
     folder = tmp / "floor"
     folder.mkdir()
@@ -122,8 +122,7 @@ def _watched_alerts(tmp: Path, text: str) -> tuple[list[dict], list[dict], list[
         for line in text.encode().splitlines(keepends=True):
             handle.write(line)
             time.sleep(0.002)
-    time.sleep(0.6)
-    assert watch.drain()
+    caught_up(watch, target)
     stop.set()
     thread.join(5)
     alerts_file = tmp / "alerts.jsonl"

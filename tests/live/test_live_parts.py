@@ -28,6 +28,7 @@ from auditor.live.follow import Followed
 from auditor.live.piece_audit import GrowingFileAudit
 from auditor.live.watch import Watch, WatchOptions, day_command
 from tests.helpers import ROOT
+from tests.helpers.waiting import until
 
 RECORD = (ROOT / "sample_logs" / "standard-t11-2026-11-20.bjh").read_bytes()
 LINES = RECORD.splitlines(keepends=True)
@@ -258,9 +259,7 @@ def test_a_refused_alert_is_told_in_one_line_and_retried_after_doubling_waits(tm
     sink = _Failing(refusals=3)
     worker = SinkWorker(sink, tmp_path, told.append)
     worker.offer({"id": "BJH-7"})
-    deadline = time.monotonic() + 5
-    while len(told) < 3 and time.monotonic() < deadline:
-        time.sleep(0.02)
+    until(lambda: len(told) >= 3, what="three refusals told")  # 0.5 + 1 + 2 s of back-off
     worker.stop()
     assert told == [f"auditor: watch: alert BJH-7 not taken by failing (refused by the far "
                     f"end); retrying in {delay} s" for delay in ("0.5", "1", "2")]
@@ -369,10 +368,8 @@ def test_a_watch_goes_on_polling_a_record_that_has_not_changed(tmp_path) -> None
         time.sleep(0.3)  # polls with nothing new
         with record.open("ab") as handle:
             handle.write(b"".join(LINES[FIRST_ROUND - 1:ENDS[2]]))
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not (
-                floor.snapshot()["tables"] and floor.snapshot()["tables"][0]["rounds"] == 3):
-            time.sleep(0.02)
+        until(lambda: floor.snapshot()["tables"]
+              and floor.snapshot()["tables"][0]["rounds"] == 3, what="three rounds judged")
         [table] = floor.snapshot()["tables"]
         assert (table["key"], table["rounds"], table["last_round"], table["open_round"]) == (
             "RL-0412/T11", 3, "3", None)

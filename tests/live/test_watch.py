@@ -11,7 +11,7 @@ from pathlib import Path
 
 from auditor.live.floor import LiveFloor
 from tests.helpers.watch_writer import Writer, audited, end_of_round, of_record, simulated
-from tests.helpers.watching import alerts_of, planted_between_rounds, watching
+from tests.helpers.watching import alerts_of, caught_up, planted_between_rounds, watching
 
 
 def test_each_round_finding_alerted_once_within_two_seconds_as_the_audit_gives_it(tmp_path):
@@ -24,8 +24,7 @@ def test_each_round_finding_alerted_once_within_two_seconds_as_the_audit_gives_i
     writer = Writer(source, folder / source.name, pause=0.0005, halves=True)
     writer.start()
     writer.join()
-    time.sleep(0.5)
-    assert watch.drain()
+    caught_up(watch, folder / source.name)
     stop.set()
     thread.join(5)
     final = audited(folder / source.name)
@@ -64,8 +63,8 @@ def test_a_round_is_never_judged_while_open(tmp_path):
     last_round = max(n for n, line in enumerate(lines, 1) if line.startswith(b"round "))
     cut = last_round + 3
     (folder / source.name).write_bytes(b"".join(lines[:cut]))
-    _watch, stop, thread, _told, _taken = watching(folder, tmp_path, floor)
-    time.sleep(0.6)
+    watch, stop, thread, _told, _taken = watching(folder, tmp_path, floor)
+    caught_up(watch, folder / source.name)
     stop.set()
     thread.join(5)
     [table] = floor.snapshot()["tables"]
@@ -253,8 +252,7 @@ def test_the_settings_waivers_mark_live_findings_and_a_waived_one_is_not_alerted
     watch, stop, thread, told, _ = watching(folder, tmp_path, floor, config=str(config))
     try:
         Writer(source, folder / source.name, pause=0.0003).run()
-        time.sleep(0.5)
-        assert watch.drain()
+        caught_up(watch, folder / source.name)
     finally:
         stop.set()
         thread.join(5)
@@ -279,8 +277,7 @@ def test_only_findings_at_or_above_the_alert_level_are_alerted(tmp_path):
     watch, stop, thread, _told, _ = watching(folder, tmp_path, floor, alert_on="high")
     try:
         Writer(source, folder / source.name, pause=0.0002).run()
-        time.sleep(0.5)
-        assert watch.drain()
+        caught_up(watch, folder / source.name)
     finally:
         stop.set()
         thread.join(5)
@@ -301,10 +298,10 @@ def test_a_header_written_before_any_round_and_each_findings_round_lines(tmp_pat
     folder = tmp_path / "floor"
     folder.mkdir()
     floor = LiveFloor()
-    _watch, stop, thread, told, _taken = watching(folder, tmp_path, floor)
+    watch, stop, thread, told, _taken = watching(folder, tmp_path, floor)
     target = folder / source.name
     target.write_text(text[:header_end], encoding="utf-8")
-    time.sleep(0.5)
+    caught_up(watch, target)  # the header alone read first
     with target.open("a", encoding="utf-8") as handle:
         handle.write(text[header_end:])
     deadline = time.monotonic() + 20

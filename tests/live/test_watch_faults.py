@@ -14,8 +14,9 @@ import time
 from pathlib import Path
 
 from auditor.live.floor import LiveFloor
+from tests.helpers.waiting import WITHIN, until
 from tests.helpers.watch_writer import Writer, audited, of_record, simulated
-from tests.helpers.watching import alerts_of, watching
+from tests.helpers.watching import alerts_of, caught_up, watching
 
 
 def _round_ids(path: Path) -> list[str]:
@@ -30,11 +31,8 @@ def _watch_process(folder: Path, tmp: Path, *extra: str) -> subprocess.Popen:
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
 
 
-def _wait_for(condition, timeout: float = 20.0) -> None:
-    deadline = time.time() + timeout
-    while not condition():
-        assert time.time() < deadline, "waited too long"
-        time.sleep(0.05)
+def _wait_for(condition, timeout: float = WITHIN) -> None:
+    until(condition, timeout)
 
 
 def test_killed_minus_nine_and_started_again_loses_no_finding_and_repeats_none(tmp_path):
@@ -86,9 +84,9 @@ def test_a_truncated_or_replaced_file_is_read_again_and_told(tmp_path):
         # truncated and written again from its start: the same findings, not alerted again
         with open(target, "r+b") as handle:
             handle.truncate(0)
-        time.sleep(0.3)
+        _wait_for(lambda: len(told) == 1)  # the truncation seen before the file grows again
         Writer(source, target, pause=0.0002).run()
-        time.sleep(0.5)
+        caught_up(watch, target)
         # replaced: another record under the name (a new inode)
         replacement = folder / "incoming.tmp"
         replacement.write_bytes(other.read_bytes())
@@ -118,7 +116,7 @@ def test_a_renamed_file_is_followed_under_its_new_name_without_repeating(tmp_pat
     watch, stop, thread, told, taken = watching(folder, tmp_path)
     try:
         Writer(source, target, pause=0.0003, last=lines // 2).run()
-        time.sleep(0.4)
+        caught_up(watch, target)  # the first half judged under the first name
         renamed = folder / "renamed.bjh"
         os.rename(target, renamed)
         Writer(source, renamed, pause=0.0003, first=lines // 2 + 1).run()
@@ -181,6 +179,7 @@ def test_a_sink_that_hangs_times_out_and_holds_up_no_other_sink(tmp_path):
         expected = _round_ids(source)
         _wait_for(lambda: len(alerts_of(tmp_path / "alerts.jsonl")) == len(expected))
         assert time.time() - max(writer.ends.values()) < 2.0
+        _wait_for(lambda: told)  # the command's time out told (a stop now ends it untold)
     finally:
         stop.set()
         thread.join(10)
