@@ -235,6 +235,9 @@ def test_an_exhibit_says_why_it_has_no_replay() -> None:
     assert exhibit_of(finding(line=None, round="1"), [replay]).replay_missing == \
         about_the_record
     assert exhibit_of(finding(line=9, round="1"), [replay]).replay_missing == kept
+    # a finding on the round's first line or on its last is within its replay
+    for line in (2, 3):
+        assert exhibit_of(finding(line=line, round="1"), [replay]).replay_missing is None
     assert exhibit_of(finding(line=5, round=None)).replay_missing == about_the_record
 
 
