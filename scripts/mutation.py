@@ -122,7 +122,8 @@ AREAS = {
                  ("tests/live/test_live_parts.py", "tests/live/test_live_floor.py",
                   "tests/live/test_live_page.py", "tests/live/test_watch.py",
                   "tests/live/test_live_attacks.py", "tests/live/test_watch_faults.py",
-                  "tests/live/test_watch_flags.py", "tests/live/test_watch_serve.py"), 40),
+                  "tests/live/test_watch_flags.py", "tests/live/test_watch_serve.py",
+                  "tests/live/test_watch_stop.py", "tests/live/test_live_hostile.py"), 40),
     # the open round: a round the file ends inside set aside while its table may still
     # deal it, and a later whole recording of a table-night superseding the earlier one
     "open": Area(("auditor/audit.py::FileAudit._open", "auditor/audit.py::FileAudit._written",

@@ -275,6 +275,24 @@ def test_a_worker_stopped_sends_each_finding_once_and_nothing_else(tmp_path) -> 
     assert jsonl.read_text(encoding="utf-8") == '{"id":"BJH-1","line":3}\n'
 
 
+def test_a_sent_log_that_cannot_be_written_is_tried_again_each_second(tmp_path) -> None:
+    """The sink took the alert but its ID cannot be logged (the disk, a folder in the
+    log's place): told and tried again once a second, never in a tight loop; stopped, the
+    worker ends without logging it (sent again after the restart)."""
+    jsonl = tmp_path / "alerts.jsonl"
+    told: list[str] = []
+    worker = SinkWorker(JsonlSink(str(jsonl)), tmp_path, told.append)
+    worker.log.path.mkdir()  # the log's place taken by a folder
+    worker.offer({"id": "BJH-1"})
+    until(lambda: told, what="the log's failure told")
+    time.sleep(1.5)
+    worker.stop()
+    assert not worker.thread.is_alive()
+    assert 1 <= len(told) <= 3
+    assert set(told) == {f"auditor: watch: the sent-log {worker.log.path} cannot be written "
+                         f"([Errno 21] Is a directory: '{worker.log.path}'); retrying in 1 s"}
+
+
 # --- the floor's rows (auditor/live/floor.py)
 
 
