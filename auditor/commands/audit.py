@@ -441,20 +441,31 @@ def annotate(recorded: Recorded, options: Options, waivers, earlier, errors: Con
     from auditor import api
     from auditor.baseline_runs import run_number
 
-    compared = None
+    compared = unjudged = None
     store, run, run_id = recorded.store, recorded.run, recorded.run_id
+    earlier_run: int | str | None = options.baseline_path
     if options.baseline_path == "last" or run_number(options.baseline_path) is not None:
-        from auditor.baseline_runs import choose_baseline, earlier_findings
+        from auditor.baseline_runs import choose_baseline, earlier_findings, unjudged_between
 
         compared = choose_baseline(store, options.baseline_path, run_id)
         if compared.note:
             errors.print(compared.note)
         earlier = earlier_findings(store, compared.findings_run)
+        earlier_run = compared.findings_run
         if compared.findings_run is not None:
             run["baseline_run"] = compared.findings_run
+            unjudged = unjudged_between(store, compared.findings_run, run_id)
+    elif earlier is not None:  # a findings.json: what its run left unjudged, if it says
+        from auditor.baseline import Unjudged
+
+        unjudged = Unjudged(earlier.not_judged,
+                            frozenset(options.judged.get("not_judged") or ()))
     result = api.annotate_run(store, run_id, waivers, earlier,
                               today=datetime.now(UTC).date(), calendar=recorded.calendar,
-                              recorded=recorded.replays)
+                              recorded=recorded.replays, unjudged=unjudged,
+                              earlier_run=earlier_run)
+    if result.not_compared is not None:
+        run["not_compared"] = result.not_compared
     if compared is not None and compared.patterns_run is not None:
         from auditor.baseline_runs import patterns_against
 
