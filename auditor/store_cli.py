@@ -242,10 +242,10 @@ def _diff(engine, earlier: int, later: int, as_json: bool, console: Console) -> 
     if as_json:
         _print_json({"earlier": earlier, "later": later, **difference})
         return 0
+    left_out = _not_compared(difference, earlier, later)
     console.print(f"Run {later} against run {earlier}: {len(difference['new'])} new, "
                   f"{len(difference['persisting'])} persisting, "
-                  f"{len(difference['resolved'])} resolved{_not_compared(difference, earlier, later)}.",
-                  markup=False)
+                  f"{len(difference['resolved'])} resolved{left_out}.", markup=False)
     for status in ("new", "persisting", "resolved"):  # money per currency, never added
         rows = difference["money"][status]
         if rows:

@@ -140,3 +140,54 @@ def test_ignore_against_a_named_run_and_diff(tmp_path, capsys) -> None:
     printed = " ".join(capsys.readouterr().out.split())
     assert ("Run 2 against run 1: 0 new, 4 persisting, 0 resolved; 1 not compared "
             "(20:18:15:26: run 2 did not judge it).") in printed
+
+
+def test_a_findings_json_of_a_recheck_as_the_baseline(tmp_path) -> None:
+    """`--baseline PATH` names the findings.json of a `--select 20:18:15:06` run: the full
+    audit's findings of the other citations are not compared, never new; and a re-check
+    against a full run's findings.json resolves none of what it did not judge."""
+    run(tmp_path, "recheck", "--select", "20:18:15:06")
+    _, document = run(tmp_path, "full", "--baseline",
+                         str(tmp_path / "recheck" / "findings.json"))
+    assert marks(document) == {"20:18:15:26": "not compared", "20:18:15:30": "not compared",
+                               "20:18:15:06": "persisting", "20:18:15:23": "not compared",
+                               "record:syntax": "persisting"}
+    block = document["auditor"]["not_compared"]
+    assert block["run"] == str(tmp_path / "recheck" / "findings.json")
+    assert (block["findings"], block["earlier_findings"]) == (3, 0)
+    _, again = run(tmp_path, "again", "--select", "20:18:15:06", "--baseline",
+                   str(tmp_path / "full" / "findings.json"))
+    assert again["resolved"] == []
+    assert again["auditor"]["not_compared"]["earlier_citations"] == sorted(OTHERS)
+
+
+def test_patterns_of_last_night_prefer_its_full_audit_to_its_recheck(tmp_path) -> None:
+    """Night 1 audited whole (run 1), then re-checked for 20:18:15:06 alone (run 2); night
+    2's record of the same table audited whole with `--baseline last`: its patterns are
+    compared with run 1, so none of 26, 30 or 23 is "new"."""
+    night2 = tmp_path / "t11-2026-11-21.bjh"
+    night2.write_text(STANDARD.read_text(encoding="utf-8").replace("2026-11-20", "2026-11-21"),
+                      encoding="utf-8")
+    store = tmp_path / "store.sqlite"
+    run(tmp_path, "full")
+    run(tmp_path, "recheck", "--select", "20:18:15:06")
+    out = tmp_path / "night2"
+    assert audit(night2, out=out, store=store, more=("--baseline", "last")) == EXIT_FINDINGS
+    document = findings_of(out)
+    assert document["auditor"]["patterns_run"] == 1
+    assert "baseline_run" not in document["auditor"]  # other records: every finding is new
+    assert set(pattern_statuses(document).values()) == {"recurring"}
+
+
+def test_a_run_compared_in_part_is_reported_again_the_same(tmp_path) -> None:
+    """`auditor report RUN` of a run compared in part writes the same findings.json and
+    says on the page what was not compared."""
+    run(tmp_path, "full")
+    run(tmp_path, "recheck", "--select", "20:18:15:06", "--baseline", "last")
+    again = tmp_path / "again"
+    assert main(["report", "2", "--store", str(tmp_path / "store.sqlite"), "--out",
+                 str(again)]) == 0
+    assert (again / "findings.json").read_bytes() == \
+        (tmp_path / "recheck" / "findings.json").read_bytes()
+    assert "3 findings of run 1 are not compared" in (again / "report.html").read_text(
+        encoding="utf-8")
