@@ -90,7 +90,10 @@ def choose_baseline(store: Any, baseline: str, run_id: int) -> StoreBaseline:
     same = _preferred(runs_over(store, run_inputs_sha256(store, run_id), before=run_id),
                       covers)
     if same is not None:
-        return StoreBaseline(same, same)
+        return StoreBaseline(same, same, None if covers(same) else (
+            f"auditor: --baseline last: no earlier run over these records judged every "
+            f"citation this run judges; compared with run {same}, the latest: the findings "
+            f"of the citations run {same} did not judge are not compared"))
     night = latest_run_over_tables(store, run_id, covers)
     note = ("auditor: --baseline last: the store has no earlier finished run over the same "
             "inputs; every finding is new")

@@ -110,10 +110,17 @@ def test_a_full_audit_after_only_a_recheck_marks_the_rest_not_compared(tmp_path,
             if key[2] in OTHERS} == {"not compared"}
     block = document["auditor"]["not_compared"]
     assert (block["findings"], block["earlier_findings"]) == (3, 0)
-    printed = " ".join(capsys.readouterr().out.split())
+    captured = capsys.readouterr()
+    assert ("auditor: --baseline last: no earlier run over these records judged every "
+            "citation this run judges; compared with run 1, the latest: the findings of the "
+            "citations run 1 did not judge are not compared") in " ".join(captured.err.split())
+    printed = " ".join(captured.out.split())
     assert "Against the baseline: 0 new, 2 persisting, 0 resolved, 3 not compared." in printed
     csv = (out / "findings.csv").read_text(encoding="utf-8")
     assert csv.count(",not compared,") == 3
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert page.count('<span class="badge baseline-not-compared">not compared</span>') == 3
+    assert '<option value="not compared">' in page
 
 
 def test_ignore_against_a_named_run_and_diff(tmp_path, capsys) -> None:
