@@ -117,14 +117,16 @@ def record_run(store: Any, run: dict[str, Any], settings: dict[str, Any], paths:
 def annotate_run(store: Any, run_id: int, waivers: list | None = None,
                  earlier: list[dict[str, Any]] | None = None,
                  today: date | None = None, calendar: Any = None,
-                 recorded: dict[str, Any] | None = None) -> AuditResult:
+                 recorded: dict[str, Any] | None = None, unjudged: Any = None,
+                 earlier_run: int | str | None = None) -> AuditResult:
     """Give a recorded run's findings their stable IDs, their gaming day and shift
     (`calendar`, a `gaming_day.Calendar`; the default one if None) and the player at their
     seat, then their waivers (`waivers`, from `waivers.load_waivers`) and baseline marks
-    (`earlier`, an earlier run's findings), in the store, a batch at a time in the run's
-    order; returns the run as the outputs read it, its findings read from the store as they
-    are walked (a run of up to `store.findings.HELD_AT_MOST` findings: as judged, held);
-    its replays as `record_run` gave them to `recorded`, if
+    (`earlier`, an earlier run's findings; `unjudged`, a `baseline.Unjudged`, the citations
+    either run did not judge, never compared; `earlier_run` names that run), in the store, a
+    batch at a time in the run's order; returns the run as the outputs read it, its findings
+    read from the store as they are walked (a run of up to `store.findings.HELD_AT_MOST`
+    findings: as judged, held); its replays as `record_run` gave them to `recorded`, if
     given, and read back from the store otherwise."""
     from auditor.gaming_day import DEFAULT as DEFAULT_CALENDAR
     from auditor.identity import Identifier, read_statements
@@ -142,7 +144,7 @@ def annotate_run(store: Any, run_id: int, waivers: list | None = None,
     if earlier is not None:
         from auditor.baseline import Comparison  # loaded by a run with a baseline only
 
-        comparison = Comparison(earlier)
+        comparison = Comparison(earlier, unjudged)
         annotators.append(comparison)
 
     def annotate(finding: Finding) -> Finding:
@@ -157,6 +159,7 @@ def annotate_run(store: Any, run_id: int, waivers: list | None = None,
         result.waivers = waive.statuses()
     if earlier is not None:
         result.resolved = comparison.resolved()
+        result.not_compared = comparison.not_compared(earlier_run)
     return result
 
 

@@ -8,6 +8,15 @@ record is given twice, or between runs of different rule bases or recipes).
 What the comparison keeps of each earlier finding is checked on reading: a hand-edited
 baseline (`"severity": 5`, a list for a citation) is refused, naming the file, the finding
 and the field, rather than copied into `resolved` as it is.
+
+**Only what both runs judged is compared.** A run of `--select`/`--ignore` judged part of
+the rule base (its `not_judged` citations, auditor/selection.py). A finding of a citation
+the earlier run did not judge is `not compared`, never `new` (nothing says it was not there
+before); an earlier finding of a citation this run did not judge is neither resolved nor
+persisting (nobody looked for it again): it is counted, with its citation, in
+`Comparison.not_compared`. A run recorded before runs named what they left out judged
+every check. `--fail-on-new` still fails on a finding not compared (auditor/policy.py): it
+is not known to be old.
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -66,8 +76,16 @@ class EarlierFinding(BaseModel):
         return value
 
 
-def load_baseline(path: str | Path) -> list[dict[str, Any]]:
-    """The findings of an earlier findings.json, each with its ID."""
+class EarlierFindings(list):
+    """An earlier findings.json's findings (as `resolved_fields` gives them), and the
+    citations its run did not judge (`auditor.judging.not_judged`; none if it names none)."""
+
+    not_judged: frozenset[str] = frozenset()
+
+
+def load_baseline(path: str | Path) -> EarlierFindings:
+    """The findings of an earlier findings.json, each with its ID, and what its run left
+    unjudged."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, ValueError) as error:  # ValueError: not UTF-8, or a NUL in the path
@@ -97,7 +115,21 @@ def load_baseline(path: str | Path) -> list[dict[str, Any]]:
                 f"{path}: finding {number} ({finding['id']!r}): `{field}`: "
                 f"{_problem(first)}; not a findings.json the auditor wrote (edited by "
                 "hand?)") from error
-    return resolved_fields(findings)
+    earlier = EarlierFindings(resolved_fields(findings))
+    earlier.not_judged = _not_judged(path, document)
+    return earlier
+
+
+def _not_judged(path: str | Path, document: dict[str, Any]) -> frozenset[str]:
+    """The citations the baseline's run did not judge, as its `auditor.judging` names them."""
+    judging = document.get("auditor")
+    judging = judging.get("judging") if isinstance(judging, dict) else None
+    named = judging.get("not_judged", []) if isinstance(judging, dict) else []
+    if not isinstance(named, list) or not all(isinstance(c, str) for c in named):
+        raise BaselineError(f"{path}: `auditor.judging.not_judged` is not a list of "
+                            "citations; not a findings.json the auditor wrote (edited by "
+                            "hand?)")
+    return frozenset(named)
 
 
 def _problem(error: dict[str, Any]) -> str:
@@ -108,25 +140,51 @@ def _problem(error: dict[str, Any]) -> str:
     return f"{error['msg'].removeprefix('Value error, ')}, not {shown}"
 
 
-def compare(result: AuditResult, earlier: list[dict[str, Any]]) -> None:
-    """Mark each finding of a run held in memory new or persisting, in place, and list the
-    earlier findings now gone (`Comparison`)."""
-    comparison = Comparison(earlier)
+NOT_COMPARED = "not compared"  # a finding's mark: its citation one of the runs did not judge
+
+
+@dataclass(frozen=True)
+class Unjudged:
+    """The citations each of the two runs compared left unjudged (`not_judged`)."""
+
+    earlier: frozenset[str] = frozenset()
+    later: frozenset[str] = frozenset()
+
+    def compared(self, citation: str) -> bool:
+        """Whether both runs judged `citation`."""
+        return citation not in self.earlier and citation not in self.later
+
+
+def compare(result: AuditResult, earlier: list[dict[str, Any]],
+            unjudged: Unjudged | None = None, earlier_run: int | str | None = None) -> None:
+    """Mark each finding of a run held in memory new, persisting or not compared, in place,
+    and list the earlier findings now gone (`Comparison`)."""
+    comparison = Comparison(earlier, unjudged)
     findings = result.findings
     for place, finding in enumerate(findings):  # in place: each replaced finding freed at once
         findings[place] = comparison(finding)
     result.resolved = comparison.resolved()
+    result.not_compared = comparison.not_compared(earlier_run)
 
 
 class Comparison:
-    """Marks findings new or persisting, one at a time in the run's order, against the
-    earlier run's; then says which earlier findings are gone."""
+    """Marks findings new, persisting or not compared, one at a time in the run's order,
+    against the earlier run's; then says which earlier findings are gone, and what was not
+    compared (`unjudged`: the citations either run did not judge)."""
 
-    def __init__(self, earlier: list[dict[str, Any]]) -> None:
-        self.earlier = earlier
-        self.remaining = Counter(f["id"] for f in earlier)
+    def __init__(self, earlier: list[dict[str, Any]], unjudged: Unjudged | None = None
+                 ) -> None:
+        self.unjudged = unjudged or Unjudged()
+        compared = self.unjudged.compared
+        self.earlier = [f for f in earlier if compared(f["citation"])]
+        self.left_out = Counter(f["citation"] for f in earlier if not compared(f["citation"]))
+        self.remaining = Counter(f["id"] for f in self.earlier)
+        self.unmatched: Counter = Counter()  # this run's findings not compared, by citation
 
     def __call__(self, finding: Finding) -> Finding:
+        if not self.unjudged.compared(finding.citation):
+            self.unmatched[finding.citation] += 1
+            return changed(finding, baseline=NOT_COMPARED)
         if self.remaining[finding.id] > 0:
             self.remaining[finding.id] -= 1
             return changed(finding, baseline="persisting")
@@ -140,6 +198,27 @@ class Comparison:
                 remaining[finding["id"]] -= 1
                 resolved.append(_resolved_form(finding))
         return resolved
+
+    def not_compared(self, earlier_run: int | str | None) -> dict[str, Any] | None:
+        """What the comparison left out, as findings.json's `auditor.not_compared` holds it;
+        None when both runs judged the same citations. `run`: the earlier run (its number,
+        or the baseline file)."""
+        unjudged = self.unjudged
+        by_baseline, by_this = unjudged.earlier - unjudged.later, unjudged.later - unjudged.earlier
+        if not by_baseline and not by_this:
+            return None
+        from auditor.checks.base import citation_sort_key
+
+        def ordered(citations: Iterable[str]) -> list[str]:
+            return sorted(citations, key=citation_sort_key)
+
+        return {"run": earlier_run,
+                "findings": sum(self.unmatched.values()),
+                "citations": ordered(self.unmatched),
+                "earlier_findings": sum(self.left_out.values()),
+                "earlier_citations": ordered(self.left_out),
+                "not_judged_by_baseline": ordered(by_baseline),
+                "not_judged_by_this_run": ordered(by_this)}
 
 
 def resolved_fields(findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -78,7 +78,7 @@ class Finding(BaseModel):
     # line already say where the statement is).
     statement: str | None = Field(default=None, exclude=True)
     waiver: Waiver | None = None  # set when an unexpired waiver covers the finding
-    baseline: Literal["new", "persisting"] | None = None  # set with --baseline
+    baseline: Literal["new", "persisting", "not compared"] | None = None  # with --baseline
 
     @field_serializer("expected", "actual", "difference")
     def _money(self, amount: Decimal | None) -> str | None:

@@ -6,7 +6,9 @@ pattern is a unit and a rule: a table × citation, a dealer × citation, a playe
 with how many findings it had in each run. Between two runs a pattern is `new` (none in the
 earlier run), `recurring` (some in both), `gone` (none in the later run, which audited a
 table where the earlier findings of it were made) or `not audited` (none in the later run,
-which audited none of those tables: a table left out tonight is not a mistake that stopped).
+which audited none of those tables: a table left out tonight is not a mistake that stopped)
+or `not compared` (its citation one of the two runs did not judge, `--select`/`--ignore`:
+neither new nor gone, whatever its counts, and not weighed).
 
 **Ranked by evidence.** At a real error rate most patterns are chance: a dealer who deals
 300 rounds a night at a floor that errs once in 200 rounds has a finding or two of some
@@ -30,7 +32,7 @@ from collections.abc import Iterable
 from typing import Any
 
 KINDS = ("table", "dealer", "player")  # the units a pattern is about, in the order listed
-STATUSES = ("new", "recurring", "gone", "not audited")
+STATUSES = ("new", "recurring", "gone", "not audited", "not compared")
 
 PatternKey = tuple[str, str, str]  # (kind, unit, citation)
 
@@ -71,12 +73,14 @@ def pattern_counts(findings: Iterable[dict[str, Any]], tables: dict[str, str],
 
 def compare_patterns(earlier: Counter, later: Counter, earlier_run: int, later_run: int,
                      places: dict[PatternKey, set[str]] | None = None,
-                     audited: set[str] | None = None) -> list[dict[str, Any]]:
+                     audited: set[str] | None = None,
+                     not_compared: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """Every pattern of either run, with its count in each and its status, ordered by
-    status (new, recurring, gone, not audited), kind, unit and citation. With `places` (the
-    earlier run's tables of each pattern, from `pattern_counts`) and `audited` (the later
-    run's tables), a pattern missing from the later run is `gone` only where the later run
-    audited one of its tables, else `not audited`."""
+    status (new, recurring, gone, not audited, not compared), kind, unit and citation.
+    With `places` (the earlier run's tables of each pattern, from `pattern_counts`) and
+    `audited` (the later run's tables), a pattern missing from the later run is `gone` only
+    where the later run audited one of its tables, else `not audited`. A pattern of a
+    citation in `not_compared` (one of the runs did not judge it) is `not compared`."""
     patterns = []
     for key in set(earlier) | set(later):
         kind, unit, citation = key
@@ -85,6 +89,8 @@ def compare_patterns(earlier: Counter, later: Counter, earlier_run: int, later_r
         if (status == "gone" and places is not None and audited is not None
                 and places.get(key) and not places[key] & audited):
             status = "not audited"
+        if citation in not_compared:
+            status = "not compared"
         patterns.append({"kind": kind, "key": {kind: unit, "citation": citation},
                          "counts": {str(earlier_run): before, str(later_run): after},
                          "status": status})
@@ -208,8 +214,9 @@ def pattern_lines(patterns: list[dict[str, Any]], every: bool = False,
                          "(--verbose lists them all; findings.json `patterns`)")
         quiet = len(chosen) - len(listed)
         if quiet:
-            why = ("of tables this run did not audit" if status == "not audited"
-                   else "within chance at their units' rounds")
+            why = {"not audited": "of tables this run did not audit",
+                   "not compared": "of citations one of the two runs did not judge"}.get(
+                       status, "within chance at their units' rounds")
             lines.append(f"  … and {quiet} more {status} {why}: not listed "
                          "(findings.json `patterns` has them all)")
     return lines
@@ -235,7 +242,13 @@ def summary_lines(patterns: list[dict[str, Any]], every: bool = False) -> list[s
         return ["Patterns (table, dealer, player × citation) against the baseline run: none "
                 "in either run."]
     runs = list(patterns[0]["counts"])  # the baseline run, then this one
-    statuses = Counter(p["status"] for p in patterns)
     return [f"Patterns (table, dealer, player × citation) against run {runs[0]}: "
-            + ", ".join(f"{statuses[s]} {s}" for s in STATUSES) + ".",
-            *pattern_lines(patterns, every)]
+            + status_counts(patterns) + ".", *pattern_lines(patterns, every)]
+
+
+def status_counts(patterns: list[dict[str, Any]]) -> str:
+    """How many patterns of each status: "2 new, 0 recurring, 1 gone, 0 not audited", and
+    "3 not compared" where there are any."""
+    statuses = Counter(p["status"] for p in patterns)
+    return ", ".join(f"{statuses[s]} {s}" for s in STATUSES
+                     if s != "not compared" or statuses[s])

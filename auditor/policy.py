@@ -1,5 +1,7 @@
 """What fails a run: unwaived findings at or above a severity (`--fail-on`), optionally only
-the new ones (`--fail-on-new`, with a baseline)."""
+those not known to be old (`--fail-on-new`, with a baseline): the new ones, and those not
+compared (their citation one of the two runs did not judge, auditor/baseline.py), since
+nothing says they were there before. Persisting findings alone pass."""
 
 from __future__ import annotations
 
@@ -17,4 +19,4 @@ def fails(finding: Finding, fail_on: str = "low", new_only: bool = False) -> boo
     if fail_on == "never":
         return False
     return (finding.waiver is None and _RANK[finding.severity] >= _RANK[fail_on]
-            and not (new_only and finding.baseline != "new"))
+            and not (new_only and finding.baseline == "persisting"))

@@ -129,6 +129,9 @@ class AuditResult(Fieldwise):
     resolved: list[dict] | None = None  # earlier findings now gone; None without a baseline
     # Patterns across nights against a baseline run (auditor/baseline_runs.py); None without.
     patterns: list[dict] | None = None
+    # What the finding-by-finding comparison left out: the citations one of the two runs did
+    # not judge (auditor/baseline.py, `Comparison.not_compared`); None when it left none out.
+    not_compared: dict | None = None
 
     @property
     def unreadable(self) -> list[InputSummary]:

@@ -242,9 +242,10 @@ def _diff(engine, earlier: int, later: int, as_json: bool, console: Console) -> 
     if as_json:
         _print_json({"earlier": earlier, "later": later, **difference})
         return 0
+    left_out = _not_compared(difference, earlier, later)
     console.print(f"Run {later} against run {earlier}: {len(difference['new'])} new, "
                   f"{len(difference['persisting'])} persisting, "
-                  f"{len(difference['resolved'])} resolved.")
+                  f"{len(difference['resolved'])} resolved{left_out}.", markup=False)
     for status in ("new", "persisting", "resolved"):  # money per currency, never added
         rows = difference["money"][status]
         if rows:
@@ -261,18 +262,32 @@ def _diff(engine, earlier: int, later: int, as_json: bool, console: Console) -> 
     return 0
 
 
+def _not_compared(difference: dict, earlier: int, later: int) -> str:
+    """"; 1 not compared (20:18:15:26: run 2 did not judge it)": the findings of citations
+    one of the two runs did not judge, which are neither new nor resolved; "" for none."""
+    from auditor.run_diff import in_citation_order
+
+    left_out = difference["not_compared"]
+    parts, count = [], 0
+    for side, other in (("later", earlier), ("earlier", later)):
+        citations = in_citation_order({f["citation"] for f in left_out[side]})
+        count += len(left_out[side])
+        if citations:
+            parts.append(f"{', '.join(citations)}: run {other} did not judge "
+                         f"{'it' if len(citations) == 1 else 'them'}")
+    return f"; {count} not compared ({'; '.join(parts)})" if count else ""
+
+
 def _print_patterns(console: Console, patterns: list[dict], earlier: int, later: int) -> None:
     """Patterns across the two nights (auditor/patterns.py): how many of each status, then
     every one with its counts in the two runs, those unlikely by chance marked "notable"
     with their q (the audit's summary lists those alone)."""
-    from collections import Counter
 
-    from auditor.patterns import STATUSES, every_pattern_lines
+    from auditor.patterns import every_pattern_lines, status_counts
 
-    statuses = Counter(p["status"] for p in patterns)
     notable = sum(1 for p in patterns if p.get("notable") and p.get("q") is not None)
-    console.print("Patterns (table, dealer, player × citation): " + ", ".join(
-        f"{statuses[s]} {s}" for s in STATUSES) + f"; {notable} notable.", markup=False)
+    console.print("Patterns (table, dealer, player × citation): " + status_counts(patterns)
+                  + f"; {notable} notable.", markup=False)
     for line in every_pattern_lines(patterns):
         console.print(line, markup=False, soft_wrap=True)
 

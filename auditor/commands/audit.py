@@ -48,7 +48,8 @@ settings: --config FILE, else [tool.bjh-auditor] in ./pyproject.toml, else
 exit codes:
   0  no findings, or none that fails the run (see --fail-on)
   1  findings: an unwaived finding at or above the --fail-on severity (with
-     --fail-on-new: a new one); see report.html, findings.json, findings.csv
+     --fail-on-new: one not known to persist, new or not compared); see report.html,
+     findings.json, findings.csv
   2  an input could not be read, or the waiver file, the baseline or the settings; or
      the command was misused
   3  the auditor itself failed (a bug: please report it with the input), or memory ran out
@@ -87,7 +88,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     audit.add_argument("--baseline", default=None, metavar="PATH|last|RUN",
                        help="an earlier findings.json; `last`: the latest finished run in "
                             "the store over the same inputs; or a run's number: mark findings "
-                            "new or persisting and list the earlier ones now resolved. With "
+                            "new or persisting (not compared: a citation one of the two runs did "
+                            "not judge) and list the earlier ones now resolved. With "
                             "`last` or RUN, also the patterns (table, dealer, player × "
                             "citation) new, recurring or gone against that run, or with "
                             "`last` and other inputs, against the latest run over the same "
@@ -96,7 +98,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                        help="exit 1 only for unwaived findings of this severity or above "
                             "(default: low; never: exit 0 whatever is found)")
     audit.add_argument("--fail-on-new", action="store_true", default=None,
-                       help="with --baseline: only new findings fail the run")
+                       help="with --baseline: only findings not known to persist fail the "
+                            "run (new ones, and those of a citation the baseline's run did "
+                            "not judge: not compared)")
     _add_judging_options(audit)
     _add_output_and_store_options(audit)
 
@@ -429,7 +433,8 @@ def _record_options(run: dict, options: Options, arguments: argparse.Namespace, 
         run["waivers"] = str(options.waivers_path)
     if options.baseline_path:
         run["baseline"] = str(options.baseline_path)
-    run["fail_on"] = options.fail_on + (" (new findings only)" if options.fail_on_new else "")
+    run["fail_on"] = options.fail_on + (" (new and not compared findings only)"
+                                        if options.fail_on_new else "")
     if options.judged:
         run["judging"] = options.judged
 
@@ -441,20 +446,31 @@ def annotate(recorded: Recorded, options: Options, waivers, earlier, errors: Con
     from auditor import api
     from auditor.baseline_runs import run_number
 
-    compared = None
+    compared = unjudged = None
     store, run, run_id = recorded.store, recorded.run, recorded.run_id
+    earlier_run: int | str | None = options.baseline_path
     if options.baseline_path == "last" or run_number(options.baseline_path) is not None:
-        from auditor.baseline_runs import choose_baseline, earlier_findings
+        from auditor.baseline_runs import choose_baseline, earlier_findings, unjudged_between
 
         compared = choose_baseline(store, options.baseline_path, run_id)
         if compared.note:
             errors.print(compared.note)
         earlier = earlier_findings(store, compared.findings_run)
+        earlier_run = compared.findings_run
         if compared.findings_run is not None:
             run["baseline_run"] = compared.findings_run
+            unjudged = unjudged_between(store, compared.findings_run, run_id)
+    elif earlier is not None:  # a findings.json: what its run left unjudged, if it says
+        from auditor.baseline import Unjudged
+
+        unjudged = Unjudged(earlier.not_judged,
+                            frozenset(options.judged.get("not_judged") or ()))
     result = api.annotate_run(store, run_id, waivers, earlier,
                               today=datetime.now(UTC).date(), calendar=recorded.calendar,
-                              recorded=recorded.replays)
+                              recorded=recorded.replays, unjudged=unjudged,
+                              earlier_run=earlier_run)
+    if result.not_compared is not None:
+        run["not_compared"] = result.not_compared
     if compared is not None and compared.patterns_run is not None:
         from auditor.baseline_runs import patterns_against
 

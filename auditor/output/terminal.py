@@ -46,9 +46,8 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
         console.print(currency_note(result.inputs), markup=False)
     print_waivers(console, result)
     if result.resolved is not None:
-        new = sum(1 for f in result.findings if f.baseline == "new")
-        console.print(f"Against the baseline: {new} new, {len(result.findings) - new} "
-                      f"persisting, {len(result.resolved)} resolved.")
+        for line in baseline_lines(result):
+            console.print(line, markup=False)
     if result.patterns is not None:  # across nights (auditor/baseline_runs.py)
         from auditor.patterns import summary_lines
 
@@ -57,6 +56,36 @@ def print_summary(console: Console, result, out: Path, fail_on: str = "low",
     print_failing(console, result, fail_on, fail_on_new, verbose)
     console.print(f"Report: {out / 'report.html'}  (also findings.json, findings.csv, "
                   "summary.csv)")
+
+
+def baseline_lines(result) -> list[str]:
+    """The comparison with the baseline: how many findings are new, persisting and resolved;
+    with a comparison in part (a run of --select/--ignore on either side), how many were
+    not compared, and why (`result.not_compared`, auditor/baseline.py)."""
+    from collections import Counter
+
+    from auditor.selection import printable
+
+    marks = Counter(f.baseline for f in result.findings)
+    left_out = result.not_compared
+    counts = (f"Against the baseline: {marks['new']} new, {marks['persisting']} persisting, "
+              f"{len(result.resolved)} resolved")
+    if left_out is None:
+        return [counts + "."]
+    lines = [counts + f", {marks['not compared']} not compared."]
+    earlier = (f"run {left_out['run']}" if isinstance(left_out["run"], int)
+               else "the baseline")
+    if left_out["findings"]:
+        lines.append(f"{left_out['findings']} finding(s) of this run under citations "
+                     f"{earlier} did not judge ({', '.join(left_out['citations'])}) are not "
+                     "compared: neither new nor persisting (--fail-on-new counts them: "
+                     "they are not known to be old).")
+    if left_out["earlier_findings"]:
+        lines.append(f"{left_out['earlier_findings']} finding(s) of {earlier} under "
+                     "citations this run did not judge "
+                     f"({', '.join(left_out['earlier_citations'])}) are not compared: "
+                     "neither resolved nor persisting.")
+    return [printable(line) for line in lines]
 
 
 def citation_lines(summary: RunSummary) -> tuple[list[list[str]], list[list[str]]]:
@@ -150,17 +179,20 @@ def print_failing(console: Console, result, fail_on: str, fail_on_new: bool,
     `verbose`)."""
     from auditor.policy import fails
 
-    failed = high = 0
+    failed = high = not_compared = 0
     first_high = []  # the findings are walked once: a month's are never held
     for finding in result.findings:
         if fails(finding, fail_on, fail_on_new):
             failed += 1
+            not_compared += finding.baseline == "not compared"
             if finding.severity == "high":
                 high += 1
                 if len(first_high) < 20:
                     first_high.append(finding)
-    console.print(f"Failing the run (--fail-on {fail_on}"
-                  f"{', new only' if fail_on_new else ''}): {failed} finding(s).")
+    only = ", new only" if fail_on_new else ""
+    if not_compared:
+        only = f", new and the {not_compared} not compared"
+    console.print(f"Failing the run (--fail-on {fail_on}{only}): {failed} finding(s).")
     shown = result.findings if verbose else first_high
     if shown:
         console.print("Findings:" if verbose else "High findings that fail the run:")

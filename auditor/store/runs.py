@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -167,6 +167,7 @@ def load_result(engine: Engine, run_id: int,
     result.waivers = [WaiverStatus.model_validate(w) for w in extras.get("waivers", [])]
     result.resolved = extras.get("resolved")
     result.patterns = extras.get("patterns")
+    result.not_compared = run.get("not_compared")
     return result, run
 
 
@@ -188,7 +189,15 @@ def run_inputs_sha256(engine: Engine, run_id: int) -> frozenset[str]:
 def latest_run_over(engine: Engine, sha256s: Iterable[str],
                     before: int | None = None) -> int | None:
     """The latest finished run (before run `before`, if given) whose inputs are exactly these
-    contents: what `--baseline last` compares with."""
+    contents."""
+    return next(runs_over(engine, sha256s, before), None)
+
+
+def runs_over(engine: Engine, sha256s: Iterable[str],
+              before: int | None = None) -> Iterator[int]:
+    """The finished runs (before run `before`, if given) whose inputs are exactly these
+    contents, latest first, found as the caller walks them: what `--baseline last` chooses
+    among (auditor/baseline_runs.py)."""
     wanted = frozenset(sha256s)
     runs = schema.runs
     query = select(runs.c.id).where(runs.c.status == FINISHED).order_by(runs.c.id.desc())
@@ -198,8 +207,7 @@ def latest_run_over(engine: Engine, sha256s: Iterable[str],
         candidates = list(connection.execute(query).scalars())
     for run_id in candidates:
         if run_inputs_sha256(engine, run_id) == wanted:
-            return run_id
-    return None
+            yield run_id
 
 
 def unaudited_inputs(engine: Engine, run_id: int) -> list[str] | None:
@@ -221,3 +229,12 @@ def run_settings_text(engine: Engine, run_id: int) -> str | None:
     with reading(engine).connect() as connection:
         return connection.execute(select(schema.runs.c.settings)
                                   .where(schema.runs.c.id == run_id)).scalar()
+
+
+def run_not_judged(engine: Engine, run_id: int) -> frozenset[str]:
+    """The citations a run left unjudged (`--select`, `--ignore`), as its settings name them
+    (`not_judged`); none for a run that judged every check, or one recorded before runs
+    named them (it judged every check it had)."""
+    text = run_settings_text(engine, run_id)
+    named = json.loads(text).get("not_judged") if text else None
+    return frozenset(named) if isinstance(named, list) else frozenset()

@@ -170,7 +170,7 @@
                    el("span", "f-cite", group.citation));
     if (r.id) { add(head, " ", el("code", "f-id", r.id)); }
     if (r.w) { add(head, " ", el("span", "badge waived", "waived")); }
-    if (r.b) { add(head, " ", el("span", "badge baseline-" + r.b, r.b)); }
+    if (r.b) { add(head, " ", el("span", "badge baseline-" + r.b.replace(" ", "-"), r.b)); }
     add(text, head);
     if (r.w) { text.appendChild(el("p", "waiver-note", r.w)); }
     add(text, el("p", "msg", r.msg));
