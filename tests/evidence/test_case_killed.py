@@ -15,25 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from auditor.cli import main
-from tests.helpers import ROOT, SAMPLES
-
-T11 = SAMPLES / "standard-t11-2026-11-20.bjh"
+from tests.helpers import ROOT
+from tests.helpers.signed_case import T11, audited_t11, made_key
 
 
 @pytest.fixture(scope="module")
 def key(tmp_path_factory) -> Path:
-    made = tmp_path_factory.mktemp("keys") / "inspector"
-    assert main(["keygen", str(made)]) == 0
-    return made
+    return made_key(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("run") / "out"
-    assert main(["audit", str(T11), "--out", str(out), "--quiet", "--store",
-                 str(out.parent / "history.sqlite")]) == 1
-    return out
+    return audited_t11(tmp_path_factory)
 
 
 def auditor(*arguments: str, cwd: Path, limit: int | None = None) -> subprocess.Popen:

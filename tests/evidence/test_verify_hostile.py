@@ -9,46 +9,30 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from auditor.cli import main
-from tests.helpers import SAMPLES
+from tests.helpers.signed_case import T11, audited_t11, copy_of, made_key, signed_case
 from tests.helpers.verifying import verify
 
-T11 = SAMPLES / "standard-t11-2026-11-20.bjh"
 HUGE = 1 << 40
 
 
 @pytest.fixture(scope="module")
 def key(tmp_path_factory) -> Path:
-    made = tmp_path_factory.mktemp("keys") / "inspector"
-    assert main(["keygen", str(made)]) == 0
-    return made
+    return made_key(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("run") / "out"
-    assert main(["audit", str(T11), "--out", str(out), "--quiet", "--store",
-                 str(out.parent / "history.sqlite")]) == 1
-    return out
+    return audited_t11(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def case(run: Path, key: Path, tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("case") / "case"
-    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(folder), "--sign",
-                 str(key)]) == 0
-    return folder
-
-
-def copy_of(folder: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "copy"
-    shutil.copytree(folder, copy, symlinks=True)
-    return copy
+    return signed_case(run, key, tmp_path_factory)
 
 
 def as_pipe(path: Path) -> None:

@@ -14,41 +14,26 @@ import pytest
 
 from auditor.cli import main
 from auditor.manifest import hashed
-from tests.helpers import SAMPLES
+from tests.helpers.signed_case import T11, audited_t11, copy_of, made_key, signed_case
 from tests.helpers.verifying import verify
 
-T11 = SAMPLES / "standard-t11-2026-11-20.bjh"
 COPY = "inputs/standard-t11-2026-11-20.bjh"
 HUGE = 1 << 40  # a tebibyte, sparse: read whole, verify would run for hours
 
 
 @pytest.fixture(scope="module")
 def keys(tmp_path_factory) -> Path:
-    key = tmp_path_factory.mktemp("keys") / "inspector"
-    assert main(["keygen", str(key)]) == 0
-    return key
+    return made_key(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("run") / "out"
-    assert main(["audit", str(T11), "--out", str(out), "--quiet", "--store",
-                 str(out.parent / "history.sqlite")]) == 1
-    return out
+    return audited_t11(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def case(run: Path, keys: Path, tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("case") / "case"
-    assert main(["case", str(run), "--licensee", "RL-0412", "--out", str(folder), "--sign",
-                 str(keys)]) == 0
-    return folder
-
-
-def copy_of(folder: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "copy"
-    shutil.copytree(folder, copy, symlinks=True)
-    return copy
+    return signed_case(run, keys, tmp_path_factory)
 
 
 def manifest_of(folder: Path) -> dict:
