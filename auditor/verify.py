@@ -59,6 +59,7 @@ class Verdict:
     auditor: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what was checked, for the reader
     signature: str = "unchecked"
+    held_inputs: set[str] = field(default_factory=set)  # hashed as the manifest names them
 
 
 def manifest_bytes(folder: Path) -> bytes:
@@ -437,6 +438,8 @@ def _check_inputs(folder: Path, manifest: dict[str, Any], verdict: Verdict
                 continue
         paths.append(str(path))
         sha256_by_path[str(path)] = str(entry.get("sha256"))
+        if not changed:
+            verdict.held_inputs.add(str(path))
     return paths, sha256_by_path
 
 
@@ -490,6 +493,17 @@ def _reaudit(folder: Path, manifest: dict[str, Any], paths: list[str],
         found = audit_again(paths, conditions)
     except UnknownConditions as error:
         verdict.differences.append(f"conditions: {shown(error)}")
+        return
+    # An input that hashed as named and was read otherwise by its audit again changed in
+    # between (a folder on a share someone else writes): what was compared is not it.
+    swapped = [summary.path for summary in found.inputs if summary.path in
+               verdict.held_inputs and summary.sha256 != sha256_by_path[summary.path]]
+    for path in swapped:
+        verdict.differences.append(
+            f"input {shown(Path(path).relative_to(folder).as_posix())}: changed while it "
+            "was verified (it hashed as named, then its audit again read other bytes): its "
+            "findings are not compared")
+    if swapped:
         return
     scope = Scope.of_document(manifest["scope"])
     # Each input is known by the SHA-256 the manifest gives it (an edited record is named

@@ -205,3 +205,26 @@ def test_a_run_whose_inputs_name_no_size_says_so(run: Path, tmp_path: Path, caps
     assert status == 4, said
     assert (f"sizes: the manifest names none for 1 input(s) (audited before sizes were "
             f"recorded: {T11}): each is hashed whole") in said.splitlines()
+
+
+def test_an_input_swapped_between_its_hash_and_its_audit_again_differs(
+        case: Path, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The input hashes as named, then is swapped (a share someone else writes) before it
+    is audited again: the findings compared would be another record's. Told as such; the
+    window is widened by running the swap just before the real audit again."""
+    import auditor.reproduce
+
+    folder = copy_of(case, tmp_path)
+    record = folder / COPY
+    real = auditor.reproduce.audit_again
+
+    def swapped_first(paths, conditions):
+        record.write_bytes(record.read_bytes().replace(b"main win 20", b"main win 30", 1))
+        return real(paths, conditions)
+
+    monkeypatch.setattr(auditor.reproduce, "audit_again", swapped_first)
+    status, said = verify(folder, capsys=capsys)
+    assert status == 1
+    assert [line for line in said.splitlines() if line.startswith("DIFFERS")] == [
+        f"DIFFERS input {COPY}: changed while it was verified (it hashed as named, then its "
+        "audit again read other bytes): its findings are not compared"]
