@@ -322,9 +322,13 @@ def _write_case_in(source, scope: Scope, folder: Path, pdf: bool, key: str | Non
     found = sorted(finding_signature(f.as_dict(), sha256_by_path) for f in again.findings
                    if scope.holds(f))
     if recorded != found:
+        from collections import Counter
+
+        lost = sum((Counter(recorded) - Counter(found)).values())
         raise CaseError(f"the inputs in scope audited again give {len(found)} finding(s), the "
-                        f"run {len(recorded)}: widen the case (a finding may depend on "
-                        "another record of the run) or audit again")
+                        f"run {len(recorded)}, {lost} of which not found again: widen the "
+                        "case (a finding may depend on another record of the run) or audit "
+                        "again")
     copies, sizes = _copy_inputs(inputs, folder)
     sources = {s.path: _lines(folder / copies[s.path]) for s in inputs}
     made = datetime.now(UTC).isoformat(timespec="seconds")

@@ -419,3 +419,31 @@ def test_names_in_square_brackets_are_printed_as_written(
     assert f"{case}: every input and output" in capsys.readouterr().out
     assert main(["case", "out", "--licensee", "RL-0412", "--out", str(tmp_path / "c2"),
                  "--max-exhibits", "-1"]) == 2
+
+
+def test_a_finding_moved_to_another_input_of_the_run_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture) -> None:
+    """findings.json edited to put a finding of T11 under T12 (the same line, round and
+    citation): the inputs audited again find it in T11, so the case is refused, never made
+    of the edited run (each finding is known by its input's content, not by its place)."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("standard-t11-2026-11-20.bjh", "standard-t12-2026-11-21.bjh"):
+        shutil.copy2(SAMPLES / name, tmp_path / name)
+    assert main(["audit", "standard-t11-2026-11-20.bjh", "standard-t12-2026-11-21.bjh",
+                 "--out", "run", "--quiet", "--store", "history.sqlite"]) == 1
+    path = tmp_path / "run" / "findings.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    moved = next(f for f in document["findings"] if f["citation"] == "20:18:15:06")
+    assert moved["file"] == "standard-t11-2026-11-20.bjh"
+    moved["file"] = "standard-t12-2026-11-21.bjh"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["case", "run", "--licensee", "RL-0412", "--out", "case"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "auditor: the inputs in scope audited again give 10 finding(s), the run 10, 1 of "
+        "which not found again: widen the case (a finding may depend on another record of "
+        "the run) or audit again")
+    assert not (tmp_path / "case").exists()
