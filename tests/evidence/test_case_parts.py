@@ -447,3 +447,21 @@ def test_a_finding_moved_to_another_input_of_the_run_is_refused(
         "which not found again: widen the case (a finding may depend on another record of "
         "the run) or audit again")
     assert not (tmp_path / "case").exists()
+
+
+def test_a_case_fingerprint_is_16_hex_digits_of_what_the_case_is() -> None:
+    """Printed on every page and recomputed by verify: the SHA-256 of the auditor, the rule
+    base, the scope, the inputs' contents and the findings' IDs, its first 16 digits."""
+    import hashlib
+    import json
+
+    from auditor.case.model import case_fingerprint
+
+    scope = Scope(licensee="RL-0412")
+    inputs = [summary_of(sha256="b" * 64), summary_of(sha256="a" * 64)]
+    printed = case_fingerprint(scope, "r" * 64, "1.2", inputs, ["BJH-1", None])
+    canonical = json.dumps({"auditor": "1.2", "rule_base": "r" * 64,
+                            "scope": scope.as_document(), "inputs": ["a" * 64, "b" * 64],
+                            "findings": ["BJH-1", ""]}, sort_keys=True)
+    assert printed == hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16].upper()
+    assert printed != case_fingerprint(scope, "r" * 64, "1.2", inputs, ["BJH-2", None])

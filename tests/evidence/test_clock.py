@@ -108,3 +108,15 @@ def test_a_zone_the_database_does_not_hold_is_refused(tmp_path: Path, monkeypatc
     assert main(["audit", str(tmp_path), "--out", str(tmp_path / "o"), "--quiet"]) == 2
     error = capsys.readouterr().err
     assert "time-zone" in error and "Mars/Olympus" in error and "line 3" in error
+
+
+@pytest.mark.parametrize(("clock", "seconds"), [
+    ("00:00:00", 0), ("23:59:59", 86_399), ("01:02:03.456", 3_723),
+    ("2x:00:00", None), ("00:x0:00", None), ("00:00:0x", None), ("0:00:00", None),
+    ("00-00-00", None), ("", None), (None, None)])
+def test_the_seconds_of_a_time_stamp(clock, seconds) -> None:
+    """A time stamp's seconds since midnight; anything not HH:MM:SS has none (never an
+    error: a record's text)."""
+    from auditor.clock import clock_seconds
+
+    assert clock_seconds(clock) == seconds
