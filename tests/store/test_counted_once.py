@@ -12,7 +12,7 @@ import pytest
 
 from auditor.cli import main
 from tests.helpers.audits import audit
-from tests.helpers.open_records import HEADER, round_text, write
+from tests.helpers.open_records import HEADER, TODAY, round_text, write
 
 FAULTS = (5, 20)  # rounds paid 15 on a 10 win: 5.00 over-paid each
 
@@ -258,3 +258,19 @@ def test_a_recheck_of_one_citation_does_not_replace_the_whole_audit(tmp_path,
             "gaming_day"], 30, 2)], "superseded": []}
     assert audit(tmp_path / "night.bjh", out=tmp_path / "c", store=store_url) == 1
     assert _trends(tmp_path, store_url)["runs"] == [3]  # a whole audit after it: the latest
+
+
+def test_nights_of_one_table_without_dates_each_count(tmp_path) -> None:
+    """Records with no `date=` (optional in BJH 1) of one table on two nights, each audited
+    in its own run: no gaming day tells the nights apart, and neither holds the other's
+    rounds, so both count."""
+    undated = HEADER.replace(f" date={TODAY}", "")
+    assert undated != HEADER
+    write(tmp_path, "monday.bjh", undated + _rounds(range(1, 11)) + "close\n")
+    write(tmp_path, "tuesday.bjh", undated.replace("shoe A", "shoe B")
+          + _rounds(range(1, 21)) + "close\n")
+    for number, name in enumerate(("monday.bjh", "tuesday.bjh"), 1):
+        audit(tmp_path / name, out=tmp_path / f"out{number}", store=str(tmp_path / "h.sqlite"),
+              jobs=1)
+    counted = _trends(tmp_path, str(tmp_path / "h.sqlite"))
+    assert (counted["runs"], counted["rounds"], counted["superseded"]) == ([1, 2], 30, [])
