@@ -99,7 +99,8 @@ AREAS = {
                   "tests/evidence/test_case_copies.py",
                   "tests/evidence/test_case_atomic.py", "tests/evidence/test_case_gaming_days.py",
                   "tests/evidence/test_reproduce.py", "tests/evidence/test_case.py",
-                  "tests/evidence/test_verify.py", "tests/evidence/test_case_killed.py"),
+                  "tests/evidence/test_verify.py", "tests/evidence/test_case_killed.py",
+                  "tests/evidence/test_case_judged.py"),
                  50),
     # the floor: what changed between nights, the store's reads for trends, the patterns
     "floor": Area(("auditor/trends/changes.py", "auditor/store/trend_reads.py",

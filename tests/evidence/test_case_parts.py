@@ -465,3 +465,19 @@ def test_a_case_fingerprint_is_16_hex_digits_of_what_the_case_is() -> None:
                             "findings": ["BJH-1", ""]}, sort_keys=True)
     assert printed == hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16].upper()
     assert printed != case_fingerprint(scope, "r" * 64, "1.2", inputs, ["BJH-2", None])
+
+
+def test_a_case_by_the_casino_s_name_is_the_case_by_its_licence(
+        audited: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--licensee` takes the casino's name as the header writes it, when one licence holds
+    it: the same findings as the case by the licence ID."""
+    import json
+
+    copied_run(audited, tmp_path, monkeypatch)
+    for licensee, folder in (("RL-0412", "by-licence"), ("Deadwood Example Casino", "by-name")):
+        assert main(["case", "out", "--licensee", licensee, "--out",
+                     str(tmp_path / folder)]) == 0
+    by_licence, by_name = (
+        [f["id"] for f in json.loads((tmp_path / folder / "findings.json").read_text(
+            encoding="utf-8"))["findings"]] for folder in ("by-licence", "by-name"))
+    assert by_licence == by_name and len(by_name) == 5
