@@ -59,7 +59,6 @@ class Verdict:
     auditor: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what was checked, for the reader
     signature: str = "unchecked"
-    held_inputs: set[str] = field(default_factory=set)  # hashed as the manifest names them
 
 
 def manifest_bytes(folder: Path) -> bytes:
@@ -212,9 +211,9 @@ def verify_folder(folder: Path, public_key: str | Path | None = None) -> Verdict
     _sizes_note(manifest, verdict)
     _check_outputs(folder, manifest, verdict)
     _check_unlisted(folder, manifest, verdict)
-    paths, sha256_by_path = _check_inputs(folder, manifest, verdict)
+    paths, sha256_by_path, held = _check_inputs(folder, manifest, verdict)
     if paths:
-        _reaudit(folder, manifest, paths, sha256_by_path, verdict)
+        _reaudit(folder, manifest, paths, sha256_by_path, held, verdict)
     return verdict
 
 
@@ -414,9 +413,12 @@ def _check_unlisted(folder: Path, manifest: dict[str, Any], verdict: Verdict) ->
 
 
 def _check_inputs(folder: Path, manifest: dict[str, Any], verdict: Verdict
-                  ) -> tuple[list[str], dict[str, str]]:
+                  ) -> tuple[list[str], dict[str, str], set[str]]:
+    """The inputs to audit again, each one's SHA-256 as the manifest names it, and those
+    that hashed as named now (`held`)."""
     paths: list[str] = []
     sha256_by_path: dict[str, str] = {}
+    held: set[str] = set()
     for entry in manifest["inputs"]:
         name = shown(entry.get("copy") or entry.get("path"))
         if not entry.get("sha256"):
@@ -439,12 +441,12 @@ def _check_inputs(folder: Path, manifest: dict[str, Any], verdict: Verdict
         paths.append(str(path))
         sha256_by_path[str(path)] = str(entry.get("sha256"))
         if not changed:
-            verdict.held_inputs.add(str(path))
-    return paths, sha256_by_path
+            held.add(str(path))
+    return paths, sha256_by_path, held
 
 
 def _reaudit(folder: Path, manifest: dict[str, Any], paths: list[str],
-             sha256_by_path: dict[str, str], verdict: Verdict) -> None:
+             sha256_by_path: dict[str, str], held: set[str], verdict: Verdict) -> None:
     """The findings of the inputs audited again, under the manifest's conditions and in its
     scope, against those of findings.json (by input SHA-256, line, round, citation, seat,
     hand, money)."""
@@ -497,7 +499,7 @@ def _reaudit(folder: Path, manifest: dict[str, Any], paths: list[str],
     # An input that hashed as named and was read otherwise by its audit again changed in
     # between (a folder on a share someone else writes): what was compared is not it.
     swapped = [summary.path for summary in found.inputs if summary.path in
-               verdict.held_inputs and summary.sha256 != sha256_by_path[summary.path]]
+               held and summary.sha256 != sha256_by_path[summary.path]]
     for path in swapped:
         verdict.differences.append(
             f"input {shown(Path(path).relative_to(folder).as_posix())}: changed while it "
