@@ -155,10 +155,9 @@ def _audited(piece: Piece, audit: FileAudit) -> PieceResult:
         next(parse_lines([first]), None), ev.Shoe)
     if first is not None:
         audit.read(source, piece.config)
-    else:
-        source.sha256 = _EMPTY
     audit.close_piece(trace=False)
-    return PieceResult(piece.number, audit, piece.state.handoff(), began, source.sha256)
+    return PieceResult(piece.number, audit, piece.state.handoff(), began,
+                       source.sha256 if first is not None else _EMPTY)
 
 
 _EMPTY = hashlib.sha256(b"").hexdigest()
